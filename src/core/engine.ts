@@ -1,0 +1,112 @@
+/**
+ * The one engine interface. DuckDB-WASM and sql.js implement it (in
+ * `src/engines`), in the browser and in Node; the core only ever sees this.
+ */
+import type { Outcome, VerdictError } from './errors.ts';
+import type { Column, ResultTable } from './value/kind.ts';
+
+export const ENGINE_NAMES = ['duckdb', 'sqlite'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+export const FIXTURE_FORMATS = ['sql', 'duckdb', 'sqlite', 'csv', 'parquet'] as const;
+export type FixtureFormat = (typeof FIXTURE_FORMATS)[number];
+
+export interface FixtureFile {
+  /** File name as the user knows it; CSV and Parquet tables are named after it. */
+  fileName: string;
+  format: FixtureFormat;
+  bytes: Uint8Array;
+}
+
+/** A database that never changes during a run (SPEC 1.1). */
+export interface FixtureSource {
+  name: string;
+  /** One SQL dump, one database file, or one CSV/Parquet file per table. */
+  files: FixtureFile[];
+  /**
+   * The frozen clock: an ISO instant ("2025-12-31T23:59:59Z"). On DuckDB,
+   * `current_date`, `today()`, `now()` and `current_timestamp` return it.
+   */
+  asOf?: string;
+}
+
+export interface TableInfo {
+  name: string;
+  columns: { name: string; engineType: string }[];
+  rowCount: number;
+}
+
+export interface FixtureInfo {
+  name: string;
+  engine: EngineName;
+  engineVersion: string;
+  tables: TableInfo[];
+  /** SHA-256 over the canonical dump of every table (see `digest/canonical-dump.ts`). */
+  contentDigest: string;
+  asOf?: string;
+  loadMs: number;
+}
+
+export interface ExecuteOptions {
+  /** Wall-clock budget; past it the query is stopped. Default 5000. */
+  timeoutMs?: number;
+  /** Rows to materialize at most; more is an error (`sandbox.resource_exhausted`). Default 1,000,000. */
+  maxRows?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 5000;
+export const DEFAULT_MAX_ROWS = 1_000_000;
+
+export interface QueryResult extends ResultTable {
+  columns: Column[];
+  /** Engine wall-clock time for the query, in milliseconds. */
+  elapsedMs: number;
+}
+
+export type ExecuteOutcome =
+  | { ok: true; value: QueryResult }
+  | { ok: false; error: VerdictError & { elapsedMs?: number } };
+
+export interface Engine {
+  readonly name: EngineName;
+  /** Engine build, e.g. "DuckDB v1.4.3 (duckdb-wasm 1.32.0)". */
+  version(): Promise<string>;
+  /** Replace whatever is loaded by this fixture, then lock the sandbox. */
+  load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>>;
+  /** Run one untrusted read statement in the sandbox. Never throws for bad SQL. */
+  execute(sql: string, options?: ExecuteOptions): Promise<ExecuteOutcome>;
+  /** Recompute the loaded fixture's content digest. */
+  contentDigest(): Promise<Outcome<string>>;
+  close(): Promise<void>;
+}
+
+/** Which engine a fixture file format needs. CSV and Parquet load on DuckDB only. */
+export function enginesForFormat(format: FixtureFormat): EngineName[] {
+  switch (format) {
+    case 'sql':
+      return ['duckdb', 'sqlite'];
+    case 'duckdb':
+    case 'csv':
+    case 'parquet':
+      return ['duckdb'];
+    case 'sqlite':
+      return ['sqlite'];
+  }
+}
+
+/** Guess a fixture file's format from its name (and, for databases, its magic bytes). */
+export function detectFixtureFormat(fileName: string, bytes?: Uint8Array): FixtureFormat | null {
+  const lower = fileName.toLowerCase();
+  if (bytes && bytes.length >= 16) {
+    const head = String.fromCharCode(...bytes.subarray(0, 16));
+    if (head.startsWith('SQLite format 3')) return 'sqlite';
+    if (bytes.length >= 12 && String.fromCharCode(...bytes.subarray(8, 12)) === 'DUCK') return 'duckdb';
+    if (head.startsWith('PAR1')) return 'parquet';
+  }
+  if (lower.endsWith('.sql')) return 'sql';
+  if (lower.endsWith('.duckdb') || lower.endsWith('.ddb')) return 'duckdb';
+  if (lower.endsWith('.sqlite') || lower.endsWith('.sqlite3') || lower.endsWith('.db')) return 'sqlite';
+  if (lower.endsWith('.csv') || lower.endsWith('.tsv')) return 'csv';
+  if (lower.endsWith('.parquet')) return 'parquet';
+  return null;
+}
