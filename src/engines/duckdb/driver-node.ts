@@ -31,9 +31,13 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
     canCancel: false,
     async reopen() {
       conn.close();
-      db.dropFiles();
       db.open({});
       conn = db.connect();
+      try {
+        db.dropFiles();
+      } catch {
+        // A file still referenced by the previous database is released with it.
+      }
     },
     async version() {
       return version;
