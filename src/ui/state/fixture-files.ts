@@ -54,7 +54,6 @@ function checkFile(file: PickedFile): { ok: true; value: FixtureFile } | { ok: f
   if ((format === 'sqlite' || format === 'duckdb' || format === 'parquet') && magic !== format)
     return problem(file.name, `${file.name} is named like a ${FORMAT_LABEL[format]} but its content is not one (${magic ? `it looks like a ${FORMAT_LABEL[magic]}` : 'its header does not match'}).`);
   if (format === 'sql' || format === 'csv') {
-    if (magic) return problem(file.name, `${file.name} is named like a ${FORMAT_LABEL[format]} but is a ${FORMAT_LABEL[magic]}; rename it.`);
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
     } catch {
