@@ -10,7 +10,7 @@
 import type { JudgePrices } from '../core/judge/judge-case.ts';
 import type { JudgeProvider, ProviderConfig, ProviderKind } from '../core/judge/provider.ts';
 import { createProvider, PROVIDER_KINDS, validateProviderConfig } from '../core/judge/provider.ts';
-import type { JudgeRuntime, StandardGlobals } from '../core/judge/runtime.ts';
+import type { JudgeRuntime } from '../core/judge/runtime.ts';
 import { standardRuntime } from '../core/judge/runtime.ts';
 import { CliError } from './cli-error.ts';
 
@@ -72,7 +72,7 @@ export function judgeConfigFromEnv(env: Env): JudgeEnvConfig {
 
 /** Node's own globals as the judge's runtime. */
 export function nodeJudgeRuntime(): JudgeRuntime {
-  return standardRuntime(globalThis as unknown as StandardGlobals);
+  return standardRuntime(globalThis);
 }
 
 /** A ready provider from the environment, for `compare --judge` and `run --judge`. */

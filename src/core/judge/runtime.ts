@@ -49,7 +49,8 @@ export interface JudgeRuntime {
 
 /** The standard globals of browsers, Node 20+ and workers, as the judge sees them. */
 export interface StandardGlobals {
-  fetch(url: string, init: HttpRequestInit): Promise<HttpResponseLike>;
+  // `never` parameters: the platform's own signatures (DOM RequestInit, Node timers) are accepted as they are.
+  fetch(url: string, init: never): Promise<HttpResponseLike>;
   setTimeout(callback: () => void, ms: number): unknown;
   clearTimeout(handle: never): void;
   AbortController: new () => AbortControllerLike;
@@ -67,7 +68,7 @@ export function standardRuntime(globals: StandardGlobals): JudgeRuntime {
   const perf = globals.performance;
   const Controller = globals.AbortController;
   return {
-    http: { fetch: (url, init) => fetchFn(url, init) },
+    http: { fetch: (url, init) => fetchFn(url, init as never) },
     newAbortController: () => new Controller(),
     setTimer(callback, ms) {
       const handle = setTimeoutFn(callback, ms);
