@@ -37,7 +37,23 @@ export interface JudgeServer {
   close(): Promise<void>;
 }
 
-export async function startJudgeServer(): Promise<JudgeServer> {
+export interface ServerOptions {
+  /**
+   * Answer CORS preflights and allow any origin (default true), as a judge
+   * endpoint a browser page may call must; false makes a browser's fetch fail
+   * the way a CORS refusal does.
+   */
+  cors?: boolean;
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access',
+};
+
+export async function startJudgeServer(options: ServerOptions = {}): Promise<JudgeServer> {
+  const cors = options.cors ?? true;
   let responder: Responder = () => ({ status: 500, body: { error: 'no responder scripted' } });
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const state = {
@@ -48,6 +64,11 @@ export async function startJudgeServer(): Promise<JudgeServer> {
   };
 
   const server = http.createServer((req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(cors ? 204 : 404, cors ? CORS_HEADERS : {});
+      res.end();
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -74,7 +95,7 @@ export async function startJudgeServer(): Promise<JudgeServer> {
         if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs as number));
         if (res.destroyed) return;
         const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(cors ? CORS_HEADERS : {}), ...reply.headers });
         res.end(body);
       })();
     });

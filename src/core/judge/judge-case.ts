@@ -191,7 +191,9 @@ export async function judgeCase(provider: JudgeProvider | null, input: JudgeInpu
   let answer: JudgeAnswer | null = null;
 
   for (let round = 0; round < 2 && !answer; round++) {
-    const completion = await provider.complete({ system: prompt.system, messages }, signal);
+    const completion = await provider.complete({ system: prompt.system, messages }, signal).catch(
+      (thrown: unknown) => ({ ok: false, error: verdictError('judge.http_error', `The judge provider failed: ${messageOf(thrown)}`) }) as const,
+    );
     record.requests += 1;
     if (!completion.ok) {
       record.status = completion.error.code === 'run.cancelled' ? 'cancelled' : 'error';
