@@ -39,17 +39,22 @@ export function xmlAttr(text: string): string {
  * line breaks become spaces so a cell stays one row.
  */
 export function mdInline(text: string): string {
-  return text
+  return mdVisible(text)
     .replace(/\r\n?|\n/g, ' ')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/([\\`*_{}[\]()#+\-.!|~])/g, '\\$1');
+    .replace(/([\\`*_[\]|~])/g, '\\$1');
+}
+
+/** Control characters (other than tab and line breaks) become U+FFFD, so nothing invisible reaches a page. */
+export function mdVisible(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\uFFFD');
 }
 
 /** Inline code whose fence is longer than any backtick run inside (CommonMark), on one line. */
 export function mdCode(text: string): string {
-  const flat = text.replace(/\r\n?|\n/g, ' ');
+  const flat = mdVisible(text).replace(/\r\n?|\n/g, ' ');
   const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
   const pad = flat.startsWith('`') || flat.endsWith('`') || flat === '' ? ' ' : '';
@@ -61,5 +66,5 @@ export function mdCode(text: string): string {
 export function mdFence(text: string, info = ''): string {
   const longest = Math.max(2, ...(text.match(/`{3,}/g) ?? []).map((r) => r.length));
   const fence = '`'.repeat(longest + 1);
-  return `${fence}${info}\n${text}\n${fence}`;
+  return `${fence}${info}\n${mdVisible(text)}\n${fence}`;
 }
