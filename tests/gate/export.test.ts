@@ -113,7 +113,7 @@ describe('Markdown summary', () => {
       for (const r of rows) expect(cellsOf(r), r).toHaveLength(width);
     }
     // Outside code spans, HTML is escaped; inside them it is literal text.
-    expect(md.replace(/(`+)[^`]*?\1/g, '')).not.toContain('<script>');
+    expect(md.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '')).not.toContain('<script>');
     expect(md).not.toContain('\u0001');
   });
 
