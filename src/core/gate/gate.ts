@@ -166,12 +166,13 @@ function corpusChecks(summary: RunSummary, baseline: Baseline): GateCheck[] {
     out.push(check('corpus_digest', 'pass', `corpus digest ${shortDigest(digestNow)} = baseline digest: PASS`));
   } else {
     const byId = new Map(summary.cases.map((k) => [k.id, k]));
-    const moved = baseline.cases.flatMap((b) => {
+    const movedCases = baseline.cases.filter((b) => {
       const now = byId.get(b.id);
-      if (!now) return [];
-      const armNow = now.arm ?? null;
-      const stratumNow = now.stratum ?? null;
-      return armNow !== b.arm || stratumNow !== b.stratum ? [`${b.id} ${b.arm ?? 'no arm'}/${b.stratum ?? '-'} → ${armNow ?? 'no arm'}/${stratumNow ?? '-'}`] : [];
+      return now !== undefined && ((now.arm ?? null) !== b.arm || (now.stratum ?? null) !== b.stratum);
+    });
+    const moved = movedCases.map((b) => {
+      const now = byId.get(b.id)!;
+      return `${b.id} ${b.arm ?? 'no arm'}/${b.stratum ?? '-'} → ${now.arm ?? 'no arm'}/${now.stratum ?? '-'}`;
     });
     const parts = [
       added.length ? `${added.length} added` : '',
@@ -191,7 +192,7 @@ function corpusChecks(summary: RunSummary, baseline: Baseline): GateCheck[] {
         ]
           .filter(Boolean)
           .join(' '),
-        [...added, ...moved.map((m) => m.split(' ')[0] ?? m)],
+        [...added, ...movedCases.map((b) => b.id)],
       ),
     );
   }
