@@ -439,10 +439,21 @@ export function mapSelectExprs(select: Select, fn: (e: Expr) => Expr): Select {
     where: select.where ? fn(select.where) : null,
     groupBy: select.groupBy.map(fn),
     having: select.having ? fn(select.having) : null,
+    windows: select.windows.map((w) => ({ ...w, spec: { ...w.spec, partitionBy: w.spec.partitionBy.map(fn), orderBy: mo(w.spec.orderBy) } })),
     orderBy: mo(select.orderBy),
     limit: select.limit ? fn(select.limit) : null,
     offset: select.offset ? fn(select.offset) : null,
   };
+}
+
+/** The expressions of one SELECT's own clauses (not of nested queries). */
+export function selectExprs(select: Select): Expr[] {
+  const out: Expr[] = [];
+  mapSelectExprs(select, (e) => {
+    out.push(e);
+    return e;
+  });
+  return out;
 }
 
 /**

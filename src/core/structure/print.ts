@@ -59,6 +59,19 @@ export function binaryPrecedence(op: string): number {
   return 5;
 }
 
+/**
+ * Must `child` be parenthesized as an operand of an operator of precedence
+ * `parentPrec` (on its right side when `right`)? Conservative where the engines
+ * disagree: `||` against arithmetic (SQLite binds `||` tighter, DuckDB looser)
+ * and comparisons nested in comparisons (SQLite ranks < above =).
+ */
+export function needsParens(child: Expr, parentPrec: number, right: boolean): boolean {
+  const p = precedence(child);
+  const arithmetic = (x: number) => x >= 5 && x <= 7;
+  const mixedConcat = (p === 5.5) !== (parentPrec === 5.5) && arithmetic(p) && arithmetic(parentPrec);
+  return p < parentPrec || (right && p === parentPrec && p >= 4) || mixedConcat || (p === 4 && parentPrec === 4);
+}
+
 export function printQuery(q: Query, dialect: PrintDialect = 'duckdb'): string {
   return new Printer(dialect).query(q);
 }
@@ -172,10 +185,7 @@ class Printer {
   private operand(child: Expr, parentPrec: number, right: boolean): string {
     const text = this.expr(child);
     if (child.parens) return text;
-    const p = precedence(child);
-    const mixedConcat = (p === 5.5) !== (parentPrec === 5.5) && (p >= 5 && p <= 7) && (parentPrec >= 5 && parentPrec <= 7);
-    if (p < parentPrec || (right && p === parentPrec && p >= 4) || mixedConcat || (p === 4 && parentPrec === 4)) return `(${text})`;
-    return text;
+    return needsParens(child, parentPrec, right) ? `(${text})` : text;
   }
 
   expr(e: Expr): string {
