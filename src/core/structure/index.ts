@@ -15,3 +15,5 @@ export type { CanonicalOutcome, CanonicalSql, NormalizedSqlMatch } from './canon
 export { canonicalize, canonicalizeQuery, normalizedSqlMatch } from './canonicalize.ts';
 export type { CanonicalRule, RuleContext } from './rules/index.ts';
 export { RULES, ruleByName } from './rules/index.ts';
+export type { Hardness, HardnessResult } from './hardness.ts';
+export { hardness, hardnessCounts, hardnessLevel, HARDNESS_LEVELS } from './hardness.ts';

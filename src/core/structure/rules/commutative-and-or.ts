@@ -5,7 +5,7 @@ import { mapAllExprs } from './walk.ts';
 
 function sortArgs(e: Expr): Expr {
   if (e.kind !== 'logical') return e;
-  const keyed = e.args.map((a) => ({ a, k: printExpr(a) }));
+  const keyed = e.args.map((a) => ({ a, k: printExpr({ ...a, parens: false }) }));
   keyed.sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : 0));
   return { ...e, args: keyed.map((x) => x.a) };
 }

@@ -23,7 +23,7 @@ function rank(e: Expr): number {
 export function compareExprs(a: Expr, b: Expr): number {
   const r = rank(a) - rank(b);
   if (r !== 0) return r;
-  const ta = printExpr(a);
-  const tb = printExpr(b);
+  const ta = printExpr({ ...a, parens: false });
+  const tb = printExpr({ ...b, parens: false });
   return ta < tb ? -1 : ta > tb ? 1 : 0;
 }
