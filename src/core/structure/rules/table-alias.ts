@@ -78,15 +78,27 @@ function resolve(s: Select): Select {
     if (sameTable !== 1 || clash) continue;
     // A `t.x` already in this scope means an outer `t`: renaming would capture it.
     if (ownRefs(cur, t) || nestedQueries(cur).some((q) => refersTo(q, t))) continue;
-    const qualifier: Ident = f.source.schema ? table : table;
     try {
-      const renamed = renameIn({ ...cur, from: cur.from.map((x, k) => (k === i ? { ...x, alias: null } : x)) }, a, qualifier);
+      const renamed = renameIn({ ...cur, from: cur.from.map((x, k) => (k === i ? { ...x, alias: null } : x)) }, a, table);
       cur = renamed;
     } catch (thrown) {
       if (!(thrown instanceof Unsafe)) throw thrown;
     }
   }
   return cur;
+}
+
+/**
+ * Rename qualifier `from` to `to` in one SELECT and its nested scopes (not where
+ * re-bound). Null when a nested scope would capture the new name.
+ */
+export function renameQualifier(s: Select, from: string, to: Ident): Select | null {
+  try {
+    return renameIn(s, lc(from), to);
+  } catch (thrown) {
+    if (thrown instanceof Unsafe) return null;
+    throw thrown;
+  }
 }
 
 export const tableAlias: CanonicalRule = {
