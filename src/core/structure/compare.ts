@@ -16,7 +16,7 @@
  */
 import type { Dialect } from './grammar.ts';
 import type { Cte, Expr, FromItem, Ident, OrderItem, Query, Select } from './ir.ts';
-import { conjuncts, forEachExpr, mapExpr, mapSelectExprs } from './ir.ts';
+import { conjuncts, forEachExpr, mapExpr, mapQuery, mapSelectExprs } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
 import { printExpr, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
@@ -113,7 +113,10 @@ interface Scope {
   select: Select;
   /** Nested queries of this scope, in order of appearance (placeholders ‹subquery N›). */
   subqueries: { kind: 'derived' | 'expression'; query: Query; label: string }[];
+  /** Canonical SQL shown to the reviewer (‹subquery N› for nested queries). */
   text: (e: Expr) => string;
+  /** Matching key: the text with columns of a single-table scope qualified (`name` ≡ `singer.name` over singer alone). */
+  key: (e: Expr) => string;
 }
 
 const lc = (s: string) => s.toLowerCase();
@@ -182,7 +185,11 @@ function scopeOf(select: Select, dialect: Dialect): Scope {
     });
     return printExpr(masked, dialect);
   };
-  return { select, subqueries, text };
+  const only = select.from.length === 1 ? select.from[0]! : null;
+  const single = only && only.source.kind === 'table' ? (only.alias ?? only.source.name) : null;
+  const key = (e: Expr): string =>
+    single ? text(mapExpr(e, (x) => (x.kind === 'column' && !x.table ? { ...x, table: single } : x))) : text(e);
+  return { select, subqueries, text, key };
 }
 
 /** Rename the actual scope's remaining aliases to the expected scope's (self-joins, derived tables), by occurrence. */
@@ -220,8 +227,12 @@ function alignAliases(e: Select, a: Select): Select {
 
 interface Item {
   text: string;
+  /** What identity is decided on (defaults to text). */
+  key?: string;
   expr: Expr | null;
 }
+
+const keyOf = (i: Item) => i.key ?? i.text;
 
 function tokens(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[a-z_][a-z0-9_.]*|\d+(\.\d+)?|'[^']*'|"[^"]*"|[<>=!]+/g) ?? []);
@@ -276,7 +287,7 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
   const usedA = new Set<number>();
   const keptE = new Set<number>();
   expected.forEach((e, i) => {
-    const j = actual.findIndex((a, k) => !usedA.has(k) && a.text === e.text);
+    const j = actual.findIndex((a, k) => !usedA.has(k) && keyOf(a) === keyOf(e));
     if (j >= 0) {
       usedA.add(j);
       keptE.add(i);
@@ -310,13 +321,14 @@ function diffOrder(expected: { item: Item; o: OrderItem }[], actual: { item: Ite
   const edits: EditItem[] = [];
   const dir = (o: OrderItem) => o.dir ?? 'ASC';
   const full = (x: { item: Item; o: OrderItem }) => `${x.item.text} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
+  const fullKey = (x: { item: Item; o: OrderItem }) => `${keyOf(x.item)} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
   const n = Math.max(expected.length, actual.length);
   for (let i = 0; i < n; i++) {
     const e = expected[i];
     const a = actual[i];
     if (e && a) {
-      if (full(e) === full(a)) edits.push({ op: 'keep', clause, expected: full(e), actual: full(a), text: `ORDER BY keeps \`${full(e)}\`` });
-      else if (e.item.text === a.item.text)
+      if (fullKey(e) === fullKey(a)) edits.push({ op: 'keep', clause, expected: full(e), actual: full(a), text: `ORDER BY keeps \`${full(e)}\`` });
+      else if (keyOf(e.item) === keyOf(a.item))
         edits.push({ op: 'update', clause, expected: full(e), actual: full(a), text: `ORDER BY \`${e.item.text}\` became ${dir(a.o)}${a.o.nulls ? ` NULLS ${a.o.nulls}` : ''} (was ${dir(e.o)}${e.o.nulls ? ` NULLS ${e.o.nulls}` : ''})` });
       else edits.push({ op: 'update', clause, expected: full(e), actual: full(a), text: `ORDER BY key ${i + 1}: \`${full(e)}\` became \`${full(a)}\`` });
     } else if (e) edits.push({ op: 'remove', clause, expected: full(e), text: `ORDER BY is missing \`${full(e)}\`` });
@@ -421,7 +433,11 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   const a = A.select;
   const te = E.scope.text;
   const ta = A.scope.text;
-  const items = (xs: Expr[], t: (x: Expr) => string): Item[] => xs.map((x) => ({ text: t(x), expr: x }));
+  const keyFn = new Map<(x: Expr) => string, (x: Expr) => string>([
+    [te, E.scope.key],
+    [ta, A.scope.key],
+  ]);
+  const items = (xs: Expr[], t: (x: Expr) => string): Item[] => xs.map((x) => ({ text: t(x), key: keyFn.get(t)?.(x), expr: x }));
   const clauses = {} as Record<ClauseName, ClauseDiff>;
 
   // SELECT: the projection as a multiset (aliases ignored), order reported as moves.
@@ -477,8 +493,8 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
   const orderE = E.setop ? E.setop.orderBy : e.orderBy;
   const orderA = A.setop ? A.setop.orderBy : a.orderBy;
-  const oe = orderE.map((o) => ({ item: { text: te(o.expr), expr: o.expr }, o }));
-  const oa = orderA.map((o) => ({ item: { text: ta(o.expr), expr: o.expr }, o }));
+  const oe = orderE.map((o) => ({ item: { text: te(o.expr), key: E.scope.key(o.expr), expr: o.expr }, o }));
+  const oa = orderA.map((o) => ({ item: { text: ta(o.expr), key: A.scope.key(o.expr), expr: o.expr }, o }));
   const orderEdits = diffOrder(oe, oa);
   clauses.order_by = finish('order_by', orderEdits.flatMap((x) => (x.expected ? [x.expected] : [])), orderEdits.flatMap((x) => (x.actual ? [x.actual] : [])), orderEdits);
 
@@ -522,11 +538,28 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   return { match: CLAUSES.every((c) => clauses[c].match), clauses, edits };
 }
 
-function nestedDiff(clause: ClauseName, nested: NestedMatch[], edits: EditItem[], expected: string[], actual: string[]): ClauseDiff {
-  const parts = nested.map((n) => (n.match ? clauseDivergence(n.match) : 1));
+/** A nested clause (set operators, CTEs, subqueries): one unit per arm / CTE / subquery. */
+interface NestedUnit {
+  edit: EditItem;
+  nested: NestedMatch;
+  /** The unit itself changed (operator, presence), beyond what is nested. */
+  changed: boolean;
+}
+
+function nestedDiff(clause: ClauseName, units: NestedUnit[], expected: string[], actual: string[]): ClauseDiff {
+  const parts = units.map((u) => (u.changed || !u.nested.match ? 1 : clauseDivergence(u.nested.match)));
   const divergence = parts.length ? parts.reduce((s, x) => s + x, 0) / parts.length : 0;
-  const match = edits.every((x) => x.op === 'keep') && nested.every((n) => n.match?.match !== false);
-  return { clause, match, present: { expected: expected.length > 0, actual: actual.length > 0 }, expected, actual, edits, divergence, nested };
+  const match = units.every((u) => !u.changed && u.nested.match?.match !== false);
+  return {
+    clause,
+    match,
+    present: { expected: expected.length > 0, actual: actual.length > 0 },
+    expected,
+    actual,
+    edits: units.map((u) => u.edit),
+    divergence,
+    nested: units.map((u) => u.nested),
+  };
 }
 
 /** Mean divergence over the clauses present on either side (0 = identical). */
@@ -542,8 +575,7 @@ function compareSetOps(E: Side, A: Side, dialect: Dialect, path: string[]): Clau
   const opsA = A.setop?.ops ?? [];
   const armsE = E.setop?.arms ?? [];
   const armsA = A.setop?.arms ?? [];
-  const edits: EditItem[] = [];
-  const nested: NestedMatch[] = [];
+  const units: NestedUnit[] = [];
   const n = Math.max(opsE.length, opsA.length);
   for (let i = 0; i < n; i++) {
     const oe = opsE[i];
@@ -551,62 +583,90 @@ function compareSetOps(E: Side, A: Side, dialect: Dialect, path: string[]): Clau
     const armE = armsE[i + 1];
     const armA = armsA[i + 1];
     const label = `arm ${i + 2}`;
-    const textE = armE ? `${oe} ${printQuery(armE, dialect)}` : undefined;
-    const textA = armA ? `${oa} ${printQuery(armA, dialect)}` : undefined;
+    const textE = armE ? `${oe} ${printQuery(armE, dialect)}` : null;
+    const textA = armA ? `${oa} ${printQuery(armA, dialect)}` : null;
     if (oe && oa) {
-      if (oe === oa) edits.push({ op: 'keep', clause, expected: oe, actual: oa, text: `${oe} in both` });
-      else edits.push({ op: 'update', clause, expected: oe, actual: oa, text: `${oe} became ${oa}` });
-      nested.push({ label, expected: textE!, actual: textA!, match: compareQueryAt(armE!, armA!, dialect, [...path, label]) });
+      const nested = { label, expected: textE, actual: textA, match: compareQueryAt(armE!, armA!, dialect, [...path, label]) };
+      const edit: EditItem = oe === oa ? { op: 'keep', clause, expected: oe, actual: oa, text: `${oe} in both` } : { op: 'update', clause, expected: oe, actual: oa, text: `${oe} became ${oa}` };
+      units.push({ edit, nested, changed: oe !== oa });
     } else if (oe) {
-      edits.push({ op: 'remove', clause, expected: textE, text: `Set operators: \`${textE}\` is missing` });
-      nested.push({ label, expected: textE!, actual: null, match: null });
+      units.push({ edit: { op: 'remove', clause, expected: textE!, text: `Set operators: \`${textE}\` is missing` }, nested: { label, expected: textE, actual: null, match: null }, changed: true });
     } else if (oa) {
-      edits.push({ op: 'insert', clause, actual: textA, text: `Set operators: adds \`${textA}\`` });
-      nested.push({ label, expected: null, actual: textA!, match: null });
+      units.push({ edit: { op: 'insert', clause, actual: textA!, text: `Set operators: adds \`${textA}\`` }, nested: { label, expected: null, actual: textA, match: null }, changed: true });
     }
   }
-  return nestedDiff(clause, nested, edits, opsE, opsA);
+  return nestedDiff(clause, units, opsE, opsA);
 }
 
 function compareCtes(qe: Query, qa: Query, dialect: Dialect, path: string[]): ClauseDiff {
   const clause: ClauseName = 'ctes';
   const ce: Cte[] = qe.with?.ctes ?? [];
   const ca: Cte[] = qa.with?.ctes ?? [];
-  const edits: EditItem[] = [];
-  const nested: NestedMatch[] = [];
+  const units: NestedUnit[] = [];
   const body = (c: Cte) => printQuery(c.query, dialect);
   const used = new Set<number>();
-  const pairs: [Cte, Cte | null][] = ce.map((c) => {
+  for (const c of ce) {
     let j = ca.findIndex((x, k) => !used.has(k) && lc(x.name.value) === lc(c.name.value));
     if (j < 0) j = ca.findIndex((x, k) => !used.has(k) && body(x) === body(c));
-    if (j >= 0) used.add(j);
-    return [c, j >= 0 ? ca[j]! : null];
-  });
-  for (const [c, d] of pairs) {
     const label = `CTE ${c.name.value}`;
-    if (!d) {
-      edits.push({ op: 'remove', clause, expected: c.name.value, text: `WITH is missing CTE \`${c.name.value}\`` });
-      nested.push({ label, expected: body(c), actual: null, match: null });
+    if (j < 0) {
+      units.push({ edit: { op: 'remove', clause, expected: c.name.value, text: `WITH is missing CTE \`${c.name.value}\`` }, nested: { label, expected: body(c), actual: null, match: null }, changed: true });
       continue;
     }
+    used.add(j);
+    const d = ca[j]!;
     const m = compareQueryAt(c.query, d.query, dialect, [...path, label]);
-    if (lc(c.name.value) !== lc(d.name.value) && m.match)
-      edits.push({ op: 'keep', clause, expected: c.name.value, actual: d.name.value, text: `CTE \`${c.name.value}\` is named \`${d.name.value}\` (same body)` });
-    else edits.push({ op: 'keep', clause, expected: c.name.value, actual: d.name.value, text: `WITH keeps CTE \`${c.name.value}\`` });
-    nested.push({ label, expected: body(c), actual: body(d), match: m });
+    const renamed = lc(c.name.value) !== lc(d.name.value);
+    const text = renamed ? `CTE \`${c.name.value}\` is named \`${d.name.value}\`` : `WITH keeps CTE \`${c.name.value}\``;
+    units.push({ edit: { op: 'keep', clause, expected: c.name.value, actual: d.name.value, text }, nested: { label, expected: body(c), actual: body(d), match: m }, changed: false });
   }
   ca.forEach((d, j) => {
     if (used.has(j)) return;
-    edits.push({ op: 'insert', clause, actual: d.name.value, text: `WITH adds CTE \`${d.name.value}\`` });
-    nested.push({ label: `CTE ${d.name.value}`, expected: null, actual: body(d), match: null });
+    units.push({ edit: { op: 'insert', clause, actual: d.name.value, text: `WITH adds CTE \`${d.name.value}\`` }, nested: { label: `CTE ${d.name.value}`, expected: null, actual: body(d), match: null }, changed: true });
   });
-  return nestedDiff(clause, nested, edits, ce.map((c) => c.name.value), ca.map((c) => c.name.value));
+  return nestedDiff(clause, units, ce.map((c) => c.name.value), ca.map((c) => c.name.value));
+}
+
+/**
+ * CTEs are named subqueries: when the actual query names a CTE differently
+ * but its body equals an expected CTE's, references to it are renamed so the
+ * rest of the comparison sees the same name (an alias resolved).
+ */
+function alignCteNames(qe: Query, qa: Query, dialect: Dialect): Query {
+  const ce = qe.with?.ctes ?? [];
+  const ca = qa.with?.ctes ?? [];
+  if (!ce.length || !ca.length) return qa;
+  const names = new Set(ce.map((c) => lc(c.name.value)));
+  const renames = new Map<string, Ident>();
+  for (const d of ca) {
+    if (names.has(lc(d.name.value))) continue;
+    const match = ce.find((c) => !ca.some((x) => lc(x.name.value) === lc(c.name.value)) && printQuery(c.query, dialect) === printQuery(d.query, dialect));
+    if (match) renames.set(lc(d.name.value), match.name);
+  }
+  if (!renames.size) return qa;
+  const renameTables = (q: Query): Query =>
+    mapQuery(q, (s) => {
+      let out: Select = {
+        ...s,
+        from: s.from.map((f) => {
+          if (f.source.kind !== 'table' || f.source.schema) return f;
+          const to = renames.get(lc(f.source.name.value));
+          return to ? { ...f, source: { ...f.source, name: to } } : f;
+        }),
+      };
+      for (const [from, to] of renames) {
+        if (out.from.some((f) => f.alias && lc(f.alias.value) === from)) continue;
+        out = renameQualifier(out, from, to) ?? out;
+      }
+      return out;
+    });
+  const renamed = renameTables({ ...qa, with: null } as Query);
+  return { ...renamed, with: { ...qa.with!, ctes: ca.map((d) => ({ ...d, name: renames.get(lc(d.name.value)) ?? d.name, query: renameTables(d.query) })) } };
 }
 
 function compareSubqueries(se: Scope, sa: Scope, dialect: Dialect, path: string[]): ClauseDiff {
   const clause: ClauseName = 'subqueries';
-  const edits: EditItem[] = [];
-  const nested: NestedMatch[] = [];
+  const units: NestedUnit[] = [];
   const n = Math.max(se.subqueries.length, sa.subqueries.length);
   for (let i = 0; i < n; i++) {
     const x = se.subqueries[i];
@@ -616,23 +676,22 @@ function compareSubqueries(se: Scope, sa: Scope, dialect: Dialect, path: string[
     const ty = y ? printQuery(y.query, dialect) : null;
     if (x && y) {
       const m = compareQueryAt(x.query, y.query, dialect, [...path, label]);
-      edits.push({ op: m.match ? 'keep' : 'update', clause, expected: tx!, actual: ty!, text: m.match ? `${label} is the same` : `${label} differs (${m.edits.length} edit${m.edits.length === 1 ? '' : 's'} inside)` });
-      nested.push({ label, expected: tx, actual: ty, match: m });
+      const n = m.edits.filter((e) => e.op !== 'move').length;
+      const edit: EditItem = m.match
+        ? { op: 'keep', clause, expected: tx!, actual: ty!, text: `${label} is the same` }
+        : { op: 'update', clause, expected: tx!, actual: ty!, text: `${label} differs (${n} edit${n === 1 ? '' : 's'} inside)` };
+      units.push({ edit, nested: { label, expected: tx, actual: ty, match: m }, changed: false });
     } else if (x) {
-      edits.push({ op: 'remove', clause, expected: tx!, text: `${label} is missing: \`${tx}\`` });
-      nested.push({ label, expected: tx, actual: null, match: null });
+      units.push({ edit: { op: 'remove', clause, expected: tx!, text: `${label} is missing: \`${tx}\`` }, nested: { label, expected: tx, actual: null, match: null }, changed: true });
     } else if (y) {
-      edits.push({ op: 'insert', clause, actual: ty!, text: `adds ${label}: \`${ty}\`` });
-      nested.push({ label, expected: null, actual: ty, match: null });
+      units.push({ edit: { op: 'insert', clause, actual: ty!, text: `adds ${label}: \`${ty}\`` }, nested: { label, expected: null, actual: ty, match: null }, changed: true });
     }
   }
-  const d = nestedDiff(clause, nested, edits, se.subqueries.map((s) => s.label), sa.subqueries.map((s) => s.label));
-  // A subquery that differs is already reported by its own nested edits; the clause-level update only summarizes.
-  return { ...d, match: d.match && nested.every((m) => m.match?.match !== false) };
+  return nestedDiff(clause, units, se.subqueries.map((s) => s.label), sa.subqueries.map((s) => s.label));
 }
 
 function compareQueryAt(e: Query, a: Query, dialect: Dialect, path: string[]): ClauseMatch {
-  return compareSides(side(e, dialect), side(a, dialect), dialect, path);
+  return compareSides(side(e, dialect), side(alignCteNames(e, a, dialect), dialect), dialect, path);
 }
 
 /**

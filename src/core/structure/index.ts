@@ -17,3 +17,20 @@ export type { CanonicalRule, RuleContext } from './rules/index.ts';
 export { RULES, ruleByName } from './rules/index.ts';
 export type { Hardness, HardnessResult } from './hardness.ts';
 export { hardness, hardnessCounts, hardnessLevel, HARDNESS_LEVELS } from './hardness.ts';
+export type { ClauseDiff, ClauseMatch, ClauseName, EditItem, EditOp, NestedMatch } from './compare.ts';
+export { CLAUSE_LABEL, CLAUSES, clauseDivergence, compareClauses } from './compare.ts';
+export type { ClauseDistance, ClauseWeights, StructureScoreOptions } from './distance.ts';
+export { clauseWeightedDistance, DEFAULT_CLAUSE_WEIGHTS, structureScore } from './distance.ts';
+export type {
+  AggregateFeature,
+  ClauseFeatures,
+  ColumnRefFeature,
+  FilterFeature,
+  OrderKeyFeature,
+  ProjectionFeature,
+  TableFeature,
+  WindowFeature,
+} from './features.ts';
+export { clauseFeatures } from './features.ts';
+export type { CompareStructureOptions, StructuralComparison } from './structure.ts';
+export { compareStructure } from './structure.ts';
