@@ -122,7 +122,7 @@ interface Scope {
 const lc = (s: string) => s.toLowerCase();
 
 /** ORDER BY / GROUP BY / HAVING references to output aliases and ordinals → the expressions they name. */
-function resolveOutputRefs(s: Select): Select {
+export function resolveOutputRefs(s: Select): Select {
   const byAlias = new Map<string, Expr>();
   for (const c of s.columns) if (c.alias) byAlias.set(lc(c.alias.value), c.expr);
   const inputNames = new Set<string>();

@@ -14,7 +14,7 @@ import { tokenize } from './tokens.ts';
 export interface ConstructDef {
   /** Stable name shown to users, e.g. "QUALIFY". */
   name: string;
-  /** Dialects whose parser chain rejects it. */
+  /** Dialects whose parser chain rejects it (empty: parsed, as a plain function or operator, but worth naming). */
   unsupportedBy: readonly Dialect[];
   /** A minimal query using it (the test parses it). */
   example: string;
@@ -31,7 +31,7 @@ export const CONSTRUCTS: readonly ConstructDef[] = [
   { name: 'ORDER BY ALL', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT a FROM t ORDER BY ALL', detect: (t, i) => word(t, i, 'ORDER', 'BY', 'ALL') },
   { name: 'SELECT * EXCLUDE', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * EXCLUDE (a) FROM t', detect: (t, i) => isOp(t, i, '*') && word(t, i + 1, 'EXCLUDE') },
   { name: 'SELECT * REPLACE', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * REPLACE (a + 1 AS a) FROM t', detect: (t, i) => isOp(t, i, '*') && word(t, i + 1, 'REPLACE') },
-  { name: 'COLUMNS(...)', unsupportedBy: ['duckdb', 'sqlite'], example: "SELECT max(COLUMNS('a.*')) FROM t", detect: (t, i) => word(t, i, 'COLUMNS') && t[i + 1]?.text === '(' },
+  { name: 'COLUMNS(...)', unsupportedBy: [], example: "SELECT max(COLUMNS('a.*')) FROM t", detect: (t, i) => word(t, i, 'COLUMNS') && t[i + 1]?.text === '(' },
   { name: 'PIVOT', unsupportedBy: ['duckdb', 'sqlite'], example: 'PIVOT t ON a USING sum(b)', detect: (t, i) => word(t, i, 'PIVOT') || word(t, i, 'UNPIVOT') },
   { name: 'list literal [...]', unsupportedBy: ['duckdb'], example: 'SELECT [1, 2, 3]', detect: (t, i) => t[i]?.text === '[' && (i === 0 || t[i - 1]?.type === 'op' || [',', '(', ''].includes(t[i - 1]!.text) || t[i - 1]!.upper === 'SELECT') },
   { name: 'struct literal {...}', unsupportedBy: ['duckdb', 'sqlite'], example: "SELECT {'a': 1}", detect: (t, i) => t[i]?.text === '{' },
@@ -41,9 +41,9 @@ export const CONSTRUCTS: readonly ConstructDef[] = [
   { name: 'SEMI/ANTI JOIN', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM a ANTI JOIN b ON a.x = b.x', detect: (t, i) => (word(t, i, 'SEMI', 'JOIN') || word(t, i, 'ANTI', 'JOIN')) },
   { name: 'USING SAMPLE', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM t USING SAMPLE 10%', detect: (t, i) => word(t, i, 'USING', 'SAMPLE') || word(t, i, 'TABLESAMPLE') },
   { name: 'TRY_CAST', unsupportedBy: ['duckdb'], example: 'SELECT TRY_CAST(a AS INTEGER) FROM t', detect: (t, i) => word(t, i, 'TRY_CAST') },
-  { name: ':: cast', unsupportedBy: ['sqlite'], example: 'SELECT a::INTEGER FROM t', detect: (t, i) => isOp(t, i, '::') },
-  { name: 'IS [NOT] DISTINCT FROM', unsupportedBy: ['sqlite'], example: 'SELECT * FROM t WHERE a IS DISTINCT FROM b', detect: (t, i) => word(t, i, 'IS', 'DISTINCT', 'FROM') || word(t, i, 'IS', 'NOT', 'DISTINCT', 'FROM') },
-  { name: 'LATERAL', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM t, LATERAL (SELECT t.a) s', detect: (t, i) => word(t, i, 'LATERAL') },
+  { name: ':: cast', unsupportedBy: [], example: 'SELECT a::INTEGER FROM t', detect: (t, i) => isOp(t, i, '::') },
+  { name: 'IS [NOT] DISTINCT FROM', unsupportedBy: [], example: 'SELECT * FROM t WHERE a IS DISTINCT FROM b', detect: (t, i) => word(t, i, 'IS', 'DISTINCT', 'FROM') || word(t, i, 'IS', 'NOT', 'DISTINCT', 'FROM') },
+  { name: 'LATERAL', unsupportedBy: ['duckdb'], example: 'SELECT * FROM t, LATERAL (SELECT t.a) s', detect: (t, i) => word(t, i, 'LATERAL') },
   { name: '! = (spaced not-equal)', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM t WHERE a ! = 1', detect: (t, i) => isOp(t, i, '!') && isOp(t, i + 1, '=') },
   { name: 'SHOW as a table name', unsupportedBy: ['sqlite'], example: 'SELECT avg(a) FROM SHOW', detect: (t, i) => word(t, i, 'FROM', 'SHOW') },
   { name: 'backslash in a string literal', unsupportedBy: ['sqlite'], example: "SELECT a FROM t WHERE a LIKE '%\\'", detect: (t, i) => t[i]?.type === 'string' && t[i]!.text.endsWith('\\') },

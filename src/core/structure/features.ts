@@ -9,6 +9,7 @@ import type { Dialect } from './grammar.ts';
 import type { Expr, Query, Select } from './ir.ts';
 import { AGGREGATES, childQueries, conjuncts, forEachExpr, selectExprs } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
+import { resolveOutputRefs } from './compare.ts';
 import { printExpr } from './print.ts';
 
 /** A column reference: table is the qualifier as written after canonicalization (a table name, or a remaining alias). */
@@ -85,7 +86,7 @@ export interface ClauseFeatures {
   projections: ProjectionFeature[];
   distinct: boolean;
   aggregates: AggregateFeature[];
-  /** GROUP BY keys as canonical SQL, ordinals and output aliases resolved. */
+  /** GROUP BY keys as canonical SQL, ordinals and output aliases resolved to their expressions. */
   groupBy: string[];
   /** Columns among the GROUP BY keys. */
   groupedColumns: ColumnRefFeature[];
@@ -93,6 +94,7 @@ export interface ClauseFeatures {
   /** Join conditions: ON predicates, and WHERE comparisons between columns of two FROM items of an inner join. */
   joinConditions: string[];
   tables: TableFeature[];
+  /** ORDER BY keys, ordinals and output aliases resolved to their expressions. */
   orderBy: OrderKeyFeature[];
   /** LIMIT as a number when it is a literal, else its SQL; null when absent. */
   limit: number | string | null;
@@ -193,7 +195,8 @@ export function clauseFeatures(query: Query, dialect: Dialect = 'duckdb', opts: 
   const q = opts.canonical ? query : canonicalizeQuery(query, dialect).query;
   let s: Query = q;
   while (s.kind === 'setop') s = s.arms[0]!;
-  const sel = s;
+  // ORDER BY / GROUP BY / HAVING references to output aliases and ordinals name their expressions.
+  const sel = resolveOutputRefs(s);
   const text = (e: Expr) => printExpr({ ...e, parens: false } as Expr, dialect);
   const aggregates: AggregateFeature[] = [];
   const collectAggs = (e: Expr, clause: AggregateFeature['clause']) =>
@@ -208,13 +211,7 @@ export function clauseFeatures(query: Query, dialect: Dialect = 'duckdb', opts: 
   const ordering = q.kind === 'setop' ? q.orderBy : sel.orderBy;
   ordering.forEach((o) => collectAggs(o.expr, 'order_by'));
 
-  const groupBy = sel.groupBy.map((g) => {
-    if (g.kind === 'number' && /^\d+$/.test(g.text)) {
-      const item = sel.columns[Number(g.text) - 1];
-      if (item) return item.expr;
-    }
-    return g;
-  });
+  const groupBy = sel.groupBy;
 
   const windows: WindowFeature[] = [];
   for (const c of sel.columns)

@@ -188,6 +188,8 @@ const JOIN_KINDS: Record<string, JoinKind> = {
   'NATURAL FULL JOIN': 'NATURAL FULL',
 };
 
+/** DuckDB join kinds the grammars read as a table alias (`a ASOF JOIN b` → `a AS asof JOIN b`). */
+const DUCKDB_JOINS = new Set(['ASOF', 'POSITIONAL', 'SEMI', 'ANTI']);
 const JOIN_WORDS = new Set(['CROSS', 'NATURAL', 'LEFT', 'RIGHT', 'FULL', 'INNER', 'OUTER', 'JOIN']);
 
 function adaptFrom(from: AstNode, ctx: AdaptContext): FromItem[] {
@@ -198,6 +200,7 @@ function adaptFrom(from: AstNode, ctx: AdaptContext): FromItem[] {
   for (let i = 0; i + 1 < list.length; i++) {
     const word = typeof list[i].as === 'string' ? list[i].as.toUpperCase() : '';
     const next = list[i + 1];
+    if (DUCKDB_JOINS.has(word) && next.join) throw new UnsupportedConstructError(`${word} JOIN`);
     if ((word === 'CROSS' || word === 'NATURAL') && /^(INNER )?JOIN$/i.test(String(next.join ?? '')) && !next.on && !next.using) {
       list[i].as = null;
       next.join = word === 'CROSS' ? 'CROSS JOIN' : 'NATURAL JOIN';
@@ -246,7 +249,11 @@ function adaptFrom(from: AstNode, ctx: AdaptContext): FromItem[] {
 const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 function ident(value: string, ctx: AdaptContext): Ident {
-  return { value, quoted: ctx.quoted.has(value) || !PLAIN.test(value) };
+  if (ctx.quoted.has(value)) return { value, quoted: true };
+  // An unquoted name that is not a plain identifier is a mis-lexed token
+  // (the sqlite grammar reads `a::INTEGER` and `'x\'` as column names).
+  if (!PLAIN.test(value)) throw new UnsupportedConstructError(`unparsed token \`${value}\``);
+  return { value, quoted: false };
 }
 
 /** A name that may be a string or `{type, value}` / `{expr: {value}}`. */
@@ -327,6 +334,9 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
       const table = n.table ? identOf(n.table, ctx) : null;
       if (n.column === '*') return { kind: 'star', table };
       if (n.schema || n.db) return raw(n, ctx);
+      // The postgresql grammar reads an unterminated-looking '...\' as a column named by a string.
+      const colExpr = n.column?.expr;
+      if (colExpr && (colExpr.type === 'single_quote_string' || colExpr.type === 'string')) return { kind: 'string', value: String(colExpr.value), quote: "'" };
       const col = identOf(n.column, ctx);
       return { kind: 'column', table, name: col };
     }
@@ -459,6 +469,8 @@ function binary(n: AstNode, ctx: AdaptContext): Expr {
   }
   const right = n.right;
   if (right && right.type === 'expr_list' && !/^(=|<>|!=|<|>|<=|>=)$/.test(op)) return raw(n, ctx);
+  // `x -> x + 1` (a DuckDB lambda) is read as the JSON operator `(x -> x) + 1`.
+  if (op === '->' && n.left?.type === 'column_ref' && !n.left.table) throw new UnsupportedConstructError('lambda ->');
   const out: Expr = { kind: 'binary', op, left: expr(n.left, ctx), right: expr(right, ctx) };
   if (n.escape) return raw(n, ctx);
   return out;

@@ -94,6 +94,8 @@ export function quotedIdentifiers(tokens: Token[], sql: string): Set<string> {
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
     if (t.type === 'quoted') out.add(t.text);
+    // `AS 'Total'`: a string used as an alias.
+    if (t.type === 'string' && tokens[k - 1]?.upper === 'AS') out.add(t.text);
     if (t.type === 'punct' && t.text === '[') {
       const end = sql.indexOf(']', t.start);
       const inner = end > 0 ? sql.slice(t.start + 1, end) : '';
