@@ -8,10 +8,10 @@
  * (Hungarian assignment over per-column value overlap) is used for partial
  * credit and witnesses.
  */
-import { SCHEME_NORMAL, SCHEME_SIMILAR, fmix, hashColumn } from './cell-hash.ts';
+import { SCHEME_NORMAL, SCHEME_SIMILAR, hashColumn } from './cell-hash.ts';
 import type { ListMatch, MatchContext } from './row-match.ts';
-import { columnHashes, schemeFor, type Side } from './side.ts';
-import { floatsClose, isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
+import { columnHashes, columnSummary, schemeFor, type Side } from './side.ts';
+import { isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
 
 export type Mapping = readonly (readonly [number, number])[];
 
@@ -87,46 +87,46 @@ function sameMapping(a: Mapping, b: Mapping): boolean {
 // ---------------------------------------------------------------------------
 // Necessary conditions for a column pair to hold the same bag of values.
 
-interface Fingerprint {
-  a: number;
-  b: number;
-}
-
-function fingerprint(hashes: Uint32Array): Fingerprint {
-  let a = 0;
-  let b = 0;
-  for (let r = 0; r < hashes.length; r++) {
-    const h = hashes[r]!;
-    a = (a + fmix(h ^ 0x5f356495)) | 0;
-    b = (b + fmix(Math.imul(h, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
-  }
-  return { a, b };
-}
-
-interface SortedNumbers {
-  values: Float64Array;
+interface NumberProfile {
   nulls: number;
+  nans: number;
+  posInf: number;
+  negInf: number;
+  finite: number;
+  sum: number;
+  absSum: number;
 }
 
-function sortedNumbers(side: Side, index: number): SortedNumbers | null {
+/** Counts and sums of a numeric column (null when the column is not numeric). */
+function numberProfile(side: Side, index: number): NumberProfile | null {
   const kind = side.columns[index]!.kind;
   if (kind !== 'integer' && kind !== 'decimal' && kind !== 'float') return null;
-  const values = new Float64Array(side.n);
-  let k = 0;
-  let nulls = 0;
+  const p: NumberProfile = { nulls: 0, nans: 0, posInf: 0, negInf: 0, finite: 0, sum: 0, absSum: 0 };
+  let sum = 0;
+  let absSum = 0;
   for (let r = 0; r < side.n; r++) {
-    const v = side.rows[r]![index];
-    if (v === null || v === undefined) nulls++;
-    else if (typeof v === 'number') values[k++] = v;
-    else if (typeof v === 'string' || typeof v === 'bigint') values[k++] = Number(v);
-    else return null;
+    const cell = side.rows[r]![index];
+    if (cell === null || cell === undefined) {
+      p.nulls++;
+      continue;
+    }
+    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? Number(cell) : NaN;
+    if (v !== v) p.nans++;
+    else if (v === Infinity) p.posInf++;
+    else if (v === -Infinity) p.negInf++;
+    else {
+      p.finite++;
+      sum += v;
+      absSum += Math.abs(v);
+    }
   }
-  return { values: values.subarray(0, k).sort(), nulls };
+  p.sum = sum;
+  p.absSum = absSum;
+  return p;
 }
 
 class PairFilter {
-  private readonly prints = new Map<string, Fingerprint>();
-  private readonly sorted = new Map<string, SortedNumbers | null>();
+  private readonly profiles = new Map<string, NumberProfile | null>();
   private readonly verdicts = new Map<string, boolean>();
 
   constructor(
@@ -135,24 +135,19 @@ class PairFilter {
     private readonly tol: Tolerance,
   ) {}
 
-  private print(side: Side, tag: string, index: number, scheme: 0 | 1 | 2): Fingerprint {
-    const key = `${tag}${index}:${scheme}`;
-    let fp = this.prints.get(key);
-    if (!fp) {
-      fp = fingerprint(columnHashes(side, index, scheme));
-      this.prints.set(key, fp);
-    }
-    return fp;
-  }
-
-  private numbers(side: Side, tag: string, index: number): SortedNumbers | null {
+  private profile(side: Side, tag: string, index: number): NumberProfile | null {
     const key = `${tag}${index}`;
-    if (!this.sorted.has(key)) this.sorted.set(key, sortedNumbers(side, index));
-    return this.sorted.get(key)!;
+    if (!this.profiles.has(key)) this.profiles.set(key, numberProfile(side, index));
+    return this.profiles.get(key)!;
   }
 
-  /** Could expected column `ei` and actual column `ai` hold the same bag of values? */
-  mayMatch(ei: number, ai: number): boolean {
+  /**
+   * Could expected column `ei` and actual column `ai` hold the same bag of
+   * values? `cheap`: only use what hashing computes anyway (tolerant pairs pass).
+   */
+  mayMatch(ei: number, ai: number, cheap = false): boolean {
+    if (cheap && (isTolerantKind(this.E.columns[ei]!.kind) || isTolerantKind(this.A.columns[ai]!.kind)))
+      return kindsCompatible(this.E.columns[ei]!.kind, this.A.columns[ai]!.kind);
     const key = `${ei}:${ai}`;
     const known = this.verdicts.get(key);
     if (known !== undefined) return known;
@@ -166,38 +161,41 @@ class PairFilter {
     const ac = this.A.columns[ai]!;
     if (!kindsCompatible(ec.kind, ac.kind)) return false;
     if (!isTolerantKind(ec.kind) && !isTolerantKind(ac.kind)) {
-      const x = this.print(this.E, 'e', ei, schemeFor(ec, ac));
-      const y = this.print(this.A, 'a', ai, schemeFor(ac, ec));
-      return x.a === y.a && x.b === y.b;
+      // Equal bags of values have equal fingerprints (equal values hash alike on non-tolerant kinds).
+      const x = columnSummary(this.E, ei, schemeFor(ec, ac));
+      const y = columnSummary(this.A, ai, schemeFor(ac, ec));
+      return x.fpA === y.fpA && x.fpB === y.fpB;
     }
-    const x = this.numbers(this.E, 'e', ei);
-    const y = this.numbers(this.A, 'a', ai);
+    const x = this.profile(this.E, 'e', ei);
+    const y = this.profile(this.A, 'a', ai);
     if (!x || !y) return true;
-    if (x.nulls !== y.nulls || x.values.length !== y.values.length) return false;
-    // Sorted pairing is a perfect matching whenever one exists: the float rule's neighbourhoods are monotone intervals.
-    for (let k = 0; k < x.values.length; k++)
-      if (!floatsClose(x.values[k]!, y.values[k]!, this.tol.atol, this.tol.rtol)) return false;
-    return true;
+    if (x.nulls !== y.nulls || x.nans !== y.nans || x.posInf !== y.posInf || x.negInf !== y.negInf || x.finite !== y.finite) return false;
+    // If the values pair up within the float rule, the sums differ by at most the summed tolerances
+    // (≤ n·atol + rtol·Σ(|a| + |b|)); slack covers rounding in the sums themselves.
+    const scale = x.absSum + y.absSum;
+    const bound = x.finite * this.tol.atol + this.tol.rtol * scale + 1e-9 * scale;
+    return Math.abs(x.sum - y.sum) <= bound;
   }
 }
 
 // ---------------------------------------------------------------------------
 // Best effort: the alignment that shares the most values.
 
-function sampledHashes(side: Side, index: number, threshold: number): Uint32Array {
+/** The column's value hashes (numbers rounded), sorted; a consistent sample (by hash value) when `threshold` < 2^32. */
+function sampledHashes(side: Side, index: number, threshold: number): Int32Array {
   const column = side.columns[index]!;
   const numeric = column.kind === 'integer' || column.kind === 'decimal' || column.kind === 'float' || column.kind === 'other';
-  const hashes = numeric ? hashColumn(side.rows, index, column, SCHEME_SIMILAR) : columnHashes(side, index, SCHEME_NORMAL);
+  const hashes = numeric ? hashColumn(side.rows, index, column, SCHEME_SIMILAR).hashes : columnHashes(side, index, SCHEME_NORMAL);
   if (threshold >= 0x100000000) return hashes.slice().sort();
   let k = 0;
-  for (let r = 0; r < hashes.length; r++) if (hashes[r]! < threshold) k++;
-  const out = new Uint32Array(k);
+  for (let r = 0; r < hashes.length; r++) if (hashes[r]! >>> 0 < threshold) k++;
+  const out = new Int32Array(k);
   k = 0;
-  for (let r = 0; r < hashes.length; r++) if (hashes[r]! < threshold) out[k++] = hashes[r]!;
+  for (let r = 0; r < hashes.length; r++) if (hashes[r]! >>> 0 < threshold) out[k++] = hashes[r]!;
   return out.sort();
 }
 
-function sharedCount(x: Uint32Array, y: Uint32Array): number {
+function sharedCount(x: Int32Array, y: Int32Array): number {
   let i = 0;
   let j = 0;
   let shared = 0;
@@ -335,16 +333,17 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
   const filter = new PairFilter(E, A, req.tol);
   const sameShape = E.m === A.m && (!req.bagPrefilter || E.n === A.n);
   // Under set semantics duplicates may differ, so only kinds can rule a pair out.
-  const pairMay = (i: number, j: number) =>
-    req.bagPrefilter ? filter.mayMatch(i, j) : kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind);
-  const mayPass = (mapping: Mapping) => sameShape && mapping.length === E.m && mapping.every(([i, j]) => pairMay(i, j));
+  const pairMay = (i: number, j: number, cheap = false) =>
+    req.bagPrefilter ? filter.mayMatch(i, j, cheap) : kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind);
+  // Positional and named candidates are cheap to prefilter; content candidates get the full filter.
+  const mayPass = (mapping: Mapping, cheap: boolean) => sameShape && mapping.length === E.m && mapping.every(([i, j]) => pairMay(i, j, cheap));
   const tried: Mapping[] = [];
   let checked = 0;
   let firstBagPass: { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null = null;
   const attempt = (mapping: Mapping, method: AlignmentChoice['method']): MappingEvaluation | null => {
     if (tried.some((m) => sameMapping(m, mapping))) return null;
     tried.push(mapping);
-    if (!mayPass(mapping)) return null;
+    if (!mayPass(mapping, method !== 'content')) return null;
     checked++;
     const evaluation = req.evaluate(mapping);
     if (req.passes(evaluation)) return evaluation;

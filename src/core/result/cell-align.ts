@@ -22,16 +22,16 @@ export interface CellPairs {
   capped: boolean;
 }
 
-function sortedByHash(hashes: Uint32Array, rows: Int32Array): { order: Int32Array; keys: Uint32Array } {
+function sortedByHash(hashes: Int32Array, rows: Int32Array): { order: Int32Array; keys: Int32Array } {
   const idx = Array.from({ length: rows.length }, (_, i) => i);
   idx.sort((x, y) => hashes[rows[x]!]! - hashes[rows[y]!]! || x - y);
   const order = Int32Array.from(idx);
-  const keys = new Uint32Array(order.length);
+  const keys = new Int32Array(order.length);
   for (let i = 0; i < order.length; i++) keys[i] = hashes[rows[order[i]!]!]!;
   return { order, keys };
 }
 
-function lowerBound(keys: Uint32Array, x: number): number {
+function lowerBound(keys: Int32Array, x: number): number {
   let lo = 0;
   let hi = keys.length;
   while (lo < hi) {

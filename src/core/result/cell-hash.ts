@@ -4,7 +4,9 @@
  * untyped or nested values) always hash alike, so 10, 10.00 and 10.000 meet,
  * and so do a DATE and the TIMESTAMP at its midnight. Hashes only propose
  * candidates; every match is verified with `cellsEqual`, so a collision costs
- * time, never a wrong verdict. Computed without allocating per cell.
+ * time, never a wrong verdict. Computed without allocating per cell: every
+ * hash is a signed 32-bit integer (a small integer to V8, never a boxed
+ * double), stored in Int32Arrays.
  */
 import type { Cell, Kind } from '../value/kind.ts';
 import {
@@ -40,18 +42,17 @@ const SEED_DIGITS = 0x1b873593;
 const SEED_BLOB = 0x3c6ef372;
 const SEED_LIST = 0x0e6546b6;
 const SEED_STRUCT = 0x4cf5ad43;
-export const HASH_NULL = 0x6b43a9b5;
-const HASH_TRUE = 0x1f83d9ab;
-const HASH_FALSE = 0x5be0cd19;
-const HASH_NAN = 0x27d4eb2f;
+export const HASH_NULL = 0x6b43a9b5 | 0;
+const HASH_TRUE = 0x1f83d9ab | 0;
+const HASH_FALSE = 0x5be0cd19 | 0;
+const HASH_NAN = 0x27d4eb2f | 0;
 
 export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }
 
 const f64 = new Float64Array(1);
@@ -91,26 +92,45 @@ export function hashDecimalText(s: string): number {
   const n = s.length;
   let i = 0;
   const negative = n > 0 && s.charCodeAt(0) === 45;
-  if (negative) i = 1;
-  while (i < n && s.charCodeAt(i) === DIGIT_0) i++;
-  const intStart = i;
-  while (i < n && s.charCodeAt(i) !== 46) i++;
-  const intEnd = i;
-  let fracStart = n;
-  let fracEnd = n;
-  if (i < n) {
-    fracStart = i + 1;
-    while (fracEnd > fracStart && s.charCodeAt(fracEnd - 1) === DIGIT_0) fracEnd--;
-  }
-  if (fracEnd === fracStart && intEnd - intStart <= 16) {
-    let v = 0;
-    for (let k = intStart; k < intEnd; k++) v = v * 10 + (s.charCodeAt(k) - DIGIT_0);
-    if (v <= MAX_SAFE) return hashDouble(negative ? -v : v);
-  }
   let h = SEED_DIGITS;
-  if (negative) h = step(h, 45);
-  h = hashRange(h, s, intStart, intEnd);
-  if (fracEnd > fracStart) h = hashRange(step(h, 46), s, fracStart, fracEnd);
+  if (negative) {
+    i = 1;
+    h = step(h, 45);
+  }
+  const first = i;
+  while (i < n && s.charCodeAt(i) === DIGIT_0) i++;
+  let v = 0;
+  let significant = 0;
+  for (; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 46) break;
+    if (c < DIGIT_0 || c > 57) return hashString(s);
+    v = v * 10 + (c - DIGIT_0);
+    significant++;
+    h = step(h, c);
+  }
+  if (i === first) return hashString(s);
+  let fraction = false;
+  if (i < n) {
+    i++;
+    if (i === n) return hashString(s);
+    let zeros = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < DIGIT_0 || c > 57) return hashString(s);
+      if (c === DIGIT_0) {
+        zeros++;
+        continue;
+      }
+      if (!fraction) {
+        h = step(h, 46);
+        fraction = true;
+      }
+      for (; zeros > 0; zeros--) h = step(h, DIGIT_0);
+      h = step(h, c);
+    }
+  }
+  if (!fraction && significant <= 16 && v <= MAX_SAFE) return hashDouble(negative ? -v : v);
   return fmix(h);
 }
 
@@ -131,7 +151,8 @@ const TIMESTAMP_TEXT = /^([+-]\d{6}|\d{4})-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d
  * at midnight hashes as its date; fractions are trimmed; "+00" is kept.
  */
 export function hashTemporal(s: string, seed = SEED_TEMPORAL): number {
-  if (!TIMESTAMP_TEXT.test(s)) return hashString(s, seed);
+  // Dates ("2024-01-02", "+012024-01-02", "infinity") are at most 13 characters, timestamps at least 19.
+  if (s.length <= 13 || !TIMESTAMP_TEXT.test(s)) return hashString(s, seed);
   let sep = s.indexOf(' ');
   if (sep < 0) sep = s.indexOf('T');
   const tz = s.charCodeAt(s.length - 3) === 43; // '+00'
@@ -230,36 +251,72 @@ export function hashCell(column: ColumnLike, cell: Cell, scheme: HashScheme = SC
   }
 }
 
+/** A column's hashes with what one pass over them also yields. */
+export interface ColumnSummary {
+  hashes: Int32Array;
+  nulls: number;
+  /** Order-independent fingerprint of the column's bag of values (two 32-bit sums). */
+  fpA: number;
+  fpB: number;
+}
+
 /** Hashes of one column of rows, specialised per kind for the common cases. */
-export function hashColumn(rows: readonly (readonly Cell[])[], index: number, column: ColumnLike, scheme: HashScheme): Uint32Array {
+export function hashColumn(rows: readonly (readonly Cell[])[], index: number, column: ColumnLike, scheme: HashScheme): ColumnSummary {
   const n = rows.length;
-  const out = new Uint32Array(n);
+  const out = new Int32Array(n);
   const kind: Kind = column.kind;
-  if (kind === 'integer' && scheme !== SCHEME_SIMILAR) {
+  let nulls = 0;
+  if ((kind === 'integer' || kind === 'float') && scheme !== SCHEME_SIMILAR) {
     for (let r = 0; r < n; r++) {
       const v = rows[r]![index];
-      out[r] = typeof v === 'number' ? hashDouble(v) : v === null || v === undefined ? HASH_NULL : hashCell(column, v, scheme);
-    }
-  } else if (kind === 'float' && scheme !== SCHEME_SIMILAR) {
-    for (let r = 0; r < n; r++) {
-      const v = rows[r]![index];
-      out[r] = typeof v === 'number' ? hashDouble(v) : v === null || v === undefined ? HASH_NULL : hashCell(column, v, scheme);
+      if (typeof v === 'number') out[r] = hashDouble(v);
+      else if (v === null || v === undefined) {
+        out[r] = HASH_NULL;
+        nulls++;
+      } else out[r] = hashCell(column, v, scheme);
     }
   } else if (kind === 'text') {
     for (let r = 0; r < n; r++) {
       const v = rows[r]![index];
-      out[r] = typeof v === 'string' ? hashString(v) : v === null || v === undefined ? HASH_NULL : hashCell(column, v, scheme);
+      if (typeof v === 'string') out[r] = hashString(v);
+      else if (v === null || v === undefined) {
+        out[r] = HASH_NULL;
+        nulls++;
+      } else out[r] = hashCell(column, v, scheme);
     }
   } else if (kind === 'decimal' && scheme === SCHEME_NORMAL) {
     for (let r = 0; r < n; r++) {
       const v = rows[r]![index];
-      out[r] = v === null || v === undefined ? HASH_NULL : hashCell(column, v, scheme);
+      if (typeof v === 'string') out[r] = hashDecimalText(v);
+      else if (v === null || v === undefined) {
+        out[r] = HASH_NULL;
+        nulls++;
+      } else out[r] = hashCell(column, v, scheme);
+    }
+  } else if ((kind === 'date' || kind === 'timestamp') && scheme !== SCHEME_SIMILAR) {
+    for (let r = 0; r < n; r++) {
+      const v = rows[r]![index];
+      if (typeof v === 'string') out[r] = hashTemporal(v);
+      else if (v === null || v === undefined) {
+        out[r] = HASH_NULL;
+        nulls++;
+      } else out[r] = hashCell(column, v, scheme);
     }
   } else {
     for (let r = 0; r < n; r++) {
       const v = rows[r]![index];
-      out[r] = v === null || v === undefined ? HASH_NULL : hashCell(column, v, scheme);
+      if (v === null || v === undefined) {
+        out[r] = HASH_NULL;
+        nulls++;
+      } else out[r] = hashCell(column, v, scheme);
     }
   }
-  return out;
+  let fpA = 0;
+  let fpB = 0;
+  for (let r = 0; r < n; r++) {
+    const h = out[r]!;
+    fpA = (fpA + fmix(h ^ 0x5f356495)) | 0;
+    fpB = (fpB + fmix(Math.imul(h, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+  }
+  return { hashes: out, nulls, fpA, fpB };
 }

@@ -138,7 +138,7 @@ export function compareResults(
     );
     if (known) return known;
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
-    const match = matchLists(ctx, allE, allA);
+    const match = matchLists(ctx, allE, allA, true);
     const complete = E.m === A.m && mapping.length === E.m;
     const ev: MappingEvaluation = { mapping, ctx, match, complete, bagPass: complete && E.n === A.n && match.matched === E.n };
     evaluations.push(ev);
@@ -148,7 +148,7 @@ export function compareResults(
   const orderOf = (ev: MappingEvaluation): OrderResult => {
     let result = orders.get(ev);
     if (!result) {
-      result = ev.bagPass ? checkOrder(ev.ctx, keys) : { pass: false, tieGroups: 0, violation: null };
+      result = ev.bagPass ? checkOrder(ev.ctx, keys, ev.match.matchE) : { pass: false, tieGroups: 0, violation: null };
       orders.set(ev, result);
     }
     return result;
@@ -166,7 +166,7 @@ export function compareResults(
       const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.match.index, e) < 0);
       let missingA = freeA;
       if (freeA.length > 0) {
-        const eIndex = buildIndex(ev.ctx, 'E', allE);
+        const eIndex = buildIndex(ev.ctx, 'E', allE, true);
         eIndexes.set(ev, eIndex);
         missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
       }
@@ -207,7 +207,7 @@ export function compareResults(
   let strictRowsPass = false;
   let strictViolation = -1;
   if (positional && ev.bagPass) {
-    const strict = keys === null ? orderRes : checkOrder(ctx, null);
+    const strict = keys === null ? orderRes : checkOrder(ctx, null, match.matchE);
     strictRowsPass = strict.pass;
     strictViolation = strict.violation?.position ?? -1;
   }
@@ -276,7 +276,7 @@ export function compareResults(
   const cap = cfg.max_rows_for_cell_alignment;
   const cells = alignCells(ctx, freeE, freeA, cap);
   const rowsAgree = setMode ? setRes.pass : ev.bagPass;
-  const stats = cellStatistics(ctx, cells, match.matchE, mapping, E, A);
+  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, mapping, E, A);
 
   if (!rowsAgree) {
     const residueE = setMode ? setRes.missingE : freeE;
@@ -298,10 +298,10 @@ export function compareResults(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, mapping, E, A) : stats;
+    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, mapping, E, A) : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
-      const dup = duplicateWitness(ev, freeE, freeA, eIndexes.get(ev) ?? buildIndex(ctx, 'E', allE));
+      const dup = duplicateWitness(ev, freeE, freeA, eIndexes.get(ev) ?? buildIndex(ctx, 'E', allE, true));
       if (dup) reasons.push(dup);
     }
   }
@@ -644,6 +644,7 @@ function cellStatistics(
   ctx: ReturnType<typeof createMatchContext>,
   cells: CellPairs,
   matchE: Int32Array,
+  toleranceMatched: number,
   mapping: Mapping,
   E: Side,
   A: Side,
@@ -679,26 +680,34 @@ function cellStatistics(
     }
     if (d.rel_delta !== null) numeric.maxRel = Math.max(numeric.maxRel, d.rel_delta);
   };
-  // Matched rows: numeric cells compared (deltas only where not identical).
+  // Matched rows: numeric cells compared. Rows paired by the exact phase have equal keys and hold
+  // identical numbers (barring a 64-bit key collision, which could only hide a within-tolerance delta
+  // from these statistics, never change a verdict); deltas are computed for tolerance-phase pairs.
+  const tolerancePairs = toleranceMatched > 0;
   for (let p = 0; p < pairs.length; p++) {
     const pair = pairs[p]!;
     const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
     if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
     const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
+    if (exactPair) {
+      // Matched rows hold equal exact numbers: count the non-NULL ones.
+      for (let r = 0; r < matchE.length; r++) {
+        const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
+        if (x !== null && x !== undefined) numeric.exactCompared++;
+      }
+      continue;
+    }
     for (let r = 0; r < matchE.length; r++) {
       const a = matchE[r]!;
       if (a < 0) continue;
       const x = E.rows[r]![pair.ei];
+      if (x === null || x === undefined) continue;
+      if (!tolerancePairs || (ctx.eKeys.h1[r] === ctx.aKeys.h1[a] && ctx.eKeys.h2[r] === ctx.aKeys.h2[a])) {
+        if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
+        continue;
+      }
       const y = A.rows[a]![pair.ai];
-      if (x === null || x === undefined || y === null || y === undefined) continue;
-      if (exactPair) {
-        numeric.exactCompared++;
-        continue;
-      }
-      if (x === y && typeof x === 'number') {
-        numeric.floatCompared++;
-        continue;
-      }
+      if (y === null || y === undefined) continue;
       note(p, numericDelta(pair.ec, x, pair.ac, y, tol), true);
     }
   }

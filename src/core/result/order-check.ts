@@ -48,9 +48,12 @@ const SMALL_GROUP = 32;
 
 /**
  * Check the order of the actual rows against the expected rows (same count,
- * same bag, under the context's column alignment).
+ * same bag, under the context's column alignment). `matched` (optional) is
+ * the bag matching over all rows: a group whose expected rows are all
+ * matched to actual rows inside the same group is in order without
+ * comparing rows again.
  */
-export function checkOrder(ctx: MatchContext, keys: readonly number[] | null): OrderResult {
+export function checkOrder(ctx: MatchContext, keys: readonly number[] | null, matched?: Int32Array): OrderResult {
   const { E, A } = ctx;
   let groups = 0;
   const rows = allRows(E.n);
@@ -60,7 +63,14 @@ export function checkOrder(ctx: MatchContext, keys: readonly number[] | null): O
     groups++;
     const length = end - start;
     let bad = -1;
-    if (length === 1) {
+    let inside = matched !== undefined;
+    for (let i = start; i < end && inside; i++) {
+      const j = matched![i]!;
+      inside = j >= start && j < end;
+    }
+    if (inside) {
+      // Verified pairs, a bijection within the group.
+    } else if (length === 1) {
       if (!rowsEqual(E, A, ctx.pairs, ctx.tol, start, start)) bad = 0;
     } else if (length <= SMALL_GROUP) {
       const list = rows.subarray(start, end);

@@ -22,8 +22,8 @@ import { rowsEqual, type ColumnPair, type Side } from './side.ts';
 import { classOf, EXACT, FLOAT, LIST, STRUCT, type Tolerance } from './value-policy.ts';
 
 export interface RowKeys {
-  h1: Uint32Array;
-  h2: Uint32Array;
+  h1: Int32Array;
+  h2: Int32Array;
 }
 
 export interface MatchContext {
@@ -50,29 +50,24 @@ function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
 }
 
-/** Combine per-column hashes into two independent 32-bit row hashes. */
-export function combineRowKeys(n: number, columns: readonly Uint32Array[]): RowKeys {
-  const h1 = new Uint32Array(n).fill(0x9747b28c);
-  const h2 = new Uint32Array(n).fill(0x2545f491);
-  for (let c = 0; c < columns.length; c++) {
-    const col = columns[c]!;
-    const salt = Math.imul(c + 1, 0x9e3779b9);
-    for (let r = 0; r < n; r++) {
-      const k = col[r]!;
-      let a = h1[r]!;
+/** Combine per-column hashes (in column order) into two independent 32-bit row hashes. */
+export function combineRowKeys(n: number, columns: readonly Int32Array[]): RowKeys {
+  const h1 = new Int32Array(n);
+  const h2 = new Int32Array(n);
+  const m = columns.length;
+  const salts = Int32Array.from(columns, (_, c) => Math.imul(c + 1, 0x9e3779b9));
+  for (let r = 0; r < n; r++) {
+    let a = 0x9747b28c | 0;
+    let b = 0x2545f491;
+    for (let c = 0; c < m; c++) {
+      const k = columns[c]![r]!;
       a ^= Math.imul(rotl(Math.imul(k, 0xcc9e2d51), 15), 0x1b873593);
       a = (Math.imul(rotl(a, 13), 5) + 0xe6546b64) | 0;
-      h1[r] = a;
-      let b = h2[r]!;
-      b ^= fmix((k ^ salt) >>> 0);
+      b ^= fmix(k ^ salts[c]!);
       b = (Math.imul(rotl(b, 17), 0x27d4eb2f) + 0x165667b1) | 0;
-      h2[r] = b;
     }
-  }
-  const m = columns.length;
-  for (let r = 0; r < n; r++) {
-    h1[r] = fmix(h1[r]! ^ m);
-    h2[r] = fmix(h2[r]! ^ (m << 8));
+    h1[r] = fmix(a ^ m);
+    h2[r] = fmix(b ^ (m << 8));
   }
   return { h1, h2 };
 }
@@ -129,7 +124,7 @@ function groupKeysOf(ctx: MatchContext, side: 'E' | 'A'): RowKeys {
     if (!pair.tolerant) return base;
     const index = side === 'E' ? pair.ei : pair.ai;
     const kind = (side === 'E' ? pair.ec : pair.ac).kind;
-    const out = new Uint32Array(S.n);
+    const out = new Int32Array(S.n);
     for (let r = 0; r < S.n; r++) {
       const cell = S.rows[r]![index];
       if (cell === null || cell === undefined) {
@@ -165,20 +160,26 @@ function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
 /**
  * An index over the rows of one side (a list of row numbers): exact keys to
  * chains of rows, and, built on first use, tolerance groups sorted by a
- * numeric column.
+ * numeric column. The exact table interleaves, per slot, the chain's first
+ * entry, a cursor to its first possibly unmatched entry and the two key
+ * halves, so a probe touches one cache line.
  */
 export interface RowIndex {
   side: 'E' | 'A';
   list: Int32Array;
+  /** True when `list` is 0..n-1 (positions are row numbers). */
+  identity: boolean;
   mask: number;
-  slotRep: Int32Array;
-  slotFirst: Int32Array;
-  /** Cursor: first chain entry that may still be unmatched. */
-  slotHead: Int32Array;
+  /** Per slot: [first, cursor, key1, key2]; first is a position in `list`, -1 for an empty slot. */
+  table: Int32Array;
   next: Int32Array;
-  slotOf: Int32Array;
   groups?: ToleranceGroups;
 }
+
+const FIRST = 0;
+const CURSOR = 1;
+const KEY1 = 2;
+const KEY2 = 3;
 
 interface ToleranceGroups {
   mask: number;
@@ -202,54 +203,55 @@ function unmatchable(ctx: MatchContext, side: 'E' | 'A'): Uint8Array | null {
   return side === 'E' ? ctx.eUnmatchable : ctx.aUnmatchable;
 }
 
-export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array): RowIndex {
+export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false): RowIndex {
   const { h1, h2 } = keysOf(ctx, side);
   const skip = unmatchable(ctx, side);
   const n = list.length;
-  const cap = nextPow2(n * 2);
+  const cap = nextPow2(Math.ceil(n * 1.5));
   const mask = cap - 1;
-  const slotRep = new Int32Array(cap).fill(-1);
-  const slotFirst = new Int32Array(cap).fill(-1);
-  const next = new Int32Array(n).fill(-1);
-  const slotOf = new Int32Array(n).fill(-1);
+  const table = new Int32Array(cap * 4);
+  for (let s = 0; s < cap; s++) table[s * 4] = -1;
+  const next = new Int32Array(n);
   for (let i = n - 1; i >= 0; i--) {
-    const r = list[i]!;
+    const r = identity ? i : list[i]!;
     if (skip && skip[r]) continue;
     const k1 = h1[r]!;
     const k2 = h2[r]!;
     let s = k1 & mask;
     for (;;) {
-      const rep = slotRep[s]!;
-      if (rep === -1) {
-        slotRep[s] = i;
-        slotFirst[s] = i;
+      const at = s * 4;
+      const first = table[at + FIRST]!;
+      if (first === -1) {
+        table[at + FIRST] = i;
+        table[at + CURSOR] = i;
+        table[at + KEY1] = k1;
+        table[at + KEY2] = k2;
+        next[i] = -1;
         break;
       }
-      const rr = list[rep]!;
-      if (h1[rr] === k1 && h2[rr] === k2) {
-        next[i] = slotFirst[s]!;
-        slotFirst[s] = i;
+      if (table[at + KEY1] === k1 && table[at + KEY2] === k2) {
+        next[i] = first;
+        table[at + FIRST] = i;
+        table[at + CURSOR] = i;
         break;
       }
       s = (s + 1) & mask;
     }
-    slotOf[i] = s;
   }
-  return { side, list, mask, slotRep, slotFirst, slotHead: slotFirst.slice(), next, slotOf };
+  return { side, list, identity, mask, table, next };
 }
 
-/** The slot holding rows whose key equals row `r` of the other side, or -1. */
+/** The table offset of the slot holding rows whose key equals row `r` of the other side, or -1. */
 function findSlot(index: RowIndex, ctx: MatchContext, r: number): number {
   const probe = keysOf(ctx, index.side === 'E' ? 'A' : 'E');
-  const own = keysOf(ctx, index.side);
   const k1 = probe.h1[r]!;
   const k2 = probe.h2[r]!;
+  const table = index.table;
   let s = k1 & index.mask;
   for (;;) {
-    const rep = index.slotRep[s]!;
-    if (rep === -1) return -1;
-    const rr = index.list[rep]!;
-    if (own.h1[rr] === k1 && own.h2[rr] === k2) return s;
+    const at = s * 4;
+    if (table[at + FIRST] === -1) return -1;
+    if (table[at + KEY1] === k1 && table[at + KEY2] === k2) return at;
     s = (s + 1) & index.mask;
   }
 }
@@ -453,27 +455,32 @@ export interface ListMatch {
 const MAX_AUGMENT_DEPTH = 256;
 
 /** Maximum bag matching between expected rows `eList` and actual rows `aList`. */
-export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Array): ListMatch {
-  const index = buildIndex(ctx, 'A', aList);
+export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): ListMatch {
+  const index = buildIndex(ctx, 'A', aList, identity);
   const nE = eList.length;
   const matchE = new Int32Array(nE).fill(-1);
   const matchA = new Int32Array(aList.length).fill(-1);
   const skip = ctx.eUnmatchable;
+  const { table, next } = index;
+  const { E, A, pairs, tol } = ctx;
   let matched = 0;
   for (let i = 0; i < nE; i++) {
-    const er = eList[i]!;
+    const er = identity ? i : eList[i]!;
     if (skip && skip[er]) continue;
-    const s = findSlot(index, ctx, er);
-    if (s < 0) continue;
-    let j = index.slotHead[s]!;
-    while (j !== -1 && matchA[j] !== -1) j = index.next[j]!;
-    index.slotHead[s] = j;
-    for (; j !== -1; j = index.next[j]!) {
-      if (matchA[j] !== -1) continue;
-      if (rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, aList[j]!)) {
+    const at = findSlot(index, ctx, er);
+    if (at < 0) continue;
+    // The cursor is the first entry not yet matched (entries behind it may be matched out of turn after a collision).
+    for (let j = table[at + CURSOR]!, first = true; j !== -1; j = next[j]!, first = false) {
+      if (!first && matchA[j] !== -1) continue;
+      if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
         matchE[i] = j;
         matchA[j] = i;
         matched++;
+        if (table[at + CURSOR] === j) {
+          let c = next[j]!;
+          while (c !== -1 && matchA[c] !== -1) c = next[c]!;
+          table[at + CURSOR] = c;
+        }
         break;
       }
     }
@@ -558,7 +565,7 @@ export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): nu
   if (skip && skip[probe]) return -1;
   const s = findSlot(index, ctx, probe);
   if (s >= 0) {
-    for (let j = index.slotFirst[s]!; j !== -1; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
+    for (let j = index.table[s + FIRST]!; j !== -1; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
   }
   if (ctx.tolerantPairs.length === 0) return -1;
   const w = new Int32Array(2);
@@ -579,7 +586,7 @@ export function countEqual(ctx: MatchContext, index: RowIndex, probe: number, li
   const seen = new Set<number>();
   const s = findSlot(index, ctx, probe);
   if (s >= 0) {
-    for (let j = index.slotFirst[s]!; j !== -1 && seen.size < limit; j = index.next[j]!)
+    for (let j = index.table[s + FIRST]!; j !== -1 && seen.size < limit; j = index.next[j]!)
       if (equalAcross(ctx, index, j, probe)) seen.add(j);
   }
   if (ctx.tolerantPairs.length > 0) {

@@ -3,7 +3,7 @@
  * per-column hashes computed once and cached, and pairs of aligned columns.
  */
 import type { Cell, Column, ResultTable } from '../value/kind.ts';
-import { hashColumn, SCHEME_DOUBLE, SCHEME_NORMAL, type HashScheme } from './cell-hash.ts';
+import { hashColumn, SCHEME_DOUBLE, SCHEME_NORMAL, type ColumnSummary, type HashScheme } from './cell-hash.ts';
 import { cellsEqual, isTolerantKind, type Tolerance } from './value-policy.ts';
 
 export interface Side {
@@ -11,39 +11,32 @@ export interface Side {
   readonly rows: readonly (readonly Cell[])[];
   readonly n: number;
   readonly m: number;
-  /** Column hashes by `${column}:${scheme}`, computed on first use. */
-  readonly hashes: Map<string, Uint32Array>;
+  /** Column hashes (and fingerprints) by `${column}:${scheme}`, computed on first use. */
+  readonly summaries: Map<string, ColumnSummary>;
   nullCounts?: Int32Array;
 }
 
 export function prepareSide(table: ResultTable): Side {
-  return { columns: table.columns, rows: table.rows, n: table.rows.length, m: table.columns.length, hashes: new Map() };
+  return { columns: table.columns, rows: table.rows, n: table.rows.length, m: table.columns.length, summaries: new Map() };
 }
 
-export function columnHashes(side: Side, index: number, scheme: HashScheme): Uint32Array {
+export function columnSummary(side: Side, index: number, scheme: HashScheme): ColumnSummary {
   const key = `${index}:${scheme}`;
-  let hashes = side.hashes.get(key);
-  if (!hashes) {
-    hashes = hashColumn(side.rows, index, side.columns[index]!, scheme);
-    side.hashes.set(key, hashes);
+  let summary = side.summaries.get(key);
+  if (!summary) {
+    summary = hashColumn(side.rows, index, side.columns[index]!, scheme);
+    side.summaries.set(key, summary);
   }
-  return hashes;
+  return summary;
 }
 
-/** NULL cells per column (computed once). */
+export function columnHashes(side: Side, index: number, scheme: HashScheme): Int32Array {
+  return columnSummary(side, index, scheme).hashes;
+}
+
+/** NULL cells per column (from the normal hashes, computed once). */
 export function nullCounts(side: Side): Int32Array {
-  if (!side.nullCounts) {
-    const counts = new Int32Array(side.m);
-    for (let c = 0; c < side.m; c++) {
-      let k = 0;
-      for (let r = 0; r < side.n; r++) {
-        const v = side.rows[r]![c];
-        if (v === null || v === undefined) k++;
-      }
-      counts[c] = k;
-    }
-    side.nullCounts = counts;
-  }
+  if (!side.nullCounts) side.nullCounts = Int32Array.from(side.columns, (_, c) => columnSummary(side, c, SCHEME_NORMAL).nulls);
   return side.nullCounts;
 }
 
@@ -55,8 +48,10 @@ export interface ColumnPair {
   readonly ac: Column;
   /** Equal cells may hash differently (floats, untyped or nested values): the tolerance phase applies. */
   readonly tolerant: boolean;
-  readonly eHash: Uint32Array;
-  readonly aHash: Uint32Array;
+  /** Identical non-NULL JavaScript values are equal cells (same kind, or integer with float). */
+  readonly identity: boolean;
+  readonly eHash: Int32Array;
+  readonly aHash: Int32Array;
 }
 
 /** Exact numbers paired with a float column hash as doubles, so equal values still meet. */
@@ -75,6 +70,7 @@ export function makePairs(E: Side, A: Side, mapping: readonly (readonly [number,
       ec,
       ac,
       tolerant: isTolerantKind(ec.kind) || isTolerantKind(ac.kind),
+      identity: ec.kind === ac.kind || ((ec.kind === 'integer' || ec.kind === 'float') && (ac.kind === 'integer' || ac.kind === 'float')),
       eHash: columnHashes(E, ei, schemeFor(ec, ac)),
       aHash: columnHashes(A, ai, schemeFor(ac, ec)),
     };
@@ -87,7 +83,10 @@ export function rowsEqual(E: Side, A: Side, pairs: readonly ColumnPair[], tol: T
   const y = A.rows[ar]!;
   for (let p = 0; p < pairs.length; p++) {
     const pair = pairs[p]!;
-    if (!cellsEqual(pair.ec, x[pair.ei]!, pair.ac, y[pair.ai]!, tol)) return false;
+    const u = x[pair.ei]!;
+    const v = y[pair.ai]!;
+    if (u === v && pair.identity && u !== null && u !== undefined) continue;
+    if (!cellsEqual(pair.ec, u, pair.ac, v, tol)) return false;
   }
   return true;
 }
