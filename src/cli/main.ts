@@ -1,5 +1,6 @@
 /** The sql-verdict command line: one entry, one module per command. */
 import { CliError, EXIT } from './cli-error.ts';
+import { COMPARE_HELP, compareCommand } from './commands/compare.ts';
 import { DIGEST_HELP, digestCommand } from './commands/digest.ts';
 import { QUERY_HELP, queryCommand } from './commands/query.ts';
 import { processIo, type Io } from './io.ts';
@@ -8,6 +9,7 @@ type Command = { summary: string; run: (argv: string[], io: Io) => Promise<numbe
 
 const COMMANDS: Record<string, Command> = {
   query: { summary: 'run one read-only query on a fixture and print exact values', run: queryCommand, help: QUERY_HELP },
+  compare: { summary: 'evaluate one candidate query against a reference and explain the verdict', run: compareCommand, help: COMPARE_HELP },
   digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', run: digestCommand, help: DIGEST_HELP },
 };
 
