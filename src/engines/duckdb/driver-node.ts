@@ -1,0 +1,61 @@
+/**
+ * The blocking DuckDB-WASM bundle for Node. It runs inside a worker thread
+ * (see `src/worker/engine-host.thread.ts`) so that a query that cannot be
+ * cancelled is stopped by terminating the thread.
+ */
+import { createRequire } from 'node:module';
+import type * as DuckDbBlocking from '@duckdb/duckdb-wasm/blocking';
+import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
+import type { DuckDbDriver, StreamedResult } from './session.ts';
+
+const require = createRequire(import.meta.url);
+
+export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
+  const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as typeof DuckDbBlocking;
+  const bundles = {
+    mvp: {
+      mainModule: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'),
+      mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-mvp.worker.cjs'),
+    },
+    eh: {
+      mainModule: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'),
+      mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs'),
+    },
+  };
+  const db: DuckDBBindings = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
+  await db.instantiate(() => {});
+  db.open({});
+  let conn: DuckDBConnection = db.connect();
+  const version = `DuckDB ${db.getVersion()} (duckdb-wasm ${duckdb.PACKAGE_VERSION}, blocking)`;
+  return {
+    canCancel: false,
+    async reopen() {
+      conn.close();
+      db.open({});
+      conn = db.connect();
+      try {
+        db.dropFiles();
+      } catch {
+        // A file still referenced by the previous database is released with it.
+      }
+    },
+    async version() {
+      return version;
+    },
+    async query(sql) {
+      return conn.query(sql);
+    },
+    async stream(sql): Promise<StreamedResult> {
+      // Nothing here can cancel (the thread is terminated instead), and send() polls:
+      // a plain query() is several milliseconds faster per call. memory_limit bounds it.
+      const table = conn.query(sql);
+      return { fields: table.schema.fields.map((f) => ({ name: f.name, type: f.type })), batches: table.batches };
+    },
+    async cancel() {
+      return false;
+    },
+    async registerFile(name, bytes) {
+      db.registerFileBuffer(name, bytes);
+    },
+  };
+}

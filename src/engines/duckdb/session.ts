@@ -1,0 +1,281 @@
+/**
+ * DuckDB-WASM as a sandboxed engine session. The same code drives the
+ * blocking bundle (Node worker thread) and the async bundle (browser) through
+ * a small driver interface.
+ *
+ * Sandbox, in order (ENGINE-NOTES "DuckDB-WASM is not a sandbox by default"):
+ * extension autoload off; memory limit; frozen clock and side-effect
+ * functions replaced by TEMP macros; registered files allow-listed; external
+ * access disabled (one-way); configuration locked — all before any
+ * user-supplied fixture SQL runs. Untrusted queries must pass DuckDB's own
+ * single-SELECT check (`query('<sql>')`) before they run.
+ */
+import type { DataType, RecordBatch, Table } from 'apache-arrow';
+import type { ExecuteOutcome, FixtureFile, FixtureInfo, FixtureSource, TableInfo } from '../../core/engine.ts';
+import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
+import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
+import type { Cell, Column } from '../../core/value/kind.ts';
+import type { EngineSession, HostExecuteOptions, HostSettings } from '../host-api.ts';
+import { executionError, rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
+import { childrenOf, decodeBatches, decodeTable, kindOfDuckDbType, needsTextCast } from './decode.ts';
+import { parquetToSql } from './parquet.ts';
+
+export interface DuckDbDriver {
+  /** Drop the current database and open a fresh in-memory one with default settings. */
+  reopen(): Promise<void>;
+  version(): Promise<string>;
+  /** Trusted SQL (setup, fixture loading, digests). */
+  query(sql: string): Promise<Table>;
+  /** Untrusted SQL, streamed so a row cap can stop it early; cancellable where the driver can. */
+  stream(sql: string): Promise<StreamedResult>;
+  cancel(): Promise<boolean>;
+  registerFile(name: string, bytes: Uint8Array): Promise<void>;
+  readonly canCancel: boolean;
+}
+
+export interface StreamedResult {
+  fields: { name: string; type: DataType }[];
+  batches: AsyncIterable<RecordBatch> | Iterable<RecordBatch>;
+}
+
+const SQL_STRING = (text: string) => `'${text.replace(/'/g, "''")}'`;
+const IDENT = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Functions with side effects a SELECT could otherwise reach. */
+const BLOCKED_FUNCTIONS = ['nextval', 'currval', 'setseed'];
+
+function asOfParts(asOf: string): { date: string; timestamp: string } | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?))?(?:Z|[+-]00(?::?00)?)?$/.exec(asOf.trim());
+  if (!m) return null;
+  return { date: m[1]!, timestamp: `${m[1]} ${m[2] ?? '00:00:00'}` };
+}
+
+function tableNameFromFile(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  return base.replace(/\.(csv|tsv|parquet)$/i, '') || 'data';
+}
+
+export class DuckDbSession implements EngineSession {
+  private fixture: FixtureInfo | null = null;
+
+  constructor(
+    private readonly driver: DuckDbDriver,
+    private readonly settings: HostSettings = {},
+  ) {}
+
+  version(): Promise<string> {
+    return this.driver.version();
+  }
+
+  cancel(): Promise<boolean> {
+    return this.driver.cancel();
+  }
+
+  async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+    const started = performance.now();
+    this.fixture = null;
+    if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
+    for (const file of fixture.files) {
+      if (file.format === 'sqlite')
+        return fail('fixture.unsupported_format', `${file.fileName} is a SQLite database: load it on the sqlite engine (DuckDB's sqlite extension is not available offline).`, { location: file.fileName });
+    }
+    if (fixture.asOf !== undefined && !asOfParts(fixture.asOf))
+      return fail('input.invalid', `as_of "${fixture.asOf}" is not an ISO date or UTC instant (e.g. 2025-12-31T23:59:59Z).`, { location: 'as_of' });
+    try {
+      await this.driver.reopen();
+      await this.setUp(fixture);
+      for (const file of fixture.files) {
+        const loaded = await this.loadFile(file);
+        if (!loaded.ok) return loaded;
+      }
+      const tables = await this.tables();
+      const digest = await this.contentDigest();
+      if (!digest.ok) return digest;
+      this.fixture = {
+        name: fixture.name,
+        engine: 'duckdb',
+        engineVersion: await this.driver.version(),
+        tables,
+        contentDigest: digest.value,
+        ...(fixture.asOf ? { asOf: fixture.asOf } : {}),
+        loadMs: performance.now() - started,
+      };
+      return ok(this.fixture);
+    } catch (thrown) {
+      return fail('fixture.load_failed', `Could not load fixture "${fixture.name}": ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
+  private async setUp(fixture: FixtureSource): Promise<void> {
+    const q = (sql: string) => this.driver.query(sql);
+    // Before anything else: a function that lives in an extension must fail, not fetch.
+    await q('SET autoinstall_known_extensions=false');
+    await q('SET autoload_known_extensions=false');
+    await q(`SET memory_limit=${SQL_STRING(this.settings.memoryLimit ?? '1GB')}`);
+    const clock = fixture.asOf ? asOfParts(fixture.asOf) : null;
+    if (clock) {
+      const date = `DATE ${SQL_STRING(clock.date)}`;
+      const ts = `TIMESTAMP ${SQL_STRING(clock.timestamp)}`;
+      for (const [name, value] of [
+        ['current_date', date],
+        ['today', date],
+        ['now', ts],
+        ['current_timestamp', ts],
+        ['get_current_timestamp', ts],
+        ['transaction_timestamp', ts],
+        ['localtimestamp', ts],
+      ] as const)
+        await q(`CREATE OR REPLACE TEMP MACRO ${name}() AS ${value}`);
+    }
+    for (const name of BLOCKED_FUNCTIONS)
+      await q(`CREATE OR REPLACE TEMP MACRO ${name}(x) AS error(${SQL_STRING(`${name}() is not allowed in the sandbox`)})`);
+    const registered: string[] = [];
+    for (const file of fixture.files) {
+      if (file.format === 'sql' || file.format === 'parquet') continue;
+      const name = `fixture-${registered.length}-${file.fileName.replace(/[^\w.-]/g, '_')}`;
+      await this.driver.registerFile(name, file.bytes.slice());
+      registered.push(name);
+      (file as FixtureFile & { registeredAs?: string }).registeredAs = name;
+    }
+    // A database file is opened with its write-ahead log beside it, even read-only.
+    const allowed = registered.flatMap((name) => [name, `${name}.wal`]);
+    if (allowed.length) await q(`SET allowed_paths=[${allowed.map(SQL_STRING).join(', ')}]`);
+    await q('SET enable_external_access=false');
+    await q('SET lock_configuration=true');
+  }
+
+  private async loadFile(file: FixtureFile): Promise<Outcome<void>> {
+    const registeredAs = (file as FixtureFile & { registeredAs?: string }).registeredAs;
+    const run = async (sql: string): Promise<Outcome<void>> => {
+      try {
+        await this.driver.query(sql);
+        return ok(undefined);
+      } catch (thrown) {
+        return fail('fixture.load_failed', `${file.fileName}: ${messageOf(thrown).split('\n')[0]}`, {
+          raw: messageOf(thrown),
+          location: file.fileName,
+        });
+      }
+    };
+    switch (file.format) {
+      case 'sql':
+        return run(new TextDecoder('utf-8').decode(file.bytes));
+      case 'duckdb': {
+        const attached = await run(`ATTACH ${SQL_STRING(registeredAs!)} AS fixture (READ_ONLY)`);
+        return attached.ok ? run('USE fixture') : attached;
+      }
+      case 'csv':
+        return run(`CREATE TABLE ${IDENT(tableNameFromFile(file.fileName))} AS SELECT * FROM read_csv(${SQL_STRING(registeredAs!)})`);
+      case 'parquet': {
+        const converted = await parquetToSql(file.bytes, tableNameFromFile(file.fileName));
+        if (!converted.ok) return fail('fixture.load_failed', `${file.fileName}: ${converted.error}`, { location: file.fileName });
+        return run(converted.sql);
+      }
+      default:
+        return fail('fixture.unsupported_format', `${file.fileName}: format ${file.format} cannot be loaded on DuckDB.`);
+    }
+  }
+
+  private async tables(): Promise<TableInfo[]> {
+    const list = await this.driver.query(
+      "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND NOT temporary ORDER BY table_name",
+    );
+    const names = decodeTable(list, [{ name: 'table_name', engineType: 'VARCHAR', kind: 'text' }]).map((r) => String(r[0]));
+    const out: TableInfo[] = [];
+    for (const name of names) {
+      const described = await this.driver.query(`DESCRIBE ${IDENT(name)}`);
+      const cols = decodeTable(described, [
+        { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
+        { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
+      ]).map((r) => ({ name: String(r[0]), engineType: String(r[1]) }));
+      const count = decodeTable(await this.driver.query(`SELECT count(*) FROM ${IDENT(name)}`), [
+        { name: 'n', engineType: 'BIGINT', kind: 'integer' },
+      ]);
+      out.push({ name, columns: cols, rowCount: Number(count[0]![0]) });
+    }
+    return out;
+  }
+
+  async contentDigest(): Promise<Outcome<string>> {
+    try {
+      const tables = await this.tables();
+      const dumps = [];
+      for (const table of tables) {
+        const columns = await this.describe(`SELECT * FROM ${IDENT(table.name)}`);
+        const arrow = await this.driver.query(this.projection(columns, `SELECT * FROM ${IDENT(table.name)}`));
+        dumps.push({ name: table.name, table: { columns, rows: decodeTable(arrow, columns) } });
+      }
+      return ok(await contentDigestOf(dumps));
+    } catch (thrown) {
+      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
+  private async describe(selectSql: string): Promise<Column[]> {
+    const described = await this.driver.query(`DESCRIBE ${selectSql}`);
+    return decodeTable(described, [
+      { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
+      { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
+    ]).map((r) => {
+      const engineType = String(r[1]);
+      return { name: String(r[0]), engineType, kind: needsTextCast(engineType) ? (engineType === 'INTERVAL' ? 'interval' : 'other') : kindOfDuckDbType(engineType) };
+    });
+  }
+
+  /** The SQL that materializes `source`, casting columns Arrow cannot carry exactly to VARCHAR. */
+  private projection(columns: Column[], source: string): string {
+    if (!columns.some((c) => needsTextCast(c.engineType))) return source;
+    const list = columns
+      .map((c, i) => (needsTextCast(c.engineType) ? `CAST(#${i + 1} AS VARCHAR) AS ${IDENT(c.name)}` : `#${i + 1}`))
+      .join(', ');
+    return `SELECT ${list} FROM (${source})`;
+  }
+
+  async execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    if (!this.fixture) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    const pre = rejectedByPrecheck(sql);
+    if (pre) return pre;
+    const gated = `SELECT * FROM query(${SQL_STRING(sql)})`;
+    let columns: Column[];
+    try {
+      // DuckDB's own parser accepts only one SELECT-like statement inside query().
+      columns = await this.describe(gated);
+    } catch (thrown) {
+      const raw = messageOf(thrown);
+      if (/Expected a single SELECT statement/i.test(raw)) return rejectedStatement(sql, raw, elapsed());
+      return executionError('duckdb', raw, elapsed());
+    }
+    // Run the validated text itself so output names stay exact (query() renames duplicates);
+    // only the rare columns Arrow cannot carry exactly go through a casting projection.
+    const runnable = columns.some((c) => needsTextCast(c.engineType)) ? this.projection(columns, gated) : sql;
+    try {
+      const streamed = await this.driver.stream(runnable);
+      const rows: Cell[][] = [];
+      for await (const batch of streamed.batches) {
+        decodeBatches([batch], columns, rows);
+        if (rows.length > options.maxRows) {
+          await this.driver.cancel();
+          return {
+            ok: false,
+            error: {
+              code: 'sandbox.resource_exhausted',
+              category: 'resource_exhausted',
+              message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
+              elapsedMs: elapsed(),
+            },
+          };
+        }
+      }
+      const finalColumns = columns.map((c, i) => {
+        const field = streamed.fields[i];
+        const children = field && (c.kind === 'list' || c.kind === 'struct') ? childrenOf(field.type) : undefined;
+        return { ...c, name: field?.name ?? c.name, ...(children ? { children } : {}) };
+      });
+      return { ok: true, value: { columns: finalColumns, rows, elapsedMs: elapsed() } };
+    } catch (thrown) {
+      return executionError('duckdb', messageOf(thrown), elapsed());
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/** Shared construction of execution failures for both engines. */
+import type { EngineName, ExecuteOutcome } from '../core/engine.ts';
+import { describeKind, lexStatements, precheckStatement, statementKind } from '../core/sandbox/statements.ts';
+import { categorizeEngineError, summarizeEngineMessage } from '../core/validation/error-taxonomy.ts';
+
+/** The lexical pre-check: a precise rejection before the engine sees the text, or null. */
+export function rejectedByPrecheck(sql: string): ExecuteOutcome | null {
+  const verdict = precheckStatement(sql);
+  if (verdict.allowed) return null;
+  if (verdict.kind === 'empty')
+    return { ok: false, error: { code: 'validation.empty_sql', category: 'syntax_error', message: verdict.reason, elapsedMs: 0 } };
+  return {
+    ok: false,
+    error: { code: 'sandbox.statement_rejected', category: 'statement_rejected', statement_kind: verdict.kind, message: verdict.reason, elapsedMs: 0 },
+  };
+}
+
+/** The engine's gate refused the text: name the statement kind as best the lexer can. */
+export function rejectedStatement(sql: string, raw: string, elapsedMs: number): ExecuteOutcome {
+  const statements = lexStatements(sql).filter((s) => !s.empty);
+  const kind = statements.length > 1 ? 'multiple_statements' : statements[0] ? statementKind(statements[0]) : 'empty';
+  return {
+    ok: false,
+    error: {
+      code: 'sandbox.statement_rejected',
+      category: 'statement_rejected',
+      statement_kind: kind,
+      message: `${describeKind(kind)} is not allowed: only a single read query runs in the sandbox.`,
+      raw,
+      elapsedMs,
+    },
+  };
+}
+
+export function executionError(engine: EngineName, raw: string, elapsedMs: number): ExecuteOutcome {
+  const category = categorizeEngineError(engine, raw);
+  const code =
+    category === 'resource_exhausted'
+      ? 'sandbox.resource_exhausted'
+      : category === 'engine_unsupported'
+        ? 'sandbox.engine_unsupported'
+        : category === 'statement_rejected'
+          ? 'sandbox.statement_rejected'
+          : 'execution.error';
+  const summary = summarizeEngineMessage(raw);
+  const message =
+    category === 'engine_unsupported'
+      ? `This engine build lacks a feature the query needs (an extension such as json or icu is not available offline): ${summary}`
+      : summary;
+  return { ok: false, error: { code, category, message, raw, elapsedMs } };
+}

@@ -1,0 +1,28 @@
+/**
+ * The contract between a supervisor and an engine host (a worker thread in
+ * Node, a Web Worker in the browser). Everything crossing it is plain data.
+ */
+import type { EngineName, ExecuteOutcome, FixtureInfo, FixtureSource } from '../core/engine.ts';
+import type { Outcome } from '../core/errors.ts';
+
+export interface HostExecuteOptions {
+  maxRows: number;
+}
+
+export interface HostSettings {
+  /** DuckDB `memory_limit` (e.g. "1GB"); keeps out-of-memory a clean SQL error below the wasm heap ceiling. */
+  memoryLimit?: string;
+}
+
+export interface EngineSession {
+  version(): Promise<string>;
+  load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>>;
+  execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome>;
+  contentDigest(): Promise<Outcome<string>>;
+  /** Ask a running query to stop. False when this engine cannot cancel (the supervisor then terminates the host). */
+  cancel(): Promise<boolean>;
+}
+
+export interface EngineHostApi extends EngineSession {
+  init(engine: EngineName, settings: HostSettings): Promise<{ version: string; canCancel: boolean }>;
+}

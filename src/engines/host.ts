@@ -1,0 +1,48 @@
+/**
+ * The engine host: what an engine worker exposes through comlink. It owns
+ * one session and turns anything thrown into data, so nothing user-supplied
+ * throws across the worker boundary.
+ */
+import type { EngineName, ExecuteOutcome, FixtureInfo, FixtureSource } from '../core/engine.ts';
+import { fail, messageOf, type Outcome } from '../core/errors.ts';
+import type { EngineHostApi, EngineSession, HostExecuteOptions, HostSettings } from './host-api.ts';
+
+export type SessionFactory = (engine: EngineName, settings: HostSettings) => Promise<{ session: EngineSession; canCancel: boolean }>;
+
+export function createHostApi(createSession: SessionFactory): EngineHostApi {
+  let session: EngineSession | null = null;
+  const need = (): EngineSession => {
+    if (!session) throw new Error('engine host used before init()');
+    return session;
+  };
+  return {
+    async init(engine: EngineName, settings: HostSettings) {
+      const created = await createSession(engine, settings);
+      session = created.session;
+      return { version: await session.version(), canCancel: created.canCancel };
+    },
+    version: () => need().version(),
+    async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+      try {
+        return await need().load(fixture);
+      } catch (thrown) {
+        return fail('fixture.load_failed', messageOf(thrown), { raw: messageOf(thrown) });
+      }
+    },
+    async execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome> {
+      try {
+        return await need().execute(String(sql), options);
+      } catch (thrown) {
+        return { ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } };
+      }
+    },
+    async contentDigest() {
+      try {
+        return await need().contentDigest();
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    },
+    cancel: () => (session ? session.cancel() : Promise.resolve(false)),
+  };
+}

@@ -1,0 +1,233 @@
+/**
+ * SQLite through sql.js as a sandboxed engine session.
+ *
+ * Gate: the lexical pre-check, then exactly one statement
+ * (`iterateStatements`), then the text must compile as a subquery
+ * (`SELECT * FROM (<sql>)`), which only a SELECT/VALUES/WITH query does —
+ * PRAGMA, ATTACH and every write fail to compile there. The validated text
+ * then runs as written (so its column names and ORDER BY are its own) with
+ * `PRAGMA query_only=1` as a second wall. sql.js has no interrupt
+ * (sql.js#461): the supervisor terminates the host on timeout.
+ */
+import type { Database, SqlJsStatic, Statement } from 'sql.js';
+import type { ExecuteOutcome, FixtureInfo, FixtureSource, TableInfo } from '../../core/engine.ts';
+import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
+import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
+import type { Cell, Column, Kind } from '../../core/value/kind.ts';
+import { executionError, rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
+import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
+
+const IDENT = (name: string) => `"${name.replace(/"/g, '""')}"`;
+const REAL_DATE_NOW = Date.now;
+
+/**
+ * The frozen clock: sql.js reads the time through Date.now (CURRENT_DATE,
+ * date('now'), ...), and this host is a dedicated worker, so pinning Date.now
+ * pins SQLite's clock to the fixture's as-of instant.
+ */
+function freezeClock(asOf: string | undefined): boolean {
+  if (asOf === undefined) {
+    Date.now = REAL_DATE_NOW;
+    return true;
+  }
+  const ms = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T00:00:00Z` : asOf);
+  if (Number.isNaN(ms)) return false;
+  Date.now = () => ms;
+  return true;
+}
+
+interface Materialized {
+  columns: Column[];
+  rows: Cell[][];
+  tooMany: boolean;
+}
+
+function cellOf(value: unknown): Cell {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'bigint') {
+    return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+  }
+  if (value instanceof Uint8Array) return value.slice();
+  return value as Cell;
+}
+
+/** SQLite is dynamically typed: a column's kind is what its values are. */
+function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineType: string } {
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const v = row[index];
+    if (v === null || v === undefined) continue;
+    seen.add(typeof v === 'bigint' ? 'INTEGER' : typeof v === 'number' ? 'REAL' : typeof v === 'string' ? 'TEXT' : 'BLOB');
+    if (seen.size > 2) break;
+  }
+  if (seen.size === 0) return { kind: 'null', engineType: 'NULL' };
+  if (seen.size === 1) {
+    const only = [...seen][0]!;
+    const kind: Kind = only === 'INTEGER' ? 'integer' : only === 'REAL' ? 'float' : only === 'TEXT' ? 'text' : 'blob';
+    return { kind, engineType: only };
+  }
+  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL')) return { kind: 'float', engineType: 'INTEGER|REAL' };
+  return { kind: 'other', engineType: [...seen].sort().join('|') };
+}
+
+export class SqliteSession implements EngineSession {
+  private db: Database | null = null;
+  private loaded: FixtureInfo | null = null;
+
+  constructor(private readonly SQL: SqlJsStatic) {}
+
+  async version(): Promise<string> {
+    const db = new this.SQL.Database();
+    try {
+      const v = db.exec('SELECT sqlite_version()')[0]?.values[0]?.[0];
+      return `SQLite ${String(v)} (sql.js 1.16.0)`;
+    } finally {
+      db.close();
+    }
+  }
+
+  async cancel(): Promise<boolean> {
+    return false;
+  }
+
+  async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+    const started = performance.now();
+    this.db?.close();
+    this.db = null;
+    this.loaded = null;
+    if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
+    const unsupported = fixture.files.find((f) => f.format !== 'sql' && f.format !== 'sqlite');
+    if (unsupported)
+      return fail('fixture.unsupported_format', `${unsupported.fileName} (${unsupported.format}) cannot be loaded on the sqlite engine; use the duckdb engine for ${unsupported.format} files.`, { location: unsupported.fileName });
+    const databaseFile = fixture.files.find((f) => f.format === 'sqlite');
+    if (!freezeClock(fixture.asOf))
+      return fail('input.invalid', `as_of "${fixture.asOf}" is not an ISO date or instant (e.g. 2025-12-31T23:59:59Z).`, { location: 'as_of' });
+    try {
+      if (databaseFile && fixture.files.length > 1)
+        return fail('input.invalid', 'A SQLite database file is a fixture on its own; it cannot be combined with other files.');
+      if (databaseFile) {
+        this.db = new this.SQL.Database(databaseFile.bytes.slice());
+        this.db.exec('SELECT count(*) FROM sqlite_schema'); // a corrupt file fails here, not later
+      } else {
+        this.db = new this.SQL.Database();
+        for (const file of fixture.files) {
+          try {
+            this.db.exec(new TextDecoder('utf-8').decode(file.bytes));
+          } catch (thrown) {
+            return fail('fixture.load_failed', `${file.fileName}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: file.fileName });
+          }
+        }
+      }
+      this.db.exec('PRAGMA query_only=1');
+      const tables = this.tables();
+      const digest = await this.contentDigest();
+      if (!digest.ok) return digest;
+      this.loaded = {
+        name: fixture.name,
+        engine: 'sqlite',
+        engineVersion: await this.version(),
+        tables,
+        contentDigest: digest.value,
+        ...(fixture.asOf ? { asOf: fixture.asOf } : {}),
+        loadMs: performance.now() - started,
+      };
+      return ok(this.loaded);
+    } catch (thrown) {
+      this.db?.close();
+      this.db = null;
+      const raw = messageOf(thrown);
+      const message = /file is not a database|malformed/i.test(raw) ? `${databaseFile?.fileName ?? fixture.name} is not a readable SQLite database (${raw}).` : `Could not load fixture "${fixture.name}": ${raw}`;
+      return fail('fixture.load_failed', message, { raw });
+    }
+  }
+
+  private tables(): TableInfo[] {
+    const db = this.db!;
+    const names = (db.exec("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")[0]?.values ?? []).map((r) => String(r[0]));
+    return names.map((name) => {
+      const info = db.exec(`PRAGMA table_info(${IDENT(name)})`)[0]?.values ?? [];
+      const count = db.exec(`SELECT count(*) FROM ${IDENT(name)}`)[0]?.values[0]?.[0];
+      return { name, columns: info.map((r) => ({ name: String(r[1]), engineType: String(r[2] ?? '') })), rowCount: Number(count) };
+    });
+  }
+
+  private materialize(statement: Statement, maxRows: number): Materialized {
+    const names = statement.getColumnNames();
+    const raw: unknown[][] = [];
+    let tooMany = false;
+    while (statement.step()) {
+      if (raw.length >= maxRows) {
+        tooMany = true;
+        break;
+      }
+      // useBigInt: INTEGER values arrive as bigint, REAL as number — the only way to tell them apart.
+      raw.push((statement.get as (params: null, config: { useBigInt: boolean }) => unknown[])(null, { useBigInt: true }));
+    }
+    const columns: Column[] = names.map((name, i) => ({ name, ...kindOfValues(raw, i) }));
+    return { columns, rows: raw.map((row) => row.map(cellOf)), tooMany };
+  }
+
+  async contentDigest(): Promise<Outcome<string>> {
+    if (!this.db) return fail('fixture.not_loaded', 'No fixture is loaded.');
+    try {
+      const dumps = this.tables().map((t) => {
+        const statement = this.db!.prepare(`SELECT * FROM ${IDENT(t.name)}`);
+        try {
+          const { columns, rows } = this.materialize(statement, Number.MAX_SAFE_INTEGER);
+          return { name: t.name, table: { columns, rows } };
+        } finally {
+          statement.free();
+        }
+      });
+      return ok(await contentDigestOf(dumps));
+    } catch (thrown) {
+      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
+  async execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome> {
+    const started = performance.now();
+    const elapsed = () => performance.now() - started;
+    const db = this.db;
+    if (!db || !this.loaded) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    const pre = rejectedByPrecheck(sql);
+    if (pre) return pre;
+    // sql.js finalizes each iterated statement when the iterator moves on:
+    // keep only the text, then prepare it again.
+    const texts: string[] = [];
+    try {
+      for (const statement of db.iterateStatements(sql)) texts.push(statement.getSQL());
+    } catch (thrown) {
+      return executionError('sqlite', messageOf(thrown), elapsed());
+    }
+    if (texts.length !== 1) return rejectedStatement(sql, `${texts.length} statements`, elapsed());
+    const text = texts[0]!.replace(/;\s*$/, '');
+    try {
+      db.prepare(`SELECT * FROM (\n${text}\n)`).free();
+    } catch (thrown) {
+      // The statement compiled on its own (iterateStatements prepared it), so failing as a
+      // subquery means it is not a read query: the gate refuses it.
+      return rejectedStatement(sql, messageOf(thrown), elapsed());
+    }
+    let statement: Statement | null = null;
+    try {
+      statement = db.prepare(text);
+      const result = this.materialize(statement, options.maxRows);
+      if (result.tooMany)
+        return {
+          ok: false,
+          error: {
+            code: 'sandbox.resource_exhausted',
+            category: 'resource_exhausted',
+            message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
+            elapsedMs: elapsed(),
+          },
+        };
+      return { ok: true, value: { columns: result.columns, rows: result.rows, elapsedMs: elapsed() } };
+    } catch (thrown) {
+      return executionError('sqlite', messageOf(thrown), elapsed());
+    } finally {
+      statement?.free();
+    }
+  }
+}

@@ -1,0 +1,282 @@
+/**
+ * A supervised engine: the core's `Engine`, implemented over an engine host
+ * running in a worker. The worker is the unit of failure: a query past its
+ * timeout that the engine cannot cancel, an exhausted heap, or a crash
+ * terminates the worker; a fresh one is started and the fixture reloaded
+ * before the next call, so completed results are never lost and the caller
+ * always gets an answer within timeout + grace.
+ */
+import {
+  DEFAULT_MAX_ROWS,
+  DEFAULT_TIMEOUT_MS,
+  type Engine,
+  type EngineName,
+  type ExecuteOptions,
+  type ExecuteOutcome,
+  type FixtureInfo,
+  type FixtureSource,
+} from '../core/engine.ts';
+import { fail, messageOf, type Outcome } from '../core/errors.ts';
+import type { EngineHostApi, HostSettings } from './host-api.ts';
+
+/** A started host: its API (a comlink proxy) and a way to kill it. */
+export interface HostHandle {
+  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel'>;
+  terminate(): void;
+  /** Resolves when the worker dies on its own (crash). */
+  exited: Promise<string>;
+}
+
+export interface SupervisorOptions extends HostSettings {
+  /** Wait this long for a cancelled query to stop before terminating the host. */
+  cancelGraceMs?: number;
+  /** Budget for starting a host and loading a fixture. */
+  loadTimeoutMs?: number;
+  /** Observe restarts (tests, progress UI). */
+  onRestart?: (reason: string) => void;
+}
+
+const TIMED_OUT = Symbol('timed out');
+const CANCELLED = Symbol('cancelled');
+
+function timer(ms: number): { promise: Promise<typeof TIMED_OUT>; cancel(): void } {
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<typeof TIMED_OUT>((resolve) => {
+    handle = setTimeout(() => resolve(TIMED_OUT), ms);
+  });
+  return { promise, cancel: () => clearTimeout(handle) };
+}
+
+function cancelledOutcome(elapsedMs: number): ExecuteOutcome {
+  return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs } };
+}
+
+interface StartedHost {
+  host: HostHandle;
+  version: string;
+  canCancel: boolean;
+}
+
+export class SupervisedEngine implements Engine {
+  private host: HostHandle | null = null;
+  /** Whether the current host holds the fixture (a replaced host must reload it). */
+  private hostHasFixture = false;
+  private starting: Promise<StartedHost> | null = null;
+  private fixture: FixtureSource | null = null;
+  private versionText = '';
+  private canCancel = false;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  /** How many times a host was replaced (timeouts, crashes, memory). */
+  restarts = 0;
+
+  constructor(
+    readonly name: EngineName,
+    private readonly spawn: () => HostHandle,
+    private readonly options: SupervisorOptions = {},
+  ) {}
+
+  /** Calls run one at a time: a host is single-threaded and its state is the fixture. */
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private startHost(): Promise<StartedHost> {
+    const host = this.spawn();
+    const started = (async () => {
+      const init = await Promise.race([
+        host.api.init(this.name, { memoryLimit: this.options.memoryLimit }),
+        host.exited.then((why) => Promise.reject(new Error(why))),
+      ]);
+      return { host, ...init };
+    })();
+    started.catch(() => host.terminate());
+    return started;
+  }
+
+  private async ensureHost(): Promise<HostHandle> {
+    if (this.host) return this.host;
+    this.starting ??= this.startHost();
+    const pending = this.starting;
+    try {
+      const started = await pending;
+      this.host = started.host;
+      this.hostHasFixture = false;
+      this.versionText = started.version;
+      this.canCancel = started.canCancel;
+      void started.host.exited.then(() => {
+        if (this.host === started.host) this.host = null;
+      });
+      return started.host;
+    } finally {
+      if (this.starting === pending) this.starting = null;
+    }
+  }
+
+  /** A host with the current fixture loaded (reloading it after a replacement). */
+  private async ready(): Promise<HostHandle> {
+    const host = await this.ensureHost();
+    if (this.fixture && !this.hostHasFixture) {
+      const reloaded = await this.loadOn(this.fixture);
+      if (!reloaded.ok) throw new Error(`reloading fixture "${this.fixture.name}" failed: ${reloaded.error.message}`);
+    }
+    return this.host ?? host;
+  }
+
+  /** Terminate the host; a replacement starts at once so the next call waits less. */
+  private kill(reason: string): void {
+    const host = this.host;
+    this.host = null;
+    this.hostHasFixture = false;
+    if (host) {
+      host.terminate();
+      this.restarts++;
+      this.options.onRestart?.(reason);
+    }
+    if (!this.closed) {
+      this.starting ??= this.startHost();
+      this.starting.catch(() => undefined);
+    }
+  }
+
+  private async loadOn(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+    const host = await this.ensureHost();
+    const budgetMs = this.options.loadTimeoutMs ?? 120_000;
+    const budget = timer(budgetMs);
+    try {
+      const result = await Promise.race([host.api.load(fixture), budget.promise, host.exited.then((why) => `crashed: ${why}`)]);
+      if (result === TIMED_OUT) {
+        this.kill('load timeout');
+        return fail('fixture.load_failed', `Loading fixture "${fixture.name}" took longer than ${budgetMs} ms and was stopped.`);
+      }
+      if (typeof result === 'string') {
+        this.kill(result);
+        return fail('fixture.load_failed', `The engine stopped while loading fixture "${fixture.name}" (${result}).`);
+      }
+      this.hostHasFixture = result.ok;
+      return result;
+    } finally {
+      budget.cancel();
+    }
+  }
+
+  async version(): Promise<string> {
+    await this.ensureHost();
+    return this.versionText;
+  }
+
+  load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+    return this.serialize(async () => {
+      if (this.closed) return fail('fixture.load_failed', 'The engine is closed.');
+      this.fixture = null;
+      try {
+        const result = await this.loadOn(fixture);
+        this.fixture = result.ok ? fixture : null;
+        return result;
+      } catch (thrown) {
+        this.kill('load failure');
+        return fail('fixture.load_failed', messageOf(thrown));
+      }
+    });
+  }
+
+  execute(sql: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+    return this.serialize(() => this.executeNow(sql, options));
+  }
+
+  private async executeNow(sql: string, options: ExecuteOptions): Promise<ExecuteOutcome> {
+    if (this.closed) return { ok: false, error: { code: 'fixture.not_loaded', message: 'The engine is closed.' } };
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxRows = options.maxRows ?? DEFAULT_MAX_ROWS;
+    let host: HostHandle;
+    try {
+      host = await this.ready();
+    } catch (thrown) {
+      return { ok: false, error: { code: 'sandbox.engine_crashed', category: 'unknown_error', message: `The engine could not start: ${messageOf(thrown)}` } };
+    }
+    const started = performance.now();
+    if (options.signal?.aborted) return cancelledOutcome(0);
+    const running = host.api.execute(sql, { maxRows });
+    const crashed = host.exited.then((why) => ({ crashed: why }) as const);
+    const budget = timer(timeoutMs);
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<typeof CANCELLED>((resolve) => {
+      onAbort = () => resolve(CANCELLED);
+      options.signal?.addEventListener('abort', onAbort);
+    });
+    let outcome: ExecuteOutcome | typeof TIMED_OUT | typeof CANCELLED | { crashed: string };
+    try {
+      outcome = await Promise.race([running, budget.promise, crashed, aborted]);
+    } catch (thrown) {
+      outcome = { crashed: messageOf(thrown) };
+    } finally {
+      budget.cancel();
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    }
+    if (outcome === TIMED_OUT || outcome === CANCELLED) {
+      await this.stop(host, running);
+      return outcome === CANCELLED
+        ? cancelledOutcome(performance.now() - started)
+        : {
+            ok: false,
+            error: {
+              code: 'sandbox.timeout',
+              category: 'timeout',
+              message: `The query ran past its ${timeoutMs} ms budget and was stopped.`,
+              elapsedMs: performance.now() - started,
+            },
+          };
+    }
+    if ('crashed' in outcome) {
+      this.kill(`crash: ${outcome.crashed}`);
+      return {
+        ok: false,
+        error: {
+          code: 'sandbox.engine_crashed',
+          category: 'resource_exhausted',
+          message: `The engine stopped while running the query (${outcome.crashed}); it is restarted with the fixture reloaded before the next query.`,
+          raw: outcome.crashed,
+          elapsedMs: performance.now() - started,
+        },
+      };
+    }
+    // A grown wasm heap never shrinks: start clean after the engine ran out of memory.
+    if (!outcome.ok && outcome.error.category === 'resource_exhausted' && outcome.error.raw !== undefined) this.kill('memory');
+    return outcome;
+  }
+
+  /** Stop a running query: the engine's own cancel where it has one, else terminate the host. */
+  private async stop(host: HostHandle, running: Promise<unknown>): Promise<void> {
+    let stopped = false;
+    if (this.canCancel) {
+      const grace = timer(this.options.cancelGraceMs ?? 750);
+      void host.api.cancel().catch(() => false);
+      stopped = (await Promise.race([running.then(() => true, () => true), grace.promise])) === true;
+      grace.cancel();
+    }
+    if (!stopped) this.kill('stopped');
+  }
+
+  contentDigest(): Promise<Outcome<string>> {
+    return this.serialize(async () => {
+      try {
+        const host = await this.ready();
+        return await host.api.contentDigest();
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue.catch(() => undefined);
+    this.host?.terminate();
+    this.host = null;
+    const starting = this.starting;
+    this.starting = null;
+    if (starting) void starting.then((s) => s.host.terminate(), () => undefined);
+  }
+}
