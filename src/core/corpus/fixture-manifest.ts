@@ -1,6 +1,6 @@
 /**
  * The built-in fixtures manifest (`fixtures/fixtures.json`, written by the
- * generator): fixture name → dump, schema description, frozen clock, engines,
+ * generator, read by the CLI): fixture name → dump, schema description, frozen clock, engines,
  * and the digests a loaded fixture must reproduce.
  */
 import { ENGINE_NAMES, type EngineName } from '../engine.ts';
@@ -35,23 +35,28 @@ export function parseFixtureManifest(text: string, file = 'fixtures/fixtures.jso
     return { ok: false, problems: [{ severity: 'error', code: 'syntax_error', file, message: error instanceof Error ? error.message : String(error) }] };
   }
   const fixtures = (value as { fixtures?: unknown } | null)?.fixtures;
-  if (!Array.isArray(fixtures)) return { ok: false, problems: [{ severity: 'error', code: 'missing_field', file, field: 'fixtures', message: 'The manifest needs a fixtures list.' }] };
+  if (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))
+    return { ok: false, problems: [{ severity: 'error', code: 'missing_field', file, field: 'fixtures', message: 'The manifest needs a fixtures map (name → entry).' }] };
   const entries: FixtureManifestEntry[] = [];
-  fixtures.forEach((f: Record<string, unknown>, i) => {
-    const field = (name: string) => `fixtures[${i}].${name}`;
-    const str = (name: string) => (typeof f?.[name] === 'string' && f[name] !== '' ? (f[name] as string) : (bad(`${field(name)} must be a non-empty string.`, field(name)), ''));
+  for (const [name, raw] of Object.entries(fixtures as Record<string, unknown>)) {
+    const f = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    const field = (key: string) => `fixtures.${name}.${key}`;
+    const str = (key: string) => (typeof f[key] === 'string' && f[key] !== '' ? (f[key] as string) : (bad(`${field(key)} must be a non-empty string.`, field(key)), ''));
     const entry: FixtureManifestEntry = {
-      name: str('name'),
+      name,
       dump: str('dump'),
       schema: str('schema'),
       asOf: str('as_of'),
-      engines: Array.isArray(f?.engines) && f.engines.every((e) => (ENGINE_NAMES as readonly unknown[]).includes(e)) ? (f.engines as EngineName[]) : (bad(`${field('engines')} must list duckdb and/or sqlite.`, field('engines')), []),
+      engines:
+        Array.isArray(f.engines) && f.engines.length > 0 && f.engines.every((e) => (ENGINE_NAMES as readonly unknown[]).includes(e))
+          ? (f.engines as EngineName[])
+          : (bad(`${field('engines')} must list duckdb and/or sqlite.`, field('engines')), []),
       dumpSha256: str('dump_sha256'),
       contentDigest: str('content_digest'),
-      tables: typeof f?.tables === 'object' && f.tables !== null ? (f.tables as Record<string, number>) : {},
+      tables: typeof f.tables === 'object' && f.tables !== null ? (f.tables as Record<string, number>) : {},
     };
-    if (typeof f?.title === 'string') entry.title = f.title;
+    if (typeof f.title === 'string') entry.title = f.title;
     entries.push(entry);
-  });
+  }
   return problems.length ? { ok: false, problems } : { ok: true, entries };
 }
