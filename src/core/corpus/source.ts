@@ -1,0 +1,100 @@
+/**
+ * YAML/JSON source with positions: every value the loaders read keeps its
+ * node, so a problem can name the line it is on. JSON is read by the same
+ * parser (JSON is YAML 1.2), which also rejects duplicate keys.
+ */
+import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export class Source {
+  readonly doc: Document.Parsed;
+  private readonly lines: LineCounter;
+
+  constructor(text: string) {
+    this.lines = new LineCounter();
+    this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, strict: true });
+  }
+
+  /** Syntax errors, with their positions. */
+  errors(): { message: string; line?: number; column?: number }[] {
+    return this.doc.errors.map((e) => {
+      const pos = this.lines.linePos(e.pos[0]);
+      return { message: e.message.split('\n')[0]!, line: pos.line, column: pos.col };
+    });
+  }
+
+  position(node: Node | null | undefined): Position | undefined {
+    const offset = node?.range?.[0];
+    if (offset === undefined) return undefined;
+    const p = this.lines.linePos(offset);
+    return { line: p.line, column: p.col };
+  }
+
+  positionOfOffset(offset: number): Position {
+    const p = this.lines.linePos(offset);
+    return { line: p.line, column: p.col };
+  }
+
+  toJS(node: Node | null | undefined): unknown {
+    if (!node) return undefined;
+    return node.toJS(this.doc, { maxAliasCount: 100 });
+  }
+}
+
+export function pairOf(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
+  return (map.items as Pair<Node, Node | null>[]).find((p) => isScalar(p.key) && p.key.value === key);
+}
+
+export function keysOf(map: YAMLMap): { key: string; node: Node }[] {
+  return (map.items as Pair<Node, Node | null>[]).flatMap((p) => (isScalar(p.key) ? [{ key: String(p.key.value), node: p.key }] : []));
+}
+
+/**
+ * The node at a codec path such as `expected.rows[3][0]` below `root` (which
+ * stands for the path's first segment); the deepest node found when the path
+ * leaves the tree.
+ */
+export function nodeAtPath(root: Node, path: string): Node {
+  const segments = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]!));
+  let node: Node = root;
+  for (const segment of segments) {
+    let next: Node | null | undefined;
+    if (typeof segment === 'number' && isSeq(node)) next = node.items[segment] as Node | undefined;
+    else if (typeof segment === 'string' && isMap(node)) next = pairOf(node, segment)?.value;
+    if (!next) break;
+    node = next;
+  }
+  return node;
+}
+
+/** The known name closest to a misspelt one (edit distance ≤ 2). */
+export function closest(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of known) {
+    const d = editDistance(name.toLowerCase(), candidate);
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
