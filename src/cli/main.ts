@@ -1,5 +1,6 @@
 /** The sql-verdict command line: one entry, one module per command. */
 import { CliError, EXIT } from './cli-error.ts';
+import { DIGEST_HELP, digestCommand } from './commands/digest.ts';
 import { QUERY_HELP, queryCommand } from './commands/query.ts';
 import { processIo, type Io } from './io.ts';
 
@@ -7,6 +8,7 @@ type Command = { summary: string; run: (argv: string[], io: Io) => Promise<numbe
 
 const COMMANDS: Record<string, Command> = {
   query: { summary: 'run one read-only query on a fixture and print exact values', run: queryCommand, help: QUERY_HELP },
+  digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', run: digestCommand, help: DIGEST_HELP },
 };
 
 export function usage(): string {

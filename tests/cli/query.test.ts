@@ -85,3 +85,19 @@ describe('sql-verdict query', () => {
     expect(sub.stdout).toMatch(/--timeout-ms/);
   });
 });
+
+describe('sql-verdict digest', () => {
+  it('prints the SHA-256 of raw bytes, like shasum -a 256', async () => {
+    const run = await runCli(['digest', dump, '--json']);
+    expect(run.code).toBe(0);
+    const { createHash } = await import('node:crypto');
+    const { readFileSync } = await import('node:fs');
+    expect(JSON.parse(run.stdout)[0].sha256).toBe(createHash('sha256').update(readFileSync(dump)).digest('hex'));
+  });
+
+  it('gives the same content digest for a dump on both engines', async () => {
+    const duck = await runCli(['digest', '--content', '--fixture', dump, '--json']);
+    const lite = await runCli(['digest', '--content', '--fixture', dump, '--engine', 'sqlite', '--json']);
+    expect(JSON.parse(duck.stdout).content_digest).toBe(JSON.parse(lite.stdout).content_digest);
+  });
+});
