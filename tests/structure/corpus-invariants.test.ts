@@ -7,7 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalize, parseSql, printQuery, sameTree } from '../../src/core/structure/index.ts';
 import type { Dialect } from '../../src/core/structure/index.ts';
-import { corpusReferenceSql, spiderPairs } from './helpers.ts';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { corpusReferenceSql, readYaml, repoRoot, spiderPairs } from './helpers.ts';
 
 interface Tally {
   total: number;
@@ -69,5 +71,23 @@ describe.skipIf(corpus.length === 0)('built-in corpora: every reference SQL pars
     const t = check(corpus);
     console.info(`corpora: ${t.total} reference queries, ${t.parsed} parsed, ${t.roundTrip} round-trip, ${t.idempotent} idempotent`);
     expect(t.failures).toEqual([]);
+  });
+});
+
+describe('DuckDB and hand-written SQL: round trip and idempotence', () => {
+  it('the DuckDB dialect corpus and both sides of every clause_match case', () => {
+    const duck = readFileSync(path.join(repoRoot, 'tests/structure/data/duckdb-dialect.sql'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() && !l.startsWith('--'))
+      .map((l, i) => ({ id: `duckdb#${i}`, sql: l.trim().replace(/;$/, ''), dialect: 'duckdb' as const }));
+    const { cases } = readYaml<{ cases: { name: string; dialect: Dialect; expected: string; actual: string }[] }>('tests/structure/clause-match.cases.yaml');
+    const pairs = cases.flatMap((c) => [
+      { id: `${c.name} (expected)`, sql: c.expected, dialect: c.dialect },
+      { id: `${c.name} (actual)`, sql: c.actual, dialect: c.dialect },
+    ]);
+    const t = check([...duck, ...pairs]);
+    console.info(`hand-written: ${t.total} queries, ${t.parsed} parsed, ${t.roundTrip} round-trip, ${t.idempotent} idempotent`);
+    expect(t.failures).toEqual([]);
+    expect(t.parsed).toBe(t.total - 15);
   });
 });

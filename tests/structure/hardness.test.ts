@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hardness } from '../../src/core/structure/index.ts';
+import { caseDifficulty, hardness } from '../../src/core/structure/index.ts';
 import type { Dialect } from '../../src/core/structure/index.ts';
 import { readYaml, spiderPairs } from './helpers.ts';
 
@@ -46,5 +46,19 @@ describe.skipIf(pairs.length === 0)('Spider hardness: agreement with the publish
     expect(gold.size - parsed).toBeLessThanOrEqual(4);
     // The one residual: an ON condition with OR, labelled easy in the evaluator's own examples although its rules give medium.
     expect(disagreements.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('caseDifficulty: corpus cases', () => {
+  it('computes a missing level, keeps a stated one and warns when it disagrees', () => {
+    expect(caseDifficulty('SELECT count(*) FROM singer', 'sqlite')).toMatchObject({ difficulty: 'easy', computed: 'easy', stated: null, warning: null });
+    expect(caseDifficulty('SELECT count(*) FROM singer', 'sqlite', 'easy').warning).toBeNull();
+    const off = caseDifficulty('SELECT count(*) FROM singer', 'sqlite', 'hard');
+    expect(off.difficulty).toBe('hard');
+    expect(off.warning).toMatch(/stated as hard, Spider's rules give easy/);
+    expect(caseDifficulty('SELECT count(*) FROM singer', 'sqlite', 'trivial').warning).toMatch(/not one of/);
+    const unparsed = caseDifficulty('SELECT a FROM t QUALIFY x = 1', 'duckdb', 'medium');
+    expect(unparsed).toMatchObject({ difficulty: 'medium', computed: null });
+    expect(unparsed.warning).toMatch(/could not be computed/);
   });
 });

@@ -59,6 +59,16 @@ describe('parseSql: guarded holes of the parser', () => {
     expect(grouped.ok && grouped.value.query.kind === 'select' && grouped.value.query.where?.kind === 'logical' && grouped.value.query.where.op).toBe('AND');
   });
 
+  it('a tree that lost a set operation or a parenthesized arm is refused (keyword accounting)', () => {
+    for (const dialect of ['sqlite', 'duckdb'] as Dialect[]) {
+      for (const sql of ['SELECT a FROM t UNION (SELECT b FROM u)', "SELECT a FROM t WHERE s = 'x' UNION (SELECT b FROM u GROUP BY b)"]) {
+        const r = parseSql(sql, dialect);
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.error.constructs[0]).toBe('parenthesized set-operation arm');
+      }
+    }
+  });
+
   it('CROSS JOIN is a join, not an alias named CROSS', () => {
     const r = parseSql('SELECT count(*) FROM singer CROSS JOIN concert', 'sqlite');
     expect(r.ok && printQuery(r.value.query, 'sqlite')).toBe('SELECT COUNT(*) FROM singer CROSS JOIN concert');

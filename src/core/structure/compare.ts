@@ -20,6 +20,7 @@ import { conjuncts, forEachExpr, mapExpr, mapQuery, mapSelectExprs } from './ir.
 import { canonicalizeQuery } from './canonicalize.ts';
 import { printExpr, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
+import { mapAllExprs, mapAllIdents } from './rules/walk.ts';
 
 export const CLAUSES = [
   'select',
@@ -261,11 +262,39 @@ function anchor(e: Expr | null): string | null {
   return null;
 }
 
+/** The function a predicate tests (`COUNT(*) > 2` → count), for a weaker pairing. */
+function leftFunction(e: Expr | null): string | null {
+  if (!e) return null;
+  const x = { ...e, parens: false } as Expr;
+  const left = x.kind === 'binary' ? x.left : x.kind === 'in' || x.kind === 'between' ? x.arg : null;
+  return left?.kind === 'func' ? lc(left.name) : null;
+}
+
 function similarity(a: Item, b: Item): number {
   const ka = anchor(a.expr);
   if (ka && ka === anchor(b.expr)) return 1;
   if (a.expr?.kind === 'func' && b.expr?.kind === 'func' && lc(a.expr.name) === lc(b.expr.name)) return 0.8;
+  const fa = leftFunction(a.expr);
+  if (fa && fa === leftFunction(b.expr)) return 0.7;
   return jaccard(a.text, b.text);
+}
+
+/**
+ * Equal up to column qualifiers, where only one side qualifies: `cylinders`
+ * over `cars_data, car_names` can only be `cars_data.cylinders` if the query
+ * runs (SQLite and DuckDB reject an ambiguous name), so it matches it.
+ */
+function equalUpToQualifiers(a: Expr, b: Expr): boolean {
+  const strip = (e: Expr) => printExpr(mapExpr({ ...e, parens: false } as Expr, (x) => (x.kind === 'column' && x.table ? { ...x, table: null } : x)));
+  if (strip(a) !== strip(b)) return false;
+  const cols = (e: Expr) => {
+    const out: (string | null)[] = [];
+    forEachExpr(e, (x) => void (x.kind === 'column' && out.push(x.table ? lc(x.table.value) : null)));
+    return out;
+  };
+  const ca = cols(a);
+  const cb = cols(b);
+  return ca.length === cb.length && ca.every((q, i) => q === null || cb[i] === null || q === cb[i]);
 }
 
 function describeUpdate(clause: ClauseName, e: Item, a: Item): string {
@@ -294,6 +323,14 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
       if (opts.ordered && i !== j) edits.push({ op: 'move', clause, expected: e.text, actual: actual[j]!.text, text: `${label}: \`${e.text}\` moved from position ${i + 1} to ${j + 1}` });
       else edits.push({ op: 'keep', clause, expected: e.text, actual: actual[j]!.text, text: `${label} keeps \`${e.text}\`` });
     }
+  });
+  expected.forEach((e, i) => {
+    if (keptE.has(i) || !e.expr) return;
+    const j = actual.findIndex((a, k) => !usedA.has(k) && a.expr !== null && equalUpToQualifiers(e.expr!, a.expr));
+    if (j < 0) return;
+    usedA.add(j);
+    keptE.add(i);
+    edits.push({ op: 'keep', clause, expected: e.text, actual: actual[j]!.text, text: `${label} keeps \`${e.text}\` (written \`${actual[j]!.text}\`)` });
   });
   const restE = expected.map((e, i) => ({ e, i })).filter(({ i }) => !keptE.has(i));
   const restA = actual.map((a, j) => ({ a, j })).filter(({ j }) => !usedA.has(j));
@@ -701,5 +738,22 @@ function compareQueryAt(e: Query, a: Query, dialect: Dialect, path: string[]): C
 export function compareClauses(expected: Query, actual: Query, dialect: Dialect = 'duckdb', opts: { canonical?: boolean } = {}): ClauseMatch {
   const e = opts.canonical ? expected : canonicalizeQuery(expected, dialect).query;
   const a = opts.canonical ? actual : canonicalizeQuery(actual, dialect).query;
-  return compareQueryAt(e, a, dialect, []);
+  return compareQueryAt(comparisonForm(e, dialect), comparisonForm(a, dialect), dialect, []);
+}
+
+/**
+ * What the comparison ignores beyond the canonical text. Both engines resolve
+ * identifiers case-insensitively even when quoted, so identifiers compare in
+ * lower case (a quoted `Name` is `name`). In SQLite a double-quoted word that
+ * names no column is a string, and text-to-SQL output uses "France" and
+ * 'France' interchangeably: they compare equal here (normalized_sql_match,
+ * which is strict, still tells them apart).
+ */
+function comparisonForm(q: Query, dialect: Dialect): Query {
+  let out = mapAllIdents(q, (id) => {
+    const value = id.value.toLowerCase();
+    return { value, quoted: !/^[a-z_][a-z0-9_]*$/.test(value) };
+  });
+  if (dialect === 'sqlite') out = mapAllExprs(out, (e) => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e));
+  return out;
 }

@@ -44,6 +44,12 @@ export const CONSTRUCTS: readonly ConstructDef[] = [
   { name: ':: cast', unsupportedBy: [], example: 'SELECT a::INTEGER FROM t', detect: (t, i) => isOp(t, i, '::') },
   { name: 'IS [NOT] DISTINCT FROM', unsupportedBy: [], example: 'SELECT * FROM t WHERE a IS DISTINCT FROM b', detect: (t, i) => word(t, i, 'IS', 'DISTINCT', 'FROM') || word(t, i, 'IS', 'NOT', 'DISTINCT', 'FROM') },
   { name: 'LATERAL', unsupportedBy: ['duckdb'], example: 'SELECT * FROM t, LATERAL (SELECT t.a) s', detect: (t, i) => word(t, i, 'LATERAL') },
+  {
+    name: 'parenthesized set-operation arm',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT a FROM t UNION (SELECT b FROM u)',
+    detect: (t, i) => ['UNION', 'INTERSECT', 'EXCEPT'].includes(t[i]?.upper ?? '') && (t[i + 1]?.text === '(' || (['ALL', 'DISTINCT'].includes(t[i + 1]?.upper ?? '') && t[i + 2]?.text === '(')),
+  },
   { name: '! = (spaced not-equal)', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM t WHERE a ! = 1', detect: (t, i) => isOp(t, i, '!') && isOp(t, i + 1, '=') },
   { name: 'SHOW as a table name', unsupportedBy: ['sqlite'], example: 'SELECT avg(a) FROM SHOW', detect: (t, i) => word(t, i, 'FROM', 'SHOW') },
   { name: 'backslash in a string literal', unsupportedBy: ['sqlite'], example: "SELECT a FROM t WHERE a LIKE '%\\'", detect: (t, i) => t[i]?.type === 'string' && t[i]!.text.endsWith('\\') },

@@ -151,3 +151,31 @@ export function hardness(input: string | Query, dialect: Dialect = 'sqlite'): Ou
   const counts = hardnessCounts(query);
   return ok({ hardness: hardnessLevel(counts.component1, counts.component2, counts.others), ...counts });
 }
+
+export interface CaseDifficulty {
+  /** What the case is counted as: the stated level when there is one, else the computed one. */
+  difficulty: Hardness | null;
+  stated: Hardness | null;
+  computed: Hardness | null;
+  counts: Omit<HardnessResult, 'hardness'> | null;
+  /** Set when the stated level is not a level, disagrees with the computed one, or none could be computed. */
+  warning: string | null;
+}
+
+/**
+ * The difficulty of a corpus case: computed from its reference SQL with
+ * Spider's rules when the case states none; a stated level that disagrees is
+ * kept and reported as a warning.
+ */
+export function caseDifficulty(referenceSql: string, dialect: Dialect, stated?: string | null): CaseDifficulty {
+  const valid = stated == null ? null : HARDNESS_LEVELS.find((h) => h === String(stated).toLowerCase()) ?? null;
+  const r = hardness(referenceSql, dialect);
+  const computed = r.ok ? r.value.hardness : null;
+  const counts = r.ok ? { component1: r.value.component1, component2: r.value.component2, others: r.value.others } : null;
+  let warning: string | null = null;
+  if (stated != null && !valid) warning = `difficulty "${stated}" is not one of ${HARDNESS_LEVELS.join(', ')}`;
+  else if (!r.ok) warning = `difficulty could not be computed: ${r.error.message}`;
+  else if (valid && valid !== computed)
+    warning = `difficulty is stated as ${valid}, Spider's rules give ${computed} (component1 ${counts!.component1}, component2 ${counts!.component2}, others ${counts!.others})`;
+  return { difficulty: valid ?? computed, stated: valid, computed, counts, warning };
+}

@@ -15,8 +15,8 @@ export type { CanonicalOutcome, CanonicalSql, NormalizedSqlMatch } from './canon
 export { canonicalize, canonicalizeQuery, normalizedSqlMatch } from './canonicalize.ts';
 export type { CanonicalRule, RuleContext } from './rules/index.ts';
 export { RULES, ruleByName } from './rules/index.ts';
-export type { Hardness, HardnessResult } from './hardness.ts';
-export { hardness, hardnessCounts, hardnessLevel, HARDNESS_LEVELS } from './hardness.ts';
+export type { CaseDifficulty, Hardness, HardnessResult } from './hardness.ts';
+export { caseDifficulty, hardness, hardnessCounts, hardnessLevel, HARDNESS_LEVELS } from './hardness.ts';
 export type { ClauseDiff, ClauseMatch, ClauseName, EditItem, EditOp, NestedMatch } from './compare.ts';
 export { CLAUSE_LABEL, CLAUSES, clauseDivergence, compareClauses } from './compare.ts';
 export type { ClauseDistance, ClauseWeights, StructureScoreOptions } from './distance.ts';

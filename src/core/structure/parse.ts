@@ -17,7 +17,7 @@ import { adaptQuery, UnsupportedConstructError } from './from-ast.ts';
 import type { Dialect, GrammarName } from './grammar.ts';
 import { GRAMMAR_CHAIN, grammarOption, grammarParser } from './grammar.ts';
 import type { Query } from './ir.ts';
-import { allSelects } from './ir.ts';
+import { allSelects, childQueries, selectExprs } from './ir.ts';
 import { explicitAliases, quotedIdentifiers, tokenize } from './tokens.ts';
 
 export interface ParseWarning {
@@ -83,6 +83,8 @@ export function parseSql(sql: string, dialect: Dialect): ParseOutcome {
         quoted,
         exprToSql: (node) => exprToSql(parser, opt, node),
       });
+      const lost = lostConstruct(query, tokens);
+      if (lost) throw new UnsupportedConstructError(lost);
       return { ok: true, value: { dialect, grammar, sql: text, query, warnings: warningsFor(query, tokens) } };
     } catch (thrown) {
       if (thrown instanceof UnsupportedConstructError) {
@@ -118,6 +120,49 @@ function exprToSql(parser: { sqlify(ast: any, opt: object): string }, opt: objec
   } catch {
     return '/* unprintable */';
   }
+}
+
+/**
+ * Keyword accounting: every SELECT and set operator of the text must be in the
+ * tree. The grammars silently misread some forms — `a UNION (SELECT ...)`
+ * becomes a comma join with a derived table — so a tree that lost one is refused.
+ */
+function lostConstruct(query: Query, tokens: ReturnType<typeof tokenize>): string | null {
+  const selects = tokens.filter((t) => t.upper === 'SELECT').length;
+  const setOps = tokens.filter((t) => t.upper === 'UNION' || t.upper === 'INTERSECT' || t.upper === 'EXCEPT').length;
+  let treeOps = 0;
+  walkQueries(query, (q) => {
+    if (q.kind === 'setop') treeOps += q.ops.length;
+  });
+  const treeSelects = allSelects(query).length;
+  if (setOps !== treeOps) {
+    const parenArm = tokens.some((t, i) => (t.upper === 'UNION' || t.upper === 'INTERSECT' || t.upper === 'EXCEPT') && (tokens[i + 1]?.text === '(' || tokens[i + 2]?.text === '('));
+    return parenArm ? 'parenthesized set-operation arm' : 'set operation';
+  }
+  if (selects !== treeSelects) return 'subquery';
+  // Every `(SELECT` / `(WITH` opens a subquery, a derived table, a CTE body or a
+  // parenthesized set-operation arm; the sqlite grammar drops an arm's parentheses.
+  const opened = tokens.filter((t, i) => t.text === '(' && (tokens[i + 1]?.upper === 'SELECT' || tokens[i + 1]?.upper === 'WITH')).length;
+  let nested = query.parens ? 1 : 0;
+  walkQueries(query, (q) => {
+    nested += q.with?.ctes.length ?? 0;
+    if (q.kind === 'setop') nested += q.arms.filter((a) => a.parens).length;
+    else nested += q.from.filter((f) => f.source.kind === 'derived').length + selectExprs(q).flatMap(childQueries).length;
+  });
+  if (opened !== nested) return 'parenthesized set-operation arm';
+  return null;
+}
+
+/** Visit every query node (set operations included), nested ones too. */
+function walkQueries(q: Query, visit: (q: Query) => void): void {
+  visit(q);
+  for (const c of q.with?.ctes ?? []) walkQueries(c.query, visit);
+  if (q.kind === 'setop') {
+    q.arms.forEach((a) => walkQueries(a, visit));
+    return;
+  }
+  for (const f of q.from) if (f.source.kind === 'derived') walkQueries(f.source.query, visit);
+  for (const e of selectExprs(q)) for (const sub of childQueries(e)) walkQueries(sub, visit);
 }
 
 function warningsFor(query: Query, tokens: ReturnType<typeof tokenize>): ParseWarning[] {
