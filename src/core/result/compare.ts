@@ -153,7 +153,16 @@ export function compareResults(
     }
     return result;
   };
-  const eIndexes = new Map<MappingEvaluation, RowIndex>();
+  // Fresh full indexes of both sides, for set semantics and duplicate counts (failure paths only).
+  const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
+  const indexesOf = (ev: MappingEvaluation) => {
+    let found = indexes.get(ev);
+    if (!found) {
+      found = { aIndex: buildIndex(ev.ctx, 'A', allA, true), eIndex: buildIndex(ev.ctx, 'E', allE, true) };
+      indexes.set(ev, found);
+    }
+    return found;
+  };
   const sets = new Map<MappingEvaluation, SetResult>();
   const setOf = (ev: MappingEvaluation): SetResult => {
     let result = sets.get(ev);
@@ -163,13 +172,9 @@ export function compareResults(
     else {
       const freeE = unmatched(ev.match.matchE, allE);
       const freeA = unmatched(ev.match.matchA, allA);
-      const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.match.index, e) < 0);
-      let missingA = freeA;
-      if (freeA.length > 0) {
-        const eIndex = buildIndex(ev.ctx, 'E', allE, true);
-        eIndexes.set(ev, eIndex);
-        missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
-      }
+      const { aIndex, eIndex } = indexesOf(ev);
+      const missingE = freeE.filter((e) => findEqual(ev.ctx, aIndex, e) < 0);
+      const missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
       result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
     }
     sets.set(ev, result);
@@ -276,7 +281,7 @@ export function compareResults(
   const cap = cfg.max_rows_for_cell_alignment;
   const cells = alignCells(ctx, freeE, freeA, cap);
   const rowsAgree = setMode ? setRes.pass : ev.bagPass;
-  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, mapping, E, A);
+  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A);
 
   if (!rowsAgree) {
     const residueE = setMode ? setRes.missingE : freeE;
@@ -298,10 +303,11 @@ export function compareResults(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, mapping, E, A) : stats;
+    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A) : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
-      const dup = duplicateWitness(ev, freeE, freeA, eIndexes.get(ev) ?? buildIndex(ctx, 'E', allE, true));
+      const { aIndex, eIndex } = indexesOf(ev);
+      const dup = duplicateWitness(ev, freeE, freeA, aIndex, eIndex);
       if (dup) reasons.push(dup);
     }
   }
@@ -645,6 +651,7 @@ function cellStatistics(
   cells: CellPairs,
   matchE: Int32Array,
   toleranceMatched: number,
+  matchByTolerance: Uint8Array | null,
   mapping: Mapping,
   E: Side,
   A: Side,
@@ -683,18 +690,26 @@ function cellStatistics(
   // Matched rows: numeric cells compared. Rows paired by the exact phase have equal keys and hold
   // identical numbers (barring a 64-bit key collision, which could only hide a within-tolerance delta
   // from these statistics, never change a verdict); deltas are computed for tolerance-phase pairs.
-  const tolerancePairs = toleranceMatched > 0;
+  const byTolerance = toleranceMatched > 0 ? matchByTolerance : null;
+  const eNulls = nullCounts(E);
+  let matchedAll = true;
+  for (let r = 0; r < matchE.length && matchedAll; r++) matchedAll = matchE[r]! >= 0;
   for (let p = 0; p < pairs.length; p++) {
     const pair = pairs[p]!;
     const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
     if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
     const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
-    if (exactPair) {
-      // Matched rows hold equal exact numbers: count the non-NULL ones.
-      for (let r = 0; r < matchE.length; r++) {
-        const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
-        if (x !== null && x !== undefined) numeric.exactCompared++;
-      }
+    if (exactPair || (!byTolerance && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
+      // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
+      let count = 0;
+      if (matchedAll) count = E.n - eNulls[pair.ei]!;
+      else
+        for (let r = 0; r < matchE.length; r++) {
+          const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
+          if (x !== null && x !== undefined) count++;
+        }
+      if (exactPair) numeric.exactCompared += count;
+      else numeric.floatCompared += count;
       continue;
     }
     for (let r = 0; r < matchE.length; r++) {
@@ -702,7 +717,7 @@ function cellStatistics(
       if (a < 0) continue;
       const x = E.rows[r]![pair.ei];
       if (x === null || x === undefined) continue;
-      if (!tolerancePairs || (ctx.eKeys.h1[r] === ctx.aKeys.h1[a] && ctx.eKeys.h2[r] === ctx.aKeys.h2[a])) {
+      if (!byTolerance || !byTolerance[r]) {
         if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
         continue;
       }
@@ -854,9 +869,8 @@ function cellReasons(
   return out.slice(0, MAX_CELL_REASONS).map((o) => o.reason);
 }
 
-function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, eIndex: RowIndex): Reason | null {
+function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, aIndex: RowIndex, eIndex: RowIndex): Reason | null {
   const { ctx } = ev;
-  const aIndex = ev.match.index;
   const E = ctx.E;
   const A = ctx.A;
   if (freeE.length > 0) {

@@ -1,10 +1,11 @@
 /**
  * Bag (multiset) matching of rows under a column alignment.
  *
- * 1. Exact phase: every row gets a 64-bit key from its cell hashes; actual
- *    rows go into an open-addressing table (typed arrays, chains in row
- *    order); each expected row takes the first unmatched actual row with the
- *    same key that `rowsEqual` confirms. Keys only propose; equality decides.
+ * 1. Exact phase: every row gets a 64-bit key from its cell hashes, computed
+ *    on the fly (nothing is stored per cell); actual rows go into an
+ *    open-addressing table (one typed array; chains keep row order); each
+ *    expected row takes the first unmatched actual row with the same key
+ *    that `rowsEqual` confirms. Keys only propose; equality decides.
  * 2. Tolerance phase (only when a column is tolerant — floats, untyped or
  *    nested values — and rows are left on both sides): rows are grouped by
  *    their non-numeric cells, sorted by one numeric column, and matched
@@ -17,13 +18,16 @@
  * row comparisons; running out is reported, never hidden.
  */
 import type { Cell } from '../value/kind.ts';
-import { fmix, HASH_NULL } from './cell-hash.ts';
+import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
 import { rowsEqual, type ColumnPair, type Side } from './side.ts';
 import { classOf, EXACT, FLOAT, LIST, STRUCT, type Tolerance } from './value-policy.ts';
 
-export interface RowKeys {
-  h1: Int32Array;
-  h2: Int32Array;
+/** One side's aligned columns, laid out for the row-key loop. */
+interface KeyLayout {
+  columns: ColumnPair['ec'][];
+  index: Int32Array;
+  scheme: Int32Array;
+  tolerant: Uint8Array;
 }
 
 export interface MatchContext {
@@ -31,15 +35,13 @@ export interface MatchContext {
   A: Side;
   pairs: ColumnPair[];
   tol: Tolerance;
-  eKeys: RowKeys;
-  aKeys: RowKeys;
+  eLayout: KeyLayout;
+  aLayout: KeyLayout;
   /** Indices into `pairs` of tolerant columns. */
   tolerantPairs: number[];
   /** Rows holding a NULL in an aligned column (only under `sql_semantic`, where they can match nothing). */
   eUnmatchable: Uint8Array | null;
   aUnmatchable: Uint8Array | null;
-  eGroupKeys?: RowKeys;
-  aGroupKeys?: RowKeys;
   budget: { left: number; exhausted: boolean };
 }
 
@@ -50,26 +52,49 @@ function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
 }
 
-/** Combine per-column hashes (in column order) into two independent 32-bit row hashes. */
-export function combineRowKeys(n: number, columns: readonly Int32Array[]): RowKeys {
-  const h1 = new Int32Array(n);
-  const h2 = new Int32Array(n);
+const SEED_1 = 0x9747b28c | 0;
+const SEED_2 = 0x2545f491;
+
+function mix1(a: number, k: number): number {
+  a ^= Math.imul(rotl(Math.imul(k, 0xcc9e2d51), 15), 0x1b873593);
+  return (Math.imul(rotl(a, 13), 5) + 0xe6546b64) | 0;
+}
+
+function mix2(b: number, k: number, c: number): number {
+  b ^= fmix(k ^ Math.imul(c + 1, 0x9e3779b9));
+  return (Math.imul(rotl(b, 17), 0x27d4eb2f) + 0x165667b1) | 0;
+}
+
+/**
+ * The two 32-bit halves of row `r`'s key on one side, written to `out`.
+ * With `group`, numeric cells of tolerant columns contribute only a tag
+ * (their values are compared within tolerance): the tolerance phase groups
+ * rows by this key.
+ */
+export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false): void {
+  const layout = side === 'E' ? ctx.eLayout : ctx.aLayout;
+  const row = (side === 'E' ? ctx.E : ctx.A).rows[r]!;
+  const { columns, index, scheme, tolerant } = layout;
   const m = columns.length;
-  const salts = Int32Array.from(columns, (_, c) => Math.imul(c + 1, 0x9e3779b9));
-  for (let r = 0; r < n; r++) {
-    let a = 0x9747b28c | 0;
-    let b = 0x2545f491;
-    for (let c = 0; c < m; c++) {
-      const k = columns[c]![r]!;
-      a ^= Math.imul(rotl(Math.imul(k, 0xcc9e2d51), 15), 0x1b873593);
-      a = (Math.imul(rotl(a, 13), 5) + 0xe6546b64) | 0;
-      b ^= fmix(k ^ salts[c]!);
-      b = (Math.imul(rotl(b, 17), 0x27d4eb2f) + 0x165667b1) | 0;
-    }
-    h1[r] = fmix(a ^ m);
-    h2[r] = fmix(b ^ (m << 8));
+  let a = SEED_1;
+  let b = SEED_2;
+  for (let p = 0; p < m; p++) {
+    const cell = row[index[p]!];
+    const k = group && tolerant[p] ? groupHash(columns[p]!.kind, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
+    a = mix1(a, k);
+    b = mix2(b, k, p);
   }
-  return { h1, h2 };
+  out[0] = fmix(a ^ m);
+  out[1] = fmix(b ^ (m << 8));
+}
+
+function layoutOf(pairs: ColumnPair[], side: 'E' | 'A'): KeyLayout {
+  return {
+    columns: pairs.map((p) => (side === 'E' ? p.ec : p.ac)),
+    index: Int32Array.from(pairs, (p) => (side === 'E' ? p.ei : p.ai)),
+    scheme: Int32Array.from(pairs, (p) => (side === 'E' ? p.eScheme : p.aScheme)),
+    tolerant: Uint8Array.from(pairs, (p) => (p.tolerant ? 1 : 0)),
+  };
 }
 
 function unmatchableRows(side: Side, columns: readonly number[]): Uint8Array {
@@ -93,8 +118,8 @@ export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: T
     A,
     pairs,
     tol,
-    eKeys: combineRowKeys(E.n, pairs.map((p) => p.eHash)),
-    aKeys: combineRowKeys(A.n, pairs.map((p) => p.aHash)),
+    eLayout: layoutOf(pairs, 'E'),
+    aLayout: layoutOf(pairs, 'A'),
     tolerantPairs,
     eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
     aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
@@ -115,38 +140,14 @@ function isNumericFinite(cls: number, cell: Cell): boolean {
   return cls === FLOAT && Number.isFinite(cell as number);
 }
 
-function groupKeysOf(ctx: MatchContext, side: 'E' | 'A'): RowKeys {
-  const cached = side === 'E' ? ctx.eGroupKeys : ctx.aGroupKeys;
-  if (cached) return cached;
-  const S = side === 'E' ? ctx.E : ctx.A;
-  const columns = ctx.pairs.map((pair) => {
-    const base = side === 'E' ? pair.eHash : pair.aHash;
-    if (!pair.tolerant) return base;
-    const index = side === 'E' ? pair.ei : pair.ai;
-    const kind = (side === 'E' ? pair.ec : pair.ac).kind;
-    const out = new Int32Array(S.n);
-    for (let r = 0; r < S.n; r++) {
-      const cell = S.rows[r]![index];
-      if (cell === null || cell === undefined) {
-        out[r] = HASH_NULL;
-        continue;
-      }
-      const cls = classOf(kind, cell);
-      out[r] = isNumericFinite(cls, cell) ? TAG_NUMBER : cls === LIST || cls === STRUCT ? TAG_NESTED : base[r]!;
-    }
-    return out;
-  });
-  const keys = combineRowKeys(S.n, columns);
-  if (side === 'E') ctx.eGroupKeys = keys;
-  else ctx.aGroupKeys = keys;
-  return keys;
+function groupHash(kind: ColumnPair['ec']['kind'], cell: Cell | undefined): number {
+  if (cell === null || cell === undefined) return HASH_NULL;
+  const cls = classOf(kind, cell);
+  if (isNumericFinite(cls, cell)) return TAG_NUMBER;
+  if (cls === LIST || cls === STRUCT) return TAG_NESTED;
+  return hashByKind({ kind }, cell, 0);
 }
 
-function nextPow2(x: number): number {
-  let c = 4;
-  while (c < x) c *= 2;
-  return c;
-}
 
 function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
   if (cell === null || cell === undefined) return NaN;
@@ -161,30 +162,25 @@ function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
  * An index over the rows of one side (a list of row numbers): exact keys to
  * chains of rows, and, built on first use, tolerance groups sorted by a
  * numeric column. The exact table interleaves, per slot, the chain's first
- * entry, a cursor to its first possibly unmatched entry and the two key
- * halves, so a probe touches one cache line.
+ * entry and the two key halves, so a probe touches one cache line; the slot
+ * count is 1.5× the rows (no power of two: a multiply maps keys to slots).
  */
 export interface RowIndex {
   side: 'E' | 'A';
   list: Int32Array;
   /** True when `list` is 0..n-1 (positions are row numbers). */
   identity: boolean;
-  mask: number;
-  /** Per slot: [first, cursor, key1, key2]; first is a position in `list`, -1 for an empty slot. */
+  slots: number;
+  /** Per slot: [first, key1, key2]; first is a position in `list`, -1 for an empty slot. */
   table: Int32Array;
   next: Int32Array;
   groups?: ToleranceGroups;
 }
 
-const FIRST = 0;
-const CURSOR = 1;
-const KEY1 = 2;
-const KEY2 = 3;
-
 interface ToleranceGroups {
-  mask: number;
-  slotRep: Int32Array;
-  slotGroup: Int32Array;
+  slots: number;
+  /** Per slot: [group, key1, key2]; group -1 for an empty slot. */
+  table: Int32Array;
   start: Int32Array;
   members: Int32Array;
   values: Float64Array;
@@ -195,64 +191,61 @@ interface ToleranceGroups {
   sorted: Uint8Array;
 }
 
-function keysOf(ctx: MatchContext, side: 'E' | 'A'): RowKeys {
-  return side === 'E' ? ctx.eKeys : ctx.aKeys;
-}
-
 function unmatchable(ctx: MatchContext, side: 'E' | 'A'): Uint8Array | null {
   return side === 'E' ? ctx.eUnmatchable : ctx.aUnmatchable;
 }
 
+function slotOf(k1: number, slots: number): number {
+  return Math.floor(((k1 >>> 0) * slots) / 4294967296);
+}
+
 export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false): RowIndex {
-  const { h1, h2 } = keysOf(ctx, side);
   const skip = unmatchable(ctx, side);
   const n = list.length;
-  const cap = nextPow2(Math.ceil(n * 1.5));
-  const mask = cap - 1;
-  const table = new Int32Array(cap * 4);
-  for (let s = 0; s < cap; s++) table[s * 4] = -1;
+  const slots = Math.max(4, Math.ceil(n * 1.5));
+  const table = new Int32Array(slots * 3);
+  for (let s = 0; s < slots; s++) table[s * 3] = -1;
   const next = new Int32Array(n);
+  const key = new Int32Array(2);
   for (let i = n - 1; i >= 0; i--) {
     const r = identity ? i : list[i]!;
     if (skip && skip[r]) continue;
-    const k1 = h1[r]!;
-    const k2 = h2[r]!;
-    let s = k1 & mask;
+    rowKey(ctx, side, r, key);
+    const k1 = key[0]!;
+    const k2 = key[1]!;
+    let s = slotOf(k1, slots);
     for (;;) {
-      const at = s * 4;
-      const first = table[at + FIRST]!;
+      const at = s * 3;
+      const first = table[at]!;
       if (first === -1) {
-        table[at + FIRST] = i;
-        table[at + CURSOR] = i;
-        table[at + KEY1] = k1;
-        table[at + KEY2] = k2;
+        table[at] = i;
+        table[at + 1] = k1;
+        table[at + 2] = k2;
         next[i] = -1;
         break;
       }
-      if (table[at + KEY1] === k1 && table[at + KEY2] === k2) {
+      if (table[at + 1] === k1 && table[at + 2] === k2) {
         next[i] = first;
-        table[at + FIRST] = i;
-        table[at + CURSOR] = i;
+        table[at] = i;
         break;
       }
-      s = (s + 1) & mask;
+      s = s + 1 === slots ? 0 : s + 1;
     }
   }
-  return { side, list, identity, mask, table, next };
+  return { side, list, identity, slots, table, next };
 }
 
-/** The table offset of the slot holding rows whose key equals row `r` of the other side, or -1. */
-function findSlot(index: RowIndex, ctx: MatchContext, r: number): number {
-  const probe = keysOf(ctx, index.side === 'E' ? 'A' : 'E');
-  const k1 = probe.h1[r]!;
-  const k2 = probe.h2[r]!;
+/** The table offset of the slot whose key is `key`, or -1. */
+function findSlotByKey(index: RowIndex, key: Int32Array): number {
+  const k1 = key[0]!;
+  const k2 = key[1]!;
   const table = index.table;
-  let s = k1 & index.mask;
+  let s = slotOf(k1, index.slots);
   for (;;) {
-    const at = s * 4;
-    if (table[at + FIRST] === -1) return -1;
-    if (table[at + KEY1] === k1 && table[at + KEY2] === k2) return at;
-    s = (s + 1) & index.mask;
+    const at = s * 3;
+    if (table[at] === -1) return -1;
+    if (table[at + 1] === k1 && table[at + 2] === k2) return at;
+    s = s + 1 === index.slots ? 0 : s + 1;
   }
 }
 
@@ -270,33 +263,33 @@ function windowHalfWidth(v: number, tol: Tolerance): number {
 }
 
 function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
-  const gk = groupKeysOf(ctx, index.side);
   const skip = unmatchable(ctx, index.side);
   const n = index.list.length;
-  const cap = nextPow2(n * 2);
-  const mask = cap - 1;
-  const slotRep = new Int32Array(cap).fill(-1);
-  const slotGroup = new Int32Array(cap).fill(-1);
+  const slots = Math.max(4, Math.ceil(n * 1.5));
+  const table = new Int32Array(slots * 3);
+  for (let s = 0; s < slots; s++) table[s * 3] = -1;
   const groupOf = new Int32Array(n).fill(-1);
+  const key = new Int32Array(2);
   let groupCount = 0;
   for (let i = 0; i < n; i++) {
     const r = index.list[i]!;
     if (skip && skip[r]) continue;
-    const k1 = gk.h1[r]!;
-    const k2 = gk.h2[r]!;
-    let s = k1 & mask;
+    rowKey(ctx, index.side, r, key, true);
+    const k1 = key[0]!;
+    const k2 = key[1]!;
+    let s = slotOf(k1, slots);
     for (;;) {
-      const rep = slotRep[s]!;
-      if (rep === -1) {
-        slotRep[s] = i;
-        slotGroup[s] = groupCount++;
+      const at = s * 3;
+      if (table[at] === -1) {
+        table[at] = groupCount++;
+        table[at + 1] = k1;
+        table[at + 2] = k2;
         break;
       }
-      const rr = index.list[rep]!;
-      if (gk.h1[rr] === k1 && gk.h2[rr] === k2) break;
-      s = (s + 1) & mask;
+      if (table[at + 1] === k1 && table[at + 2] === k2) break;
+      s = s + 1 === slots ? 0 : s + 1;
     }
-    groupOf[i] = slotGroup[s]!;
+    groupOf[i] = table[s * 3]!;
   }
   const start = new Int32Array(groupCount + 1);
   for (let i = 0; i < n; i++) if (groupOf[i]! >= 0) start[groupOf[i]! + 1]!++;
@@ -308,9 +301,8 @@ function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
     if (g >= 0) members[fill[g]!++] = i;
   }
   return {
-    mask,
-    slotRep,
-    slotGroup,
+    slots,
+    table,
     start,
     members,
     values: new Float64Array(members.length),
@@ -407,19 +399,18 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
   if (!index.groups) index.groups = buildGroups(ctx, index);
   const groups = index.groups;
   const probeSide = index.side === 'E' ? 'A' : 'E';
-  const gk = groupKeysOf(ctx, probeSide);
-  const own = groupKeysOf(ctx, index.side);
-  const k1 = gk.h1[probe]!;
-  const k2 = gk.h2[probe]!;
-  let s = k1 & groups.mask;
+  const key = new Int32Array(2);
+  rowKey(ctx, probeSide, probe, key, true);
+  const k1 = key[0]!;
+  const k2 = key[1]!;
+  let s = slotOf(k1, groups.slots);
   for (;;) {
-    const rep = groups.slotRep[s]!;
-    if (rep === -1) return false;
-    const rr = index.list[rep]!;
-    if (own.h1[rr] === k1 && own.h2[rr] === k2) break;
-    s = (s + 1) & groups.mask;
+    const at = s * 3;
+    if (groups.table[at] === -1) return false;
+    if (groups.table[at + 1] === k1 && groups.table[at + 2] === k2) break;
+    s = s + 1 === groups.slots ? 0 : s + 1;
   }
-  const g = groups.slotGroup[s]!;
+  const g = groups.table[s * 3]!;
   prepareGroup(ctx, index, groups, g);
   const from = groups.start[g]!;
   const to = groups.start[g + 1]!;
@@ -449,7 +440,8 @@ export interface ListMatch {
   matched: number;
   /** Pairs found by the tolerance phase (not exact-hash equal). */
   toleranceMatched: number;
-  index: RowIndex;
+  /** Expected positions whose final pair was made by the tolerance phase (null when none). */
+  byTolerance: Uint8Array | null;
 }
 
 const MAX_AUGMENT_DEPTH = 256;
@@ -463,35 +455,43 @@ export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Arr
   const skip = ctx.eUnmatchable;
   const { table, next } = index;
   const { E, A, pairs, tol } = ctx;
+  const key = new Int32Array(2);
   let matched = 0;
   for (let i = 0; i < nE; i++) {
     const er = identity ? i : eList[i]!;
     if (skip && skip[er]) continue;
-    const at = findSlot(index, ctx, er);
+    rowKey(ctx, 'E', er, key);
+    const at = findSlotByKey(index, key);
     if (at < 0) continue;
-    // The cursor is the first entry not yet matched (entries behind it may be matched out of turn after a collision).
-    for (let j = table[at + CURSOR]!, first = true; j !== -1; j = next[j]!, first = false) {
-      if (!first && matchA[j] !== -1) continue;
+    // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
+    // Entries behind the head may have been matched out of turn after a key collision.
+    for (let j = table[at]!, head = true; j >= 0; j = next[j]!, head = false) {
+      if (!head && matchA[j] !== -1) continue;
       if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
         matchE[i] = j;
         matchA[j] = i;
         matched++;
-        if (table[at + CURSOR] === j) {
+        if (head) {
           let c = next[j]!;
           while (c !== -1 && matchA[c] !== -1) c = next[c]!;
-          table[at + CURSOR] = c;
+          table[at] = c === -1 ? -2 : c;
         }
         break;
       }
     }
   }
-  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, index };
-  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, result);
+  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null };
+  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) {
+    // A fresh index: the tolerance phase and later look-ups need every row, matched or not.
+    toleranceMatch(ctx, eList, aList, result, { side: 'A', list: aList, identity, slots: 0, table: new Int32Array(0), next: new Int32Array(0) });
+  }
   return result;
 }
 
-function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, result: ListMatch): void {
-  const { index, matchE, matchA } = result;
+function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, result: ListMatch, index: RowIndex): void {
+  const { matchE, matchA } = result;
+  const byTolerance = new Uint8Array(eList.length);
+  result.byTolerance = byTolerance;
   const window = new Int32Array(2);
   const skip = ctx.eUnmatchable;
   const budget = ctx.budget;
@@ -511,6 +511,7 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
       if (rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, aList[j]!)) {
         matchE[i] = j;
         matchA[j] = i;
+        byTolerance[i] = 1;
         result.matched++;
         result.toleranceMatched++;
         break;
@@ -539,6 +540,7 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
       if (holder === -1 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
         matchA[j] = i;
         matchE[i] = j;
+        byTolerance[i] = 1;
         return true;
       }
     }
@@ -558,14 +560,18 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
 
 /**
  * Position in `index.list` of some row equal to `probe` (a row of the other
- * side), matched or not, or -1. Used for set semantics and duplicate counts.
+ * side), matched or not, or -1. Used for set semantics and duplicate counts;
+ * `index` must be fresh (not consumed by `matchLists`).
  */
 export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): number {
-  const skip = unmatchable(ctx, index.side === 'E' ? 'A' : 'E');
+  const probeSide = index.side === 'E' ? 'A' : 'E';
+  const skip = unmatchable(ctx, probeSide);
   if (skip && skip[probe]) return -1;
-  const s = findSlot(index, ctx, probe);
+  const key = new Int32Array(2);
+  rowKey(ctx, probeSide, probe, key);
+  const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
   if (s >= 0) {
-    for (let j = index.table[s + FIRST]!; j !== -1; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
+    for (let j = index.table[s]!; j >= 0; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
   }
   if (ctx.tolerantPairs.length === 0) return -1;
   const w = new Int32Array(2);
@@ -584,9 +590,11 @@ export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): nu
 /** How many rows of `index` equal `probe` (exact chains plus the tolerance window). */
 export function countEqual(ctx: MatchContext, index: RowIndex, probe: number, limit = 1_000_000): number {
   const seen = new Set<number>();
-  const s = findSlot(index, ctx, probe);
+  const key = new Int32Array(2);
+  rowKey(ctx, index.side === 'E' ? 'A' : 'E', probe, key);
+  const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
   if (s >= 0) {
-    for (let j = index.table[s + FIRST]!; j !== -1 && seen.size < limit; j = index.next[j]!)
+    for (let j = index.table[s]!; j >= 0 && seen.size < limit; j = index.next[j]!)
       if (equalAcross(ctx, index, j, probe)) seen.add(j);
   }
   if (ctx.tolerantPairs.length > 0) {
