@@ -9,7 +9,7 @@
  * credit and witnesses.
  */
 import { SCHEME_NORMAL, SCHEME_SIMILAR, hashByKind } from './cell-hash.ts';
-import type { ListMatch, MatchContext } from './row-match.ts';
+import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
 import { columnSummary, schemeFor, type Side } from './side.ts';
 import { isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
 
@@ -18,9 +18,14 @@ export type Mapping = readonly (readonly [number, number])[];
 export interface MappingEvaluation {
   mapping: Mapping;
   ctx: MatchContext;
-  match: ListMatch;
+  prepared: PreparedMatch;
+  /** The matching, once computed (`passes` computes it when a pass is still possible). */
+  match: ListMatch | null;
   /** Every expected column aligned and the column counts equal. */
   complete: boolean;
+  /** False when column fingerprints already rule out equal bags. */
+  possible: boolean;
+  /** Known once `match` is computed. */
   bagPass: boolean;
 }
 

@@ -9,7 +9,18 @@ import { chooseAlignment, type Mapping, type MappingEvaluation } from './alignme
 import { alignCells, type CellPairs } from './cell-align.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
 import { checkOrder, type OrderResult } from './order-check.ts';
-import { allRows, buildIndex, countEqual, createMatchContext, findEqual, matchLists, type RowIndex } from './row-match.ts';
+import {
+  allRows,
+  buildIndex,
+  countEqual,
+  createMatchContext,
+  findEqual,
+  fingerprintsDiffer,
+  matchPrepared,
+  prepareMatch,
+  type ListMatch,
+  type RowIndex,
+} from './row-match.ts';
 import { makePairs, nullCounts, prepareSide, type Side } from './side.ts';
 import type {
   AlignedColumn,
@@ -138,17 +149,31 @@ export function compareResults(
     );
     if (known) return known;
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
-    const match = matchLists(ctx, allE, allA, true);
+    const prepared = prepareMatch(ctx, allE, allA, true);
+    // The passes yield every aligned column's fingerprint: keep them for the column filter.
+    ctx.pairs.forEach((pair, p) => {
+      const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
+      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
+      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
+    });
     const complete = E.m === A.m && mapping.length === E.m;
-    const ev: MappingEvaluation = { mapping, ctx, match, complete, bagPass: complete && E.n === A.n && match.matched === E.n };
+    const possible = setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared));
+    const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
     evaluations.push(ev);
     return ev;
+  };
+  const matchOf = (ev: MappingEvaluation): ListMatch => {
+    if (!ev.match) {
+      ev.match = matchPrepared(ev.ctx, ev.prepared);
+      ev.bagPass = ev.complete && E.n === A.n && ev.match.matched === E.n;
+    }
+    return ev.match;
   };
   const orders = new Map<MappingEvaluation, OrderResult>();
   const orderOf = (ev: MappingEvaluation): OrderResult => {
     let result = orders.get(ev);
     if (!result) {
-      result = ev.bagPass ? checkOrder(ev.ctx, keys, ev.match.matchE) : { pass: false, tieGroups: 0, violation: null };
+      result = ev.bagPass ? checkOrder(ev.ctx, keys, matchOf(ev).matchE) : { pass: false, tieGroups: 0, violation: null };
       orders.set(ev, result);
     }
     return result;
@@ -158,7 +183,7 @@ export function compareResults(
   const indexesOf = (ev: MappingEvaluation) => {
     let found = indexes.get(ev);
     if (!found) {
-      found = { aIndex: buildIndex(ev.ctx, 'A', allA, true), eIndex: buildIndex(ev.ctx, 'E', allE, true) };
+      found = { aIndex: ev.prepared.index, eIndex: buildIndex(ev.ctx, 'E', allE, true) };
       indexes.set(ev, found);
     }
     return found;
@@ -170,18 +195,26 @@ export function compareResults(
     if (!ev.complete) result = { pass: false, missingE: new Int32Array(0), missingA: new Int32Array(0) };
     else if (ev.bagPass) result = { pass: true, missingE: new Int32Array(0), missingA: new Int32Array(0) };
     else {
-      const freeE = unmatched(ev.match.matchE, allE);
-      const freeA = unmatched(ev.match.matchA, allA);
-      const { aIndex, eIndex } = indexesOf(ev);
-      const missingE = freeE.filter((e) => findEqual(ev.ctx, aIndex, e) < 0);
-      const missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
+      const match = matchOf(ev);
+      const freeE = unmatched(match.matchE, allE);
+      const freeA = unmatched(match.matchA, allA);
+      // Expected rows first: one without an equal actual row settles it before indexing the expected side.
+      const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.prepared.index, e) < 0);
+      let missingA = freeA;
+      if (missingE.length === 0 || setMode) {
+        const { eIndex } = indexesOf(ev);
+        missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
+      }
       result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
     }
     sets.set(ev, result);
     return result;
   };
-  const passes = (ev: MappingEvaluation): boolean =>
-    mode === 'order-sensitive' ? ev.bagPass && orderOf(ev).pass : setMode ? setOf(ev).pass : ev.bagPass;
+  const passes = (ev: MappingEvaluation): boolean => {
+    if (!ev.possible) return false;
+    matchOf(ev);
+    return mode === 'order-sensitive' ? ev.bagPass && orderOf(ev).pass : setMode ? setOf(ev).pass : ev.bagPass;
+  };
 
   const choice = chooseAlignment({
     E,
@@ -195,7 +228,8 @@ export function compareResults(
     passes,
   });
   const ev = choice.evaluation ?? evaluate(choice.mapping);
-  const { ctx, match } = ev;
+  const match = matchOf(ev);
+  const { ctx } = ev;
   const mapping = ev.mapping;
   const mapped = mapping.length;
   const setRes = setOf(ev);
@@ -353,6 +387,11 @@ export function compareResults(
   else modePass = (setMode ? setRes.pass : ev.bagPass) && nameProblems.length === 0;
   modePass = modePass && shapeOk && E.m === A.m;
 
+  function passesFree(x: MappingEvaluation): boolean {
+    if (!x.possible) return false;
+    matchOf(x);
+    return setMode ? setOf(x).pass : x.bagPass;
+  }
   if (!modePass && strictOrder && !positionalFreePass(ev)) {
     const free = chooseAlignment({
       E,
@@ -363,10 +402,10 @@ export function compareResults(
       strictNames: cfg.require_column_name_match,
       bagPrefilter: !setMode,
       evaluate,
-      passes: (x) => (setMode ? setOf(x).pass : x.bagPass),
+      passes: passesFree,
     });
     const freeEv = free.evaluation;
-    if (freeEv && (setMode ? setOf(freeEv).pass : freeEv.bagPass) && !freeEv.mapping.every(([i, j]) => i === j))
+    if (freeEv && passesFree(freeEv) && !freeEv.mapping.every(([i, j]) => i === j))
       reasons.push({
         code: 'column_order_mismatch',
         message: `Columns must keep their order; the results agree with the columns reordered (${freeEv.mapping
@@ -712,6 +751,7 @@ function cellStatistics(
       else numeric.floatCompared += count;
       continue;
     }
+    const s = columns[p]!;
     for (let r = 0; r < matchE.length; r++) {
       const a = matchE[r]!;
       if (a < 0) continue;
@@ -723,6 +763,19 @@ function cellStatistics(
       }
       const y = A.rows[a]![pair.ai];
       if (y === null || y === undefined) continue;
+      if (typeof x === 'number' && typeof y === 'number') {
+        // The float rule's statistics without allocating: both finite here (matched, not identical).
+        numeric.floatCompared++;
+        if (x === y || (x !== x && y !== y)) continue;
+        const abs = Math.abs(y - x);
+        const scale = Math.max(Math.abs(x), Math.abs(y));
+        if (abs !== 0) numeric.within++;
+        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
+        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
+        const rel = scale === 0 ? 0 : abs / scale;
+        if (rel > numeric.maxRel) numeric.maxRel = rel;
+        continue;
+      }
       note(p, numericDelta(pair.ec, x, pair.ac, y, tol), true);
     }
   }

@@ -71,7 +71,7 @@ function mix2(b: number, k: number, c: number): number {
  * (their values are compared within tolerance): the tolerance phase groups
  * rows by this key.
  */
-export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false): void {
+export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false, fp: Int32Array | null = null): void {
   const layout = side === 'E' ? ctx.eLayout : ctx.aLayout;
   const row = (side === 'E' ? ctx.E : ctx.A).rows[r]!;
   const { columns, index, scheme, tolerant } = layout;
@@ -80,7 +80,13 @@ export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32
   let b = SEED_2;
   for (let p = 0; p < m; p++) {
     const cell = row[index[p]!];
-    const k = group && tolerant[p] ? groupHash(columns[p]!.kind, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
+    const k = group && tolerant[p] ? groupHash(columns[p]!, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
+    if (fp !== null) {
+      // The column's bag-of-values fingerprint and NULL count (see `scanColumn`), for free.
+      fp[p * 3] = (fp[p * 3]! + fmix(k ^ 0x5f356495)) | 0;
+      fp[p * 3 + 1] = (fp[p * 3 + 1]! + fmix(Math.imul(k, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+      if (cell === null || cell === undefined) fp[p * 3 + 2]!++;
+    }
     a = mix1(a, k);
     b = mix2(b, k, p);
   }
@@ -140,12 +146,12 @@ function isNumericFinite(cls: number, cell: Cell): boolean {
   return cls === FLOAT && Number.isFinite(cell as number);
 }
 
-function groupHash(kind: ColumnPair['ec']['kind'], cell: Cell | undefined): number {
+function groupHash(column: ColumnPair['ec'], cell: Cell | undefined): number {
   if (cell === null || cell === undefined) return HASH_NULL;
-  const cls = classOf(kind, cell);
+  const cls = classOf(column.kind, cell);
   if (isNumericFinite(cls, cell)) return TAG_NUMBER;
   if (cls === LIST || cls === STRUCT) return TAG_NESTED;
-  return hashByKind({ kind }, cell, 0);
+  return hashByKind(column, cell, 0);
 }
 
 
@@ -171,9 +177,11 @@ export interface RowIndex {
   /** True when `list` is 0..n-1 (positions are row numbers). */
   identity: boolean;
   slots: number;
-  /** Per slot: [first, key1, key2]; first is a position in `list`, -1 for an empty slot. */
+  /** Per slot: [first, key1, key2]; first is a position in `list`, -1 for an empty slot (-2: consumed by matching). */
   table: Int32Array;
   next: Int32Array;
+  /** Each slot's first chain entry as built, kept once matching starts consuming `table` heads. */
+  firsts: Int32Array | null;
   groups?: ToleranceGroups;
 }
 
@@ -191,6 +199,9 @@ interface ToleranceGroups {
   sorted: Uint8Array;
 }
 
+/** Scratch for one row key outside the bulk loops (reused: no allocation per probe). */
+const SCRATCH_KEY = new Int32Array(2);
+
 function unmatchable(ctx: MatchContext, side: 'E' | 'A'): Uint8Array | null {
   return side === 'E' ? ctx.eUnmatchable : ctx.aUnmatchable;
 }
@@ -199,7 +210,7 @@ function slotOf(k1: number, slots: number): number {
   return Math.floor(((k1 >>> 0) * slots) / 4294967296);
 }
 
-export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false): RowIndex {
+export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false, fp: Int32Array | null = null): RowIndex {
   const skip = unmatchable(ctx, side);
   const n = list.length;
   const slots = Math.max(4, Math.ceil(n * 1.5));
@@ -209,8 +220,8 @@ export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array,
   const key = new Int32Array(2);
   for (let i = n - 1; i >= 0; i--) {
     const r = identity ? i : list[i]!;
+    rowKey(ctx, side, r, key, false, fp);
     if (skip && skip[r]) continue;
-    rowKey(ctx, side, r, key);
     const k1 = key[0]!;
     const k2 = key[1]!;
     let s = slotOf(k1, slots);
@@ -232,7 +243,7 @@ export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array,
       s = s + 1 === slots ? 0 : s + 1;
     }
   }
-  return { side, list, identity, slots, table, next };
+  return { side, list, identity, slots, table, next, firsts: null };
 }
 
 /** The table offset of the slot whose key is `key`, or -1. */
@@ -249,6 +260,11 @@ function findSlotByKey(index: RowIndex, key: Int32Array): number {
   }
 }
 
+/** First entry of a slot's full chain (also after matching consumed its head). */
+function chainStart(index: RowIndex, at: number): number {
+  return index.firsts ? index.firsts[at / 3]! : index.table[at]!;
+}
+
 function equalAcross(ctx: MatchContext, index: RowIndex, local: number, probe: number): boolean {
   const r = index.list[local]!;
   return index.side === 'A'
@@ -262,9 +278,10 @@ function windowHalfWidth(v: number, tol: Tolerance): number {
   return d * (1 + 1e-9) + 1e-300;
 }
 
-function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
+/** Tolerance groups over the rows at `subset` (positions in `index.list`; all when absent). */
+function buildGroups(ctx: MatchContext, index: RowIndex, subset: Int32Array | null = null): ToleranceGroups {
   const skip = unmatchable(ctx, index.side);
-  const n = index.list.length;
+  const n = subset ? subset.length : index.list.length;
   const slots = Math.max(4, Math.ceil(n * 1.5));
   const table = new Int32Array(slots * 3);
   for (let s = 0; s < slots; s++) table[s * 3] = -1;
@@ -272,7 +289,7 @@ function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
   const key = new Int32Array(2);
   let groupCount = 0;
   for (let i = 0; i < n; i++) {
-    const r = index.list[i]!;
+    const r = index.list[subset ? subset[i]! : i]!;
     if (skip && skip[r]) continue;
     rowKey(ctx, index.side, r, key, true);
     const k1 = key[0]!;
@@ -298,7 +315,7 @@ function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
   const members = new Int32Array(start[groupCount]!);
   for (let i = 0; i < n; i++) {
     const g = groupOf[i]!;
-    if (g >= 0) members[fill[g]!++] = i;
+    if (g >= 0) members[fill[g]!++] = subset ? subset[i]! : i;
   }
   return {
     slots,
@@ -322,6 +339,29 @@ function kindOf(ctx: MatchContext, side: 'E' | 'A', pairIndex: number): ColumnPa
   return (side === 'E' ? pair.ec : pair.ac).kind;
 }
 
+const SAMPLE = new Float64Array(64);
+
+/** Distinct numeric values among up to 64 evenly spaced members of a group, in one tolerant column. */
+function sampledDistinct(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, from: number, to: number, p: number): number {
+  const kind = kindOf(ctx, index.side, p);
+  const size = Math.min(to - from, SAMPLE.length);
+  let k = 0;
+  for (let q = 0; q < size; q++) {
+    const row = index.list[groups.members[from + Math.floor((q * (to - from)) / size)]!]!;
+    const v = numericValue(kind, cellOf(ctx, index.side, row, p));
+    if (v === v) SAMPLE[k++] = v;
+  }
+  const sample = SAMPLE.subarray(0, k).sort();
+  let distinct = k > 0 ? 1 : 0;
+  for (let q = 1; q < k; q++) if (sample[q] !== sample[q - 1]) distinct++;
+  return distinct;
+}
+
+/** Ascending with NaN last. */
+function before(a: number, b: number): boolean {
+  return b !== b ? a === a : a < b;
+}
+
 /** Sort one group by its most selective numeric tolerant column (on first use). */
 function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, g: number): void {
   if (groups.sorted[g]) return;
@@ -329,19 +369,27 @@ function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroup
   const from = groups.start[g]!;
   const to = groups.start[g + 1]!;
   const side = index.side;
+  const members = groups.members;
+  const values = groups.values;
+  // The window column: in a large group the one with the most distinct values, else the first numeric one.
   let best = -1;
-  let bestDistinct = 0;
-  const sample = Math.min(to - from, 64);
-  for (const p of ctx.tolerantPairs) {
-    const seen = new Set<number>();
-    for (let k = 0; k < sample; k++) {
-      const row = index.list[groups.members[from + Math.floor((k * (to - from)) / sample)]!]!;
-      const v = numericValue(kindOf(ctx, side, p), cellOf(ctx, side, row, p));
-      if (v === v) seen.add(v);
+  if (to - from > 64) {
+    let bestDistinct = 0;
+    for (const p of ctx.tolerantPairs) {
+      const distinct = sampledDistinct(ctx, index, groups, from, to, p);
+      if (distinct > bestDistinct) {
+        bestDistinct = distinct;
+        best = p;
+      }
     }
-    if (seen.size > bestDistinct) {
-      bestDistinct = seen.size;
-      best = p;
+  } else {
+    const row = index.list[members[from]!]!;
+    for (const p of ctx.tolerantPairs) {
+      const v = numericValue(kindOf(ctx, side, p), cellOf(ctx, side, row, p));
+      if (v === v) {
+        best = p;
+        break;
+      }
     }
   }
   groups.windowPair[g] = best;
@@ -350,26 +398,108 @@ function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroup
     return;
   }
   const kind = kindOf(ctx, side, best);
-  const local = groups.members.subarray(from, to);
-  const vals = new Float64Array(to - from);
-  for (let k = 0; k < local.length; k++) vals[k] = numericValue(kind, cellOf(ctx, side, index.list[local[k]!]!, best));
-  const order = Array.from({ length: local.length }, (_, k) => k);
-  order.sort((x, y) => {
-    const a = vals[x]!;
-    const b = vals[y]!;
-    if (a !== a) return b !== b ? x - y : 1;
-    if (b !== b) return -1;
-    return a < b ? -1 : a > b ? 1 : x - y;
-  });
-  const sortedMembers = order.map((k) => local[k]!);
-  let nan = to;
-  for (let k = 0; k < order.length; k++) {
-    const v = vals[order[k]!]!;
-    groups.values[from + k] = v;
-    if (v !== v && nan === to) nan = from + k;
+  for (let k = from; k < to; k++) values[k] = numericValue(kind, cellOf(ctx, side, index.list[members[k]!]!, best));
+  if (to - from === 1) {
+    groups.nanStart[g] = values[from] === values[from] ? to : from;
+    return;
   }
-  local.set(sortedMembers);
+  if (to - from <= 32) {
+    // Insertion sort in place (values and members together), NaN last, stable.
+    for (let k = from + 1; k < to; k++) {
+      const v = values[k]!;
+      const m = members[k]!;
+      let q = k - 1;
+      while (q >= from && before(v, values[q]!)) {
+        values[q + 1] = values[q]!;
+        members[q + 1] = members[q]!;
+        q--;
+      }
+      values[q + 1] = v;
+      members[q + 1] = m;
+    }
+  } else {
+    const vals = values.slice(from, to);
+    const order = argsortDoubles(vals);
+    const local = members.slice(from, to);
+    for (let k = 0; k < order.length; k++) {
+      values[from + k] = vals[order[k]!]!;
+      members[from + k] = local[order[k]!]!;
+    }
+  }
+  let nan = to;
+  for (let k = from; k < to; k++) {
+    if (values[k] !== values[k]) {
+      nan = k;
+      break;
+    }
+  }
   groups.nanStart[g] = nan;
+}
+
+/**
+ * Stable order of `values` ascending, NaN last: LSD radix sort (4 passes of
+ * 16 bits) on the doubles' bits mapped to unsigned order. No comparator calls.
+ */
+export function argsortDoubles(values: Float64Array): Int32Array {
+  const n = values.length;
+  if (n < 512) {
+    const order = Array.from({ length: n }, (_, k) => k);
+    order.sort((x, y) => {
+      const a = values[x]!;
+      const b = values[y]!;
+      if (a !== a) return b !== b ? x - y : 1;
+      if (b !== b) return -1;
+      return a < b ? -1 : a > b ? 1 : x - y;
+    });
+    return Int32Array.from(order);
+  }
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const bits = new Uint32Array(values.buffer, values.byteOffset, n * 2);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v !== v) {
+      hi[i] = 0xffffffff;
+      lo[i] = 0xffffffff;
+      continue;
+    }
+    let h = bits[i * 2 + 1]!;
+    let l = bits[i * 2]!;
+    if (v === 0) {
+      h = 0;
+      l = 0;
+    }
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    hi[i] = h;
+    lo[i] = l;
+  }
+  let order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let spare = new Int32Array(n);
+  const count = new Int32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const words = pass < 2 ? lo : hi;
+    const shift = pass % 2 === 0 ? 0 : 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(words[order[i]!]! >>> shift) & 0xffff]!++;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = order[i]!;
+      spare[count[(words[k]! >>> shift) & 0xffff]!++] = k;
+    }
+    const t = order;
+    order = spare;
+    spare = t;
+  }
+  return order;
 }
 
 function lowerBound(values: Float64Array, from: number, to: number, x: number): number {
@@ -399,7 +529,7 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
   if (!index.groups) index.groups = buildGroups(ctx, index);
   const groups = index.groups;
   const probeSide = index.side === 'E' ? 'A' : 'E';
-  const key = new Int32Array(2);
+  const key = SCRATCH_KEY;
   rowKey(ctx, probeSide, probe, key, true);
   const k1 = key[0]!;
   const k2 = key[1]!;
@@ -444,118 +574,245 @@ export interface ListMatch {
   byTolerance: Uint8Array | null;
 }
 
+/** The first step of a matching: keys of the expected rows and an index of the actual rows. */
+export interface PreparedMatch {
+  eList: Int32Array;
+  aList: Int32Array;
+  identity: boolean;
+  eKeys: Int32Array;
+  index: RowIndex;
+  /** Per aligned column: [fingerprint a, fingerprint b, NULLs] on each side (see `rowKey`). */
+  eFp: Int32Array;
+  aFp: Int32Array;
+}
+
 const MAX_AUGMENT_DEPTH = 256;
+const BLOCK = 64;
+
+/** Hash both sides (row keys, column fingerprints) and index the actual rows. */
+export function prepareMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): PreparedMatch {
+  const m = ctx.pairs.length;
+  const aFp = new Int32Array(m * 3);
+  const eFp = new Int32Array(m * 3);
+  const index = buildIndex(ctx, 'A', aList, identity, aFp);
+  const eKeys = new Int32Array(eList.length * 2);
+  const key = new Int32Array(2);
+  for (let i = 0; i < eList.length; i++) {
+    rowKey(ctx, 'E', identity ? i : eList[i]!, key, false, eFp);
+    eKeys[i * 2] = key[0]!;
+    eKeys[i * 2 + 1] = key[1]!;
+  }
+  return { eList, aList, identity, eKeys, index, eFp, aFp };
+}
+
+/**
+ * Aligned columns whose bags of values differ for sure (different
+ * fingerprints on a column without floats or untyped values): a bag match is
+ * then impossible under this alignment.
+ */
+export function fingerprintsDiffer(ctx: MatchContext, prepared: PreparedMatch): boolean {
+  const { eFp, aFp } = prepared;
+  return ctx.pairs.some(
+    (pair, p) => !pair.tolerant && (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
+  );
+}
 
 /** Maximum bag matching between expected rows `eList` and actual rows `aList`. */
 export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): ListMatch {
-  const index = buildIndex(ctx, 'A', aList, identity);
+  return matchPrepared(ctx, prepareMatch(ctx, eList, aList, identity));
+}
+
+/** The exact phase, then the tolerance phase, on a prepared matching. */
+export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListMatch {
+  const { eList, aList, identity, eKeys, index } = prepared;
   const nE = eList.length;
   const matchE = new Int32Array(nE).fill(-1);
   const matchA = new Int32Array(aList.length).fill(-1);
   const skip = ctx.eUnmatchable;
-  const { table, next } = index;
+  const { table, next, slots } = index;
+  const firsts = new Int32Array(slots);
+  for (let s = 0; s < slots; s++) firsts[s] = table[s * 3]!;
+  index.firsts = firsts;
   const { E, A, pairs, tol } = ctx;
-  const key = new Int32Array(2);
+  const at = new Int32Array(BLOCK);
   let matched = 0;
-  for (let i = 0; i < nE; i++) {
-    const er = identity ? i : eList[i]!;
-    if (skip && skip[er]) continue;
-    rowKey(ctx, 'E', er, key);
-    const at = findSlotByKey(index, key);
-    if (at < 0) continue;
-    // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
-    // Entries behind the head may have been matched out of turn after a key collision.
-    for (let j = table[at]!, head = true; j >= 0; j = next[j]!, head = false) {
-      if (!head && matchA[j] !== -1) continue;
-      if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
-        matchE[i] = j;
-        matchA[j] = i;
-        matched++;
-        if (head) {
-          let c = next[j]!;
-          while (c !== -1 && matchA[c] !== -1) c = next[c]!;
-          table[at] = c === -1 ? -2 : c;
+  // In blocks: find every slot of a block first (independent loads overlap), then verify.
+  for (let base = 0; base < nE; base += BLOCK) {
+    const end = Math.min(nE, base + BLOCK);
+    for (let i = base; i < end; i++) {
+      const k1 = eKeys[i * 2]!;
+      const k2 = eKeys[i * 2 + 1]!;
+      let s = slotOf(k1, slots);
+      for (;;) {
+        const o = s * 3;
+        if (table[o] === -1) {
+          at[i - base] = -1;
+          break;
         }
-        break;
+        if (table[o + 1] === k1 && table[o + 2] === k2) {
+          at[i - base] = o;
+          break;
+        }
+        s = s + 1 === slots ? 0 : s + 1;
+      }
+    }
+    for (let i = base; i < end; i++) {
+      const o = at[i - base]!;
+      if (o < 0) continue;
+      const er = identity ? i : eList[i]!;
+      if (skip && skip[er]) continue;
+      // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
+      // Entries behind the head may have been matched out of turn after a key collision.
+      for (let j = table[o]!, head = true; j >= 0; j = next[j]!, head = false) {
+        if (!head && matchA[j] !== -1) continue;
+        if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
+          matchE[i] = j;
+          matchA[j] = i;
+          matched++;
+          if (head) {
+            let c = next[j]!;
+            while (c !== -1 && matchA[c] !== -1) c = next[c]!;
+            table[o] = c === -1 ? -2 : c;
+          }
+          break;
+        }
       }
     }
   }
   const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null };
-  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) {
-    // A fresh index: the tolerance phase and later look-ups need every row, matched or not.
-    toleranceMatch(ctx, eList, aList, result, { side: 'A', list: aList, identity, slots: 0, table: new Int32Array(0), next: new Int32Array(0) });
-  }
+  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
   return result;
 }
 
-function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, result: ListMatch, index: RowIndex): void {
+/** A set of 64-bit keys (two int32 halves), open addressing. */
+class KeySet {
+  private table = new Int32Array(3 * 16).fill(0);
+  private slots = 16;
+  size = 0;
+
+  private find(k1: number, k2: number): number {
+    let s = slotOf(k1, this.slots);
+    for (;;) {
+      const o = s * 3;
+      if (this.table[o] === 0 || (this.table[o + 1] === k1 && this.table[o + 2] === k2)) return o;
+      s = s + 1 === this.slots ? 0 : s + 1;
+    }
+  }
+
+  has(k1: number, k2: number): boolean {
+    return this.table[this.find(k1, k2)] === 1;
+  }
+
+  add(k1: number, k2: number): void {
+    const o = this.find(k1, k2);
+    if (this.table[o] === 1) return;
+    this.table[o] = 1;
+    this.table[o + 1] = k1;
+    this.table[o + 2] = k2;
+    if (++this.size * 2 > this.slots) {
+      const old = this.table;
+      this.slots *= 2;
+      this.table = new Int32Array(this.slots * 3);
+      this.size = 0;
+      for (let q = 0; q < old.length; q += 3) if (old[q] === 1) this.add(old[q + 1]!, old[q + 2]!);
+    }
+  }
+}
+
+function freePositions(match: Int32Array): Int32Array {
+  let k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) k++;
+  const out = new Int32Array(k);
+  k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) out[k++] = i;
+  return out;
+}
+
+/**
+ * Stage 1 pairs the leftover rows among themselves (greedy in the float
+ * window, then augmenting paths). Stage 2, only when rows are still left on
+ * both sides, lets augmenting paths run through already matched actual rows
+ * of the same groups, so the matching is maximum.
+ */
+function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity: boolean, result: ListMatch): void {
   const { matchE, matchA } = result;
   const byTolerance = new Uint8Array(eList.length);
   result.byTolerance = byTolerance;
-  const window = new Int32Array(2);
   const skip = ctx.eUnmatchable;
   const budget = ctx.budget;
-  // Greedy: each free expected row takes the first free actual row in its window.
-  for (let i = 0; i < eList.length; i++) {
-    if (matchE[i] !== -1) continue;
-    const er = eList[i]!;
-    if ((skip && skip[er]) || !windowOf(ctx, index, er, window)) continue;
-    const members = index.groups!.members;
-    for (let k = window[0]!; k < window[1]!; k++) {
-      const j = members[k]!;
-      if (matchA[j] !== -1) continue;
-      if (budget.left-- <= 0) {
-        budget.exhausted = true;
-        return;
-      }
-      if (rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, aList[j]!)) {
-        matchE[i] = j;
-        matchA[j] = i;
-        byTolerance[i] = 1;
-        result.matched++;
-        result.toleranceMatched++;
-        break;
-      }
-    }
-  }
-  if (result.matched === eList.length || result.matched === aList.length) return;
-  // Augmenting paths for what is left (Kuhn), so the matching is maximum.
+  const rowE = (i: number) => (identity ? i : eList[i]!);
+  const rowA = (j: number) => (identity ? j : aList[j]!);
+  const index: RowIndex = { side: 'A', list: aList, identity, slots: 0, table: new Int32Array(0), next: new Int32Array(0), firsts: null };
   const visited = new Int32Array(aList.length);
   let stamp = 0;
+  const w = new Int32Array(2);
   const augment = (i: number, depth: number): boolean => {
-    const er = eList[i]!;
-    const w = new Int32Array(2);
+    const er = rowE(i);
     if (!windowOf(ctx, index, er, w)) return false;
     const members = index.groups!.members;
-    for (let k = w[0]!; k < w[1]!; k++) {
-      const j = members[k]!;
-      if (visited[j] === stamp) continue;
-      visited[j] = stamp;
-      if (budget.left-- <= 0) {
-        budget.exhausted = true;
-        return false;
-      }
-      if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, aList[j]!)) continue;
-      const holder = matchA[j]!;
-      if (holder === -1 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
-        matchA[j] = i;
-        matchE[i] = j;
-        byTolerance[i] = 1;
-        return true;
+    const from = w[0]!;
+    const to = w[1]!;
+    // Free partner first (greedy), then augmenting through matched ones.
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = from; k < to; k++) {
+        const j = members[k]!;
+        const holder = matchA[j]!;
+        if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === stamp) continue;
+        if (pass === 1) visited[j] = stamp;
+        if (budget.left-- <= 0) {
+          budget.exhausted = true;
+          return false;
+        }
+        if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, rowA(j))) continue;
+        if (pass === 0 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
+          matchA[j] = i;
+          matchE[i] = j;
+          byTolerance[i] = 1;
+          return true;
+        }
       }
     }
     return false;
   };
-  for (let i = 0; i < eList.length; i++) {
-    if (matchE[i] !== -1) continue;
-    if (skip && skip[eList[i]!]) continue;
-    stamp++;
-    if (augment(i, 0)) {
-      result.matched++;
-      result.toleranceMatched++;
+  const run = () => {
+    for (let i = 0; i < eList.length; i++) {
+      if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+      stamp++;
+      if (augment(i, 0)) {
+        result.matched++;
+        result.toleranceMatched++;
+        if (result.matched === eList.length || result.matched === aList.length) return;
+      }
+      if (budget.exhausted) return;
     }
-    if (budget.exhausted) return;
+  };
+  // Stage 1: the leftover actual rows only.
+  index.groups = buildGroups(ctx, index, freePositions(matchA));
+  run();
+  if (budget.exhausted || result.matched === eList.length || result.matched === aList.length) return;
+  // Stage 2: every actual row in a group of a still unmatched expected row. An augmenting path stays
+  // in one group and ends at a free actual row, so groups without one are skipped.
+  const key = new Int32Array(2);
+  const wanted = new KeySet();
+  for (let i = 0; i < eList.length; i++) {
+    if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+    rowKey(ctx, 'E', rowE(i), key, true);
+    wanted.add(key[0]!, key[1]!);
   }
+  const reachable = new KeySet();
+  for (let j = 0; j < aList.length; j++) {
+    if (matchA[j] !== -1) continue;
+    rowKey(ctx, 'A', rowA(j), key, true);
+    if (wanted.has(key[0]!, key[1]!)) reachable.add(key[0]!, key[1]!);
+  }
+  if (reachable.size === 0) return;
+  const keep: number[] = [];
+  for (let j = 0; j < aList.length; j++) {
+    rowKey(ctx, 'A', rowA(j), key, true);
+    if (reachable.has(key[0]!, key[1]!)) keep.push(j);
+  }
+  index.groups = buildGroups(ctx, index, Int32Array.from(keep));
+  run();
 }
 
 /**
@@ -571,7 +828,7 @@ export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): nu
   rowKey(ctx, probeSide, probe, key);
   const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
   if (s >= 0) {
-    for (let j = index.table[s]!; j >= 0; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
+    for (let j = chainStart(index, s); j >= 0; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
   }
   if (ctx.tolerantPairs.length === 0) return -1;
   const w = new Int32Array(2);
@@ -594,7 +851,7 @@ export function countEqual(ctx: MatchContext, index: RowIndex, probe: number, li
   rowKey(ctx, index.side === 'E' ? 'A' : 'E', probe, key);
   const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
   if (s >= 0) {
-    for (let j = index.table[s]!; j >= 0 && seen.size < limit; j = index.next[j]!)
+    for (let j = chainStart(index, s); j >= 0 && seen.size < limit; j = index.next[j]!)
       if (equalAcross(ctx, index, j, probe)) seen.add(j);
   }
   if (ctx.tolerantPairs.length > 0) {
