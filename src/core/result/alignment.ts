@@ -8,9 +8,9 @@
  * (Hungarian assignment over per-column value overlap) is used for partial
  * credit and witnesses.
  */
-import { SCHEME_NORMAL, SCHEME_SIMILAR, hashColumn } from './cell-hash.ts';
-import type { ListMatch, MatchContext } from './row-match.ts';
-import { columnHashes, columnSummary, schemeFor, type Side } from './side.ts';
+import { SCHEME_NORMAL, SCHEME_SIMILAR, hashByKind } from './cell-hash.ts';
+import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
+import { columnSummary, schemeFor, type Side } from './side.ts';
 import { isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
 
 export type Mapping = readonly (readonly [number, number])[];
@@ -18,9 +18,14 @@ export type Mapping = readonly (readonly [number, number])[];
 export interface MappingEvaluation {
   mapping: Mapping;
   ctx: MatchContext;
-  match: ListMatch;
+  prepared: PreparedMatch;
+  /** The matching, once computed (`passes` computes it when a pass is still possible). */
+  match: ListMatch | null;
   /** Every expected column aligned and the column counts equal. */
   complete: boolean;
+  /** False when column fingerprints already rule out equal bags. */
+  possible: boolean;
+  /** Known once `match` is computed. */
   bagPass: boolean;
 }
 
@@ -141,13 +146,8 @@ class PairFilter {
     return this.profiles.get(key)!;
   }
 
-  /**
-   * Could expected column `ei` and actual column `ai` hold the same bag of
-   * values? `cheap`: only use what hashing computes anyway (tolerant pairs pass).
-   */
-  mayMatch(ei: number, ai: number, cheap = false): boolean {
-    if (cheap && (isTolerantKind(this.E.columns[ei]!.kind) || isTolerantKind(this.A.columns[ai]!.kind)))
-      return kindsCompatible(this.E.columns[ei]!.kind, this.A.columns[ai]!.kind);
+  /** Could expected column `ei` and actual column `ai` hold the same bag of values? */
+  mayMatch(ei: number, ai: number): boolean {
     const key = `${ei}:${ai}`;
     const known = this.verdicts.get(key);
     if (known !== undefined) return known;
@@ -182,17 +182,23 @@ class PairFilter {
 // Best effort: the alignment that shares the most values.
 
 /** The column's value hashes (numbers rounded), sorted; a consistent sample (by hash value) when `threshold` < 2^32. */
-function sampledHashes(side: Side, index: number, threshold: number): Int32Array {
+function sampledHashes(side: Side, index: number, threshold: number, expected: number): Int32Array {
   const column = side.columns[index]!;
   const numeric = column.kind === 'integer' || column.kind === 'decimal' || column.kind === 'float' || column.kind === 'other';
-  const hashes = numeric ? hashColumn(side.rows, index, column, SCHEME_SIMILAR).hashes : columnHashes(side, index, SCHEME_NORMAL);
-  if (threshold >= 0x100000000) return hashes.slice().sort();
+  const scheme = numeric ? SCHEME_SIMILAR : SCHEME_NORMAL;
+  let out = new Int32Array(Math.max(16, Math.min(side.n, Math.ceil(expected * 1.2))));
   let k = 0;
-  for (let r = 0; r < hashes.length; r++) if (hashes[r]! >>> 0 < threshold) k++;
-  const out = new Int32Array(k);
-  k = 0;
-  for (let r = 0; r < hashes.length; r++) if (hashes[r]! >>> 0 < threshold) out[k++] = hashes[r]!;
-  return out.sort();
+  for (let r = 0; r < side.n; r++) {
+    const h = hashByKind(column, side.rows[r]![index], scheme);
+    if (h >>> 0 >= threshold) continue;
+    if (k === out.length) {
+      const grown = new Int32Array(out.length * 2);
+      grown.set(out);
+      out = grown;
+    }
+    out[k++] = h;
+  }
+  return out.subarray(0, k).sort();
 }
 
 function sharedCount(x: Int32Array, y: Int32Array): number {
@@ -268,8 +274,8 @@ function bestEffortMapping(E: Side, A: Side, cap: number): { mapping: [number, n
   const target = Math.max(cap, 1000);
   const sampled = n > target;
   const threshold = sampled ? Math.floor((0x100000000 * target) / n) : 0x100000000;
-  const eh = E.columns.map((_, i) => sampledHashes(E, i, threshold));
-  const ah = A.columns.map((_, j) => sampledHashes(A, j, threshold));
+  const eh = E.columns.map((_, i) => sampledHashes(E, i, threshold, (E.n * threshold) / 0x100000000));
+  const ah = A.columns.map((_, j) => sampledHashes(A, j, threshold, (A.n * threshold) / 0x100000000));
   const score = (i: number, j: number): number => {
     const x = eh[i]!;
     const y = ah[j]!;
@@ -333,10 +339,14 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
   const filter = new PairFilter(E, A, req.tol);
   const sameShape = E.m === A.m && (!req.bagPrefilter || E.n === A.n);
   // Under set semantics duplicates may differ, so only kinds can rule a pair out.
-  const pairMay = (i: number, j: number, cheap = false) =>
-    req.bagPrefilter ? filter.mayMatch(i, j, cheap) : kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind);
-  // Positional and named candidates are cheap to prefilter; content candidates get the full filter.
-  const mayPass = (mapping: Mapping, cheap: boolean) => sameShape && mapping.length === E.m && mapping.every(([i, j]) => pairMay(i, j, cheap));
+  const pairMay = (i: number, j: number) =>
+    req.bagPrefilter ? filter.mayMatch(i, j) : kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind);
+  // Positional and named candidates are compared directly (their rows get hashed anyway); content
+  // candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
+  const mayPass = (mapping: Mapping, cheap: boolean) =>
+    sameShape &&
+    mapping.length === E.m &&
+    mapping.every(([i, j]) => (cheap ? kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind) : pairMay(i, j)));
   const tried: Mapping[] = [];
   let checked = 0;
   let firstBagPass: { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null = null;

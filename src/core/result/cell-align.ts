@@ -7,6 +7,7 @@
  * value/null/type witnesses.
  */
 import type { MatchContext } from './row-match.ts';
+import { pairCellHash, type ColumnPair, type Side } from './side.ts';
 
 /** Postings longer than this are skipped when looking for partners (a value shared by many rows says little). */
 const POSTING_LIMIT = 64;
@@ -22,12 +23,13 @@ export interface CellPairs {
   capped: boolean;
 }
 
-function sortedByHash(hashes: Int32Array, rows: Int32Array): { order: Int32Array; keys: Int32Array } {
+/** Positions of `rows` sorted by the hash of their cell in the pair's actual column, with the sorted hashes. */
+function sortedByHash(side: Side, pair: ColumnPair, rows: Int32Array): { order: Int32Array; keys: Int32Array } {
+  const hashes = Int32Array.from(rows, (r) => pairCellHash(side, pair, 'A', r));
   const idx = Array.from({ length: rows.length }, (_, i) => i);
-  idx.sort((x, y) => hashes[rows[x]!]! - hashes[rows[y]!]! || x - y);
+  idx.sort((x, y) => hashes[x]! - hashes[y]! || x - y);
   const order = Int32Array.from(idx);
-  const keys = new Int32Array(order.length);
-  for (let i = 0; i < order.length; i++) keys[i] = hashes[rows[order[i]!]!]!;
+  const keys = Int32Array.from(order, (i) => hashes[i]!);
   return { order, keys };
 }
 
@@ -57,7 +59,7 @@ export function alignCells(ctx: MatchContext, freeE: Int32Array, freeA: Int32Arr
     capped,
   };
   if (size === 0) return out;
-  const postings = ctx.pairs.map((p) => sortedByHash(p.aHash, UA));
+  const postings = ctx.pairs.map((p) => sortedByHash(ctx.A, p, UA));
   const taken = new Uint8Array(UA.length);
   const pairedE = new Uint8Array(UE.length);
   const counts = new Int32Array(UA.length);
@@ -66,7 +68,7 @@ export function alignCells(ctx: MatchContext, freeE: Int32Array, freeA: Int32Arr
     const er = UE[i]!;
     for (let p = 0; p < ctx.pairs.length; p++) {
       const { order, keys } = postings[p]!;
-      const h = ctx.pairs[p]!.eHash[er]!;
+      const h = pairCellHash(ctx.E, ctx.pairs[p]!, 'E', er);
       const from = lowerBound(keys, h);
       let to = from;
       while (to < keys.length && keys[to] === h && to - from <= POSTING_LIMIT) to++;

@@ -8,7 +8,7 @@
  * hash is a signed 32-bit integer (a small integer to V8, never a boxed
  * double), stored in Int32Arrays.
  */
-import type { Cell, Kind } from '../value/kind.ts';
+import type { Cell } from '../value/kind.ts';
 import {
   BLOB,
   BOOL,
@@ -251,72 +251,59 @@ export function hashCell(column: ColumnLike, cell: Cell, scheme: HashScheme = SC
   }
 }
 
-/** A column's hashes with what one pass over them also yields. */
+/**
+ * Hash of a cell of a column of `column.kind`, with fast paths for the
+ * common kinds (the hot path of row keys); same result as `hashCell`.
+ */
+export function hashByKind(column: ColumnLike, cell: Cell | undefined, scheme: HashScheme): number {
+  if (cell === null || cell === undefined) return HASH_NULL;
+  switch (column.kind) {
+    case 'integer':
+      if (typeof cell === 'number' && scheme !== SCHEME_SIMILAR) return hashDouble(cell);
+      break;
+    case 'float':
+      if (typeof cell === 'number' && scheme !== SCHEME_SIMILAR) return hashDouble(cell);
+      break;
+    case 'text':
+      if (typeof cell === 'string') return hashString(cell);
+      break;
+    case 'decimal':
+      if (typeof cell === 'string' && scheme === SCHEME_NORMAL) return hashDecimalText(cell);
+      break;
+    case 'date':
+    case 'timestamp':
+      if (typeof cell === 'string') return hashTemporal(cell);
+      break;
+  }
+  return hashCell(column, cell, scheme);
+}
+
+/** What one pass over a column's hashes yields. */
 export interface ColumnSummary {
-  hashes: Int32Array;
   nulls: number;
   /** Order-independent fingerprint of the column's bag of values (two 32-bit sums). */
   fpA: number;
   fpB: number;
 }
 
-/** Hashes of one column of rows, specialised per kind for the common cases. */
-export function hashColumn(rows: readonly (readonly Cell[])[], index: number, column: ColumnLike, scheme: HashScheme): ColumnSummary {
-  const n = rows.length;
-  const out = new Int32Array(n);
-  const kind: Kind = column.kind;
+/** Hash every cell of a column (into `out` when given) and summarize. */
+export function scanColumn(
+  rows: readonly (readonly Cell[])[],
+  index: number,
+  column: ColumnLike,
+  scheme: HashScheme,
+  out: Int32Array | null = null,
+): ColumnSummary {
   let nulls = 0;
-  if ((kind === 'integer' || kind === 'float') && scheme !== SCHEME_SIMILAR) {
-    for (let r = 0; r < n; r++) {
-      const v = rows[r]![index];
-      if (typeof v === 'number') out[r] = hashDouble(v);
-      else if (v === null || v === undefined) {
-        out[r] = HASH_NULL;
-        nulls++;
-      } else out[r] = hashCell(column, v, scheme);
-    }
-  } else if (kind === 'text') {
-    for (let r = 0; r < n; r++) {
-      const v = rows[r]![index];
-      if (typeof v === 'string') out[r] = hashString(v);
-      else if (v === null || v === undefined) {
-        out[r] = HASH_NULL;
-        nulls++;
-      } else out[r] = hashCell(column, v, scheme);
-    }
-  } else if (kind === 'decimal' && scheme === SCHEME_NORMAL) {
-    for (let r = 0; r < n; r++) {
-      const v = rows[r]![index];
-      if (typeof v === 'string') out[r] = hashDecimalText(v);
-      else if (v === null || v === undefined) {
-        out[r] = HASH_NULL;
-        nulls++;
-      } else out[r] = hashCell(column, v, scheme);
-    }
-  } else if ((kind === 'date' || kind === 'timestamp') && scheme !== SCHEME_SIMILAR) {
-    for (let r = 0; r < n; r++) {
-      const v = rows[r]![index];
-      if (typeof v === 'string') out[r] = hashTemporal(v);
-      else if (v === null || v === undefined) {
-        out[r] = HASH_NULL;
-        nulls++;
-      } else out[r] = hashCell(column, v, scheme);
-    }
-  } else {
-    for (let r = 0; r < n; r++) {
-      const v = rows[r]![index];
-      if (v === null || v === undefined) {
-        out[r] = HASH_NULL;
-        nulls++;
-      } else out[r] = hashCell(column, v, scheme);
-    }
-  }
   let fpA = 0;
   let fpB = 0;
-  for (let r = 0; r < n; r++) {
-    const h = out[r]!;
+  for (let r = 0; r < rows.length; r++) {
+    const v = rows[r]![index];
+    if (v === null || v === undefined) nulls++;
+    const h = hashByKind(column, v, scheme);
+    if (out) out[r] = h;
     fpA = (fpA + fmix(h ^ 0x5f356495)) | 0;
     fpB = (fpB + fmix(Math.imul(h, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
   }
-  return { hashes: out, nulls, fpA, fpB };
+  return { nulls, fpA, fpB };
 }

@@ -9,7 +9,18 @@ import { chooseAlignment, type Mapping, type MappingEvaluation } from './alignme
 import { alignCells, type CellPairs } from './cell-align.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
 import { checkOrder, type OrderResult } from './order-check.ts';
-import { allRows, buildIndex, countEqual, createMatchContext, findEqual, matchLists, type RowIndex } from './row-match.ts';
+import {
+  allRows,
+  buildIndex,
+  countEqual,
+  createMatchContext,
+  findEqual,
+  fingerprintsDiffer,
+  matchPrepared,
+  prepareMatch,
+  type ListMatch,
+  type RowIndex,
+} from './row-match.ts';
 import { makePairs, nullCounts, prepareSide, type Side } from './side.ts';
 import type {
   AlignedColumn,
@@ -138,22 +149,45 @@ export function compareResults(
     );
     if (known) return known;
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
-    const match = matchLists(ctx, allE, allA, true);
+    const prepared = prepareMatch(ctx, allE, allA, true);
+    // The passes yield every aligned column's fingerprint: keep them for the column filter.
+    ctx.pairs.forEach((pair, p) => {
+      const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
+      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
+      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
+    });
     const complete = E.m === A.m && mapping.length === E.m;
-    const ev: MappingEvaluation = { mapping, ctx, match, complete, bagPass: complete && E.n === A.n && match.matched === E.n };
+    const possible = setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared));
+    const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
     evaluations.push(ev);
     return ev;
+  };
+  const matchOf = (ev: MappingEvaluation): ListMatch => {
+    if (!ev.match) {
+      ev.match = matchPrepared(ev.ctx, ev.prepared);
+      ev.bagPass = ev.complete && E.n === A.n && ev.match.matched === E.n;
+    }
+    return ev.match;
   };
   const orders = new Map<MappingEvaluation, OrderResult>();
   const orderOf = (ev: MappingEvaluation): OrderResult => {
     let result = orders.get(ev);
     if (!result) {
-      result = ev.bagPass ? checkOrder(ev.ctx, keys, ev.match.matchE) : { pass: false, tieGroups: 0, violation: null };
+      result = ev.bagPass ? checkOrder(ev.ctx, keys, matchOf(ev).matchE) : { pass: false, tieGroups: 0, violation: null };
       orders.set(ev, result);
     }
     return result;
   };
-  const eIndexes = new Map<MappingEvaluation, RowIndex>();
+  // Fresh full indexes of both sides, for set semantics and duplicate counts (failure paths only).
+  const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
+  const indexesOf = (ev: MappingEvaluation) => {
+    let found = indexes.get(ev);
+    if (!found) {
+      found = { aIndex: ev.prepared.index, eIndex: buildIndex(ev.ctx, 'E', allE, true) };
+      indexes.set(ev, found);
+    }
+    return found;
+  };
   const sets = new Map<MappingEvaluation, SetResult>();
   const setOf = (ev: MappingEvaluation): SetResult => {
     let result = sets.get(ev);
@@ -161,13 +195,14 @@ export function compareResults(
     if (!ev.complete) result = { pass: false, missingE: new Int32Array(0), missingA: new Int32Array(0) };
     else if (ev.bagPass) result = { pass: true, missingE: new Int32Array(0), missingA: new Int32Array(0) };
     else {
-      const freeE = unmatched(ev.match.matchE, allE);
-      const freeA = unmatched(ev.match.matchA, allA);
-      const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.match.index, e) < 0);
+      const match = matchOf(ev);
+      const freeE = unmatched(match.matchE, allE);
+      const freeA = unmatched(match.matchA, allA);
+      // Expected rows first: one without an equal actual row settles it before indexing the expected side.
+      const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.prepared.index, e) < 0);
       let missingA = freeA;
-      if (freeA.length > 0) {
-        const eIndex = buildIndex(ev.ctx, 'E', allE, true);
-        eIndexes.set(ev, eIndex);
+      if (missingE.length === 0 || setMode) {
+        const { eIndex } = indexesOf(ev);
         missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
       }
       result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
@@ -175,8 +210,11 @@ export function compareResults(
     sets.set(ev, result);
     return result;
   };
-  const passes = (ev: MappingEvaluation): boolean =>
-    mode === 'order-sensitive' ? ev.bagPass && orderOf(ev).pass : setMode ? setOf(ev).pass : ev.bagPass;
+  const passes = (ev: MappingEvaluation): boolean => {
+    if (!ev.possible) return false;
+    matchOf(ev);
+    return mode === 'order-sensitive' ? ev.bagPass && orderOf(ev).pass : setMode ? setOf(ev).pass : ev.bagPass;
+  };
 
   const choice = chooseAlignment({
     E,
@@ -190,7 +228,8 @@ export function compareResults(
     passes,
   });
   const ev = choice.evaluation ?? evaluate(choice.mapping);
-  const { ctx, match } = ev;
+  const match = matchOf(ev);
+  const { ctx } = ev;
   const mapping = ev.mapping;
   const mapped = mapping.length;
   const setRes = setOf(ev);
@@ -276,7 +315,7 @@ export function compareResults(
   const cap = cfg.max_rows_for_cell_alignment;
   const cells = alignCells(ctx, freeE, freeA, cap);
   const rowsAgree = setMode ? setRes.pass : ev.bagPass;
-  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, mapping, E, A);
+  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A);
 
   if (!rowsAgree) {
     const residueE = setMode ? setRes.missingE : freeE;
@@ -298,10 +337,11 @@ export function compareResults(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, mapping, E, A) : stats;
+    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A) : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
-      const dup = duplicateWitness(ev, freeE, freeA, eIndexes.get(ev) ?? buildIndex(ctx, 'E', allE, true));
+      const { aIndex, eIndex } = indexesOf(ev);
+      const dup = duplicateWitness(ev, freeE, freeA, aIndex, eIndex);
       if (dup) reasons.push(dup);
     }
   }
@@ -347,6 +387,11 @@ export function compareResults(
   else modePass = (setMode ? setRes.pass : ev.bagPass) && nameProblems.length === 0;
   modePass = modePass && shapeOk && E.m === A.m;
 
+  function passesFree(x: MappingEvaluation): boolean {
+    if (!x.possible) return false;
+    matchOf(x);
+    return setMode ? setOf(x).pass : x.bagPass;
+  }
   if (!modePass && strictOrder && !positionalFreePass(ev)) {
     const free = chooseAlignment({
       E,
@@ -357,10 +402,10 @@ export function compareResults(
       strictNames: cfg.require_column_name_match,
       bagPrefilter: !setMode,
       evaluate,
-      passes: (x) => (setMode ? setOf(x).pass : x.bagPass),
+      passes: passesFree,
     });
     const freeEv = free.evaluation;
-    if (freeEv && (setMode ? setOf(freeEv).pass : freeEv.bagPass) && !freeEv.mapping.every(([i, j]) => i === j))
+    if (freeEv && passesFree(freeEv) && !freeEv.mapping.every(([i, j]) => i === j))
       reasons.push({
         code: 'column_order_mismatch',
         message: `Columns must keep their order; the results agree with the columns reordered (${freeEv.mapping
@@ -645,6 +690,7 @@ function cellStatistics(
   cells: CellPairs,
   matchE: Int32Array,
   toleranceMatched: number,
+  matchByTolerance: Uint8Array | null,
   mapping: Mapping,
   E: Side,
   A: Side,
@@ -683,31 +729,53 @@ function cellStatistics(
   // Matched rows: numeric cells compared. Rows paired by the exact phase have equal keys and hold
   // identical numbers (barring a 64-bit key collision, which could only hide a within-tolerance delta
   // from these statistics, never change a verdict); deltas are computed for tolerance-phase pairs.
-  const tolerancePairs = toleranceMatched > 0;
+  const byTolerance = toleranceMatched > 0 ? matchByTolerance : null;
+  const eNulls = nullCounts(E);
+  let matchedAll = true;
+  for (let r = 0; r < matchE.length && matchedAll; r++) matchedAll = matchE[r]! >= 0;
   for (let p = 0; p < pairs.length; p++) {
     const pair = pairs[p]!;
     const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
     if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
     const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
-    if (exactPair) {
-      // Matched rows hold equal exact numbers: count the non-NULL ones.
-      for (let r = 0; r < matchE.length; r++) {
-        const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
-        if (x !== null && x !== undefined) numeric.exactCompared++;
-      }
+    if (exactPair || (!byTolerance && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
+      // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
+      let count = 0;
+      if (matchedAll) count = E.n - eNulls[pair.ei]!;
+      else
+        for (let r = 0; r < matchE.length; r++) {
+          const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
+          if (x !== null && x !== undefined) count++;
+        }
+      if (exactPair) numeric.exactCompared += count;
+      else numeric.floatCompared += count;
       continue;
     }
+    const s = columns[p]!;
     for (let r = 0; r < matchE.length; r++) {
       const a = matchE[r]!;
       if (a < 0) continue;
       const x = E.rows[r]![pair.ei];
       if (x === null || x === undefined) continue;
-      if (!tolerancePairs || (ctx.eKeys.h1[r] === ctx.aKeys.h1[a] && ctx.eKeys.h2[r] === ctx.aKeys.h2[a])) {
+      if (!byTolerance || !byTolerance[r]) {
         if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
         continue;
       }
       const y = A.rows[a]![pair.ai];
       if (y === null || y === undefined) continue;
+      if (typeof x === 'number' && typeof y === 'number') {
+        // The float rule's statistics without allocating: both finite here (matched, not identical).
+        numeric.floatCompared++;
+        if (x === y || (x !== x && y !== y)) continue;
+        const abs = Math.abs(y - x);
+        const scale = Math.max(Math.abs(x), Math.abs(y));
+        if (abs !== 0) numeric.within++;
+        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
+        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
+        const rel = scale === 0 ? 0 : abs / scale;
+        if (rel > numeric.maxRel) numeric.maxRel = rel;
+        continue;
+      }
       note(p, numericDelta(pair.ec, x, pair.ac, y, tol), true);
     }
   }
@@ -854,9 +922,8 @@ function cellReasons(
   return out.slice(0, MAX_CELL_REASONS).map((o) => o.reason);
 }
 
-function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, eIndex: RowIndex): Reason | null {
+function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, aIndex: RowIndex, eIndex: RowIndex): Reason | null {
   const { ctx } = ev;
-  const aIndex = ev.match.index;
   const E = ctx.E;
   const A = ctx.A;
   if (freeE.length > 0) {

@@ -1,10 +1,11 @@
 /**
  * Bag (multiset) matching of rows under a column alignment.
  *
- * 1. Exact phase: every row gets a 64-bit key from its cell hashes; actual
- *    rows go into an open-addressing table (typed arrays, chains in row
- *    order); each expected row takes the first unmatched actual row with the
- *    same key that `rowsEqual` confirms. Keys only propose; equality decides.
+ * 1. Exact phase: every row gets a 64-bit key from its cell hashes, computed
+ *    on the fly (nothing is stored per cell); actual rows go into an
+ *    open-addressing table (one typed array; chains keep row order); each
+ *    expected row takes the first unmatched actual row with the same key
+ *    that `rowsEqual` confirms. Keys only propose; equality decides.
  * 2. Tolerance phase (only when a column is tolerant — floats, untyped or
  *    nested values — and rows are left on both sides): rows are grouped by
  *    their non-numeric cells, sorted by one numeric column, and matched
@@ -17,13 +18,16 @@
  * row comparisons; running out is reported, never hidden.
  */
 import type { Cell } from '../value/kind.ts';
-import { fmix, HASH_NULL } from './cell-hash.ts';
+import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
 import { rowsEqual, type ColumnPair, type Side } from './side.ts';
 import { classOf, EXACT, FLOAT, LIST, STRUCT, type Tolerance } from './value-policy.ts';
 
-export interface RowKeys {
-  h1: Int32Array;
-  h2: Int32Array;
+/** One side's aligned columns, laid out for the row-key loop. */
+interface KeyLayout {
+  columns: ColumnPair['ec'][];
+  index: Int32Array;
+  scheme: Int32Array;
+  tolerant: Uint8Array;
 }
 
 export interface MatchContext {
@@ -31,15 +35,13 @@ export interface MatchContext {
   A: Side;
   pairs: ColumnPair[];
   tol: Tolerance;
-  eKeys: RowKeys;
-  aKeys: RowKeys;
+  eLayout: KeyLayout;
+  aLayout: KeyLayout;
   /** Indices into `pairs` of tolerant columns. */
   tolerantPairs: number[];
   /** Rows holding a NULL in an aligned column (only under `sql_semantic`, where they can match nothing). */
   eUnmatchable: Uint8Array | null;
   aUnmatchable: Uint8Array | null;
-  eGroupKeys?: RowKeys;
-  aGroupKeys?: RowKeys;
   budget: { left: number; exhausted: boolean };
 }
 
@@ -50,26 +52,55 @@ function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
 }
 
-/** Combine per-column hashes (in column order) into two independent 32-bit row hashes. */
-export function combineRowKeys(n: number, columns: readonly Int32Array[]): RowKeys {
-  const h1 = new Int32Array(n);
-  const h2 = new Int32Array(n);
+const SEED_1 = 0x9747b28c | 0;
+const SEED_2 = 0x2545f491;
+
+function mix1(a: number, k: number): number {
+  a ^= Math.imul(rotl(Math.imul(k, 0xcc9e2d51), 15), 0x1b873593);
+  return (Math.imul(rotl(a, 13), 5) + 0xe6546b64) | 0;
+}
+
+function mix2(b: number, k: number, c: number): number {
+  b ^= fmix(k ^ Math.imul(c + 1, 0x9e3779b9));
+  return (Math.imul(rotl(b, 17), 0x27d4eb2f) + 0x165667b1) | 0;
+}
+
+/**
+ * The two 32-bit halves of row `r`'s key on one side, written to `out`.
+ * With `group`, numeric cells of tolerant columns contribute only a tag
+ * (their values are compared within tolerance): the tolerance phase groups
+ * rows by this key.
+ */
+export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false, fp: Int32Array | null = null): void {
+  const layout = side === 'E' ? ctx.eLayout : ctx.aLayout;
+  const row = (side === 'E' ? ctx.E : ctx.A).rows[r]!;
+  const { columns, index, scheme, tolerant } = layout;
   const m = columns.length;
-  const salts = Int32Array.from(columns, (_, c) => Math.imul(c + 1, 0x9e3779b9));
-  for (let r = 0; r < n; r++) {
-    let a = 0x9747b28c | 0;
-    let b = 0x2545f491;
-    for (let c = 0; c < m; c++) {
-      const k = columns[c]![r]!;
-      a ^= Math.imul(rotl(Math.imul(k, 0xcc9e2d51), 15), 0x1b873593);
-      a = (Math.imul(rotl(a, 13), 5) + 0xe6546b64) | 0;
-      b ^= fmix(k ^ salts[c]!);
-      b = (Math.imul(rotl(b, 17), 0x27d4eb2f) + 0x165667b1) | 0;
+  let a = SEED_1;
+  let b = SEED_2;
+  for (let p = 0; p < m; p++) {
+    const cell = row[index[p]!];
+    const k = group && tolerant[p] ? groupHash(columns[p]!, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
+    if (fp !== null) {
+      // The column's bag-of-values fingerprint and NULL count (see `scanColumn`), for free.
+      fp[p * 3] = (fp[p * 3]! + fmix(k ^ 0x5f356495)) | 0;
+      fp[p * 3 + 1] = (fp[p * 3 + 1]! + fmix(Math.imul(k, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+      if (cell === null || cell === undefined) fp[p * 3 + 2]!++;
     }
-    h1[r] = fmix(a ^ m);
-    h2[r] = fmix(b ^ (m << 8));
+    a = mix1(a, k);
+    b = mix2(b, k, p);
   }
-  return { h1, h2 };
+  out[0] = fmix(a ^ m);
+  out[1] = fmix(b ^ (m << 8));
+}
+
+function layoutOf(pairs: ColumnPair[], side: 'E' | 'A'): KeyLayout {
+  return {
+    columns: pairs.map((p) => (side === 'E' ? p.ec : p.ac)),
+    index: Int32Array.from(pairs, (p) => (side === 'E' ? p.ei : p.ai)),
+    scheme: Int32Array.from(pairs, (p) => (side === 'E' ? p.eScheme : p.aScheme)),
+    tolerant: Uint8Array.from(pairs, (p) => (p.tolerant ? 1 : 0)),
+  };
 }
 
 function unmatchableRows(side: Side, columns: readonly number[]): Uint8Array {
@@ -93,8 +124,8 @@ export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: T
     A,
     pairs,
     tol,
-    eKeys: combineRowKeys(E.n, pairs.map((p) => p.eHash)),
-    aKeys: combineRowKeys(A.n, pairs.map((p) => p.aHash)),
+    eLayout: layoutOf(pairs, 'E'),
+    aLayout: layoutOf(pairs, 'A'),
     tolerantPairs,
     eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
     aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
@@ -115,38 +146,14 @@ function isNumericFinite(cls: number, cell: Cell): boolean {
   return cls === FLOAT && Number.isFinite(cell as number);
 }
 
-function groupKeysOf(ctx: MatchContext, side: 'E' | 'A'): RowKeys {
-  const cached = side === 'E' ? ctx.eGroupKeys : ctx.aGroupKeys;
-  if (cached) return cached;
-  const S = side === 'E' ? ctx.E : ctx.A;
-  const columns = ctx.pairs.map((pair) => {
-    const base = side === 'E' ? pair.eHash : pair.aHash;
-    if (!pair.tolerant) return base;
-    const index = side === 'E' ? pair.ei : pair.ai;
-    const kind = (side === 'E' ? pair.ec : pair.ac).kind;
-    const out = new Int32Array(S.n);
-    for (let r = 0; r < S.n; r++) {
-      const cell = S.rows[r]![index];
-      if (cell === null || cell === undefined) {
-        out[r] = HASH_NULL;
-        continue;
-      }
-      const cls = classOf(kind, cell);
-      out[r] = isNumericFinite(cls, cell) ? TAG_NUMBER : cls === LIST || cls === STRUCT ? TAG_NESTED : base[r]!;
-    }
-    return out;
-  });
-  const keys = combineRowKeys(S.n, columns);
-  if (side === 'E') ctx.eGroupKeys = keys;
-  else ctx.aGroupKeys = keys;
-  return keys;
+function groupHash(column: ColumnPair['ec'], cell: Cell | undefined): number {
+  if (cell === null || cell === undefined) return HASH_NULL;
+  const cls = classOf(column.kind, cell);
+  if (isNumericFinite(cls, cell)) return TAG_NUMBER;
+  if (cls === LIST || cls === STRUCT) return TAG_NESTED;
+  return hashByKind(column, cell, 0);
 }
 
-function nextPow2(x: number): number {
-  let c = 4;
-  while (c < x) c *= 2;
-  return c;
-}
 
 function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
   if (cell === null || cell === undefined) return NaN;
@@ -161,30 +168,27 @@ function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
  * An index over the rows of one side (a list of row numbers): exact keys to
  * chains of rows, and, built on first use, tolerance groups sorted by a
  * numeric column. The exact table interleaves, per slot, the chain's first
- * entry, a cursor to its first possibly unmatched entry and the two key
- * halves, so a probe touches one cache line.
+ * entry and the two key halves, so a probe touches one cache line; the slot
+ * count is 1.5× the rows (no power of two: a multiply maps keys to slots).
  */
 export interface RowIndex {
   side: 'E' | 'A';
   list: Int32Array;
   /** True when `list` is 0..n-1 (positions are row numbers). */
   identity: boolean;
-  mask: number;
-  /** Per slot: [first, cursor, key1, key2]; first is a position in `list`, -1 for an empty slot. */
+  slots: number;
+  /** Per slot: [first, key1, key2]; first is a position in `list`, -1 for an empty slot (-2: consumed by matching). */
   table: Int32Array;
   next: Int32Array;
+  /** Each slot's first chain entry as built, kept once matching starts consuming `table` heads. */
+  firsts: Int32Array | null;
   groups?: ToleranceGroups;
 }
 
-const FIRST = 0;
-const CURSOR = 1;
-const KEY1 = 2;
-const KEY2 = 3;
-
 interface ToleranceGroups {
-  mask: number;
-  slotRep: Int32Array;
-  slotGroup: Int32Array;
+  slots: number;
+  /** Per slot: [group, key1, key2]; group -1 for an empty slot. */
+  table: Int32Array;
   start: Int32Array;
   members: Int32Array;
   values: Float64Array;
@@ -195,65 +199,70 @@ interface ToleranceGroups {
   sorted: Uint8Array;
 }
 
-function keysOf(ctx: MatchContext, side: 'E' | 'A'): RowKeys {
-  return side === 'E' ? ctx.eKeys : ctx.aKeys;
-}
+/** Scratch for one row key outside the bulk loops (reused: no allocation per probe). */
+const SCRATCH_KEY = new Int32Array(2);
 
 function unmatchable(ctx: MatchContext, side: 'E' | 'A'): Uint8Array | null {
   return side === 'E' ? ctx.eUnmatchable : ctx.aUnmatchable;
 }
 
-export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false): RowIndex {
-  const { h1, h2 } = keysOf(ctx, side);
+function slotOf(k1: number, slots: number): number {
+  return Math.floor(((k1 >>> 0) * slots) / 4294967296);
+}
+
+export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false, fp: Int32Array | null = null): RowIndex {
   const skip = unmatchable(ctx, side);
   const n = list.length;
-  const cap = nextPow2(Math.ceil(n * 1.5));
-  const mask = cap - 1;
-  const table = new Int32Array(cap * 4);
-  for (let s = 0; s < cap; s++) table[s * 4] = -1;
+  const slots = Math.max(4, Math.ceil(n * 1.5));
+  const table = new Int32Array(slots * 3);
+  for (let s = 0; s < slots; s++) table[s * 3] = -1;
   const next = new Int32Array(n);
+  const key = new Int32Array(2);
   for (let i = n - 1; i >= 0; i--) {
     const r = identity ? i : list[i]!;
+    rowKey(ctx, side, r, key, false, fp);
     if (skip && skip[r]) continue;
-    const k1 = h1[r]!;
-    const k2 = h2[r]!;
-    let s = k1 & mask;
+    const k1 = key[0]!;
+    const k2 = key[1]!;
+    let s = slotOf(k1, slots);
     for (;;) {
-      const at = s * 4;
-      const first = table[at + FIRST]!;
+      const at = s * 3;
+      const first = table[at]!;
       if (first === -1) {
-        table[at + FIRST] = i;
-        table[at + CURSOR] = i;
-        table[at + KEY1] = k1;
-        table[at + KEY2] = k2;
+        table[at] = i;
+        table[at + 1] = k1;
+        table[at + 2] = k2;
         next[i] = -1;
         break;
       }
-      if (table[at + KEY1] === k1 && table[at + KEY2] === k2) {
+      if (table[at + 1] === k1 && table[at + 2] === k2) {
         next[i] = first;
-        table[at + FIRST] = i;
-        table[at + CURSOR] = i;
+        table[at] = i;
         break;
       }
-      s = (s + 1) & mask;
+      s = s + 1 === slots ? 0 : s + 1;
     }
   }
-  return { side, list, identity, mask, table, next };
+  return { side, list, identity, slots, table, next, firsts: null };
 }
 
-/** The table offset of the slot holding rows whose key equals row `r` of the other side, or -1. */
-function findSlot(index: RowIndex, ctx: MatchContext, r: number): number {
-  const probe = keysOf(ctx, index.side === 'E' ? 'A' : 'E');
-  const k1 = probe.h1[r]!;
-  const k2 = probe.h2[r]!;
+/** The table offset of the slot whose key is `key`, or -1. */
+function findSlotByKey(index: RowIndex, key: Int32Array): number {
+  const k1 = key[0]!;
+  const k2 = key[1]!;
   const table = index.table;
-  let s = k1 & index.mask;
+  let s = slotOf(k1, index.slots);
   for (;;) {
-    const at = s * 4;
-    if (table[at + FIRST] === -1) return -1;
-    if (table[at + KEY1] === k1 && table[at + KEY2] === k2) return at;
-    s = (s + 1) & index.mask;
+    const at = s * 3;
+    if (table[at] === -1) return -1;
+    if (table[at + 1] === k1 && table[at + 2] === k2) return at;
+    s = s + 1 === index.slots ? 0 : s + 1;
   }
+}
+
+/** First entry of a slot's full chain (also after matching consumed its head). */
+function chainStart(index: RowIndex, at: number): number {
+  return index.firsts ? index.firsts[at / 3]! : index.table[at]!;
 }
 
 function equalAcross(ctx: MatchContext, index: RowIndex, local: number, probe: number): boolean {
@@ -269,34 +278,35 @@ function windowHalfWidth(v: number, tol: Tolerance): number {
   return d * (1 + 1e-9) + 1e-300;
 }
 
-function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
-  const gk = groupKeysOf(ctx, index.side);
+/** Tolerance groups over the rows at `subset` (positions in `index.list`; all when absent). */
+function buildGroups(ctx: MatchContext, index: RowIndex, subset: Int32Array | null = null): ToleranceGroups {
   const skip = unmatchable(ctx, index.side);
-  const n = index.list.length;
-  const cap = nextPow2(n * 2);
-  const mask = cap - 1;
-  const slotRep = new Int32Array(cap).fill(-1);
-  const slotGroup = new Int32Array(cap).fill(-1);
+  const n = subset ? subset.length : index.list.length;
+  const slots = Math.max(4, Math.ceil(n * 1.5));
+  const table = new Int32Array(slots * 3);
+  for (let s = 0; s < slots; s++) table[s * 3] = -1;
   const groupOf = new Int32Array(n).fill(-1);
+  const key = new Int32Array(2);
   let groupCount = 0;
   for (let i = 0; i < n; i++) {
-    const r = index.list[i]!;
+    const r = index.list[subset ? subset[i]! : i]!;
     if (skip && skip[r]) continue;
-    const k1 = gk.h1[r]!;
-    const k2 = gk.h2[r]!;
-    let s = k1 & mask;
+    rowKey(ctx, index.side, r, key, true);
+    const k1 = key[0]!;
+    const k2 = key[1]!;
+    let s = slotOf(k1, slots);
     for (;;) {
-      const rep = slotRep[s]!;
-      if (rep === -1) {
-        slotRep[s] = i;
-        slotGroup[s] = groupCount++;
+      const at = s * 3;
+      if (table[at] === -1) {
+        table[at] = groupCount++;
+        table[at + 1] = k1;
+        table[at + 2] = k2;
         break;
       }
-      const rr = index.list[rep]!;
-      if (gk.h1[rr] === k1 && gk.h2[rr] === k2) break;
-      s = (s + 1) & mask;
+      if (table[at + 1] === k1 && table[at + 2] === k2) break;
+      s = s + 1 === slots ? 0 : s + 1;
     }
-    groupOf[i] = slotGroup[s]!;
+    groupOf[i] = table[s * 3]!;
   }
   const start = new Int32Array(groupCount + 1);
   for (let i = 0; i < n; i++) if (groupOf[i]! >= 0) start[groupOf[i]! + 1]!++;
@@ -305,12 +315,11 @@ function buildGroups(ctx: MatchContext, index: RowIndex): ToleranceGroups {
   const members = new Int32Array(start[groupCount]!);
   for (let i = 0; i < n; i++) {
     const g = groupOf[i]!;
-    if (g >= 0) members[fill[g]!++] = i;
+    if (g >= 0) members[fill[g]!++] = subset ? subset[i]! : i;
   }
   return {
-    mask,
-    slotRep,
-    slotGroup,
+    slots,
+    table,
     start,
     members,
     values: new Float64Array(members.length),
@@ -330,6 +339,29 @@ function kindOf(ctx: MatchContext, side: 'E' | 'A', pairIndex: number): ColumnPa
   return (side === 'E' ? pair.ec : pair.ac).kind;
 }
 
+const SAMPLE = new Float64Array(64);
+
+/** Distinct numeric values among up to 64 evenly spaced members of a group, in one tolerant column. */
+function sampledDistinct(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, from: number, to: number, p: number): number {
+  const kind = kindOf(ctx, index.side, p);
+  const size = Math.min(to - from, SAMPLE.length);
+  let k = 0;
+  for (let q = 0; q < size; q++) {
+    const row = index.list[groups.members[from + Math.floor((q * (to - from)) / size)]!]!;
+    const v = numericValue(kind, cellOf(ctx, index.side, row, p));
+    if (v === v) SAMPLE[k++] = v;
+  }
+  const sample = SAMPLE.subarray(0, k).sort();
+  let distinct = k > 0 ? 1 : 0;
+  for (let q = 1; q < k; q++) if (sample[q] !== sample[q - 1]) distinct++;
+  return distinct;
+}
+
+/** Ascending with NaN last. */
+function before(a: number, b: number): boolean {
+  return b !== b ? a === a : a < b;
+}
+
 /** Sort one group by its most selective numeric tolerant column (on first use). */
 function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, g: number): void {
   if (groups.sorted[g]) return;
@@ -337,19 +369,27 @@ function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroup
   const from = groups.start[g]!;
   const to = groups.start[g + 1]!;
   const side = index.side;
+  const members = groups.members;
+  const values = groups.values;
+  // The window column: in a large group the one with the most distinct values, else the first numeric one.
   let best = -1;
-  let bestDistinct = 0;
-  const sample = Math.min(to - from, 64);
-  for (const p of ctx.tolerantPairs) {
-    const seen = new Set<number>();
-    for (let k = 0; k < sample; k++) {
-      const row = index.list[groups.members[from + Math.floor((k * (to - from)) / sample)]!]!;
-      const v = numericValue(kindOf(ctx, side, p), cellOf(ctx, side, row, p));
-      if (v === v) seen.add(v);
+  if (to - from > 64) {
+    let bestDistinct = 0;
+    for (const p of ctx.tolerantPairs) {
+      const distinct = sampledDistinct(ctx, index, groups, from, to, p);
+      if (distinct > bestDistinct) {
+        bestDistinct = distinct;
+        best = p;
+      }
     }
-    if (seen.size > bestDistinct) {
-      bestDistinct = seen.size;
-      best = p;
+  } else {
+    const row = index.list[members[from]!]!;
+    for (const p of ctx.tolerantPairs) {
+      const v = numericValue(kindOf(ctx, side, p), cellOf(ctx, side, row, p));
+      if (v === v) {
+        best = p;
+        break;
+      }
     }
   }
   groups.windowPair[g] = best;
@@ -358,26 +398,108 @@ function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroup
     return;
   }
   const kind = kindOf(ctx, side, best);
-  const local = groups.members.subarray(from, to);
-  const vals = new Float64Array(to - from);
-  for (let k = 0; k < local.length; k++) vals[k] = numericValue(kind, cellOf(ctx, side, index.list[local[k]!]!, best));
-  const order = Array.from({ length: local.length }, (_, k) => k);
-  order.sort((x, y) => {
-    const a = vals[x]!;
-    const b = vals[y]!;
-    if (a !== a) return b !== b ? x - y : 1;
-    if (b !== b) return -1;
-    return a < b ? -1 : a > b ? 1 : x - y;
-  });
-  const sortedMembers = order.map((k) => local[k]!);
-  let nan = to;
-  for (let k = 0; k < order.length; k++) {
-    const v = vals[order[k]!]!;
-    groups.values[from + k] = v;
-    if (v !== v && nan === to) nan = from + k;
+  for (let k = from; k < to; k++) values[k] = numericValue(kind, cellOf(ctx, side, index.list[members[k]!]!, best));
+  if (to - from === 1) {
+    groups.nanStart[g] = values[from] === values[from] ? to : from;
+    return;
   }
-  local.set(sortedMembers);
+  if (to - from <= 32) {
+    // Insertion sort in place (values and members together), NaN last, stable.
+    for (let k = from + 1; k < to; k++) {
+      const v = values[k]!;
+      const m = members[k]!;
+      let q = k - 1;
+      while (q >= from && before(v, values[q]!)) {
+        values[q + 1] = values[q]!;
+        members[q + 1] = members[q]!;
+        q--;
+      }
+      values[q + 1] = v;
+      members[q + 1] = m;
+    }
+  } else {
+    const vals = values.slice(from, to);
+    const order = argsortDoubles(vals);
+    const local = members.slice(from, to);
+    for (let k = 0; k < order.length; k++) {
+      values[from + k] = vals[order[k]!]!;
+      members[from + k] = local[order[k]!]!;
+    }
+  }
+  let nan = to;
+  for (let k = from; k < to; k++) {
+    if (values[k] !== values[k]) {
+      nan = k;
+      break;
+    }
+  }
   groups.nanStart[g] = nan;
+}
+
+/**
+ * Stable order of `values` ascending, NaN last: LSD radix sort (4 passes of
+ * 16 bits) on the doubles' bits mapped to unsigned order. No comparator calls.
+ */
+export function argsortDoubles(values: Float64Array): Int32Array {
+  const n = values.length;
+  if (n < 512) {
+    const order = Array.from({ length: n }, (_, k) => k);
+    order.sort((x, y) => {
+      const a = values[x]!;
+      const b = values[y]!;
+      if (a !== a) return b !== b ? x - y : 1;
+      if (b !== b) return -1;
+      return a < b ? -1 : a > b ? 1 : x - y;
+    });
+    return Int32Array.from(order);
+  }
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const bits = new Uint32Array(values.buffer, values.byteOffset, n * 2);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v !== v) {
+      hi[i] = 0xffffffff;
+      lo[i] = 0xffffffff;
+      continue;
+    }
+    let h = bits[i * 2 + 1]!;
+    let l = bits[i * 2]!;
+    if (v === 0) {
+      h = 0;
+      l = 0;
+    }
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    hi[i] = h;
+    lo[i] = l;
+  }
+  let order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let spare = new Int32Array(n);
+  const count = new Int32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const words = pass < 2 ? lo : hi;
+    const shift = pass % 2 === 0 ? 0 : 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(words[order[i]!]! >>> shift) & 0xffff]!++;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = order[i]!;
+      spare[count[(words[k]! >>> shift) & 0xffff]!++] = k;
+    }
+    const t = order;
+    order = spare;
+    spare = t;
+  }
+  return order;
 }
 
 function lowerBound(values: Float64Array, from: number, to: number, x: number): number {
@@ -407,19 +529,18 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
   if (!index.groups) index.groups = buildGroups(ctx, index);
   const groups = index.groups;
   const probeSide = index.side === 'E' ? 'A' : 'E';
-  const gk = groupKeysOf(ctx, probeSide);
-  const own = groupKeysOf(ctx, index.side);
-  const k1 = gk.h1[probe]!;
-  const k2 = gk.h2[probe]!;
-  let s = k1 & groups.mask;
+  const key = SCRATCH_KEY;
+  rowKey(ctx, probeSide, probe, key, true);
+  const k1 = key[0]!;
+  const k2 = key[1]!;
+  let s = slotOf(k1, groups.slots);
   for (;;) {
-    const rep = groups.slotRep[s]!;
-    if (rep === -1) return false;
-    const rr = index.list[rep]!;
-    if (own.h1[rr] === k1 && own.h2[rr] === k2) break;
-    s = (s + 1) & groups.mask;
+    const at = s * 3;
+    if (groups.table[at] === -1) return false;
+    if (groups.table[at + 1] === k1 && groups.table[at + 2] === k2) break;
+    s = s + 1 === groups.slots ? 0 : s + 1;
   }
-  const g = groups.slotGroup[s]!;
+  const g = groups.table[s * 3]!;
   prepareGroup(ctx, index, groups, g);
   const from = groups.start[g]!;
   const to = groups.start[g + 1]!;
@@ -449,123 +570,265 @@ export interface ListMatch {
   matched: number;
   /** Pairs found by the tolerance phase (not exact-hash equal). */
   toleranceMatched: number;
+  /** Expected positions whose final pair was made by the tolerance phase (null when none). */
+  byTolerance: Uint8Array | null;
+}
+
+/** The first step of a matching: keys of the expected rows and an index of the actual rows. */
+export interface PreparedMatch {
+  eList: Int32Array;
+  aList: Int32Array;
+  identity: boolean;
+  eKeys: Int32Array;
   index: RowIndex;
+  /** Per aligned column: [fingerprint a, fingerprint b, NULLs] on each side (see `rowKey`). */
+  eFp: Int32Array;
+  aFp: Int32Array;
 }
 
 const MAX_AUGMENT_DEPTH = 256;
+const BLOCK = 64;
+
+/** Hash both sides (row keys, column fingerprints) and index the actual rows. */
+export function prepareMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): PreparedMatch {
+  const m = ctx.pairs.length;
+  const aFp = new Int32Array(m * 3);
+  const eFp = new Int32Array(m * 3);
+  const index = buildIndex(ctx, 'A', aList, identity, aFp);
+  const eKeys = new Int32Array(eList.length * 2);
+  const key = new Int32Array(2);
+  for (let i = 0; i < eList.length; i++) {
+    rowKey(ctx, 'E', identity ? i : eList[i]!, key, false, eFp);
+    eKeys[i * 2] = key[0]!;
+    eKeys[i * 2 + 1] = key[1]!;
+  }
+  return { eList, aList, identity, eKeys, index, eFp, aFp };
+}
+
+/**
+ * Aligned columns whose bags of values differ for sure (different
+ * fingerprints on a column without floats or untyped values): a bag match is
+ * then impossible under this alignment.
+ */
+export function fingerprintsDiffer(ctx: MatchContext, prepared: PreparedMatch): boolean {
+  const { eFp, aFp } = prepared;
+  return ctx.pairs.some(
+    (pair, p) => !pair.tolerant && (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
+  );
+}
 
 /** Maximum bag matching between expected rows `eList` and actual rows `aList`. */
 export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): ListMatch {
-  const index = buildIndex(ctx, 'A', aList, identity);
+  return matchPrepared(ctx, prepareMatch(ctx, eList, aList, identity));
+}
+
+/** The exact phase, then the tolerance phase, on a prepared matching. */
+export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListMatch {
+  const { eList, aList, identity, eKeys, index } = prepared;
   const nE = eList.length;
   const matchE = new Int32Array(nE).fill(-1);
   const matchA = new Int32Array(aList.length).fill(-1);
   const skip = ctx.eUnmatchable;
-  const { table, next } = index;
+  const { table, next, slots } = index;
+  const firsts = new Int32Array(slots);
+  for (let s = 0; s < slots; s++) firsts[s] = table[s * 3]!;
+  index.firsts = firsts;
   const { E, A, pairs, tol } = ctx;
+  const at = new Int32Array(BLOCK);
   let matched = 0;
-  for (let i = 0; i < nE; i++) {
-    const er = identity ? i : eList[i]!;
-    if (skip && skip[er]) continue;
-    const at = findSlot(index, ctx, er);
-    if (at < 0) continue;
-    // The cursor is the first entry not yet matched (entries behind it may be matched out of turn after a collision).
-    for (let j = table[at + CURSOR]!, first = true; j !== -1; j = next[j]!, first = false) {
-      if (!first && matchA[j] !== -1) continue;
-      if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
-        matchE[i] = j;
-        matchA[j] = i;
-        matched++;
-        if (table[at + CURSOR] === j) {
-          let c = next[j]!;
-          while (c !== -1 && matchA[c] !== -1) c = next[c]!;
-          table[at + CURSOR] = c;
+  // In blocks: find every slot of a block first (independent loads overlap), then verify.
+  for (let base = 0; base < nE; base += BLOCK) {
+    const end = Math.min(nE, base + BLOCK);
+    for (let i = base; i < end; i++) {
+      const k1 = eKeys[i * 2]!;
+      const k2 = eKeys[i * 2 + 1]!;
+      let s = slotOf(k1, slots);
+      for (;;) {
+        const o = s * 3;
+        if (table[o] === -1) {
+          at[i - base] = -1;
+          break;
         }
-        break;
+        if (table[o + 1] === k1 && table[o + 2] === k2) {
+          at[i - base] = o;
+          break;
+        }
+        s = s + 1 === slots ? 0 : s + 1;
+      }
+    }
+    for (let i = base; i < end; i++) {
+      const o = at[i - base]!;
+      if (o < 0) continue;
+      const er = identity ? i : eList[i]!;
+      if (skip && skip[er]) continue;
+      // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
+      // Entries behind the head may have been matched out of turn after a key collision.
+      for (let j = table[o]!, head = true; j >= 0; j = next[j]!, head = false) {
+        if (!head && matchA[j] !== -1) continue;
+        if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
+          matchE[i] = j;
+          matchA[j] = i;
+          matched++;
+          if (head) {
+            let c = next[j]!;
+            while (c !== -1 && matchA[c] !== -1) c = next[c]!;
+            table[o] = c === -1 ? -2 : c;
+          }
+          break;
+        }
       }
     }
   }
-  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, index };
-  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, result);
+  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null };
+  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
   return result;
 }
 
-function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, result: ListMatch): void {
-  const { index, matchE, matchA } = result;
-  const window = new Int32Array(2);
-  const skip = ctx.eUnmatchable;
-  const budget = ctx.budget;
-  // Greedy: each free expected row takes the first free actual row in its window.
-  for (let i = 0; i < eList.length; i++) {
-    if (matchE[i] !== -1) continue;
-    const er = eList[i]!;
-    if ((skip && skip[er]) || !windowOf(ctx, index, er, window)) continue;
-    const members = index.groups!.members;
-    for (let k = window[0]!; k < window[1]!; k++) {
-      const j = members[k]!;
-      if (matchA[j] !== -1) continue;
-      if (budget.left-- <= 0) {
-        budget.exhausted = true;
-        return;
-      }
-      if (rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, aList[j]!)) {
-        matchE[i] = j;
-        matchA[j] = i;
-        result.matched++;
-        result.toleranceMatched++;
-        break;
-      }
+/** A set of 64-bit keys (two int32 halves), open addressing. */
+class KeySet {
+  private table = new Int32Array(3 * 16).fill(0);
+  private slots = 16;
+  size = 0;
+
+  private find(k1: number, k2: number): number {
+    let s = slotOf(k1, this.slots);
+    for (;;) {
+      const o = s * 3;
+      if (this.table[o] === 0 || (this.table[o + 1] === k1 && this.table[o + 2] === k2)) return o;
+      s = s + 1 === this.slots ? 0 : s + 1;
     }
   }
-  if (result.matched === eList.length || result.matched === aList.length) return;
-  // Augmenting paths for what is left (Kuhn), so the matching is maximum.
+
+  has(k1: number, k2: number): boolean {
+    return this.table[this.find(k1, k2)] === 1;
+  }
+
+  add(k1: number, k2: number): void {
+    const o = this.find(k1, k2);
+    if (this.table[o] === 1) return;
+    this.table[o] = 1;
+    this.table[o + 1] = k1;
+    this.table[o + 2] = k2;
+    if (++this.size * 2 > this.slots) {
+      const old = this.table;
+      this.slots *= 2;
+      this.table = new Int32Array(this.slots * 3);
+      this.size = 0;
+      for (let q = 0; q < old.length; q += 3) if (old[q] === 1) this.add(old[q + 1]!, old[q + 2]!);
+    }
+  }
+}
+
+function freePositions(match: Int32Array): Int32Array {
+  let k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) k++;
+  const out = new Int32Array(k);
+  k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) out[k++] = i;
+  return out;
+}
+
+/**
+ * Stage 1 pairs the leftover rows among themselves (greedy in the float
+ * window, then augmenting paths). Stage 2, only when rows are still left on
+ * both sides, lets augmenting paths run through already matched actual rows
+ * of the same groups, so the matching is maximum.
+ */
+function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity: boolean, result: ListMatch): void {
+  const { matchE, matchA } = result;
+  const byTolerance = new Uint8Array(eList.length);
+  result.byTolerance = byTolerance;
+  const skip = ctx.eUnmatchable;
+  const budget = ctx.budget;
+  const rowE = (i: number) => (identity ? i : eList[i]!);
+  const rowA = (j: number) => (identity ? j : aList[j]!);
+  const index: RowIndex = { side: 'A', list: aList, identity, slots: 0, table: new Int32Array(0), next: new Int32Array(0), firsts: null };
   const visited = new Int32Array(aList.length);
   let stamp = 0;
+  const w = new Int32Array(2);
   const augment = (i: number, depth: number): boolean => {
-    const er = eList[i]!;
-    const w = new Int32Array(2);
+    const er = rowE(i);
     if (!windowOf(ctx, index, er, w)) return false;
     const members = index.groups!.members;
-    for (let k = w[0]!; k < w[1]!; k++) {
-      const j = members[k]!;
-      if (visited[j] === stamp) continue;
-      visited[j] = stamp;
-      if (budget.left-- <= 0) {
-        budget.exhausted = true;
-        return false;
-      }
-      if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, aList[j]!)) continue;
-      const holder = matchA[j]!;
-      if (holder === -1 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
-        matchA[j] = i;
-        matchE[i] = j;
-        return true;
+    const from = w[0]!;
+    const to = w[1]!;
+    // Free partner first (greedy), then augmenting through matched ones.
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = from; k < to; k++) {
+        const j = members[k]!;
+        const holder = matchA[j]!;
+        if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === stamp) continue;
+        if (pass === 1) visited[j] = stamp;
+        if (budget.left-- <= 0) {
+          budget.exhausted = true;
+          return false;
+        }
+        if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, rowA(j))) continue;
+        if (pass === 0 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
+          matchA[j] = i;
+          matchE[i] = j;
+          byTolerance[i] = 1;
+          return true;
+        }
       }
     }
     return false;
   };
-  for (let i = 0; i < eList.length; i++) {
-    if (matchE[i] !== -1) continue;
-    if (skip && skip[eList[i]!]) continue;
-    stamp++;
-    if (augment(i, 0)) {
-      result.matched++;
-      result.toleranceMatched++;
+  const run = () => {
+    for (let i = 0; i < eList.length; i++) {
+      if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+      stamp++;
+      if (augment(i, 0)) {
+        result.matched++;
+        result.toleranceMatched++;
+        if (result.matched === eList.length || result.matched === aList.length) return;
+      }
+      if (budget.exhausted) return;
     }
-    if (budget.exhausted) return;
+  };
+  // Stage 1: the leftover actual rows only.
+  index.groups = buildGroups(ctx, index, freePositions(matchA));
+  run();
+  if (budget.exhausted || result.matched === eList.length || result.matched === aList.length) return;
+  // Stage 2: every actual row in a group of a still unmatched expected row. An augmenting path stays
+  // in one group and ends at a free actual row, so groups without one are skipped.
+  const key = new Int32Array(2);
+  const wanted = new KeySet();
+  for (let i = 0; i < eList.length; i++) {
+    if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+    rowKey(ctx, 'E', rowE(i), key, true);
+    wanted.add(key[0]!, key[1]!);
   }
+  const reachable = new KeySet();
+  for (let j = 0; j < aList.length; j++) {
+    if (matchA[j] !== -1) continue;
+    rowKey(ctx, 'A', rowA(j), key, true);
+    if (wanted.has(key[0]!, key[1]!)) reachable.add(key[0]!, key[1]!);
+  }
+  if (reachable.size === 0) return;
+  const keep: number[] = [];
+  for (let j = 0; j < aList.length; j++) {
+    rowKey(ctx, 'A', rowA(j), key, true);
+    if (reachable.has(key[0]!, key[1]!)) keep.push(j);
+  }
+  index.groups = buildGroups(ctx, index, Int32Array.from(keep));
+  run();
 }
 
 /**
  * Position in `index.list` of some row equal to `probe` (a row of the other
- * side), matched or not, or -1. Used for set semantics and duplicate counts.
+ * side), matched or not, or -1. Used for set semantics and duplicate counts;
+ * `index` must be fresh (not consumed by `matchLists`).
  */
 export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): number {
-  const skip = unmatchable(ctx, index.side === 'E' ? 'A' : 'E');
+  const probeSide = index.side === 'E' ? 'A' : 'E';
+  const skip = unmatchable(ctx, probeSide);
   if (skip && skip[probe]) return -1;
-  const s = findSlot(index, ctx, probe);
+  const key = new Int32Array(2);
+  rowKey(ctx, probeSide, probe, key);
+  const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
   if (s >= 0) {
-    for (let j = index.table[s + FIRST]!; j !== -1; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
+    for (let j = chainStart(index, s); j >= 0; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
   }
   if (ctx.tolerantPairs.length === 0) return -1;
   const w = new Int32Array(2);
@@ -584,9 +847,11 @@ export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): nu
 /** How many rows of `index` equal `probe` (exact chains plus the tolerance window). */
 export function countEqual(ctx: MatchContext, index: RowIndex, probe: number, limit = 1_000_000): number {
   const seen = new Set<number>();
-  const s = findSlot(index, ctx, probe);
+  const key = new Int32Array(2);
+  rowKey(ctx, index.side === 'E' ? 'A' : 'E', probe, key);
+  const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
   if (s >= 0) {
-    for (let j = index.table[s + FIRST]!; j !== -1 && seen.size < limit; j = index.next[j]!)
+    for (let j = chainStart(index, s); j >= 0 && seen.size < limit; j = index.next[j]!)
       if (equalAcross(ctx, index, j, probe)) seen.add(j);
   }
   if (ctx.tolerantPairs.length > 0) {

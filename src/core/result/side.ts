@@ -3,7 +3,7 @@
  * per-column hashes computed once and cached, and pairs of aligned columns.
  */
 import type { Cell, Column, ResultTable } from '../value/kind.ts';
-import { hashColumn, SCHEME_DOUBLE, SCHEME_NORMAL, type ColumnSummary, type HashScheme } from './cell-hash.ts';
+import { hashByKind, scanColumn, SCHEME_DOUBLE, SCHEME_NORMAL, type ColumnSummary, type HashScheme } from './cell-hash.ts';
 import { cellsEqual, isTolerantKind, type Tolerance } from './value-policy.ts';
 
 export interface Side {
@@ -11,7 +11,7 @@ export interface Side {
   readonly rows: readonly (readonly Cell[])[];
   readonly n: number;
   readonly m: number;
-  /** Column hashes (and fingerprints) by `${column}:${scheme}`, computed on first use. */
+  /** Column fingerprints by `${column}:${scheme}`, computed on first use. */
   readonly summaries: Map<string, ColumnSummary>;
   nullCounts?: Int32Array;
 }
@@ -20,23 +20,31 @@ export function prepareSide(table: ResultTable): Side {
   return { columns: table.columns, rows: table.rows, n: table.rows.length, m: table.columns.length, summaries: new Map() };
 }
 
+/** A column's NULL count and bag-of-values fingerprint under a hash scheme (one pass, nothing stored per row). */
 export function columnSummary(side: Side, index: number, scheme: HashScheme): ColumnSummary {
   const key = `${index}:${scheme}`;
   let summary = side.summaries.get(key);
   if (!summary) {
-    summary = hashColumn(side.rows, index, side.columns[index]!, scheme);
+    summary = scanColumn(side.rows, index, side.columns[index]!, scheme);
     side.summaries.set(key, summary);
   }
   return summary;
 }
 
-export function columnHashes(side: Side, index: number, scheme: HashScheme): Int32Array {
-  return columnSummary(side, index, scheme).hashes;
-}
-
-/** NULL cells per column (from the normal hashes, computed once). */
+/** NULL cells per column (computed once). */
 export function nullCounts(side: Side): Int32Array {
-  if (!side.nullCounts) side.nullCounts = Int32Array.from(side.columns, (_, c) => columnSummary(side, c, SCHEME_NORMAL).nulls);
+  if (!side.nullCounts) {
+    const counts = new Int32Array(side.m);
+    const m = side.m;
+    for (let r = 0; r < side.n; r++) {
+      const row = side.rows[r]!;
+      for (let c = 0; c < m; c++) {
+        const v = row[c];
+        if (v === null || v === undefined) counts[c]!++;
+      }
+    }
+    side.nullCounts = counts;
+  }
   return side.nullCounts;
 }
 
@@ -50,8 +58,8 @@ export interface ColumnPair {
   readonly tolerant: boolean;
   /** Identical non-NULL JavaScript values are equal cells (same kind, or integer with float). */
   readonly identity: boolean;
-  readonly eHash: Int32Array;
-  readonly aHash: Int32Array;
+  readonly eScheme: HashScheme;
+  readonly aScheme: HashScheme;
 }
 
 /** Exact numbers paired with a float column hash as doubles, so equal values still meet. */
@@ -71,10 +79,17 @@ export function makePairs(E: Side, A: Side, mapping: readonly (readonly [number,
       ac,
       tolerant: isTolerantKind(ec.kind) || isTolerantKind(ac.kind),
       identity: ec.kind === ac.kind || ((ec.kind === 'integer' || ec.kind === 'float') && (ac.kind === 'integer' || ac.kind === 'float')),
-      eHash: columnHashes(E, ei, schemeFor(ec, ac)),
-      aHash: columnHashes(A, ai, schemeFor(ac, ec)),
+      eScheme: schemeFor(ec, ac),
+      aScheme: schemeFor(ac, ec),
     };
   });
+}
+
+/** The hash of the cell of row `r` in the pair's column on one side. */
+export function pairCellHash(side: Side, pair: ColumnPair, which: 'E' | 'A', r: number): number {
+  return which === 'E'
+    ? hashByKind(pair.ec, side.rows[r]![pair.ei], pair.eScheme)
+    : hashByKind(pair.ac, side.rows[r]![pair.ai], pair.aScheme);
 }
 
 /** Are expected row `er` and actual row `ar` equal on every aligned column? */

@@ -285,6 +285,10 @@ export interface NumericDelta {
   tolerance: number | null;
 }
 
+function finiteOrNull(v: number): number | null {
+  return Number.isFinite(v) ? v : null;
+}
+
 /** The numeric difference of two numeric cells, or null when either is not a number. */
 export function numericDelta(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, tol: Tolerance): NumericDelta | null {
   const ce = classOf(ec.kind, e);
@@ -296,7 +300,7 @@ export function numericDelta(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, t
     const y = toDouble(a as string);
     const abs = Math.abs(Number(delta));
     const scale = Math.max(Math.abs(x), Math.abs(y));
-    return { rule: 'exact', delta, abs_delta: abs, rel_delta: scale === 0 ? 0 : abs / scale, tolerance: null };
+    return { rule: 'exact', delta, abs_delta: finiteOrNull(abs), rel_delta: scale === 0 ? 0 : finiteOrNull(abs / scale), tolerance: null };
   }
   const x = toDouble(e as number);
   const y = toDouble(a as number);
@@ -309,6 +313,6 @@ export function numericDelta(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, t
     delta: x === y || (x !== x && y !== y) ? 0 : finite ? diff : null,
     abs_delta: x === y || (x !== x && y !== y) ? 0 : abs,
     rel_delta: x === y || (x !== x && y !== y) ? 0 : abs === null ? null : scale === 0 ? 0 : abs / scale,
-    tolerance: floatTolerance(x, y, tol.atol, tol.rtol),
+    tolerance: finiteOrNull(floatTolerance(x, y, tol.atol, tol.rtol)),
   };
 }
