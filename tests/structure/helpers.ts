@@ -7,9 +7,10 @@ import type { Dialect } from '../../src/core/structure/index.ts';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Spider dev data (never copied into the repo): SPIDER_DEV_DIR, else ../shared/data/spider-dev beside the repo. */
-export function spiderDir(): string | null {
+export function spiderDir(): string {
   const dir = process.env.SPIDER_DEV_DIR ?? path.resolve(repoRoot, '../shared/data/spider-dev');
-  return existsSync(path.join(dir, 'pairs.jsonl')) ? dir : null;
+  if (!existsSync(path.join(dir, 'pairs.jsonl'))) throw new Error(`Spider dev data not found at ${dir}: set SPIDER_DEV_DIR to its folder.`);
+  return dir;
 }
 
 export interface SpiderPair {
@@ -23,7 +24,6 @@ export interface SpiderPair {
 
 export function spiderPairs(): SpiderPair[] {
   const dir = spiderDir();
-  if (!dir) return [];
   return readFileSync(path.join(dir, 'pairs.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
