@@ -97,6 +97,7 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
   const time = (phrase: string, window: DateWindow | null, a: number, b: number, relative: QuestionFilter['relative'] = null) => {
     if (!spans.free(a, b)) return;
     spans.take(a, b);
+    if (window && filters.some((f) => f.kind === 'time' && f.window && f.window.start === window.start && f.window.end === window.end)) return;
     filters.push({ kind: 'time', phrase: phrase.trim(), term: null, column: null, operator: '=', values: [], window, relative });
     trace.push(`time window "${phrase.trim()}" → ${showWindow(window)}${relative ? ` (relative: last ${relative.n} ${relative.unit})` : ''}`);
   };
@@ -104,6 +105,11 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
   // ---- time windows, most specific first ----
   for (const m of matches(new RegExp(`\\bfrom (${months}) (\\d{4}) (?:to|through|until) (${months}) (\\d{4})\\b`, 'g'), text))
     time(m[0], { start: iso(+m[2]!, monthNo(m[1]!), 1), end: monthWindow(+m[4]!, monthNo(m[3]!)).end }, m.index, m.index + m[0].length);
+  for (const m of matches(/\b(?:from|between) (\d{4}-\d{2}-\d{2}) (?:to|through|until|and) (\d{4}-\d{2}-\d{2})\b/g, text))
+    time(m[0], { start: m[1]!, end: addDays(m[2]!, 1) }, m.index, m.index + m[0].length);
+  for (const m of matches(/\b(?:since|from|after) (\d{4}-\d{2}-\d{2})\b/g, text)) time(m[0], { start: m[0].startsWith('after') ? addDays(m[1]!, 1) : m[1]!, end: null }, m.index, m.index + m[0].length);
+  for (const m of matches(/\b(?:before|until) (\d{4}-\d{2}-\d{2})\b/g, text)) time(m[0], { start: null, end: m[0].startsWith('until') ? addDays(m[1]!, 1) : m[1]! }, m.index, m.index + m[0].length);
+  for (const m of matches(/\bon (\d{4}-\d{2}-\d{2})\b/g, text)) time(m[0], { start: m[1]!, end: addDays(m[1]!, 1) }, m.index, m.index + m[0].length);
   for (const m of matches(/\bfrom (\d{4}) (?:to|through|until) (\d{4})\b/g, text))
     time(m[0], { start: iso(+m[1]!, 1, 1), end: iso(+m[2]! + 1, 1, 1) }, m.index, m.index + m[0].length);
   for (const m of matches(new RegExp(`\\b(?:on )?(\\d{1,2}) (${months}),? (\\d{4})\\b`, 'g'), text)) {
@@ -164,7 +170,7 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
   for (const m of matches(/\bbefore (?:the year )?((?:19|20)\d{2})\b/g, text)) time(m[0], { start: null, end: iso(+m[1]!, 1, 1) }, m.index, m.index + m[0].length);
   for (const m of matches(/\b(?:after|since) (?:the year )?((?:19|20)\d{2})\b/g, text))
     time(m[0], { start: m[0].startsWith('since') ? iso(+m[1]!, 1, 1) : iso(+m[1]! + 1, 1, 1), end: null }, m.index, m.index + m[0].length);
-  for (const m of matches(/\b(?:(?:in|during|for|of) (?:the )?(?:calendar |fiscal )?(?:year )?)?((?:19|20)\d{2})\b/g, text)) time(m[0], yearWindow(+m[1]!), m.index, m.index + m[0].length);
+  for (const m of matches(/\b(?:(?:in|during|for|of) (?:the )?(?:calendar |fiscal )?(?:year )?)?((?:19|20)\d{2})\b(?!-\d)/g, text)) time(m[0], yearWindow(+m[1]!), m.index, m.index + m[0].length);
 
   // ---- explicit sort order ----
   for (const o of [...v.explicitOrder].sort((a, b) => b.phrase.length - a.phrase.length)) {
