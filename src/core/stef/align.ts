@@ -14,7 +14,7 @@ const RELATIVE = /current_date|current_timestamp|now\s*\(|today\s*\(|localtimest
 /** The date interval one SQL predicate implies, if it constrains a date. */
 export function predicateWindow(f: SqlFilter): DateWindow | null {
   const subj = f.subject.toLowerCase();
-  const yearFn = /extract\s*\(\s*year\b|^year\s*\(|date_part\s*\(\s*'year'|strftime\s*\(\s*'%y'\s*,|datepart\s*\(\s*'?year/.test(subj);
+  const yearFn = /^[a-z_.]*\b\w*(year|yr)\w*$/.test(subj) || /extract\s*\(\s*year\b|^year\s*\(|date_part\s*\(\s*'year'|strftime\s*\(\s*'%y'\s*,|datepart\s*\(\s*'?year/.test(subj);
   const monthFn = /date_trunc\s*\(\s*'month'|strftime\s*\(\s*'%y-%m'\s*,/.test(subj);
   const v = f.values;
   if (yearFn && v.length && /^\d{4}$/.test(v[0]!)) {
@@ -106,6 +106,11 @@ function matchTime(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'que
     if (any.length) return { predicates: take(any.map((x) => x.i)), result: 'matched', note: 'window not resolved (no reference date): any date predicate is accepted', uncertain: true };
     return { predicates: [], result: 'missing', note: 'no date predicate (window not resolved: no reference date)', uncertain: true };
   }
+  const covers = (w: DateWindow) => (!w.start || (q.window!.start !== null && w.start <= q.window!.start)) && (!w.end || (q.window!.end !== null && w.end >= q.window!.end));
+  const yearOf = q.window.start?.slice(0, 4) ?? q.window.end?.slice(0, 4) ?? '';
+  const wide = candidates.find((g) => covers(g.w));
+  if (wide && (c.text.includes(q.window.start ?? '\u0000') || new RegExp(`\\b${yearOf}\\b`).test(c.text.replace(/'[^']*'/g, (x) => (x.includes(q.window!.start ?? '\u0000') ? x : ''))) || c.text.includes(`${yearOf}-`)))
+    return { predicates: take(wide.idx), result: 'matched', note: `SQL window ${showWindow(wide.w)} covers ${showWindow(q.window)}, which the expressions split by date`, uncertain: true };
   if (groups.size) {
     const g = [...groups.values()][0]!;
     return { predicates: take(g.idx), result: 'mismatched', note: `SQL window ${showWindow(g.w)} differs from ${showWindow(q.window)}`, uncertain: false };

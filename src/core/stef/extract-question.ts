@@ -140,7 +140,7 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
     }
     time(m[0], window, m.index, m.index + m[0].length, { n, unit });
   }
-  for (const m of matches(/\b(?:in |during |for )?(?:the )?(?:last|previous|past) (quarter|month|year|week)\b/g, text)) {
+  for (const m of matches(/\b(?:(?:in |during |for )(?:the )?(?:last|previous|past)|(?:the )?(?:last|past)) (quarter|month|year|week)\b/g, text)) {
     let window: DateWindow | null = null;
     if (ref) {
       const [y, mo] = ref.split('-').map(Number) as [number, number];
@@ -190,13 +190,23 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
     const re = new RegExp(`\\b${esc(c.phrase)} ([$€£]?\\d[\\d,]*(?:\\.\\d+)?|${numberWords})\\b`, 'g');
     for (const m of matches(re, text)) {
       if (!spans.free(m.index, m.index + m[0].length)) continue;
-      spans.take(m.index, m.index + m[0].length);
       const n = numberOf(m[1]!, v);
+      // "at least one order" is existence, and "exactly one week" a duration: not numeric predicates.
+      if ((n === 1 && c.operator === '>=') || /^ (?:day|week|month|year|quarter|hour|minute)s?\b/.test(text.slice(m.index + m[0].length))) continue;
+      spans.take(m.index, m.index + m[0].length);
       const value = n !== null ? String(n) : normValue(m[1]!);
       const term = termBefore(text, m.index, v);
       filters.push({ kind: 'comparison', phrase: m[0].trim(), term, column: term ? mappedColumn(term, rules) : null, operator: c.operator, values: [value] });
       trace.push(`comparison "${m[0].trim()}" → ${term ?? '?'} ${c.operator} ${value}`);
     }
+  }
+
+  for (const m of matches(/\b(negative|positive) ([a-z_]+)/g, text)) {
+    if (!spans.free(m.index, m.index + m[0].length)) continue;
+    spans.take(m.index, m.index + m[0].length);
+    const op = m[1] === 'negative' ? '<' : '>';
+    filters.push({ kind: 'comparison', phrase: m[0], term: m[2]!, column: mappedColumn(m[2]!, rules), operator: op, values: ['0'] });
+    trace.push(`sign "${m[0]}" → ${m[2]} ${op} 0`);
   }
 
   // ---- null checks: "without a category" (IS NULL), "leave out ... without a category" (IS NOT NULL) ----
@@ -207,6 +217,11 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
     const term = words.length === 2 && !mappedColumn(words.join(' '), rules) && !v.attributeNouns.includes(words[1]!) ? words[0]! : words.join(' ');
     spans.take(m.index, m.index + m[0].length);
     const sentence = text.slice(Math.max(0, text.lastIndexOf('.', m.index)), m.index);
+    const sentenceEnd = text.indexOf('.', m.index);
+    if (/\b(own group|group of (?:its|their) own|as a group)\b/.test(text.slice(m.index, sentenceEnd < 0 ? undefined : sentenceEnd))) {
+      trace.push(`"${m[0].trim()}" keeps the missing values as a group: not a filter`);
+      continue;
+    }
     const excluded = /\b(leave out|leaving out|exclude|excluding|ignore|ignoring|except|skip|omit)\b/.test(sentence);
     const operator = excluded ? 'IS NOT NULL' : 'IS NULL';
     filters.push({ kind: 'null', phrase: m[0].trim(), term, column: mappedColumn(term, rules), operator, values: [] });
@@ -223,11 +238,18 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
     filters.push({ kind: 'value', phrase: m[0].trim(), term: known?.column ?? null, column: known?.column ?? null, operator: '<>', values: [normValue(known?.value ?? word)] });
     trace.push(`negated value "${m[0].trim()}" → ${known?.column ?? '?'} <> '${known?.value ?? word}'`);
   }
-  for (const [word, vt] of Object.entries(rules.values ?? {})) {
+  for (const [word, vt] of Object.entries(rules.values ?? {}).sort(([a], [b]) => b.length - a.length)) {
     for (const m of matches(new RegExp(`\\b${esc(word.toLowerCase())}\\b`, 'g'), text)) {
       if (!spans.free(m.index, m.index + m[0].length)) continue;
       spans.take(m.index, m.index + m[0].length);
       const op = (vt.operator ?? '=') as QuestionFilter['operator'];
+      const value = normValue(vt.value);
+      const same = filters.find((f) => f.kind === 'value' && f.operator === op && f.values[0] === value && (!f.column || f.column === vt.column));
+      if (same) {
+        same.column ??= vt.column;
+        same.term ??= vt.column;
+        continue;
+      }
       filters.push({ kind: 'value', phrase: word, term: vt.column, column: vt.column, operator: op, values: [normValue(vt.value)] });
       trace.push(`value term "${word}" → ${vt.column} ${op} '${vt.value}' (R_app)`);
     }
@@ -289,6 +311,7 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
     for (const m of matches(new RegExp(`\\b${esc(a.phrase)}\\b`, 'g'), text)) {
       if (!spans.free(m.index, m.index + m[0].length)) continue;
       spans.take(m.index, m.index + m[0].length);
+      if (a.func === 'COUNT' && /\b(average|mean|total)\s+$/.test(text.slice(0, m.index))) continue;
       const target = targetAfter(text, m.index + m[0].length, v);
       aggregations.push({ func: a.func, distinct: !!a.distinct, phrase: a.phrase, target, column: target ? mappedColumn(target, rules) : null });
       trace.push(`aggregation "${a.phrase}" → ${a.func}${a.distinct ? '(DISTINCT …)' : ''}${target ? ` of "${target}"` : ''}`);
@@ -313,7 +336,9 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
       const prev = text.slice(0, m.index).trim().split(/\s+/).pop()?.replace(/[^a-z]/g, '') ?? '';
       if (g === 'by' && (v.byNotGrouping.includes(prev) || m[1] === 'how' || /^\d/.test(m[1]!))) continue;
       if (g === 'each' && (prev === 'for' || prev === 'in')) continue;
-      const first = m[1]!;
+      const adjective = m[1] === 'calendar' || m[1] === 'fiscal';
+      const first = adjective && m[2] ? m[2] : m[1]!;
+      if (adjective) m[2] = undefined as unknown as string;
       if (v.stopwords.includes(first) || first.length < 3 || v.aggregations.some((a) => a.phrase.split(' ')[0] === first)) continue;
       const second = m[2] && !v.stopwords.includes(m[2]) && !['from', 'to', 'with', 'who', 'where', 'when', 'since', 'so', 'than', 'what', 'over', 'between'].includes(m[2]) ? m[2] : null;
       const two = second ? `${first} ${second}` : null;
