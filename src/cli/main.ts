@@ -5,6 +5,7 @@ import { DIGEST_HELP, digestCommand } from './commands/digest.ts';
 import { BASELINE_HELP, baselineCommand, DIFF_HELP, diffCommand, GATE_HELP, gateCommand } from './commands/gate.ts';
 import { RUN_HELP, runCommand, SELFCHECK_HELP, selfcheckCommand } from './commands/run.ts';
 import { QUERY_HELP, queryCommand } from './commands/query.ts';
+import { STEF_HELP, stefCommand } from './commands/stef.ts';
 import { processIo, type Io } from './io.ts';
 
 type Command = { summary: string; run: (argv: string[], io: Io) => Promise<number>; help: string };
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   gate: { summary: 'apply the release gate to a run report against a baseline', run: gateCommand, help: GATE_HELP },
   baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', run: baselineCommand, help: BASELINE_HELP },
   diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', run: diffCommand, help: DIFF_HELP },
+  stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', run: stefCommand, help: STEF_HELP },
   digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', run: digestCommand, help: DIGEST_HELP },
 };
 
