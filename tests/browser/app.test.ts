@@ -19,7 +19,8 @@ import { launchChromium, serveBuiltApp, serveStatic, type ServedApp } from './ha
 
 const CONCERT_SINGER = spiderDatabase('concert_singer');
 const DUCKDB_DUMP = path.join(repoRoot, 'tests/fixtures/payments.duckdb.sql');
-const SCREENSHOT = path.join(repoRoot, 'docs/screenshots/query.png');
+// Committed screenshots change only on purpose: UPDATE_SCREENSHOTS=1 npm test.
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots/query.png') : path.join(repoRoot, 'test-results/query.png');
 const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT count(*) FROM r';
 
 /** The Spider database, or (when the data set is not on this machine) the same singer rows built with sql.js. */
