@@ -2,7 +2,7 @@
  * A small, strict result matcher for the asset tests, independent of the
  * comparison policy under construction in src/core/result: columns by
  * position, numbers by exact value (floats within 1e-9 relative), a DATE equal
- * to a TIMESTAMP at midnight, NULL only to NULL; rows as a bag unless order
+ * to a TIMESTAMP at midnight, other kinds only to themselves, NULL only to NULL; rows as a bag unless order
  * matters.
  */
 import { compareDecimal, floatToDecimalText, isDecimalText } from '../../src/core/value/decimal.ts';
@@ -24,6 +24,9 @@ export function cellsMatch(ec: Column, e: Cell, ac: Column, a: Cell): boolean {
     const [fx, fy] = [Number(e), Number(a)];
     return Math.abs(fx - fy) <= 1e-9 * Math.max(1, Math.abs(fx), Math.abs(fy));
   }
+  const temporal = (c: Column) => c.kind === 'date' || c.kind === 'timestamp';
+  // Kinds must agree (text is never a date, 1 is never true), except DATE vs TIMESTAMP at midnight.
+  if (ec.kind !== ac.kind && !(temporal(ec) && temporal(ac))) return false;
   const text = (c: Column, v: Cell) => (c.kind === 'timestamp' && typeof v === 'string' ? v.replace(/ 00:00:00$/, '') : v);
   return text(ec, e) === text(ac, a);
 }

@@ -3,7 +3,7 @@
  * generator, read by the CLI): fixture name → dump, schema description, frozen clock, engines,
  * and the digests a loaded fixture must reproduce.
  */
-import { ENGINE_NAMES, type EngineName } from '../engine.ts';
+import { ENGINE_NAMES, type EngineName, type FixtureSource } from '../engine.ts';
 import type { LoadProblem } from './problems.ts';
 
 export interface FixtureManifestEntry {
@@ -59,4 +59,23 @@ export function parseFixtureManifest(text: string, file = 'fixtures/fixtures.jso
     entries.push(entry);
   }
   return problems.length ? { ok: false, problems } : { ok: true, entries };
+}
+
+/**
+ * A self-check fixture resolver over the manifest: the dump named by the
+ * entry, read by `readBytes` (path relative to the manifest), with its frozen
+ * clock and the content digest it must load with.
+ */
+export function manifestFixtureResolver(
+  entries: readonly FixtureManifestEntry[],
+  readBytes: (relativePath: string) => Promise<Uint8Array>,
+): (name: string) => Promise<{ source: FixtureSource; contentDigest: string } | null> {
+  return async (name) => {
+    const entry = entries.find((e) => e.name === name);
+    if (!entry) return null;
+    const bytes = await readBytes(entry.dump);
+    const source: FixtureSource = { name, files: [{ fileName: entry.dump, format: 'sql', bytes }] };
+    if (entry.asOf) source.asOf = entry.asOf;
+    return { source, contentDigest: entry.contentDigest };
+  };
 }

@@ -1,0 +1,89 @@
+/**
+ * Golden lint, the parts that need no engine: a reference that depends on the
+ * clock or on randomness. And the probes for the parts that do: does a LIMIT
+ * cut through a tie of its ORDER BY keys, or cut an unordered result?
+ */
+import { findNowLiterals, findWords, lineOf, outlineQuery } from './sql-tokens.ts';
+
+/** Clock functions the engines pin to a fixture's declared as-of instant (DuckDB macros; SQLite's clock). */
+export const FROZEN_CLOCK_FUNCTIONS = ['current_date', 'today', 'now', 'current_timestamp', 'get_current_timestamp', 'transaction_timestamp', 'localtimestamp'] as const;
+/** Clock functions no engine freezes. */
+export const UNFROZEN_CLOCK_FUNCTIONS = ['current_time', 'localtime', 'get_current_time', 'statement_timestamp', 'clock_timestamp', 'unixepoch', 'epoch_ms_now'] as const;
+/** Functions and clauses whose result changes from run to run. */
+export const NONDETERMINISTIC = ['random', 'randomblob', 'uuid', 'gen_random_uuid', 'uuidv4', 'uuidv7', 'setseed', 'nextval', 'currval', 'tablesample', 'sample'] as const;
+
+export interface LexicalFinding {
+  code: 'clock_dependent' | 'nondeterministic';
+  message: string;
+  /** 1-based line within the reference SQL. */
+  line: number;
+}
+
+/**
+ * Clock and randomness in a reference. A frozen clock function is allowed
+ * when the fixture declares an as-of instant: relative-date goldens ("last
+ * month") are then deterministic. Without one, or for a clock function no
+ * engine freezes, it is a finding; randomness always is.
+ */
+export function lintReferenceText(sql: string, fixtureHasAsOf: boolean): LexicalFinding[] {
+  const findings: LexicalFinding[] = [];
+  for (const hit of findWords(sql, FROZEN_CLOCK_FUNCTIONS))
+    if (!fixtureHasAsOf)
+      findings.push({ code: 'clock_dependent', line: lineOf(sql, hit.offset), message: `${hit.name} reads the clock and the fixture declares no as-of instant: the expected result would change with the day it runs.` });
+  for (const hit of findWords(sql, UNFROZEN_CLOCK_FUNCTIONS))
+    findings.push({ code: 'clock_dependent', line: lineOf(sql, hit.offset), message: `${hit.name} reads a clock the engines do not freeze.` });
+  for (const offset of findNowLiterals(sql))
+    if (!fixtureHasAsOf) findings.push({ code: 'clock_dependent', line: lineOf(sql, offset), message: "'now' reads the clock and the fixture declares no as-of instant." });
+  for (const hit of findWords(sql, NONDETERMINISTIC))
+    findings.push({ code: 'nondeterministic', line: lineOf(sql, hit.offset), message: `${hit.name} makes the result differ from run to run.` });
+  return findings;
+}
+
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** An ORDER BY key rewritten to name an output column of the query it orders. */
+function keyOverOutput(expression: string, columns: readonly string[]): string {
+  if (/^\d+$/.test(expression)) {
+    const name = columns[Number(expression) - 1];
+    return name === undefined ? expression : quoteIdent(name);
+  }
+  return expression.replace(/\b[A-Za-z_][A-Za-z0-9_]*\s*\.\s*(?=[A-Za-z_"])/g, '');
+}
+
+export type TieProbe =
+  | { kind: 'none' }
+  | { kind: 'unordered_limit'; limit: number; offset: number; countSql: string }
+  | { kind: 'ordered_limit'; limit: number; offset: number; keyCount: number; probes: string[] }
+  | { kind: 'unreadable'; reason: string };
+
+/**
+ * Queries that reveal whether the reference's LIMIT is stable. For an ordered
+ * LIMIT n OFFSET m, each probe returns the ORDER BY keys of rows m+n and
+ * m+n+1 (their last `keyCount` columns): equal keys mean the LIMIT cuts
+ * through a tie. The first probe adds the keys to the final SELECT list; the
+ * second orders the query's output (works when the keys are output columns).
+ * For an unordered LIMIT, `countSql` counts the rows the LIMIT chooses from.
+ */
+export function limitTieProbes(sql: string, outputColumns: readonly string[]): TieProbe {
+  const q = outlineQuery(sql);
+  if (q.limitUnreadable) return { kind: 'unreadable', reason: 'LIMIT or OFFSET is not an integer literal' };
+  if (!q.limit) return { kind: 'none' };
+  const { count, offset } = q.limit;
+  const body = q.sql.slice(0, q.limit.start).trimEnd();
+  if (!q.orderBy) return { kind: 'unordered_limit', limit: count, offset, countSql: `SELECT count(*) AS n FROM (${body}) AS __lint_q` };
+  const window = `LIMIT 2 OFFSET ${offset + Math.max(count, 1) - 1}`;
+  const probes: string[] = [];
+  const keys = q.orderBy.keys;
+  if (q.selectList && !q.setOperation && !q.distinct) {
+    const extra = keys.map((k, i) => `, (${/^\d+$/.test(k.expression) ? keyOverOutput(k.expression, outputColumns) : k.expression}) AS "__lint_key_${i}"`).join('');
+    probes.push(`${q.sql.slice(0, q.selectList.end)}${extra}${q.sql.slice(q.selectList.end, q.limit.start).trimEnd()} ${window}`);
+  }
+  const beforeOrder = q.sql.slice(0, q.orderBy.start).trimEnd();
+  const over = keys.map((k) => keyOverOutput(k.expression, outputColumns));
+  probes.push(
+    `SELECT ${over.map((e, i) => `${e} AS "__lint_key_${i}"`).join(', ')} FROM (${beforeOrder}) AS __lint_q ORDER BY ${over
+      .map((e, i) => `${e}${keys[i]!.modifiers ? ` ${keys[i]!.modifiers}` : ''}`)
+      .join(', ')} ${window}`,
+  );
+  return { kind: 'ordered_limit', limit: count, offset, keyCount: keys.length, probes };
+}
