@@ -41,6 +41,8 @@ export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'fixture' | '
   return 'unknown';
 }
 
+const isoNow = () => new Date(Date.now()).toISOString();
+
 export class Workspace {
   corpus = $state.raw<ChosenInput | null>(null);
   run = $state.raw<ChosenInput | null>(null);
@@ -167,10 +169,10 @@ export class Workspace {
   /** Start grading the chosen corpus and run; returns the stored run's id. */
   async start(): Promise<string | null> {
     if (!this.canStart || !this.corpus || !this.run) return null;
-    const now = new Date();
+    const now = isoNow();
     const stored: StoredRun = {
-      id: `${now.toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`,
-      createdAt: now.toISOString(),
+      id: `${now.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`,
+      createdAt: now,
       status: 'running',
       corpus: this.corpus.input,
       run: this.run.input,
@@ -261,7 +263,7 @@ export class Workspace {
   async review(id: string, caseId: string, review: Omit<Review, 'at'>): Promise<void> {
     const stored = this.byId(id);
     if (!stored) return;
-    await this.save({ ...stored, reviews: { ...stored.reviews, [caseId]: { ...review, at: new Date().toISOString() } } });
+    await this.save({ ...stored, reviews: { ...stored.reviews, [caseId]: { ...review, at: isoNow() } } });
   }
 
   async remove(id: string): Promise<void> {
