@@ -22,6 +22,8 @@ if ((ENGINE_NAMES as readonly (string | null)[]).includes(requested)) playground
 mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison } });
 
 void workspace.init();
+// Read by the browser bench and test (time to the first graded case).
+Object.defineProperty(window, '__verdict', { value: { get firstCaseAt() { return workspace.firstCaseAt; } } });
 // The query page's demo fixture loads lazily, when that page is first shown.
 let demoLoaded = false;
 const loadQueryDemo = () => {
