@@ -56,7 +56,7 @@ function serviceWorker(): Plugin {
         .sort();
       const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
       const template = readFileSync(new URL('./src/ui/sw-template.js', import.meta.url), 'utf8');
-      const source = template.replace('/* global __ASSETS__, __VERSION__ */\n', '').replace('__ASSETS__', JSON.stringify(assets)).replace('__VERSION__', version);
+      const source = template.replace('/* global __ASSETS__, __VERSION__ */\n', '').replace('__ASSETS__', JSON.stringify(assets)).replace('__VERSION__', JSON.stringify(version));
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
     },
   };

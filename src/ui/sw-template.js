@@ -5,7 +5,7 @@
  * GETs only; nothing else is intercepted.
  */
 /* global __ASSETS__, __VERSION__ */
-const CACHE = `sql-verdict-${__VERSION__}`;
+const CACHE = `sql-verdict-${__VERSION__}`; // __VERSION__ is a JSON string
 const ASSETS = __ASSETS__;
 
 self.addEventListener('install', (event) => {

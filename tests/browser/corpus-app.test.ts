@@ -168,7 +168,7 @@ describe('corpus app in Chromium (production build)', () => {
     } finally {
       await context.setOffline(false);
     }
-  }, 180_000);
+  }, 120_000);
 
   test('no request left the origin and the page raised no error', () => {
     expect(foreign).toEqual([]);
