@@ -21,7 +21,7 @@ const SEEDED: Record<string, Omit<Rec, 'id'>> = {
     sql: "SELECT sum(oi.quantity * oi.unit_price - COALESCE(oi.discount, 0)) AS net_revenue FROM orders o JOIN order_items oi ON oi.order_id = o.order_id WHERE o.order_ts >= TIMESTAMP '2024-01-01 00:00:00' AND o.order_ts < TIMESTAMP '2025-01-01 00:00:00'",
     enriched_question: 'Sum quantity * unit_price - discount over order lines of 2024 orders.',
   },
-  // wrong aggregate: average instead of count
+  // wrong aggregate: distinct customers instead of orders
   'retail-orders-by-channel': { sql: 'SELECT channel, count(DISTINCT customer_id) AS orders FROM orders GROUP BY channel' },
   // top 3 instead of the top 5 (missing rows)
   'retail-top-customers-2024': {
