@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBrowserEngines } from './browser-engines.ts';
 import { benchNodeEngines } from './engines-node.ts';
+import { benchPipeline } from './pipeline.ts';
 import { loadBaseline, printFigures, recordBaseline, type Figure } from './harness.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +21,10 @@ const all: Figure[] = [];
 const nodeEngines = await benchNodeEngines(spider);
 printFigures('Engines in Node (worker thread, sandboxed) vs the raw engine call', nodeEngines, baseline);
 all.push(...nodeEngines);
+
+const pipeline = await benchPipeline(path.resolve(here, '..'));
+printFigures('The deterministic pipeline in Node (64 goldens, flawed sample run, self-check excluded)', pipeline, baseline);
+all.push(...pipeline);
 
 const browser = await benchBrowserEngines({ runs: 30 });
 const browserFigures: Figure[] = browser.engines.flatMap((e) => [
