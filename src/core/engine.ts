@@ -47,7 +47,16 @@ export interface FixtureInfo {
   loadMs: number;
 }
 
+/** Structurally an AbortSignal (the core's ES2022 library has no DOM types). */
+export interface CancelSignal {
+  readonly aborted: boolean;
+  addEventListener(type: 'abort', listener: () => void): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 export interface ExecuteOptions {
+  /** Abort stops the query (cancel, or terminate the engine's worker) and resolves with `run.cancelled`. */
+  signal?: CancelSignal;
   /** Wall-clock budget; past it the query is stopped. Default 5000. */
   timeoutMs?: number;
   /** Rows to materialize at most; more is an error (`sandbox.resource_exhausted`). Default 1,000,000. */

@@ -14,7 +14,10 @@ const BOOT = new URL('../worker/thread-boot.mjs', import.meta.url);
 const ENTRY = new URL('../worker/engine-host.thread.ts', import.meta.url).href;
 
 function spawnThreadHost(): HostHandle {
-  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, stdout: false, stderr: false });
+  // The engines log some errors to the console; the outcome carries them already.
+  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, stdout: true, stderr: true });
+  worker.stdout.resume();
+  worker.stderr.resume();
   worker.unref();
   const exited = new Promise<string>((resolve) => {
     worker.once('error', (error) => resolve(`worker error: ${error.message}`));

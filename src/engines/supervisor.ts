@@ -37,6 +37,7 @@ export interface SupervisorOptions extends HostSettings {
 }
 
 const TIMED_OUT = Symbol('timed out');
+const CANCELLED = Symbol('cancelled');
 
 function timer(ms: number): { promise: Promise<typeof TIMED_OUT>; cancel(): void } {
   let handle: ReturnType<typeof setTimeout> | undefined;
@@ -44,6 +45,10 @@ function timer(ms: number): { promise: Promise<typeof TIMED_OUT>; cancel(): void
     handle = setTimeout(() => resolve(TIMED_OUT), ms);
   });
   return { promise, cancel: () => clearTimeout(handle) };
+}
+
+function cancelledOutcome(elapsedMs: number): ExecuteOutcome {
+  return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs } };
 }
 
 interface StartedHost {
@@ -192,35 +197,37 @@ export class SupervisedEngine implements Engine {
       return { ok: false, error: { code: 'sandbox.engine_crashed', category: 'unknown_error', message: `The engine could not start: ${messageOf(thrown)}` } };
     }
     const started = performance.now();
+    if (options.signal?.aborted) return cancelledOutcome(0);
     const running = host.api.execute(sql, { maxRows });
     const crashed = host.exited.then((why) => ({ crashed: why }) as const);
     const budget = timer(timeoutMs);
-    let outcome: ExecuteOutcome | typeof TIMED_OUT | { crashed: string };
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<typeof CANCELLED>((resolve) => {
+      onAbort = () => resolve(CANCELLED);
+      options.signal?.addEventListener('abort', onAbort);
+    });
+    let outcome: ExecuteOutcome | typeof TIMED_OUT | typeof CANCELLED | { crashed: string };
     try {
-      outcome = await Promise.race([running, budget.promise, crashed]);
+      outcome = await Promise.race([running, budget.promise, crashed, aborted]);
     } catch (thrown) {
       outcome = { crashed: messageOf(thrown) };
     } finally {
       budget.cancel();
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     }
-    if (outcome === TIMED_OUT) {
-      let stopped = false;
-      if (this.canCancel) {
-        const grace = timer(this.options.cancelGraceMs ?? 750);
-        void host.api.cancel().catch(() => false);
-        stopped = (await Promise.race([running.then(() => true, () => true), grace.promise])) === true;
-        grace.cancel();
-      }
-      if (!stopped) this.kill('timeout');
-      return {
-        ok: false,
-        error: {
-          code: 'sandbox.timeout',
-          category: 'timeout',
-          message: `The query ran past its ${timeoutMs} ms budget and was stopped.`,
-          elapsedMs: performance.now() - started,
-        },
-      };
+    if (outcome === TIMED_OUT || outcome === CANCELLED) {
+      await this.stop(host, running);
+      return outcome === CANCELLED
+        ? cancelledOutcome(performance.now() - started)
+        : {
+            ok: false,
+            error: {
+              code: 'sandbox.timeout',
+              category: 'timeout',
+              message: `The query ran past its ${timeoutMs} ms budget and was stopped.`,
+              elapsedMs: performance.now() - started,
+            },
+          };
     }
     if ('crashed' in outcome) {
       this.kill(`crash: ${outcome.crashed}`);
@@ -238,6 +245,18 @@ export class SupervisedEngine implements Engine {
     // A grown wasm heap never shrinks: start clean after the engine ran out of memory.
     if (!outcome.ok && outcome.error.category === 'resource_exhausted' && outcome.error.raw !== undefined) this.kill('memory');
     return outcome;
+  }
+
+  /** Stop a running query: the engine's own cancel where it has one, else terminate the host. */
+  private async stop(host: HostHandle, running: Promise<unknown>): Promise<void> {
+    let stopped = false;
+    if (this.canCancel) {
+      const grace = timer(this.options.cancelGraceMs ?? 750);
+      void host.api.cancel().catch(() => false);
+      stopped = (await Promise.race([running.then(() => true, () => true), grace.promise])) === true;
+      grace.cancel();
+    }
+    if (!stopped) this.kill('stopped');
   }
 
   contentDigest(): Promise<Outcome<string>> {

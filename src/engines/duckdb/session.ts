@@ -137,7 +137,9 @@ export class DuckDbSession implements EngineSession {
       registered.push(name);
       (file as FixtureFile & { registeredAs?: string }).registeredAs = name;
     }
-    if (registered.length) await q(`SET allowed_paths=[${registered.map(SQL_STRING).join(', ')}]`);
+    // A database file is opened with its write-ahead log beside it, even read-only.
+    const allowed = registered.flatMap((name) => [name, `${name}.wal`]);
+    if (allowed.length) await q(`SET allowed_paths=[${allowed.map(SQL_STRING).join(', ')}]`);
     await q('SET enable_external_access=false');
     await q('SET lock_configuration=true');
   }

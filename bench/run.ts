@@ -1,0 +1,40 @@
+/**
+ * `npm run bench`: prints figures and their ratio to the baseline in
+ * bench/baseline.json (recorded on this project's `node` machine: 2 cores).
+ * `npm run bench -- --record` rewrites the baseline — only on purpose.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchBrowserEngines } from './browser-engines.ts';
+import { benchNodeEngines } from './engines-node.ts';
+import { loadBaseline, printFigures, recordBaseline, type Figure } from './harness.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const baselineFile = path.join(here, 'baseline.json');
+const spider = process.env.SPIDER_DEV_DIR ?? path.resolve(here, '../../shared/data/spider-dev');
+const baseline = loadBaseline(baselineFile);
+
+console.log(`SQL Verdict benchmarks — baseline: ${baseline ? `${path.relative(process.cwd(), baselineFile)} (recorded ${baseline.recorded}, ${baseline.machine})` : 'none recorded'}`);
+const all: Figure[] = [];
+
+const nodeEngines = await benchNodeEngines(spider);
+printFigures('Engines in Node (worker thread, sandboxed) vs the raw engine call', nodeEngines, baseline);
+all.push(...nodeEngines);
+
+const browser = await benchBrowserEngines({ runs: 30 });
+const browserFigures: Figure[] = browser.engines.flatMap((e) => [
+  { name: `chromium.${e.engine}.startup_cold_ms`, value: e.coldStartMs, unit: 'ms' },
+  { name: `chromium.${e.engine}.startup_warm_ms`, value: e.warmStartMs, unit: 'ms' },
+  ...e.fixtures.map((f) => ({ name: `chromium.${e.engine}.fixture_load_ms.${f.fixture}`, value: f.loadWallMs, unit: 'ms' })),
+  { name: `chromium.${e.engine}.query_engine_ms_median`, value: e.query.engineMs.median, unit: 'ms' },
+  { name: `chromium.${e.engine}.overhead_ms_median`, value: e.query.overheadMs.median, unit: 'ms' },
+  { name: `chromium.${e.engine}.page_ready_ms`, value: e.ui.pageReadyMs, unit: 'ms' },
+]);
+printFigures(`Engines in Chromium (${browser.chromium}; page → app worker → engine host → engine)`, browserFigures, baseline);
+all.push(...browserFigures);
+
+if (process.argv.includes('--record')) {
+  recordBaseline(baselineFile, all, 'node kind, 2 cores, Node 20');
+  console.log(`\nBaseline written to ${baselineFile}`);
+}
+process.exit(0);

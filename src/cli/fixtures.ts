@@ -1,0 +1,76 @@
+/** Resolve a fixture given on the command line: a file, a folder of table files, or a built-in name. */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { detectFixtureFormat, enginesForFormat, type EngineName, type FixtureFile, type FixtureSource } from '../core/engine.ts';
+import { CliError } from './cli-error.ts';
+
+export interface ResolvedFixture {
+  source: FixtureSource;
+  /** Engines that can load it; the first is the default. */
+  engines: EngineName[];
+}
+
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+
+interface BuiltInEntry {
+  dump: string;
+  as_of?: string;
+}
+
+function builtInFixtures(): Record<string, BuiltInEntry> {
+  const manifest = path.join(REPO_ROOT, 'fixtures', 'fixtures.json');
+  if (!existsSync(manifest)) return {};
+  try {
+    const parsed = JSON.parse(readFileSync(manifest, 'utf8')) as { fixtures?: Record<string, BuiltInEntry> };
+    return parsed.fixtures ?? {};
+  } catch {
+    return {};
+  }
+}
+
+function readFixtureFile(filePath: string): FixtureFile {
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(readFileSync(filePath));
+  } catch (thrown) {
+    throw new CliError(`Cannot read fixture ${filePath}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
+  }
+  const fileName = path.basename(filePath);
+  const format = detectFixtureFormat(fileName, bytes);
+  if (!format)
+    throw new CliError(`Cannot tell the format of ${filePath}: use .sql, .duckdb, .sqlite/.db, .csv or .parquet.`);
+  return { fileName, format, bytes };
+}
+
+export function resolveFixture(spec: string, cwd: string, asOf?: string): ResolvedFixture {
+  const builtIns = builtInFixtures();
+  const candidate = path.resolve(cwd, spec);
+  if (!existsSync(candidate)) {
+    const builtIn = builtIns[spec];
+    if (builtIn) {
+      const file = readFixtureFile(path.resolve(REPO_ROOT, 'fixtures', builtIn.dump));
+      return {
+        source: { name: spec, files: [file], ...((asOf ?? builtIn.as_of) ? { asOf: asOf ?? builtIn.as_of } : {}) },
+        engines: enginesForFormat(file.format),
+      };
+    }
+    const known = Object.keys(builtIns);
+    throw new CliError(
+      `Fixture not found: ${spec} (no such file${known.length ? `, and not a built-in fixture: ${known.join(', ')}` : ''}).`,
+    );
+  }
+  let files: FixtureFile[];
+  if (statSync(candidate).isDirectory()) {
+    const names = readdirSync(candidate)
+      .filter((n) => /\.(sql|csv|tsv|parquet)$/i.test(n))
+      .sort();
+    if (names.length === 0) throw new CliError(`Fixture folder ${spec} holds no .sql, .csv or .parquet files.`);
+    files = names.map((n) => readFixtureFile(path.join(candidate, n)));
+  } else {
+    files = [readFixtureFile(candidate)];
+  }
+  const engines = files.map((f) => enginesForFormat(f.format)).reduce((a, b) => a.filter((e) => b.includes(e)));
+  if (engines.length === 0) throw new CliError(`The files of fixture ${spec} need different engines (${files.map((f) => `${f.fileName}: ${f.format}`).join(', ')}).`);
+  const name = path.basename(candidate).replace(/\.[^.]+$/, '');
+  return { source: { name, files, ...(asOf ? { asOf } : {}) }, engines };
+}

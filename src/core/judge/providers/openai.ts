@@ -1,0 +1,77 @@
+/**
+ * OpenAI-compatible chat completions: `POST {base}/chat/completions`.
+ * Hosted OpenAI and the local servers that copy its protocol (Ollama,
+ * llama.cpp server, vLLM, LM Studio).
+ */
+import type { CancelSignal } from '../../engine.ts';
+import type { Outcome } from '../../errors.ts';
+import { postJson } from '../http.ts';
+import type { Completion, CompletionRequest, JudgeProvider, ProviderConfig } from '../provider.ts';
+import type { JudgeRuntime } from '../runtime.ts';
+import { count, DEFAULT_MAX_TOKENS, isRecord, parseBody, protocolError, transportOf, trimBase } from './common.ts';
+
+/** A 400 that names JSON mode: the server does not support `response_format`. */
+const JSON_MODE_REJECTED = /response_format|json_object|json mode|json_mode/i;
+
+function contentText(content: unknown): string | null {
+  if (typeof content === 'string') return content;
+  // Some servers return content parts: [{type: 'text', text}].
+  if (Array.isArray(content)) {
+    const parts = content.map((part) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('');
+    return parts || null;
+  }
+  return null;
+}
+
+export function openAiProvider(config: ProviderConfig, runtime: JudgeRuntime): JudgeProvider {
+  const endpoint = `${trimBase(config.baseUrl)}/chat/completions`;
+  const transport = transportOf(config);
+  // `auto`: ask for JSON mode until the server says it does not know it.
+  let jsonMode = (config.jsonMode ?? 'auto') !== 'off';
+  const headers: Record<string, string> = {};
+  if (config.apiKey?.trim()) headers.authorization = `Bearer ${config.apiKey.trim()}`;
+
+  async function complete(request: CompletionRequest, signal?: CancelSignal): Promise<Outcome<Completion>> {
+    const started = runtime.now();
+    let attempts = 0;
+    for (;;) {
+      const body: Record<string, unknown> = {
+        model: config.model,
+        messages: [{ role: 'system', content: request.system }, ...request.messages],
+        temperature: config.temperature ?? 0,
+        max_tokens: config.maxTokens ?? DEFAULT_MAX_TOKENS,
+        stream: false,
+      };
+      if (jsonMode) body.response_format = { type: 'json_object' };
+      const result = await postJson(runtime, endpoint, headers, body, transport, signal);
+      attempts += result.ok ? result.value.attempts : result.attempts;
+      if (!result.ok) {
+        if (jsonMode && config.jsonMode !== 'on' && result.status === 400 && JSON_MODE_REJECTED.test(result.body ?? '')) {
+          jsonMode = false;
+          continue;
+        }
+        return { ok: false, error: result.error };
+      }
+      const parsed = parseBody(result.value.text);
+      const choice = isRecord(parsed) && Array.isArray(parsed.choices) ? (parsed.choices[0] as unknown) : undefined;
+      const message = isRecord(choice) && isRecord(choice.message) ? choice.message : undefined;
+      const text = message ? contentText(message.content) : null;
+      if (!isRecord(parsed) || text === null) return { ok: false, error: protocolError(endpoint, 'OpenAI-compatible chat-completions', result.value.text) };
+      const usage = isRecord(parsed.usage) ? parsed.usage : {};
+      const input = count(usage.prompt_tokens);
+      const output = count(usage.completion_tokens);
+      return {
+        ok: true,
+        value: {
+          text,
+          usage: { input_tokens: input ?? 0, output_tokens: output ?? 0, usage_reported: input !== null || output !== null },
+          model_id: typeof parsed.model === 'string' && parsed.model ? parsed.model : config.model,
+          attempts,
+          latency_ms: Math.round(runtime.now() - started),
+        },
+      };
+    }
+  }
+
+  return { kind: 'openai', model: config.model, endpoint, complete };
+}

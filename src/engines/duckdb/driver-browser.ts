@@ -1,0 +1,50 @@
+/**
+ * The async DuckDB-WASM bundle for the browser. DuckDB runs in its own
+ * worker (the `eh` build, served from this origin: no CDN), nested inside
+ * the engine host worker; terminating the host terminates it too. Untrusted
+ * queries go through `send()`, which `cancelSent()` can stop
+ * (ENGINE-NOTES "Stopping queries"), so this driver can cancel.
+ */
+import { AsyncDuckDB, getPlatformFeatures, PACKAGE_VERSION, VoidLogger, type AsyncDuckDBConnection } from '@duckdb/duckdb-wasm';
+import ehWorkerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
+import ehWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
+import type { DuckDbDriver, StreamedResult } from './session.ts';
+
+export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
+  const features = await getPlatformFeatures();
+  if (!features.wasmExceptions) throw new Error('This browser lacks WebAssembly exception handling, which the DuckDB build needs.');
+  const worker = new Worker(ehWorkerUrl);
+  const db = new AsyncDuckDB(new VoidLogger(), worker);
+  await db.instantiate(ehWasmUrl);
+  await db.open({});
+  let conn: AsyncDuckDBConnection = await db.connect();
+  const version = `DuckDB ${await db.getVersion()} (duckdb-wasm ${PACKAGE_VERSION}, async eh)`;
+  return {
+    canCancel: true,
+    async reopen() {
+      await conn.close();
+      // open() replaces the database: a fresh in-memory one with default settings
+      // (external access on, configuration unlocked, no tables).
+      await db.open({});
+      conn = await db.connect();
+      try {
+        await db.dropFiles();
+      } catch {
+        // A file still referenced by the previous database is released with it.
+      }
+    },
+    async version() {
+      return version;
+    },
+    query: (sql) => conn.query(sql),
+    async stream(sql): Promise<StreamedResult> {
+      const reader = await conn.send(sql, true);
+      await reader.open(); // reads the schema message
+      return { fields: reader.schema.fields.map((f) => ({ name: f.name, type: f.type })), batches: reader };
+    },
+    cancel: () => conn.cancelSent(),
+    async registerFile(name, bytes) {
+      await db.registerFileBuffer(name, bytes);
+    },
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * Shared by the browser test and the browser bench: serve the production
+ * build with `vite preview` on a free loopback port and drive Debian's
+ * Chromium through playwright-core.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { preview, type PreviewServer } from 'vite';
+import { repoRoot } from '../helpers/paths.ts';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServedApp {
+  /** Origin of the preview server, e.g. http://127.0.0.1:41234 */
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Serve a production build (dist/ by default) as `npm start` does: same config, same headers. */
+export async function serveBuiltApp(outDir = 'dist'): Promise<ServedApp> {
+  if (!existsSync(path.resolve(repoRoot, outDir, 'index.html')))
+    throw new Error(`${outDir}/index.html is missing: run \`npm run build\` first (\`npm test\` builds before running the tests).`);
+  const port = await freePort();
+  const server: PreviewServer = await preview({
+    root: repoRoot,
+    logLevel: 'silent',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port, strictPort: true, open: false },
+  });
+  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(
+      `Chromium is missing at ${CHROMIUM_PATH}: install Debian's chromium (apt-get install chromium) or set CHROMIUM_PATH. The browser tests need it.`,
+    );
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+};
+
+/**
+ * A plain static host serving `dir` under a sub-path (e.g. /team/sql-verdict/),
+ * sending only the given headers: checks that the build works wherever it is put.
+ */
+export async function serveStatic(dir: string, prefix: string, headers: Record<string, string> = {}): Promise<ServedApp> {
+  const root = path.resolve(repoRoot, dir);
+  const server = createHttpServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!url.pathname.startsWith(prefix)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const relative = decodeURIComponent(url.pathname.slice(prefix.length)) || 'index.html';
+    const file = path.resolve(root, relative);
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream', ...headers }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The sandbox (SPEC section 9), on both engines: every rejected statement
+ * kind is refused with `sandbox.statement_rejected` and its kind; nothing
+ * reaches the file system; the fixture's content digest never moves;
+ * runaway queries stop within timeout + 2 s and the engine keeps working.
+ */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineName } from '../../src/core/engine.ts';
+import { openEngine } from '../../src/engines/node.ts';
+import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
+import { sqlFixture } from '../helpers/fixtures.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+const DUMP = `
+CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR, price DECIMAL(10,2));
+INSERT INTO items VALUES (1, 'pen', 1.50), (2, 'ink', 12.00), (3, 'pad', NULL);
+`;
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'sql-verdict-sandbox-'));
+const file = (name: string) => path.join(scratch, name).replace(/'/g, "''");
+
+/** [statement kind, SQL] — refused on both engines before or by the engine. */
+const REJECTED: [string, string][] = [
+  ['insert', "INSERT INTO items VALUES (4, 'cap', 2.00)"],
+  ['update', 'UPDATE items SET price = 0'],
+  ['delete', 'DELETE FROM items'],
+  ['create', 'CREATE TABLE stolen AS SELECT * FROM items'],
+  ['create', 'CREATE TEMP TABLE scratchpad (x INTEGER)'],
+  ['drop', 'DROP TABLE items'],
+  ['alter', 'ALTER TABLE items ADD COLUMN hacked INTEGER'],
+  ['copy', `COPY items TO '${file('copy.csv')}'`],
+  ['export', `EXPORT DATABASE '${file('export')}'`],
+  ['attach', `ATTACH '${file('other.db')}' AS other`],
+  ['detach', 'DETACH other'],
+  ['install', 'INSTALL httpfs'],
+  ['load', 'LOAD httpfs'],
+  ['set', 'SET enable_external_access = true'],
+  ['reset', 'RESET memory_limit'],
+  ['pragma', 'PRAGMA query_only = 0'],
+  ['call', "CALL pragma_table_info('items')"],
+  ['begin', 'BEGIN TRANSACTION'],
+  ['vacuum', `VACUUM INTO '${file('vacuum.db')}'`],
+  ['with_delete', 'WITH gone AS (SELECT 1) DELETE FROM items'],
+  ['multiple_statements', 'SELECT 1; DROP TABLE items'],
+  ['multiple_statements', "SELECT 'a\\'; DROP TABLE items; --'"],
+  ['multiple_statements', 'SELECT 1 --\n; DELETE FROM items'],
+];
+
+/** SQL the lexical pre-check lets through: the engine itself must refuse or contain it. */
+const ENGINE_REFUSES: Record<EngineName, [string, RegExp][]> = {
+  duckdb: [
+    ["SELECT * FROM read_text('/etc/hostname')", /permission_error/],
+    ["SELECT * FROM read_csv('/etc/passwd')", /permission_error/],
+    ["SELECT * FROM glob('*')", /permission_error/],
+    ["SELECT * FROM read_csv('http://127.0.0.1:9/x.csv')", /permission_error|unknown_error|engine_unsupported/],
+    ["SELECT nextval('seq')", /unknown_error|missing/],
+    ['SELECT setseed(0.5)', /unknown_error/],
+    // DuckDB: "Not implemented Error: A CTE needs a SELECT".
+    ['WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', /syntax_error|statement_rejected|unknown_error/],
+    ["SELECT * FROM (SELECT 1) UNION ALL SELECT * FROM query('DROP TABLE items')", /statement_rejected|syntax_error|unknown_error/],
+  ],
+  sqlite: [
+    ["SELECT load_extension('/tmp/evil.so')", /unknown_error|permission_error/],
+    ['WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', /syntax_error|statement_rejected/],
+    ["SELECT * FROM pragma_query_only", /.*/],
+  ],
+};
+
+for (const engineName of ['duckdb', 'sqlite'] as const) {
+  describe(`sandbox: ${engineName}`, () => {
+    let engine: SupervisedEngine;
+    let digest: string;
+    const repoFilesBefore = readdirSync(repoRoot).sort();
+
+    beforeAll(async () => {
+      engine = openEngine(engineName, { memoryLimit: '256MB' });
+      const loaded = await engine.load(sqlFixture('sandbox', DUMP));
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      digest = loaded.value.contentDigest;
+    });
+
+    afterAll(async () => {
+      await engine.close();
+    });
+
+    for (const [kind, sql] of REJECTED) {
+      it(`rejects ${kind}: ${sql.replace(/\n/g, ' ').slice(0, 60)}`, async () => {
+        const outcome = await engine.execute(sql);
+        expect(outcome.ok).toBe(false);
+        if (outcome.ok) return;
+        expect(outcome.error.code).toBe('sandbox.statement_rejected');
+        expect(outcome.error.statement_kind).toBe(kind);
+        expect(outcome.error.message.length).toBeGreaterThan(10);
+      });
+    }
+
+    for (const [sql, category] of ENGINE_REFUSES[engineName]) {
+      it(`contains engine-level attempt: ${sql.slice(0, 70)}`, async () => {
+        const outcome = await engine.execute(sql);
+        if (outcome.ok) {
+          // Allowed only when harmless: a pure read.
+          expect(sql).toMatch(/pragma_query_only/);
+          return;
+        }
+        expect(`${outcome.error.category}`).toMatch(category);
+      });
+    }
+
+    it('leaves no file behind and the digest unchanged', async () => {
+      expect(readdirSync(scratch)).toEqual([]);
+      expect(readdirSync(repoRoot).sort()).toEqual(repoFilesBefore);
+      const after = await engine.contentDigest();
+      expect(after).toEqual({ ok: true, value: digest });
+      const rows = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(rows.ok && rows.value.rows[0]![0]).toBe(3);
+    });
+
+    const runaways: [string, string][] =
+      engineName === 'duckdb'
+        ? [
+            ['endless WITH RECURSIVE', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r'],
+            ['10^10-row cross join', 'SELECT count(*) FROM range(100000) a, range(100000) b'],
+          ]
+        : [
+            ['endless WITH RECURSIVE', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r'],
+            [
+              '10^10-row cross join',
+              'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT count(*) FROM c a, c b',
+            ],
+          ];
+
+    for (const [label, sql] of runaways) {
+      it(`stops a runaway (${label}) within timeout + 2 s and keeps working`, async () => {
+        const timeoutMs = 1500;
+        const started = performance.now();
+        const outcome = await engine.execute(sql, { timeoutMs });
+        const took = performance.now() - started;
+        expect(outcome.ok).toBe(false);
+        if (!outcome.ok) expect(outcome.error.code).toBe('sandbox.timeout');
+        expect(took).toBeLessThan(timeoutMs + 2000);
+        const next = await engine.execute('SELECT count(*) AS n FROM items');
+        expect(next.ok && next.value.rows[0]![0]).toBe(3);
+        expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+      });
+    }
+
+    it('contains a memory-exhausting query and keeps working', async () => {
+      const sql =
+        engineName === 'duckdb'
+          ? "SELECT length(string_agg(repeat('x', 1000000), '')) FROM range(2000)"
+          : 'SELECT length(zeroblob(2000000000))';
+      const outcome = await engine.execute(sql, { timeoutMs: 20_000 });
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.error.category).toBe('resource_exhausted');
+      const next = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(next.ok && next.value.rows[0]![0]).toBe(3);
+    });
+
+    it('caps the number of rows a query may return', async () => {
+      const outcome = await engine.execute(
+        engineName === 'duckdb' ? 'SELECT * FROM range(5000)' : 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000) SELECT x FROM c',
+        { maxRows: 1000 },
+      );
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) expect(outcome.error.code).toBe('sandbox.resource_exhausted');
+    });
+  });
+}
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Only this origin, plus 'wasm-unsafe-eval' so the engines can compile their
+ * wasm (without it instantiate() hangs). connect-src 'self' also stops SQL
+ * from reading other origins. A judge endpoint, when configured, is added to
+ * connect-src by whoever deploys it.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self'",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/**
+ * The built page carries the policy in a <meta> tag so any static host
+ * applies it; `public/_headers` carries it for hosts that read that file
+ * (it also covers the workers, which a <meta> tag cannot). The dev server
+ * sends none: its injected styles and HMR need what the policy forbids.
+ */
+function contentSecurityPolicy(): Plugin {
+  return {
+    name: 'sql-verdict:csp',
+    apply: 'build',
+    buildStart() {
+      const headers = readFileSync(new URL('./public/_headers', import.meta.url), 'utf8');
+      if (!headers.includes(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`))
+        this.error('public/_headers does not carry the Content-Security-Policy of vite.config.ts: keep them identical.');
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+    },
+  };
+}
+
+export default defineConfig({
+  // Relative asset URLs: the built app also works under a sub-path.
+  base: './',
+  plugins: [svelte(), contentSecurityPolicy()],
+  worker: { format: 'es' },
+  build: {
+    target: 'es2022',
+    // Never inline assets as data: URLs (the CSP allows only this origin).
+    assetsInlineLimit: 0,
+    // The DuckDB wasm is 34 MB by nature; JS chunks stay well below this.
+    chunkSizeWarningLimit: 2048,
+  },
+  preview: {
+    // The same headers as public/_headers, for `npm start`.
+    headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
+  },
+});
