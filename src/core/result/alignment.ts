@@ -11,7 +11,7 @@
 import { SCHEME_NORMAL, SCHEME_SIMILAR, hashByKind } from './cell-hash.ts';
 import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
 import { columnSummary, schemeFor, type Side } from './side.ts';
-import { isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
+import { isTolerantKind, kindsCompatible, toDouble, type Tolerance } from './value-policy.ts';
 
 export type Mapping = readonly (readonly [number, number])[];
 
@@ -115,7 +115,7 @@ function numberProfile(side: Side, index: number): NumberProfile | null {
       p.nulls++;
       continue;
     }
-    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? Number(cell) : NaN;
+    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? toDouble(cell) : NaN;
     if (v !== v) p.nans++;
     else if (v === Infinity) p.posInf++;
     else if (v === -Infinity) p.negInf++;

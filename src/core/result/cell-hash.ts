@@ -24,6 +24,7 @@ import {
   TIMESTAMP,
   TIMESTAMPTZ,
   classOf,
+  toDouble,
   type ColumnLike,
 } from './value-policy.ts';
 
@@ -196,11 +197,9 @@ function hashBytes(b: Uint8Array): number {
   return fmix(h ^ b.length);
 }
 
-/** Quantize a double to about nine significant digits (similarity scoring only). */
+/** Round a double to single precision (about seven significant digits), for similarity scoring only. */
 function quantize(v: number): number {
-  if (!Number.isFinite(v) || v === 0) return v;
-  const q = Math.pow(10, Math.floor(Math.log10(Math.abs(v))) - 8);
-  return Math.round(v / q) * q;
+  return Math.fround(v);
 }
 
 const OTHER: ColumnLike = { kind: 'other' };
@@ -213,7 +212,7 @@ export function hashCell(column: ColumnLike, cell: Cell, scheme: HashScheme = SC
       return HASH_NULL;
     case EXACT:
       if (scheme === SCHEME_NORMAL) return hashExact(cell as number | bigint | string);
-      return hashDouble(scheme === SCHEME_SIMILAR ? quantize(Number(cell)) : Number(cell));
+      return hashDouble(scheme === SCHEME_SIMILAR ? quantize(toDouble(cell as string)) : toDouble(cell as string));
     case FLOAT:
       return hashDouble(scheme === SCHEME_SIMILAR ? quantize(cell as number) : (cell as number));
     case TEXT:

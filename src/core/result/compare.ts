@@ -16,6 +16,7 @@ import {
   createMatchContext,
   findEqual,
   fingerprintsDiffer,
+  rowsWithoutEqual,
   matchPrepared,
   prepareMatch,
   type ListMatch,
@@ -199,12 +200,9 @@ export function compareResults(
       const freeE = unmatched(match.matchE, allE);
       const freeA = unmatched(match.matchA, allA);
       // Expected rows first: one without an equal actual row settles it before indexing the expected side.
-      const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.prepared.index, e) < 0);
+      const missingE = rowsWithoutEqual(ev.ctx, ev.prepared.index, freeE);
       let missingA = freeA;
-      if (missingE.length === 0 || setMode) {
-        const { eIndex } = indexesOf(ev);
-        missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
-      }
+      if (missingE.length === 0 || setMode) missingA = rowsWithoutEqual(ev.ctx, indexesOf(ev).eIndex, freeA);
       result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
     }
     sets.set(ev, result);
