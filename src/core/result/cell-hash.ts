@@ -258,16 +258,15 @@ export function hashByKind(column: ColumnLike, cell: Cell | undefined, scheme: H
   if (cell === null || cell === undefined) return HASH_NULL;
   switch (column.kind) {
     case 'integer':
-      if (typeof cell === 'number' && scheme !== SCHEME_SIMILAR) return hashDouble(cell);
-      break;
     case 'float':
-      if (typeof cell === 'number' && scheme !== SCHEME_SIMILAR) return hashDouble(cell);
+      if (typeof cell === 'number') return hashDouble(scheme === SCHEME_SIMILAR ? quantize(cell) : cell);
       break;
     case 'text':
       if (typeof cell === 'string') return hashString(cell);
       break;
     case 'decimal':
-      if (typeof cell === 'string' && scheme === SCHEME_NORMAL) return hashDecimalText(cell);
+      if (typeof cell === 'string')
+        return scheme === SCHEME_NORMAL ? hashDecimalText(cell) : hashDouble(scheme === SCHEME_SIMILAR ? quantize(toDouble(cell)) : toDouble(cell));
       break;
     case 'date':
     case 'timestamp':

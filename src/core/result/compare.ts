@@ -313,7 +313,7 @@ export function compareResults(
   const cap = cfg.max_rows_for_cell_alignment;
   const cells = alignCells(ctx, freeE, freeA, cap);
   const rowsAgree = setMode ? setRes.pass : ev.bagPass;
-  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A);
+  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, match.toleranceDeltas, mapping, E, A);
 
   if (!rowsAgree) {
     const residueE = setMode ? setRes.missingE : freeE;
@@ -335,7 +335,7 @@ export function compareResults(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A) : stats;
+    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, match.toleranceDeltas, mapping, E, A) : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
       const { aIndex, eIndex } = indexesOf(ev);
@@ -689,6 +689,7 @@ function cellStatistics(
   matchE: Int32Array,
   toleranceMatched: number,
   matchByTolerance: Uint8Array | null,
+  toleranceDeltas: Float64Array | null,
   mapping: Mapping,
   E: Side,
   A: Side,
@@ -757,6 +758,21 @@ function cellStatistics(
       if (x === null || x === undefined) continue;
       if (!byTolerance || !byTolerance[r]) {
         if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
+        continue;
+      }
+      const t = toleranceDeltas ? ctx.tolerantPairs.indexOf(p) : -1;
+      const recorded = t >= 0 ? toleranceDeltas![r * ctx.tolerantPairs.length + t]! : NaN;
+      if (typeof x === 'number' && recorded === recorded) {
+        // Recorded by the tolerance phase (actual − expected): no second visit to the actual row.
+        numeric.floatCompared++;
+        if (recorded === 0) continue;
+        const abs = Math.abs(recorded);
+        const scale = Math.max(Math.abs(x), Math.abs(x + recorded));
+        numeric.within++;
+        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
+        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
+        const rel = scale === 0 ? 0 : abs / scale;
+        if (rel > numeric.maxRel) numeric.maxRel = rel;
         continue;
       }
       const y = A.rows[a]![pair.ai];

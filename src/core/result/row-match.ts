@@ -340,6 +340,8 @@ function kindOf(ctx: MatchContext, side: 'E' | 'A', pairIndex: number): ColumnPa
 }
 
 const SAMPLE = new Float64Array(64);
+/** Tolerance groups up to this size are scanned whole instead of sorted by a numeric column. */
+const SMALL_GROUP = 8;
 
 /** Distinct numeric values among up to 64 evenly spaced members of a group, in one tolerant column. */
 function sampledDistinct(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, from: number, to: number, p: number): number {
@@ -541,9 +543,15 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
     s = s + 1 === groups.slots ? 0 : s + 1;
   }
   const g = groups.table[s * 3]!;
-  prepareGroup(ctx, index, groups, g);
   const from = groups.start[g]!;
   const to = groups.start[g + 1]!;
+  if (to - from <= SMALL_GROUP) {
+    // A small group is compared whole: no sorting.
+    out[0] = from;
+    out[1] = to;
+    return true;
+  }
+  prepareGroup(ctx, index, groups, g);
   const p = groups.windowPair[g]!;
   if (p < 0) {
     out[0] = from;
@@ -572,6 +580,11 @@ export interface ListMatch {
   toleranceMatched: number;
   /** Expected positions whose final pair was made by the tolerance phase (null when none). */
   byTolerance: Uint8Array | null;
+  /**
+   * For those pairs, actual − expected in each tolerant column (ctx.tolerantPairs order), NaN when
+   * not two numbers: recorded while both rows are at hand, so statistics need not revisit them.
+   */
+  toleranceDeltas: Float64Array | null;
 }
 
 /** The first step of a matching: keys of the expected rows and an index of the actual rows. */
@@ -696,7 +709,7 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
     }
   }
   if (touched === 0x7fffffff) matched += 0; // keeps the touch loop from being optimized away
-  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null };
+  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null, toleranceDeltas: null };
   if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
   return result;
 }
@@ -755,6 +768,20 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   const { matchE, matchA } = result;
   const byTolerance = new Uint8Array(eList.length);
   result.byTolerance = byTolerance;
+  const T = ctx.tolerantPairs.length;
+  const deltas = new Float64Array(eList.length * T);
+  result.toleranceDeltas = deltas;
+  const record = (i: number, er: number, ar: number) => {
+    byTolerance[i] = 1;
+    const x = ctx.E.rows[er]!;
+    const y = ctx.A.rows[ar]!;
+    for (let t = 0; t < T; t++) {
+      const pair = ctx.pairs[ctx.tolerantPairs[t]!]!;
+      const u = x[pair.ei];
+      const v = y[pair.ai];
+      deltas[i * T + t] = typeof u === 'number' && typeof v === 'number' ? (u === v ? 0 : v - u) : NaN;
+    }
+  };
   const skip = ctx.eUnmatchable;
   const budget = ctx.budget;
   const rowE = (i: number) => (identity ? i : eList[i]!);
@@ -784,7 +811,7 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
         if (pass === 0 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
           matchA[j] = i;
           matchE[i] = j;
-          byTolerance[i] = 1;
+          record(i, er, rowA(j));
           return true;
         }
       }
