@@ -272,11 +272,6 @@ function equalAcross(ctx: MatchContext, index: RowIndex, local: number, probe: n
     : rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, r, probe);
 }
 
-function windowHalfWidth(v: number, tol: Tolerance): number {
-  if (tol.rtol >= 1) return Infinity;
-  const d = Math.max(tol.atol, (tol.rtol * Math.abs(v)) / (1 - tol.rtol));
-  return d * (1 + 1e-9) + 1e-300;
-}
 
 /** Tolerance groups over the rows at `subset` (positions in `index.list`; all when absent). */
 function buildGroups(ctx: MatchContext, index: RowIndex, subset: Int32Array | null = null): ToleranceGroups {
@@ -504,27 +499,7 @@ export function argsortDoubles(values: Float64Array): Int32Array {
   return order;
 }
 
-function lowerBound(values: Float64Array, from: number, to: number, x: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
-function upperBound(values: Float64Array, from: number, to: number, x: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The positions in `groups.members` that may hold a row equal to `probe` (a row of the other side): [from, to). */
 function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32Array): boolean {
@@ -558,16 +533,39 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
     out[1] = to;
     return true;
   }
-  const v = numericValue(kindOf(ctx, probeSide, p), cellOf(ctx, probeSide, probe, p));
+  const cell = cellOf(ctx, probeSide, probe, p);
+  const v = typeof cell === 'number' ? (cell === Infinity || cell === -Infinity ? NaN : cell) : numericValue(kindOf(ctx, probeSide, p), cell);
   const nan = groups.nanStart[g]!;
   if (v !== v) {
     out[0] = nan;
     out[1] = to;
     return true;
   }
-  const d = windowHalfWidth(v, ctx.tol);
-  out[0] = lowerBound(groups.values, from, nan, v - d);
-  out[1] = upperBound(groups.values, from, nan, v + d);
+  // The window [v − d, v + d] (see windowHalfWidth), computed and searched inline: no boxed doubles.
+  const { atol, rtol } = ctx.tol;
+  let d = Infinity;
+  if (rtol < 1) {
+    const r = (rtol * (v < 0 ? -v : v)) / (1 - rtol);
+    d = (atol > r ? atol : r) * (1 + 1e-9) + 1e-300;
+  }
+  const values = groups.values;
+  const low = v - d;
+  const high = v + d;
+  let lo = from;
+  let hi = nan;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < low) lo = mid + 1;
+    else hi = mid;
+  }
+  out[0] = lo;
+  hi = nan;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! <= high) lo = mid + 1;
+    else hi = mid;
+  }
+  out[1] = lo;
   return true;
 }
 

@@ -302,6 +302,22 @@ export function cellsEqual(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, tol
   if (e === null || e === undefined || a === null || a === undefined)
     return (e === null || e === undefined) && (a === null || a === undefined) && tol.nullsEqual;
   if (e === a && ec.kind === ac.kind) return true;
+  if (typeof e === 'number' && typeof a === 'number') {
+    // Two numbers (integer, float or untyped cells): the rules inline, so no double is boxed for a call.
+    const ek = ec.kind;
+    const ak = ac.kind;
+    if ((ek === 'float' || ek === 'integer' || ek === 'other') && (ak === 'float' || ak === 'integer' || ak === 'other')) {
+      if (ek === 'integer' && ak === 'integer') return e === a;
+      if (e === a) return true;
+      if (e !== e) return a !== a;
+      if (a !== a || e === Infinity || e === -Infinity || a === Infinity || a === -Infinity) return false;
+      const x = e < 0 ? -e : e;
+      const y = a < 0 ? -a : a;
+      const diff = e > a ? e - a : a - e;
+      const scaled = tol.rtol * (x > y ? x : y);
+      return diff <= (tol.atol > scaled ? tol.atol : scaled);
+    }
+  }
   return valuesEqual(ec, e, ac, a, tol);
 }
 
