@@ -983,7 +983,8 @@ export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int
     if (s >= 0) for (let j = chainStart(index, s); j >= 0 && !found; j = index.next[j]!) found = equalAcross(ctx, index, j, probe);
     if (!found) left.push(probe);
   }
-  if (left.length === 0 || ctx.tolerantPairs.length === 0) return Int32Array.from(left);
+  // Without tolerant key columns, equal rows share a key: the chains above held every candidate.
+  if (left.length === 0 || ctx.tolerantPairs.length === 0 || !ctx.keyTolerant) return Int32Array.from(left);
   const wanted = new KeySet();
   for (const probe of left) {
     if (skip && skip[probe]) continue;
