@@ -12,6 +12,7 @@ import {
   type CellMismatch,
   type OrderViolation,
 } from '../../src/core/result/index.ts';
+import type { Cell } from '../../src/core/value/kind.ts';
 import { col, expectFail, expectPass, expectPlainJson, table } from './helpers.ts';
 
 const region = col('region', 'text', 'VARCHAR');
@@ -162,6 +163,26 @@ describe('tolerance matching is a maximum matching', () => {
     expect(witness.tolerance).toBeCloseTo(2.1e-6, 15);
     expect(result.numeric_tolerance_match.outside_tolerance).toBe(1);
     expect(result.numeric_tolerance_match.max_abs_delta).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe('matching at scale', () => {
+  it('pairs rows that differ only in the last bits of their floats, when few exact values tell rows apart', () => {
+    const category = col('category', 'text', 'VARCHAR');
+    const rows: Cell[][] = Array.from({ length: 6000 }, (_, i) => [['a', 'b', 'c'][i % 3]!, i / 7]);
+    const noisy: Cell[][] = rows.map(([c, v]) => [c!, (v as number) * (1 + 1e-12)]).reverse();
+    const started = performance.now();
+    expectPass(table([category, ratio], rows), table([category, ratio], noisy));
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const off = noisy.map((row) => row.slice());
+    off[100]![1] = (off[100]![1] as number) + 1;
+    expectFail(table([category, ratio], rows), table([category, ratio], off), 'value_mismatch');
+  });
+
+  it('keeps duplicates apart in long chains of equal keys', () => {
+    const rows: Cell[][] = Array.from({ length: 3000 }, (_, i) => ['same', i % 2]);
+    expectPass(table([region, sales], rows), table([region, sales], rows.slice().reverse()));
+    expectFail(table([region, sales], rows), table([region, sales], rows.map(([r], i) => [r!, i < 1501 ? 0 : 1])), 'duplicate_rows');
   });
 });
 

@@ -127,18 +127,32 @@ const KEY_SAMPLE = 4096;
  * column, so the choice only affects speed.
  */
 export function chooseKeyPairs(E: Side, pairs: ColumnPair[]): number[] {
+  const everything = pairs.map((_, i) => i);
   const exact = pairs.map((p, i) => (p.tolerant ? -1 : i)).filter((i) => i >= 0);
-  if (exact.length <= 1 || E.n === 0) return exact.length > 0 ? exact : pairs.map((_, i) => i);
+  if (exact.length === 0 || E.n === 0) return exact.length > 0 ? exact : everything;
   const size = Math.min(E.n, KEY_SAMPLE);
   const rows = Array.from({ length: size }, (_, k) => Math.floor((k * E.n) / size));
-  const hashes = exact.map((i) => {
+  const hashOf = (i: number) => {
     const pair = pairs[i]!;
     return Int32Array.from(rows, (r) => hashByKind(pair.ec, E.rows[r]![pair.ei], pair.eScheme));
-  });
+  };
+  const hashes = exact.map(hashOf);
   const distinctOf = (combined: Int32Array) => new Set(combined).size;
   const all = new Int32Array(size);
   for (const h of hashes) for (let k = 0; k < size; k++) all[k] = mix1(all[k]!, h[k]!);
   const target = distinctOf(all);
+  if (exact.length < pairs.length) {
+    // When the exact columns leave many rows alike that floats tell apart, chains of equal keys
+    // would be long: key on every column then (last-bit float differences go to the tolerance phase).
+    const full = all.slice();
+    for (let i = 0; i < pairs.length; i++) {
+      if (!pairs[i]!.tolerant) continue;
+      const h = hashOf(i);
+      for (let k = 0; k < size; k++) full[k] = mix1(full[k]!, h[k]!);
+    }
+    if (target * 2 < distinctOf(full)) return everything;
+  }
+  if (exact.length === 1) return exact;
   const distinct = hashes.map(distinctOf);
   const order = exact.map((_, e) => e).sort((x, y) => distinct[y]! - distinct[x]!);
   const chosen: number[] = [];
@@ -669,6 +683,7 @@ export interface PreparedMatch {
 }
 
 const MAX_AUGMENT_DEPTH = 256;
+const MAX_CHAIN_MISSES = 32;
 const BLOCK = 64;
 
 /** Hash both sides (row keys, column fingerprints) and index the actual rows. */
@@ -801,9 +816,13 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
       const er = identity ? i : eList[i]!;
       if (skip && skip[er]) continue;
       // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
-      // Entries behind the head may have been matched out of turn after a key collision.
+      // Entries behind the head may have been matched out of turn after a key collision. With tolerant
+      // columns a chain may hold rows alike except in floats: after a few misses the row is left to the
+      // tolerance phase, which searches such rows by value instead of one by one.
+      let misses = 0;
       for (let j = table[o]!, head = true; j >= 0; j = next[j]!, head = false) {
         if (!head && matchA[j] !== -1) continue;
+        if (T > 0 && ++misses > MAX_CHAIN_MISSES) break;
         const ar = identity ? j : aList[j]!;
         if (rowsEqual(E, A, pairs, tol, er, ar)) {
           matchE[i] = j;
@@ -972,6 +991,7 @@ export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int
   const skip = unmatchable(ctx, probeSide);
   const key = SCRATCH_KEY;
   const left: number[] = [];
+  let unsure = false;
   for (const probe of probes) {
     if (skip && skip[probe]) {
       left.push(probe);
@@ -980,11 +1000,20 @@ export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int
     rowKey(ctx, probeSide, probe, key);
     const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
     let found = false;
-    if (s >= 0) for (let j = chainStart(index, s); j >= 0 && !found; j = index.next[j]!) found = equalAcross(ctx, index, j, probe);
+    let scanned = 0;
+    if (s >= 0)
+      for (let j = chainStart(index, s); j >= 0 && !found; j = index.next[j]!) {
+        if (ctx.tolerantPairs.length > 0 && ++scanned > 1000) {
+          unsure = true;
+          break;
+        }
+        found = equalAcross(ctx, index, j, probe);
+      }
     if (!found) left.push(probe);
   }
-  // Without tolerant key columns, equal rows share a key: the chains above held every candidate.
-  if (left.length === 0 || ctx.tolerantPairs.length === 0 || !ctx.keyTolerant) return Int32Array.from(left);
+  // Without tolerant key columns, equal rows share a key: the chains above held every candidate
+  // (unless a long chain was cut short).
+  if (left.length === 0 || ctx.tolerantPairs.length === 0 || (!ctx.keyTolerant && !unsure)) return Int32Array.from(left);
   const wanted = new KeySet();
   for (const probe of left) {
     if (skip && skip[probe]) continue;
