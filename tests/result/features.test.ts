@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  cellsEqual,
   compareResults,
   findLimitTieCut,
   floatsClose,
@@ -12,7 +13,8 @@ import {
   type CellMismatch,
   type OrderViolation,
 } from '../../src/core/result/index.ts';
-import type { Cell } from '../../src/core/value/kind.ts';
+import { hashCell } from '../../src/core/result/cell-hash.ts';
+import type { Cell, Kind } from '../../src/core/value/kind.ts';
 import { col, expectFail, expectPass, expectPlainJson, table } from './helpers.ts';
 
 const region = col('region', 'text', 'VARCHAR');
@@ -36,6 +38,26 @@ describe('the float rule', () => {
       [1e300, 1.000001e300],
     ])
       expect(floatsClose(a!, b!, 1e-6, 1e-6)).toBe(floatsClose(b!, a!, 1e-6, 1e-6));
+  });
+});
+
+describe('equal cells hash alike (the exact fast path never misses a match)', () => {
+  it.each([
+    ['time', '12:00:00.500000', 'time', '12:00:00.5'],
+    ['time', '12:00:00.000', 'time', '12:00:00'],
+    ['timestamptz', '2024-01-02 00:00:00+00', 'timestamptz', '2024-01-02 00:00:00.000+00'],
+    ['timestamptz', '2024-01-02 10:00:00.120+00', 'timestamptz', '2024-01-02T10:00:00.12+00'],
+    ['timestamp', '+012024-01-02 00:00:00', 'date', '+012024-01-02'],
+    ['date', 'infinity', 'timestamp', 'infinity'],
+    ['decimal', '-0.000', 'integer', 0],
+    ['decimal', '123456789012345678901234567890', 'integer', 123456789012345678901234567890n],
+    ['decimal', '9007199254740992.0', 'integer', 9007199254740992n],
+    ['decimal', '3000000000.00', 'integer', 3000000000],
+    ['struct', { a: 1, b: 'x' }, 'struct', { b: 'x', a: 1 }],
+  ] as [Kind, Cell, Kind, Cell][])('%s %s = %s %s', (k1, v1, k2, v2) => {
+    const tol = { atol: 1e-6, rtol: 1e-6, nullsEqual: true };
+    expect(cellsEqual({ kind: k1 }, v1, { kind: k2 }, v2, tol)).toBe(true);
+    expect(hashCell({ kind: k1 }, v1)).toBe(hashCell({ kind: k2 }, v2));
   });
 });
 
