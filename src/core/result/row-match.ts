@@ -1,11 +1,13 @@
 /**
  * Bag (multiset) matching of rows under a column alignment.
  *
- * 1. Exact phase: every row gets a 64-bit key from its cell hashes, computed
- *    on the fly (nothing is stored per cell); actual rows go into an
- *    open-addressing table (one typed array; chains keep row order); each
- *    expected row takes the first unmatched actual row with the same key
- *    that `rowsEqual` confirms. Keys only propose; equality decides.
+ * 1. Exact phase: every row gets a 64-bit key from the hashes of its key
+ *    columns (exact columns only, as few as tell rows apart: see
+ *    `chooseKeyPairs`), computed on the fly (nothing is stored per cell);
+ *    actual rows go into an open-addressing table (one typed array; chains
+ *    keep row order); each expected row takes the first unmatched actual row
+ *    with the same key that `rowsEqual` confirms on every column. Keys only
+ *    propose; equality decides.
  * 2. Tolerance phase (only when a column is tolerant — floats, untyped or
  *    nested values — and rows are left on both sides): rows are grouped by
  *    their non-numeric cells, sorted by one numeric column, and matched
