@@ -56,7 +56,7 @@ function startRssSampler(): { stop(): Promise<number> } {
      while (Atomics.load(flag, 0) === 0) {
        const rss = process.memoryUsage.rss();
        if (rss > state[0]) state[0] = rss;
-       Atomics.wait(flag, 0, 0, 2);
+       Atomics.wait(flag, 0, 0, 5);
      }`,
     { eval: true, workerData: shared },
   );

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  cellsEqual,
   compareResults,
   findLimitTieCut,
   floatsClose,
@@ -12,6 +13,8 @@ import {
   type CellMismatch,
   type OrderViolation,
 } from '../../src/core/result/index.ts';
+import { hashCell } from '../../src/core/result/cell-hash.ts';
+import type { Cell, Kind } from '../../src/core/value/kind.ts';
 import { col, expectFail, expectPass, expectPlainJson, table } from './helpers.ts';
 
 const region = col('region', 'text', 'VARCHAR');
@@ -35,6 +38,26 @@ describe('the float rule', () => {
       [1e300, 1.000001e300],
     ])
       expect(floatsClose(a!, b!, 1e-6, 1e-6)).toBe(floatsClose(b!, a!, 1e-6, 1e-6));
+  });
+});
+
+describe('equal cells hash alike (the exact fast path never misses a match)', () => {
+  it.each([
+    ['time', '12:00:00.500000', 'time', '12:00:00.5'],
+    ['time', '12:00:00.000', 'time', '12:00:00'],
+    ['timestamptz', '2024-01-02 00:00:00+00', 'timestamptz', '2024-01-02 00:00:00.000+00'],
+    ['timestamptz', '2024-01-02 10:00:00.120+00', 'timestamptz', '2024-01-02T10:00:00.12+00'],
+    ['timestamp', '+012024-01-02 00:00:00', 'date', '+012024-01-02'],
+    ['date', 'infinity', 'timestamp', 'infinity'],
+    ['decimal', '-0.000', 'integer', 0],
+    ['decimal', '123456789012345678901234567890', 'integer', 123456789012345678901234567890n],
+    ['decimal', '9007199254740992.0', 'integer', 9007199254740992n],
+    ['decimal', '3000000000.00', 'integer', 3000000000],
+    ['struct', { a: 1, b: 'x' }, 'struct', { b: 'x', a: 1 }],
+  ] as [Kind, Cell, Kind, Cell][])('%s %s = %s %s', (k1, v1, k2, v2) => {
+    const tol = { atol: 1e-6, rtol: 1e-6, nullsEqual: true };
+    expect(cellsEqual({ kind: k1 }, v1, { kind: k2 }, v2, tol)).toBe(true);
+    expect(hashCell({ kind: k1 }, v1)).toBe(hashCell({ kind: k2 }, v2));
   });
 });
 
@@ -162,6 +185,26 @@ describe('tolerance matching is a maximum matching', () => {
     expect(witness.tolerance).toBeCloseTo(2.1e-6, 15);
     expect(result.numeric_tolerance_match.outside_tolerance).toBe(1);
     expect(result.numeric_tolerance_match.max_abs_delta).toBeCloseTo(0.1, 12);
+  });
+});
+
+describe('matching at scale', () => {
+  it('pairs rows that differ only in the last bits of their floats, when few exact values tell rows apart', () => {
+    const category = col('category', 'text', 'VARCHAR');
+    const rows: Cell[][] = Array.from({ length: 6000 }, (_, i) => [['a', 'b', 'c'][i % 3]!, i / 7]);
+    const noisy: Cell[][] = rows.map(([c, v]) => [c!, (v as number) * (1 + 1e-12)]).reverse();
+    const started = performance.now();
+    expectPass(table([category, ratio], rows), table([category, ratio], noisy));
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const off = noisy.map((row) => row.slice());
+    off[100]![1] = (off[100]![1] as number) + 1;
+    expectFail(table([category, ratio], rows), table([category, ratio], off), 'value_mismatch');
+  });
+
+  it('keeps duplicates apart in long chains of equal keys', () => {
+    const rows: Cell[][] = Array.from({ length: 3000 }, (_, i) => ['same', i % 2]);
+    expectPass(table([region, sales], rows), table([region, sales], rows.slice().reverse()));
+    expectFail(table([region, sales], rows), table([region, sales], rows.map(([r], i) => [r!, i < 1501 ? 0 : 1])), 'duplicate_rows');
   });
 });
 

@@ -181,7 +181,7 @@ export function compareResults(
   const cap = cfg.max_rows_for_cell_alignment;
   const cells = alignCells(ctx, freeE, freeA, cap);
   const agree = setMode ? setRes.pass : ev.bagPass;
-  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, match.toleranceDeltas, mapping, E, A);
+  const stats = cellStatistics(ctx, cells, match.matchE, match.deltas, match.recorded, mapping, E, A);
 
   if (!agree) {
     const residueE = setMode ? setRes.missingE : freeE;
@@ -203,7 +203,7 @@ export function compareResults(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, match.toleranceDeltas, mapping, E, A) : stats;
+    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.deltas, match.recorded, mapping, E, A) : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
       const { aIndex, eIndex } = indexesOf(ev);

@@ -12,6 +12,7 @@ import {
   createMatchContext,
   fingerprintsDiffer,
   matchPrepared,
+  sampleFindsMissingRow,
   prepareMatch,
   rowsWithoutEqual,
   type ListMatch,
@@ -66,13 +67,16 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
     const prepared = prepareMatch(ctx, allE, allA, true);
     // The passes yield every aligned column's fingerprint: keep them for the column filter.
-    ctx.pairs.forEach((pair, p) => {
+    for (const p of ctx.keyPairs) {
+      const pair = ctx.pairs[p]!;
       const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
       if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
       if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
-    });
+    }
     const complete = E.m === A.m && mapping.length === E.m;
-    const possible = setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared));
+    // Before matching: a bag match is impossible when a key column's values differ, or a sampled row has no equal.
+    const possible =
+      setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared) && !sampleFindsMissingRow(ctx, prepared));
     const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
     evaluations.push(ev);
     return ev;

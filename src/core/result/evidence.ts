@@ -110,9 +110,8 @@ export function cellStatistics(
   ctx: MatchContext,
   cells: CellPairs,
   matchE: Int32Array,
-  toleranceMatched: number,
-  matchByTolerance: Uint8Array | null,
-  toleranceDeltas: Float64Array | null,
+  deltas: Float64Array | null,
+  recorded: Uint8Array | null,
   mapping: Mapping,
   E: Side,
   A: Side,
@@ -148,10 +147,9 @@ export function cellStatistics(
     }
     if (d.rel_delta !== null) numeric.maxRel = Math.max(numeric.maxRel, d.rel_delta);
   };
-  // Matched rows: numeric cells compared. Rows paired by the exact phase have equal keys and hold
-  // identical numbers (barring a 64-bit key collision, which could only hide a within-tolerance delta
-  // from these statistics, never change a verdict); deltas are computed for tolerance-phase pairs.
-  const byTolerance = toleranceMatched > 0 ? matchByTolerance : null;
+  // Matched rows: numeric cells compared. Exact numbers of matched rows are equal; the differences in
+  // tolerant columns were recorded when the rows were paired.
+  const recordedRows = recorded;
   const eNulls = nullCounts(E);
   let matchedAll = true;
   for (let r = 0; r < matchE.length && matchedAll; r++) matchedAll = matchE[r]! >= 0;
@@ -160,7 +158,7 @@ export function cellStatistics(
     const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
     if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
     const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
-    if (exactPair || (!byTolerance && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
+    if (exactPair || (!deltas && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
       // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
       let count = 0;
       if (matchedAll) count = E.n - eNulls[pair.ei]!;
@@ -174,23 +172,19 @@ export function cellStatistics(
       continue;
     }
     const s = columns[p]!;
+    const t = deltas ? ctx.tolerantPairs.indexOf(p) : -1;
     for (let r = 0; r < matchE.length; r++) {
       const a = matchE[r]!;
       if (a < 0) continue;
       const x = E.rows[r]![pair.ei];
       if (x === null || x === undefined) continue;
-      if (!byTolerance || !byTolerance[r]) {
-        if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
-        continue;
-      }
-      const t = toleranceDeltas ? ctx.tolerantPairs.indexOf(p) : -1;
-      const recorded = t >= 0 ? toleranceDeltas![r * ctx.tolerantPairs.length + t]! : NaN;
-      if (typeof x === 'number' && recorded === recorded) {
-        // Recorded by the tolerance phase (actual − expected): no second visit to the actual row.
+      const delta = t >= 0 && recordedRows && recordedRows[r] ? deltas![r * ctx.tolerantPairs.length + t]! : NaN;
+      if (typeof x === 'number' && delta === delta) {
+        // Recorded at matching time (actual − expected): no second visit to the actual row.
         numeric.floatCompared++;
-        if (recorded === 0) continue;
-        const abs = Math.abs(recorded);
-        const scale = Math.max(Math.abs(x), Math.abs(x + recorded));
+        if (delta === 0) continue;
+        const abs = Math.abs(delta);
+        const scale = Math.max(Math.abs(x), Math.abs(x + delta));
         numeric.within++;
         if (abs > numeric.maxAbs) numeric.maxAbs = abs;
         if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;

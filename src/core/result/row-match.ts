@@ -1,11 +1,13 @@
 /**
  * Bag (multiset) matching of rows under a column alignment.
  *
- * 1. Exact phase: every row gets a 64-bit key from its cell hashes, computed
- *    on the fly (nothing is stored per cell); actual rows go into an
- *    open-addressing table (one typed array; chains keep row order); each
- *    expected row takes the first unmatched actual row with the same key
- *    that `rowsEqual` confirms. Keys only propose; equality decides.
+ * 1. Exact phase: every row gets a 64-bit key from the hashes of its key
+ *    columns (exact columns only, as few as tell rows apart: see
+ *    `chooseKeyPairs`), computed on the fly (nothing is stored per cell);
+ *    actual rows go into an open-addressing table (one typed array; chains
+ *    keep row order); each expected row takes the first unmatched actual row
+ *    with the same key that `rowsEqual` confirms on every column. Keys only
+ *    propose; equality decides.
  * 2. Tolerance phase (only when a column is tolerant — floats, untyped or
  *    nested values — and rows are left on both sides): rows are grouped by
  *    their non-numeric cells, sorted by one numeric column, and matched
@@ -22,12 +24,14 @@ import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
 import { rowsEqual, type ColumnPair, type Side } from './side.ts';
 import { classOf, EXACT, FLOAT, LIST, STRUCT, toDouble, type Tolerance } from './value-policy.ts';
 
-/** One side's aligned columns, laid out for the row-key loop. */
+/** One side's aligned columns (all, or the key columns), laid out for the row-key loop. */
 interface KeyLayout {
   columns: ColumnPair['ec'][];
   index: Int32Array;
   scheme: Int32Array;
   tolerant: Uint8Array;
+  /** Index into ctx.pairs of each entry. */
+  pair: Int32Array;
 }
 
 export interface MatchContext {
@@ -35,8 +39,16 @@ export interface MatchContext {
   A: Side;
   pairs: ColumnPair[];
   tol: Tolerance;
+  /** Every aligned column: group keys of the tolerance phase. */
   eLayout: KeyLayout;
   aLayout: KeyLayout;
+  /** The key columns: row keys of the exact phase (see `chooseKeyPairs`). */
+  eKeyLayout: KeyLayout;
+  aKeyLayout: KeyLayout;
+  /** Indices into `pairs` of the key columns. */
+  keyPairs: number[];
+  /** The keys include tolerant columns (there is no other column): equal rows may then differ in key. */
+  keyTolerant: boolean;
   /** Indices into `pairs` of tolerant columns. */
   tolerantPairs: number[];
   /** Rows holding a NULL in an aligned column (only under `sql_semantic`, where they can match nothing). */
@@ -72,9 +84,9 @@ function mix2(b: number, k: number, c: number): number {
  * rows by this key.
  */
 export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false, fp: Int32Array | null = null): void {
-  const layout = side === 'E' ? ctx.eLayout : ctx.aLayout;
+  const layout = group ? (side === 'E' ? ctx.eLayout : ctx.aLayout) : side === 'E' ? ctx.eKeyLayout : ctx.aKeyLayout;
   const row = (side === 'E' ? ctx.E : ctx.A).rows[r]!;
-  const { columns, index, scheme, tolerant } = layout;
+  const { columns, index, scheme, tolerant, pair } = layout;
   const m = columns.length;
   let a = SEED_1;
   let b = SEED_2;
@@ -83,9 +95,10 @@ export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32
     const k = group && tolerant[p] ? groupHash(columns[p]!, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
     if (fp !== null) {
       // The column's bag-of-values fingerprint and NULL count (see `scanColumn`), for free.
-      fp[p * 3] = (fp[p * 3]! + fmix(k ^ 0x5f356495)) | 0;
-      fp[p * 3 + 1] = (fp[p * 3 + 1]! + fmix(Math.imul(k, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
-      if (cell === null || cell === undefined) fp[p * 3 + 2]!++;
+      const q = pair[p]! * 3;
+      fp[q] = (fp[q]! + fmix(k ^ 0x5f356495)) | 0;
+      fp[q + 1] = (fp[q + 1]! + fmix(Math.imul(k, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+      if (cell === null || cell === undefined) fp[q + 2]!++;
     }
     a = mix1(a, k);
     b = mix2(b, k, p);
@@ -94,13 +107,64 @@ export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32
   out[1] = fmix(b ^ (m << 8));
 }
 
-function layoutOf(pairs: ColumnPair[], side: 'E' | 'A'): KeyLayout {
+function layoutOf(pairs: ColumnPair[], side: 'E' | 'A', chosen: number[]): KeyLayout {
+  const selected = chosen.map((i) => pairs[i]!);
   return {
-    columns: pairs.map((p) => (side === 'E' ? p.ec : p.ac)),
-    index: Int32Array.from(pairs, (p) => (side === 'E' ? p.ei : p.ai)),
-    scheme: Int32Array.from(pairs, (p) => (side === 'E' ? p.eScheme : p.aScheme)),
-    tolerant: Uint8Array.from(pairs, (p) => (p.tolerant ? 1 : 0)),
+    columns: selected.map((p) => (side === 'E' ? p.ec : p.ac)),
+    index: Int32Array.from(selected, (p) => (side === 'E' ? p.ei : p.ai)),
+    scheme: Int32Array.from(selected, (p) => (side === 'E' ? p.eScheme : p.aScheme)),
+    tolerant: Uint8Array.from(selected, (p) => (p.tolerant ? 1 : 0)),
+    pair: Int32Array.from(chosen),
   };
+}
+
+const KEY_SAMPLE = 4096;
+
+/**
+ * The columns that make up row keys. Equal rows need equal keys, so only
+ * columns without tolerance may serve (a float may differ in its last bits).
+ * Fewer columns mean less hashing: on a sample of expected rows, columns are
+ * added, most distinct first, until the key tells the sampled rows apart as
+ * well as all exact columns together. Verification always compares every
+ * column, so the choice only affects speed.
+ */
+export function chooseKeyPairs(E: Side, pairs: ColumnPair[]): number[] {
+  const everything = pairs.map((_, i) => i);
+  const exact = pairs.map((p, i) => (p.tolerant ? -1 : i)).filter((i) => i >= 0);
+  if (exact.length === 0 || E.n === 0) return exact.length > 0 ? exact : everything;
+  const size = Math.min(E.n, KEY_SAMPLE);
+  const rows = Array.from({ length: size }, (_, k) => Math.floor((k * E.n) / size));
+  const hashOf = (i: number) => {
+    const pair = pairs[i]!;
+    return Int32Array.from(rows, (r) => hashByKind(pair.ec, E.rows[r]![pair.ei], pair.eScheme));
+  };
+  const hashes = exact.map(hashOf);
+  const distinctOf = (combined: Int32Array) => new Set(combined).size;
+  const all = new Int32Array(size);
+  for (const h of hashes) for (let k = 0; k < size; k++) all[k] = mix1(all[k]!, h[k]!);
+  const target = distinctOf(all);
+  if (exact.length < pairs.length) {
+    // When the exact columns leave many rows alike that floats tell apart, chains of equal keys
+    // would be long: key on every column then (last-bit float differences go to the tolerance phase).
+    const full = all.slice();
+    for (let i = 0; i < pairs.length; i++) {
+      if (!pairs[i]!.tolerant) continue;
+      const h = hashOf(i);
+      for (let k = 0; k < size; k++) full[k] = mix1(full[k]!, h[k]!);
+    }
+    if (target * 2 < distinctOf(full)) return everything;
+  }
+  if (exact.length === 1) return exact;
+  const distinct = hashes.map(distinctOf);
+  const order = exact.map((_, e) => e).sort((x, y) => distinct[y]! - distinct[x]!);
+  const chosen: number[] = [];
+  const combined = new Int32Array(size);
+  for (const e of order) {
+    chosen.push(exact[e]!);
+    for (let k = 0; k < size; k++) combined[k] = mix1(combined[k]!, hashes[e]![k]!);
+    if (distinctOf(combined) >= target) break;
+  }
+  return chosen.sort((x, y) => x - y);
 }
 
 function unmatchableRows(side: Side, columns: readonly number[]): Uint8Array {
@@ -119,13 +183,19 @@ export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: T
   pairs.forEach((p, i) => {
     if (p.tolerant) tolerantPairs.push(i);
   });
+  const all = pairs.map((_, i) => i);
+  const keyPairs = chooseKeyPairs(E, pairs);
   return {
     E,
     A,
     pairs,
     tol,
-    eLayout: layoutOf(pairs, 'E'),
-    aLayout: layoutOf(pairs, 'A'),
+    eLayout: layoutOf(pairs, 'E', all),
+    aLayout: layoutOf(pairs, 'A', all),
+    eKeyLayout: layoutOf(pairs, 'E', keyPairs),
+    aKeyLayout: layoutOf(pairs, 'A', keyPairs),
+    keyPairs,
+    keyTolerant: keyPairs.some((i) => pairs[i]!.tolerant),
     tolerantPairs,
     eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
     aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
@@ -579,10 +649,27 @@ export interface ListMatch {
   /** Expected positions whose final pair was made by the tolerance phase (null when none). */
   byTolerance: Uint8Array | null;
   /**
-   * For those pairs, actual − expected in each tolerant column (ctx.tolerantPairs order), NaN when
-   * not two numbers: recorded while both rows are at hand, so statistics need not revisit them.
+   * With tolerant columns, for every matched pair: actual − expected in each tolerant column
+   * (ctx.tolerantPairs order; NaN when not two numbers), recorded while both rows are at hand so
+   * statistics need not revisit them; `recorded` flags the expected positions that have them.
    */
-  toleranceDeltas: Float64Array | null;
+  deltas: Float64Array | null;
+  recorded: Uint8Array | null;
+}
+
+/** Record a matched pair's differences in the tolerant columns. */
+function recordDeltas(ctx: MatchContext, result: ListMatch, i: number, er: number, ar: number): void {
+  const T = ctx.tolerantPairs.length;
+  const x = ctx.E.rows[er]!;
+  const y = ctx.A.rows[ar]!;
+  const deltas = result.deltas!;
+  for (let t = 0; t < T; t++) {
+    const pair = ctx.pairs[ctx.tolerantPairs[t]!]!;
+    const u = x[pair.ei];
+    const v = y[pair.ai];
+    deltas[i * T + t] = typeof u === 'number' && typeof v === 'number' ? (u === v ? 0 : v - u) : NaN;
+  }
+  result.recorded![i] = 1;
 }
 
 /** The first step of a matching: keys of the expected rows and an index of the actual rows. */
@@ -598,6 +685,7 @@ export interface PreparedMatch {
 }
 
 const MAX_AUGMENT_DEPTH = 256;
+const MAX_CHAIN_MISSES = 32;
 const BLOCK = 64;
 
 /** Hash both sides (row keys, column fingerprints) and index the actual rows. */
@@ -623,9 +711,40 @@ export function prepareMatch(ctx: MatchContext, eList: Int32Array, aList: Int32A
  */
 export function fingerprintsDiffer(ctx: MatchContext, prepared: PreparedMatch): boolean {
   const { eFp, aFp } = prepared;
-  return ctx.pairs.some(
-    (pair, p) => !pair.tolerant && (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
+  return ctx.keyPairs.some(
+    (p) => !ctx.pairs[p]!.tolerant && (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
   );
+}
+
+/**
+ * A sure sign that no bag match exists: some sampled expected row has no
+ * equal actual row at all. Sound only when keys have no tolerant column
+ * (equal rows then share a key, so the row's chain holds every candidate);
+ * otherwise, or when a chain is too long to scan, it says nothing (false).
+ */
+export function sampleFindsMissingRow(ctx: MatchContext, prepared: PreparedMatch, samples = 32): boolean {
+  if (ctx.keyTolerant) return false;
+  const { eList, identity, eKeys, index } = prepared;
+  const n = eList.length;
+  const count = Math.min(samples, n);
+  const key = new Int32Array(2);
+  for (let k = 0; k < count; k++) {
+    const i = Math.floor(((k + 0.5) * n) / count);
+    const er = identity ? i : eList[i]!;
+    if (ctx.eUnmatchable && ctx.eUnmatchable[er]) return true;
+    key[0] = eKeys[i * 2]!;
+    key[1] = eKeys[i * 2 + 1]!;
+    const at = findSlotByKey(index, key);
+    if (at < 0) return true;
+    let found = false;
+    let scanned = 0;
+    for (let j = index.table[at]!; j >= 0 && !found; j = index.next[j]!) {
+      if (++scanned > 1000) return false;
+      found = rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, identity ? j : index.list[j]!);
+    }
+    if (!found) return true;
+  }
+  return false;
 }
 
 /** Maximum bag matching between expected rows `eList` and actual rows `aList`. */
@@ -647,6 +766,16 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
   const { E, A, pairs, tol } = ctx;
   const at = new Int32Array(BLOCK);
   const aRows = A.rows;
+  const T = ctx.tolerantPairs.length;
+  const result: ListMatch = {
+    matchE,
+    matchA,
+    matched: 0,
+    toleranceMatched: 0,
+    byTolerance: null,
+    deltas: T > 0 ? new Float64Array(nE * T) : null,
+    recorded: T > 0 ? new Uint8Array(nE) : null,
+  };
   let touched = 0;
   let matched = 0;
   // In blocks: find every slot of a block first (independent loads overlap), then verify.
@@ -689,13 +818,19 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
       const er = identity ? i : eList[i]!;
       if (skip && skip[er]) continue;
       // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
-      // Entries behind the head may have been matched out of turn after a key collision.
+      // Entries behind the head may have been matched out of turn after a key collision. With tolerant
+      // columns a chain may hold rows alike except in floats: after a few misses the row is left to the
+      // tolerance phase, which searches such rows by value instead of one by one.
+      let misses = 0;
       for (let j = table[o]!, head = true; j >= 0; j = next[j]!, head = false) {
         if (!head && matchA[j] !== -1) continue;
-        if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
+        if (T > 0 && ++misses > MAX_CHAIN_MISSES) break;
+        const ar = identity ? j : aList[j]!;
+        if (rowsEqual(E, A, pairs, tol, er, ar)) {
           matchE[i] = j;
           matchA[j] = i;
           matched++;
+          if (T > 0) recordDeltas(ctx, result, i, er, ar);
           if (head) {
             let c = next[j]!;
             while (c !== -1 && matchA[c] !== -1) c = next[c]!;
@@ -707,7 +842,7 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
     }
   }
   if (touched === 0x7fffffff) matched += 0; // keeps the touch loop from being optimized away
-  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null, toleranceDeltas: null };
+  result.matched = matched;
   if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
   return result;
 }
@@ -766,19 +901,9 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   const { matchE, matchA } = result;
   const byTolerance = new Uint8Array(eList.length);
   result.byTolerance = byTolerance;
-  const T = ctx.tolerantPairs.length;
-  const deltas = new Float64Array(eList.length * T);
-  result.toleranceDeltas = deltas;
   const record = (i: number, er: number, ar: number) => {
     byTolerance[i] = 1;
-    const x = ctx.E.rows[er]!;
-    const y = ctx.A.rows[ar]!;
-    for (let t = 0; t < T; t++) {
-      const pair = ctx.pairs[ctx.tolerantPairs[t]!]!;
-      const u = x[pair.ei];
-      const v = y[pair.ai];
-      deltas[i * T + t] = typeof u === 'number' && typeof v === 'number' ? (u === v ? 0 : v - u) : NaN;
-    }
+    recordDeltas(ctx, result, i, er, ar);
   };
   const skip = ctx.eUnmatchable;
   const budget = ctx.budget;
@@ -868,6 +993,7 @@ export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int
   const skip = unmatchable(ctx, probeSide);
   const key = SCRATCH_KEY;
   const left: number[] = [];
+  let unsure = false;
   for (const probe of probes) {
     if (skip && skip[probe]) {
       left.push(probe);
@@ -876,10 +1002,20 @@ export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int
     rowKey(ctx, probeSide, probe, key);
     const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
     let found = false;
-    if (s >= 0) for (let j = chainStart(index, s); j >= 0 && !found; j = index.next[j]!) found = equalAcross(ctx, index, j, probe);
+    let scanned = 0;
+    if (s >= 0)
+      for (let j = chainStart(index, s); j >= 0 && !found; j = index.next[j]!) {
+        if (ctx.tolerantPairs.length > 0 && ++scanned > 1000) {
+          unsure = true;
+          break;
+        }
+        found = equalAcross(ctx, index, j, probe);
+      }
     if (!found) left.push(probe);
   }
-  if (left.length === 0 || ctx.tolerantPairs.length === 0) return Int32Array.from(left);
+  // Without tolerant key columns, equal rows share a key: the chains above held every candidate
+  // (unless a long chain was cut short).
+  if (left.length === 0 || ctx.tolerantPairs.length === 0 || (!ctx.keyTolerant && !unsure)) return Int32Array.from(left);
   const wanted = new KeySet();
   for (const probe of left) {
     if (skip && skip[probe]) continue;
