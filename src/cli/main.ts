@@ -1,13 +1,24 @@
 /** The sql-verdict command line: one entry, one module per command. */
 import { CliError, EXIT } from './cli-error.ts';
+import { COMPARE_HELP, compareCommand } from './commands/compare.ts';
 import { DIGEST_HELP, digestCommand } from './commands/digest.ts';
+import { BASELINE_HELP, baselineCommand, DIFF_HELP, diffCommand, GATE_HELP, gateCommand } from './commands/gate.ts';
+import { RUN_HELP, runCommand, SELFCHECK_HELP, selfcheckCommand } from './commands/run.ts';
 import { QUERY_HELP, queryCommand } from './commands/query.ts';
+import { STEF_HELP, stefCommand } from './commands/stef.ts';
 import { processIo, type Io } from './io.ts';
 
 type Command = { summary: string; run: (argv: string[], io: Io) => Promise<number>; help: string };
 
 const COMMANDS: Record<string, Command> = {
   query: { summary: 'run one read-only query on a fixture and print exact values', run: queryCommand, help: QUERY_HELP },
+  compare: { summary: 'evaluate one candidate query against a reference and explain the verdict', run: compareCommand, help: COMPARE_HELP },
+  run: { summary: 'grade a run of the system under test against a corpus (self-check first)', run: runCommand, help: RUN_HELP },
+  selfcheck: { summary: 'check that every reference still returns its frozen result', run: selfcheckCommand, help: SELFCHECK_HELP },
+  gate: { summary: 'apply the release gate to a run report against a baseline', run: gateCommand, help: GATE_HELP },
+  baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', run: baselineCommand, help: BASELINE_HELP },
+  diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', run: diffCommand, help: DIFF_HELP },
+  stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', run: stefCommand, help: STEF_HELP },
   digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', run: digestCommand, help: DIGEST_HELP },
 };
 

@@ -1,0 +1,130 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { recordBaseline, parseBaseline } from '../../core/gate/baseline.ts';
+import { diffRuns } from '../../core/gate/diff.ts';
+import { toJUnit } from '../../core/gate/export/junit.ts';
+import { toMarkdown } from '../../core/gate/export/markdown.ts';
+import { applyGate } from '../../core/gate/gate.ts';
+import type { RunSummary } from '../../core/gate/summary.ts';
+import { parseFlags } from '../args.ts';
+import { CliError, EXIT } from '../cli-error.ts';
+import { readJsonFile } from '../inputs.ts';
+import type { Io } from '../io.ts';
+import { prettyJson } from '../json.ts';
+
+export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--json] [--markdown FILE] [--junit FILE]
+
+Apply the release gate to a run report against its recorded baseline and print the
+arithmetic: answer accuracy at most 2 points below the baseline; the corpus never
+shrinks and no baseline case disappears; refusal recall floor max(0.85, baseline −
+0.075) in whole cases; over-refusal at most 3 of 20 (scaled); another path or model, or
+no model at all, is refused. Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
+
+export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME]
+
+Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
+figures and the date. Only this explicit command writes a baseline; the gate never does.`;
+
+export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json]
+
+Compare two runs of the same corpus case by case (fixed, regressed, unchanged) with
+McNemar's exact test on the paired outcomes. Refuses reports of different corpora.`;
+
+function summaryOf(file: string, io: Io): RunSummary {
+  const value = readJsonFile(file, io, 'report') as { kind?: string; summary?: RunSummary };
+  if (!value || typeof value !== 'object' || value.kind !== 'run' || !value.summary)
+    throw new CliError(`${file} is not a run report (expected the JSON written by "sql-verdict run --out").`);
+  return value.summary;
+}
+
+function write(file: string, text: string, io: Io): void {
+  const target = path.resolve(io.cwd, file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+export async function gateCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('gate', argv, {
+    report: { type: 'string' },
+    baseline: { type: 'string' },
+    json: { type: 'boolean' },
+    markdown: { type: 'string' },
+    junit: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(GATE_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
+  if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
+  const summary = summaryOf(values.report, io);
+  const baseline = readJsonFile(values.baseline, io, 'baseline');
+  const result = applyGate(summary, baseline);
+  if (values.markdown) write(values.markdown, toMarkdown(summary, { gate: result }), io);
+  if (values.junit) write(values.junit, toJUnit(summary, result), io);
+  if (values.json) io.out(prettyJson(result));
+  else {
+    io.out(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
+    for (const c of result.checks) io.out(`  [${c.status}] ${c.arithmetic}`);
+    for (const r of result.reasons) io.out(`Reason: ${r}`);
+    for (const w of result.warnings) io.out(`Warning: ${w}`);
+  }
+  return result.exit_code;
+}
+
+export async function baselineCommand(argv: string[], io: Io): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === '--help' || sub === '-h') {
+    io.out(BASELINE_HELP);
+    return sub ? EXIT.ok : EXIT.badInput;
+  }
+  if (sub !== 'record') throw new CliError(`baseline: unknown subcommand "${sub}" (only "record").`);
+  const { values, positionals } = parseFlags('baseline record', rest, {
+    report: { type: 'string' },
+    out: { type: 'string' },
+    suite: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(BASELINE_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`baseline record: unexpected argument "${positionals[0]}".`);
+  if (!values.report || !values.out) throw new CliError('baseline record: --report and --out are required.');
+  const summary = summaryOf(values.report, io);
+  const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10) });
+  if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
+  const checked = parseBaseline(baseline.value);
+  if (!checked.ok) throw new CliError(checked.error.message);
+  write(values.out, prettyJson(baseline.value), io);
+  io.out(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
+  return EXIT.ok;
+}
+
+export async function diffCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('diff', argv, {
+    report: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(DIFF_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`diff: unexpected argument "${positionals[0]}".`);
+  if (values.report?.length !== 2) throw new CliError('diff: give exactly two --report files.');
+  const [a, b] = values.report.map((f) => summaryOf(f, io)) as [RunSummary, RunSummary];
+  const diff = diffRuns(a, b);
+  if (!diff.ok) throw new CliError(diff.error.message);
+  const d = diff.value;
+  if (values.json) io.out(prettyJson(d));
+  else {
+    io.out(`Right: A ${d.right.a}/${d.right.total}, B ${d.right.b}/${d.right.total}`);
+    io.out(`Fixed ${d.counts.fixed} · regressed ${d.counts.regressed} · unchanged right ${d.counts.unchanged_right} · unchanged wrong ${d.counts.unchanged_wrong}`);
+    io.out(`McNemar exact test: b=${d.mcnemar.b}, c=${d.mcnemar.c}, p=${d.mcnemar.p_value.toPrecision(4)}`);
+    if (d.fixed_ids.length) io.out(`Fixed: ${d.fixed_ids.join(', ')}`);
+    if (d.regressed_ids.length) io.out(`Regressed: ${d.regressed_ids.join(', ')}`);
+  }
+  return EXIT.ok;
+}

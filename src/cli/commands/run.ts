@@ -1,0 +1,159 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { toCsv } from '../../core/gate/export/csv.ts';
+import { toJUnit } from '../../core/gate/export/junit.ts';
+import { toMarkdown } from '../../core/gate/export/markdown.ts';
+import { gradeRun, selfCheck, type RunReport } from '../../core/run/grade-run.ts';
+import { parseFlags, positiveInteger } from '../args.ts';
+import { CliError, EXIT } from '../cli-error.ts';
+import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
+import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
+import type { Io } from '../io.ts';
+import { prettyJson } from '../json.ts';
+
+export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
+
+Grade every case of a corpus against a run of the system under test. The oracle
+self-check runs first: a reference that no longer returns its frozen result refuses
+grading (exit 2, cases named). Fixtures come from the built-ins (retail,
+retail_monthly) or --fixture NAME=PATH.
+
+Options:
+  --corpus FILE|NAME     corpus YAML/JSON, or execution_goldens / refusal_battery
+  --run FILE             run file (JSON or JSONL records {id, sql, declined, ...})
+  --fixture NAME=PATH    load fixture NAME from PATH (repeatable)
+  --timeout-ms N         per-query budget (default 5000)
+  --reliability-c C      penalty c of the reliability score RS(c) (default 1)
+  --out FILE             write the JSON run report
+  --markdown FILE        write a Markdown summary (pull-request comment)
+  --junit FILE           write JUnit XML (one test case per corpus case)
+  --csv FILE             write a CSV of cases
+  --json                 print the JSON run report on stdout
+  -h, --help             show this help
+
+Exit status: 0 every case correct, 1 any failure, 2 bad input or a broken oracle.`;
+
+export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--fixture NAME=PATH ...] [--json]
+
+Execute every reference query on its fixture and compare it with its frozen expected
+result under the comparison policy with zero tolerance. Without --corpus, checks the
+built-in corpora. Exit status: 0 clean, 1 findings (cases named), 2 bad input.`;
+
+function write(file: string, text: string, io: Io): void {
+  const target = path.resolve(io.cwd, file);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+function pct(n: number, d: number): string {
+  return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
+}
+
+export function summarizeRunReport(report: RunReport): string {
+  const s = report.summary;
+  const lines = [
+    `${report.corpus.name} v${report.corpus.version} (${report.corpus.size} cases, sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'} / ${report.run.path ?? 'no path'}`,
+    `Answer accuracy: ${s.answer_accuracy.correct}/${s.answer_accuracy.total} (${pct(s.answer_accuracy.correct, s.answer_accuracy.total)})`,
+  ];
+  if (s.refusal_recall.total) lines.push(`Refusal recall: ${s.refusal_recall.declined}/${s.refusal_recall.total} (${pct(s.refusal_recall.declined, s.refusal_recall.total)})`);
+  if (s.over_refusal.total) lines.push(`Over-refusal: ${s.over_refusal.declined}/${s.over_refusal.total} (${pct(s.over_refusal.declined, s.over_refusal.total)})`);
+  lines.push(`Reliability RS(${s.reliability.c}): ${s.reliability.sum} (mean ${s.reliability.mean === null ? "—" : s.reliability.mean.toFixed(3)})`);
+  if (s.failures.length) {
+    lines.push(`Failures (${s.failures.length}):`);
+    for (const f of s.failures) lines.push(`  ${f.id} [${f.outcome}] ${f.reason ?? ''}${f.query ? `\n    query: ${f.query.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`);
+  }
+  if (s.missed_refusals.length) lines.push(`Missed refusals: ${s.missed_refusals.join(', ')}`);
+  return lines.join('\n');
+}
+
+export async function runCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('run', argv, {
+    corpus: { type: 'string' },
+    run: { type: 'string' },
+    fixture: { type: 'string', multiple: true },
+    'timeout-ms': { type: 'string' },
+    'reliability-c': { type: 'string' },
+    out: { type: 'string' },
+    markdown: { type: 'string' },
+    junit: { type: 'string' },
+    csv: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(RUN_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`run: unexpected argument "${positionals[0]}".`);
+  if (!values.corpus) throw new CliError('run: --corpus is required.\nRun "sql-verdict run --help" for usage.');
+  if (!values.run) throw new CliError('run: --run is required.\nRun "sql-verdict run --help" for usage.');
+  const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
+  if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
+  const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
+  const corpus = await readCorpus(values.corpus, io);
+  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
+  const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
+  try {
+    let last = 0;
+    const graded = await gradeRun({
+      corpus,
+      run,
+      engineFor: pool.engineFor,
+      config: { query_timeout_ms: timeoutMs },
+      reliabilityPenalty: c,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (p.step === 'done' && (now - last > 1000 || p.index + 1 === p.total)) {
+          last = now;
+          io.err(`graded ${p.index + 1}/${p.total} (${p.id})`);
+        }
+      },
+    });
+    if (!graded.ok) throw new CliError(graded.error.message);
+    const report = graded.value;
+    if (values.out) write(values.out, prettyJson(report), io);
+    if (values.markdown) write(values.markdown, toMarkdown(report.summary), io);
+    if (values.junit) write(values.junit, toJUnit(report.summary), io);
+    if (values.csv) write(values.csv, toCsv(report.summary), io);
+    io.out(values.json ? prettyJson(report) : summarizeRunReport(report));
+    return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
+  } finally {
+    await pool.close();
+  }
+}
+
+export async function selfcheckCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('selfcheck', argv, {
+    corpus: { type: 'string', multiple: true },
+    fixture: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(SELFCHECK_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`selfcheck: unexpected argument "${positionals[0]}".`);
+  const specs = values.corpus?.length ? values.corpus : BUILT_IN_CORPORA;
+  const overrides = fixtureOverrides(values.fixture, io.cwd);
+  const results = [];
+  let findings = 0;
+  for (const spec of specs) {
+    const corpus = await readCorpus(spec, io);
+    const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
+    try {
+      const check = await selfCheck(corpus.corpus, pool.engineFor);
+      findings += check.findings.length;
+      results.push({ corpus: spec, sha256: corpus.sha256, cases: corpus.corpus.cases.length, checked: check.checked, findings: check.findings });
+    } finally {
+      await pool.close();
+    }
+  }
+  if (values.json) io.out(prettyJson({ passed: findings === 0, corpora: results }));
+  else
+    for (const r of results) {
+      io.out(`${r.corpus}: ${r.checked} references checked of ${r.cases} cases — ${r.findings.length ? `${r.findings.length} finding(s)` : 'clean'}`);
+      for (const f of r.findings) io.out(`  ${f.id}: ${f.problem}`);
+    }
+  return findings === 0 ? EXIT.ok : EXIT.failed;
+}

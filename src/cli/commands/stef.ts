@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { AppRules, MonitorReport, StefReport } from '../../core/stef/index.ts';
+import { evaluateStefWithJudge, monitor, parseLog, parseRules, scoreLog } from '../../core/stef/index.ts';
+import { oneOf, parseFlags, positiveInteger } from '../args.ts';
+import { CliError, EXIT } from '../cli-error.ts';
+import type { Io } from '../io.ts';
+import { judgeFromEnv } from '../judge-env.ts';
+import { prettyJson } from '../json.ts';
+
+export const STEF_HELP = `Usage: sql-verdict stef --question Q --sql S [--enriched Q_e] [--rules R_app.json] [options]
+       sql-verdict stef --log FILE.jsonl [--rules R_app.json] [--bucket day|week] [options]
+
+Schema-agnostic evaluation (STEF): grade SQL with no reference query and no schema,
+from the user's question, the agent's enriched question and application rules.
+Prints Φ (0–100), the filter alignment, the semantic verdict and the evidence; with
+--log, per agent version: mean Φ, P90, coverage, over time, and the worst queries.
+
+Options:
+  --question TEXT     the user's question (Q_u)
+  --enriched TEXT     the agent's enriched question (Q_e)
+  --sql SQL           the generated SQL (S)
+  --rules FILE        application rules R_app (JSON; schema docs/r_app.schema.json)
+  --dialect D         duckdb | sqlite (default duckdb)
+  --log FILE          JSONL log: {timestamp, agent_version, question, enriched_question?, sql} per line
+  --bucket B          day | week (default day), for --log
+  --worst N           worst queries listed per agent version (default 5)
+  --judge             semantic verdict from the configured AI judge (SQL_VERDICT_JUDGE_*); rules on failure
+  --json              print the JSON report
+  -h, --help          show this help
+
+Exit status: 0 done, 2 bad input.`;
+
+function readText(file: string, cwd: string, what: string): string {
+  try {
+    return readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (thrown) {
+    throw new CliError(`Cannot read ${what} ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
+  }
+}
+
+/** Read and check R_app; errors name the file and the field. */
+export function readRules(file: string, cwd: string): AppRules {
+  const text = readText(file, cwd, 'R_app');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (thrown) {
+    throw new CliError(`R_app ${file} is not valid JSON: ${(thrown as Error).message}.`);
+  }
+  const checked = parseRules(raw);
+  if (!checked.ok) throw new CliError(`${file}: ${checked.error.message}`);
+  return checked.value;
+}
+
+export function summarizeStef(r: StefReport): string {
+  const v = r.semantic_verdict;
+  const lines = [
+    `Φ ${r.phi} · filters ${r.filter_alignment.status} (${r.filter_alignment.score}/5${r.filter_alignment.leniency ? ' +1 leniency' : ''}) · verdict ${v.label} (${v.score}/5, ${v.source}) · confidence ${r.confidence} → Γ ${r.gamma}`,
+  ];
+  for (const m of r.filter_alignment.matches) lines.push(`  filter ${m.result}: ${m.question_filter}${m.predicates.length ? ` ↔ ${m.predicates.join(' AND ')}` : ''} (${m.note})`);
+  for (const x of r.filter_alignment.extras) lines.push(`  extra ${x.kind}: ${x.predicate} (${x.reason})`);
+  for (const i of r.evidence.issues) lines.push(`  ${i.severity}: ${i.message}`);
+  for (const p of r.production_rules_applied) lines.push(`  rule ${p.rule}: ${p.detail}`);
+  if (r.drift?.drifted) lines.push(`  drift: Q_e added [${r.drift.added.join('; ')}], lost [${r.drift.lost.join('; ')}]`);
+  if (v.judge_error) lines.push(`  judge failed, rules used: ${v.judge_error}`);
+  return lines.join('\n');
+}
+
+const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(1));
+
+export function summarizeMonitor(m: MonitorReport): string {
+  const lines = [`${m.queries} queries · ${m.agents.length} agent versions · ${m.bucket} buckets`, '', 'agent_version  queries  coverage  mean_Φ  P90_Φ'];
+  for (const a of m.agents) lines.push(`${a.agent_version.padEnd(13)}  ${String(a.queries).padStart(7)}  ${(a.coverage * 100).toFixed(1).padStart(7)}%  ${fmt(a.mean_phi).padStart(6)}  ${fmt(a.p90_phi).padStart(5)}`);
+  for (const a of m.agents) {
+    lines.push('', `${a.agent_version} over time:`);
+    for (const p of a.periods) lines.push(`  ${p.period}  n=${p.queries}  coverage ${(p.coverage * 100).toFixed(0)}%  mean ${fmt(p.mean_phi)}  P90 ${fmt(p.p90_phi)}`);
+    lines.push(`  worst:`);
+    for (const w of a.worst) lines.push(`    Φ ${fmt(w.phi)} ${w.verdict ?? `not evaluated (${w.reason})`} · ${w.question}`);
+  }
+  return lines.join('\n');
+}
+
+export async function stefCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('stef', argv, {
+    question: { type: 'string' },
+    enriched: { type: 'string' },
+    sql: { type: 'string' },
+    rules: { type: 'string' },
+    dialect: { type: 'string' },
+    log: { type: 'string' },
+    bucket: { type: 'string' },
+    worst: { type: 'string' },
+    judge: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.out(STEF_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`stef: unexpected argument "${positionals[0]}" (the SQL goes in --sql).`);
+  const rules = values.rules ? readRules(values.rules, io.cwd) : {};
+  if (values.log) {
+    if (values.question !== undefined || values.sql !== undefined) throw new CliError('stef: --log cannot be combined with --question/--sql.');
+    const { records, errors } = parseLog(readText(values.log, io.cwd, 'log'));
+    if (errors.length)
+      throw new CliError(errors.slice(0, 10).map((e) => `${values.log}:${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`).join('\n') + (errors.length > 10 ? `\n… ${errors.length - 10} more` : ''));
+    if (!records.length) throw new CliError(`${values.log}: the log holds no records.`);
+    const bucket = oneOf('--bucket', values.bucket, ['day', 'week'] as const, 'day')!;
+    const report = monitor(scoreLog(records, rules), { bucket, worst: positiveInteger('--worst', values.worst, 5) });
+    io.out(values.json ? prettyJson(report) : summarizeMonitor(report));
+    return EXIT.ok;
+  }
+  if (values.question === undefined) throw new CliError('stef: --question is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
+  if (values.sql === undefined) throw new CliError('stef: --sql is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
+  const dialect = oneOf('--dialect', values.dialect, ['duckdb', 'sqlite'] as const, 'duckdb')!;
+  const judge = values.judge ? judgeFromEnv(io.env) : null;
+  const result = await evaluateStefWithJudge({ question: values.question, enriched_question: values.enriched ?? null, sql: values.sql, rules, dialect }, judge?.provider ?? null);
+  if (!result.ok) throw new CliError(`stef: ${result.error.location ? `--${result.error.location}: ` : ''}${result.error.message}`);
+  io.out(values.json ? prettyJson(result.value) : summarizeStef(result.value));
+  return EXIT.ok;
+}

@@ -1,0 +1,63 @@
+/** Engines for a corpus run: one per fixture, started and loaded on first use, closed together. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Engine, EngineName } from '../core/engine.ts';
+import { fail, ok, type Outcome } from '../core/errors.ts';
+import { openEngine } from '../engines/node.ts';
+import type { SupervisedEngine } from '../engines/supervisor.ts';
+import { CliError } from './cli-error.ts';
+import { resolveFixture } from './fixtures.ts';
+
+/** Parse repeated `--fixture NAME=PATH` flags. */
+export function fixtureOverrides(values: string[] | undefined, cwd: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const spec of values ?? []) {
+    const eq = spec.indexOf('=');
+    if (eq <= 0) throw new CliError(`--fixture must be NAME=PATH, got "${spec}".`);
+    const file = path.resolve(cwd, spec.slice(eq + 1));
+    if (!existsSync(file)) throw new CliError(`--fixture ${spec}: no such file ${file}.`);
+    out.set(spec.slice(0, eq), file);
+  }
+  return out;
+}
+
+export class EnginePool {
+  private readonly engines = new Map<string, Promise<Outcome<Engine>>>();
+  private readonly opened: SupervisedEngine[] = [];
+
+  constructor(
+    private readonly engineName: EngineName,
+    private readonly overrides: Map<string, string>,
+    private readonly cwd: string,
+  ) {}
+
+  engineFor = (fixture: string): Promise<Outcome<Engine>> => {
+    let pending = this.engines.get(fixture);
+    if (!pending) {
+      pending = this.open(fixture);
+      this.engines.set(fixture, pending);
+    }
+    return pending;
+  };
+
+  private async open(fixture: string): Promise<Outcome<Engine>> {
+    let resolved;
+    try {
+      resolved = resolveFixture(this.overrides.get(fixture) ?? fixture, this.cwd);
+    } catch (thrown) {
+      return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
+    }
+    if (!resolved.engines.includes(this.engineName))
+      return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${this.engineName}.`, { location: fixture });
+    resolved.source.name = fixture;
+    const engine = openEngine(this.engineName);
+    this.opened.push(engine);
+    const loaded = await engine.load(resolved.source);
+    if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });
+    return ok(engine);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.opened.map((e) => e.close()));
+  }
+}

@@ -1,0 +1,54 @@
+/** Reading corpora, runs and reports from disk, with every problem reported by file, line, case and field. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
+import { loadCorpus } from '../core/corpus/load-corpus.ts';
+import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
+import type { LoadedCorpus } from '../core/corpus/types.ts';
+import { CliError } from './cli-error.ts';
+import type { Io } from './io.ts';
+
+const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const BUILT_IN_CORPORA = ['execution_goldens', 'refusal_battery'];
+
+function readBytes(file: string, cwd: string, what: string): Uint8Array {
+  try {
+    return new Uint8Array(readFileSync(path.resolve(cwd, file)));
+  } catch (thrown) {
+    throw new CliError(`Cannot read ${what} ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
+  }
+}
+
+/** A corpus path, or the name of a built-in corpus. */
+export function corpusPath(spec: string, cwd: string): string {
+  if (BUILT_IN_CORPORA.includes(spec)) return path.join(REPO_ROOT, 'fixtures', 'corpora', `${spec}.yaml`);
+  return path.resolve(cwd, spec);
+}
+
+function report(problems: LoadProblem[], io: Io): void {
+  for (const p of problems) io.err(formatProblem(p));
+}
+
+export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {
+  const file = corpusPath(spec, io.cwd);
+  const result = await loadCorpus(readBytes(file, io.cwd, 'corpus'), { file: spec });
+  report(result.problems, io);
+  if (!result.ok || hasErrors(result.problems)) throw new CliError(`Corpus ${spec} has errors (listed above); nothing was graded.`);
+  return result.loaded;
+}
+
+export async function readRun(spec: string, caseIds: readonly string[], io: Io): Promise<LoadedRun> {
+  const result = await loadRun(readBytes(spec, io.cwd, 'run file'), { file: spec, caseIds });
+  report(result.problems, io);
+  if (!result.ok || hasErrors(result.problems)) throw new CliError(`Run file ${spec} has errors (listed above); nothing was graded.`);
+  return result.run;
+}
+
+export function readJsonFile(file: string, io: Io, what: string): unknown {
+  const text = new TextDecoder().decode(readBytes(file, io.cwd, what));
+  try {
+    return JSON.parse(text);
+  } catch (thrown) {
+    throw new CliError(`${what} ${file} is not valid JSON: ${(thrown as Error).message}.`);
+  }
+}

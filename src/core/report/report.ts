@@ -1,0 +1,109 @@
+/**
+ * The evaluation report: the seed's Suggested Output Contract. Field names
+ * are the seed's; the JSON Schema is `docs/report.schema.json`
+ * (REPORT_VERSION), validated by the tests against every report they make.
+ */
+import type { CaseJudgment } from '../judge/index.ts';
+import type { ColumnMismatchEntry, DiagnosticScores, Finding } from '../diagnose/attribute.ts';
+import type { VerdictError, ErrorCategory } from '../errors.ts';
+import type { ResultComparison } from '../result/types.ts';
+import type { Severity } from '../score/scoring.ts';
+import type { StructuralComparison } from '../structure/structure.ts';
+import type { JsonResultTable } from '../value/json-codec.ts';
+
+export const REPORT_VERSION = '1.0.0';
+export const TOOL_VERSION = 'sql-verdict 0.1.0';
+
+export type BlockedReason = 'parse_failure' | 'execution_failure' | 'no_query' | null;
+
+export interface Validity {
+  parse_success_actual: boolean;
+  parse_success_expected: boolean;
+  /** The engine runs the SQL but the structural parser cannot parse it: structure is blocked, results are still compared. */
+  parser_unsupported_actual: boolean;
+  parser_unsupported_expected: boolean;
+  execution_success_actual: boolean;
+  execution_success_expected: boolean;
+  execution_error_actual: (VerdictError & { category?: ErrorCategory }) | null;
+  execution_error_expected: (VerdictError & { category?: ErrorCategory }) | null;
+  execution_time_actual_ms: number | null;
+  execution_time_expected_ms: number | null;
+  normalized_sql_actual: string | null;
+  normalized_sql_expected: string | null;
+  /** Where results came from: executed now, or frozen in the request/corpus. */
+  expected_source: 'executed' | 'frozen';
+  actual_source: 'executed' | 'frozen' | 'none';
+}
+
+export interface CounterfactualEvidence {
+  clause: string;
+  direction: string;
+  sql: string;
+  executed: boolean;
+  agrees: boolean;
+  error?: string;
+}
+
+export interface Warning {
+  code: string;
+  message: string;
+}
+
+export interface EvaluationReport {
+  report_version: string;
+  id?: string;
+  deterministic_verdict: 'pass' | 'fail';
+  ai_advisory_verdict: 'pass' | 'fail' | null;
+  verdict_consistency_flag: boolean | null;
+  overall_score: number;
+  structure_score: number | null;
+  result_score: number | null;
+  diagnostic_scores: DiagnosticScores | null;
+  performance_scores: { execution_time_ratio: number | null; plan_complexity_score: number | null } | null;
+  severity: Severity;
+  /** Plain-language sentences a reviewer can act on. */
+  explanations: string[];
+  /** per_column_mismatch_map: attribute-level mismatch rates. */
+  mismatch_map: ColumnMismatchEntry[];
+  /** Error taxonomy categories triggered during execution. */
+  error_types: ErrorCategory[];
+  blocked_reason: BlockedReason;
+  warnings: Warning[];
+  validity: Validity;
+  evidence: {
+    user_query: string;
+    actual_sql: string | null;
+    expected_sql: string;
+    structure: StructuralComparison | null;
+    result: ResultComparison | null;
+    findings: Finding[];
+    counterfactuals: CounterfactualEvidence[];
+    /** Capped samples of both results, for the reader (and the judge). */
+    expected_sample: (JsonResultTable & { total_rows: number }) | null;
+    actual_sample: (JsonResultTable & { total_rows: number }) | null;
+  };
+  judge: CaseJudgment | null;
+  run_metadata: {
+    engine: string;
+    engine_version: string;
+    dialect: string;
+    fixture: string | null;
+    config_hash: string;
+    config: Record<string, unknown>;
+    timings_ms: { parse: number; execute: number; compare: number; diagnose: number; judge: number; total: number };
+    tool_version: string;
+  };
+}
+
+const KEY_ORDER: (keyof EvaluationReport)[] = [
+  'report_version', 'id', 'deterministic_verdict', 'ai_advisory_verdict', 'verdict_consistency_flag', 'overall_score',
+  'structure_score', 'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'mismatch_map',
+  'error_types', 'blocked_reason', 'warnings', 'validity', 'evidence', 'judge', 'run_metadata',
+];
+
+/** The report with its fields in the contract's order (readable JSON; same content). */
+export function orderReport(report: EvaluationReport): EvaluationReport {
+  const out: Record<string, unknown> = {};
+  for (const key of KEY_ORDER) if (report[key] !== undefined) out[key] = report[key];
+  return out as unknown as EvaluationReport;
+}

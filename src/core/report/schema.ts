@@ -1,0 +1,153 @@
+/**
+ * JSON Schema (draft 2020-12) of the evaluation report, version
+ * REPORT_VERSION. Written to docs/report.schema.json by the tests' golden
+ * check (UPDATE_GOLDEN=1); every report the tests make is validated against it.
+ * Nested evidence objects from the layers are described by their required
+ * keys; their full shapes are documented in the layer docs.
+ */
+import { ERROR_CATEGORIES } from '../errors.ts';
+import { SOURCE_CLAUSES } from '../diagnose/attribute.ts';
+import { SEVERITIES } from '../score/scoring.ts';
+import { REPORT_VERSION } from './report.ts';
+
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const score = { type: 'number', minimum: 0, maximum: 1 };
+const error = {
+  type: 'object',
+  required: ['code', 'message'],
+  properties: { code: { type: 'string' }, message: { type: 'string' }, category: { enum: [...ERROR_CATEGORIES] }, raw: { type: 'string' } },
+};
+
+export const REPORT_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: `https://sql-verdict.dev/schemas/report-${REPORT_VERSION}.json`,
+  title: 'SQL Verdict evaluation report',
+  description: 'One evaluation: the deterministic verdict, its scores, evidence and explanations (the seed’s Suggested Output Contract).',
+  type: 'object',
+  required: [
+    'report_version', 'deterministic_verdict', 'ai_advisory_verdict', 'verdict_consistency_flag', 'overall_score', 'structure_score',
+    'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'mismatch_map', 'error_types',
+    'blocked_reason', 'warnings', 'validity', 'evidence', 'run_metadata',
+  ],
+  properties: {
+    report_version: { const: REPORT_VERSION },
+    id: { type: 'string' },
+    deterministic_verdict: { enum: ['pass', 'fail'] },
+    ai_advisory_verdict: { enum: ['pass', 'fail', null] },
+    verdict_consistency_flag: { type: ['boolean', 'null'] },
+    overall_score: score,
+    structure_score: nullable(score),
+    result_score: nullable(score),
+    diagnostic_scores: nullable({
+      type: 'object',
+      required: [
+        'projection_error_score', 'filter_error_score', 'join_error_score', 'grouping_error_score', 'aggregate_function_error_score',
+        'limit_topk_error_score', 'ordering_error_flag', 'cardinality_explosion_flag', 'likely_source_clause', 'confidence',
+        'evidence_strength', 'ambiguous_case', 'evidence_count',
+      ],
+      properties: {
+        projection_error_score: score,
+        filter_error_score: score,
+        join_error_score: score,
+        grouping_error_score: score,
+        aggregate_function_error_score: score,
+        limit_topk_error_score: score,
+        ordering_error_flag: { type: 'boolean' },
+        cardinality_explosion_flag: { type: 'boolean' },
+        likely_source_clause: { enum: [...SOURCE_CLAUSES, null] },
+        confidence: score,
+        evidence_strength: { enum: ['low', 'medium', 'high', null] },
+        ambiguous_case: { type: 'boolean' },
+        evidence_count: { type: 'integer', minimum: 0 },
+      },
+    }),
+    performance_scores: nullable({
+      type: 'object',
+      required: ['execution_time_ratio', 'plan_complexity_score'],
+      properties: { execution_time_ratio: { type: ['number', 'null'] }, plan_complexity_score: { type: ['number', 'null'] } },
+    }),
+    severity: { enum: [...SEVERITIES] },
+    explanations: { type: 'array', items: { type: 'string' } },
+    mismatch_map: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['column', 'status', 'mismatch_rate', 'severity'],
+        properties: { column: { type: 'string' }, status: { enum: ['aligned', 'missing', 'extra'] }, mismatch_rate: score, severity: { enum: ['none', 'low', 'high'] } },
+      },
+    },
+    error_types: { type: 'array', items: { enum: [...ERROR_CATEGORIES] } },
+    blocked_reason: { enum: ['parse_failure', 'execution_failure', 'no_query', null] },
+    warnings: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+    validity: {
+      type: 'object',
+      required: [
+        'parse_success_actual', 'parse_success_expected', 'parser_unsupported_actual', 'parser_unsupported_expected',
+        'execution_success_actual', 'execution_success_expected', 'execution_error_actual', 'execution_error_expected',
+        'execution_time_actual_ms', 'execution_time_expected_ms', 'normalized_sql_actual', 'normalized_sql_expected',
+      ],
+      properties: {
+        parse_success_actual: { type: 'boolean' },
+        parse_success_expected: { type: 'boolean' },
+        parser_unsupported_actual: { type: 'boolean' },
+        parser_unsupported_expected: { type: 'boolean' },
+        execution_success_actual: { type: 'boolean' },
+        execution_success_expected: { type: 'boolean' },
+        execution_error_actual: nullable(error),
+        execution_error_expected: nullable(error),
+        execution_time_actual_ms: { type: ['number', 'null'] },
+        execution_time_expected_ms: { type: ['number', 'null'] },
+        normalized_sql_actual: { type: ['string', 'null'] },
+        normalized_sql_expected: { type: ['string', 'null'] },
+        expected_source: { enum: ['executed', 'frozen'] },
+        actual_source: { enum: ['executed', 'frozen', 'none'] },
+      },
+    },
+    evidence: {
+      type: 'object',
+      required: ['user_query', 'actual_sql', 'expected_sql', 'structure', 'result', 'findings', 'counterfactuals'],
+      properties: {
+        user_query: { type: 'string' },
+        actual_sql: { type: ['string', 'null'] },
+        expected_sql: { type: 'string' },
+        structure: nullable({ type: 'object', required: ['parse_success_expected', 'parse_success_actual', 'normalized_sql_match', 'clause_match', 'clause_weighted_distance'] }),
+        result: nullable({ type: 'object', required: ['result_equality_family', 'reasons', 'column_alignment', 'schema_match', 'row_overlap', 'cell_overlap', 'cardinality_match', 'numeric_tolerance_match', 'null_handling_match'] }),
+        findings: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['likely_source_clause', 'score', 'confidence', 'evidence_strength', 'ambiguous_case', 'explanation', 'evidence'],
+            properties: {
+              likely_source_clause: { enum: [...SOURCE_CLAUSES] },
+              score,
+              confidence: score,
+              evidence_strength: { enum: ['low', 'medium', 'high'] },
+              ambiguous_case: { type: 'boolean' },
+              explanation: { type: 'string' },
+              evidence: { type: 'object', required: ['cardinality_delta', 'shared_attribute_overlap', 'predicate_diff_summary', 'edits', 'counterfactual'] },
+            },
+          },
+        },
+        counterfactuals: {
+          type: 'array',
+          items: { type: 'object', required: ['clause', 'direction', 'sql', 'executed', 'agrees'] },
+        },
+      },
+    },
+    judge: { type: ['object', 'null'] },
+    run_metadata: {
+      type: 'object',
+      required: ['engine', 'engine_version', 'dialect', 'fixture', 'config_hash', 'config', 'timings_ms', 'tool_version'],
+      properties: {
+        engine: { enum: ['duckdb', 'sqlite'] },
+        engine_version: { type: 'string' },
+        dialect: { enum: ['duckdb', 'sqlite'] },
+        fixture: { type: ['string', 'null'] },
+        config_hash: { type: 'string' },
+        config: { type: 'object' },
+        timings_ms: { type: 'object', required: ['parse', 'execute', 'compare', 'diagnose', 'judge', 'total'] },
+        tool_version: { type: 'string' },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,428 @@
+/**
+ * Column alignment: a one-to-one mapping of expected columns to actual
+ * columns. Columns are never compared independently — every candidate
+ * alignment is judged by comparing whole rows, so row-scrambled tables never
+ * pass. Preference order: positional, then by name, then by content (other
+ * one-to-one mappings whose columns hold the same values, tried in full);
+ * when none makes the results agree, the alignment sharing the most values
+ * (Hungarian assignment over per-column value overlap) is used for partial
+ * credit and witnesses.
+ */
+import { SCHEME_NORMAL, SCHEME_SIMILAR, hashByKind } from './cell-hash.ts';
+import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
+import { columnSummary, schemeFor, type Side } from './side.ts';
+import { isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
+
+export type Mapping = readonly (readonly [number, number])[];
+
+export interface MappingEvaluation {
+  mapping: Mapping;
+  ctx: MatchContext;
+  prepared: PreparedMatch;
+  /** The matching, once computed (`passes` computes it when a pass is still possible). */
+  match: ListMatch | null;
+  /** Every expected column aligned and the column counts equal. */
+  complete: boolean;
+  /** False when column fingerprints already rule out equal bags. */
+  possible: boolean;
+  /** Known once `match` is computed. */
+  bagPass: boolean;
+}
+
+export interface AlignmentRequest {
+  E: Side;
+  A: Side;
+  tol: Tolerance;
+  /** max_rows_for_cell_alignment: the sample size for content scoring. */
+  cap: number;
+  strictOrder: boolean;
+  strictNames: boolean;
+  /** Row counts and column value multisets must agree for a pass (false under set semantics). */
+  bagPrefilter: boolean;
+  evaluate(mapping: Mapping): MappingEvaluation;
+  /** Does this evaluation pass the selected mode? */
+  passes(evaluation: MappingEvaluation): boolean;
+}
+
+export interface AlignmentChoice {
+  mapping: Mapping;
+  method: 'positional' | 'name' | 'content' | 'best_effort';
+  checked: number;
+  searchCapped: boolean;
+  sampled: boolean;
+  /** Names with no same-named partner (strict names only). */
+  unnamed: { expected: number[]; actual: number[] };
+}
+
+/** Complete alignments compared in full at most, per comparison. */
+export const MAX_ALIGNMENT_CHECKS = 16;
+const MAX_SEARCH_STEPS = 100_000;
+
+export function positionalMapping(E: Side, A: Side): [number, number][] {
+  return Array.from({ length: Math.min(E.m, A.m) }, (_, i) => [i, i] as [number, number]);
+}
+
+/** Expected columns to the first unused actual column of the same name (exact, case-sensitive). */
+export function nameMapping(E: Side, A: Side): { pairs: [number, number][]; expected: number[]; actual: number[] } {
+  const used = new Uint8Array(A.m);
+  const pairs: [number, number][] = [];
+  const expected: number[] = [];
+  for (let i = 0; i < E.m; i++) {
+    let found = -1;
+    for (let j = 0; j < A.m; j++) {
+      if (!used[j] && A.columns[j]!.name === E.columns[i]!.name) {
+        found = j;
+        break;
+      }
+    }
+    if (found >= 0) {
+      used[found] = 1;
+      pairs.push([i, found]);
+    } else expected.push(i);
+  }
+  const actual: number[] = [];
+  for (let j = 0; j < A.m; j++) if (!used[j]) actual.push(j);
+  return { pairs, expected, actual };
+}
+
+function sameMapping(a: Mapping, b: Mapping): boolean {
+  return a.length === b.length && a.every(([x, y], k) => b[k]![0] === x && b[k]![1] === y);
+}
+
+// ---------------------------------------------------------------------------
+// Necessary conditions for a column pair to hold the same bag of values.
+
+interface NumberProfile {
+  nulls: number;
+  nans: number;
+  posInf: number;
+  negInf: number;
+  finite: number;
+  sum: number;
+  absSum: number;
+}
+
+/** Counts and sums of a numeric column (null when the column is not numeric). */
+function numberProfile(side: Side, index: number): NumberProfile | null {
+  const kind = side.columns[index]!.kind;
+  if (kind !== 'integer' && kind !== 'decimal' && kind !== 'float') return null;
+  const p: NumberProfile = { nulls: 0, nans: 0, posInf: 0, negInf: 0, finite: 0, sum: 0, absSum: 0 };
+  let sum = 0;
+  let absSum = 0;
+  for (let r = 0; r < side.n; r++) {
+    const cell = side.rows[r]![index];
+    if (cell === null || cell === undefined) {
+      p.nulls++;
+      continue;
+    }
+    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? Number(cell) : NaN;
+    if (v !== v) p.nans++;
+    else if (v === Infinity) p.posInf++;
+    else if (v === -Infinity) p.negInf++;
+    else {
+      p.finite++;
+      sum += v;
+      absSum += Math.abs(v);
+    }
+  }
+  p.sum = sum;
+  p.absSum = absSum;
+  return p;
+}
+
+class PairFilter {
+  private readonly profiles = new Map<string, NumberProfile | null>();
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(
+    private readonly E: Side,
+    private readonly A: Side,
+    private readonly tol: Tolerance,
+  ) {}
+
+  private profile(side: Side, tag: string, index: number): NumberProfile | null {
+    const key = `${tag}${index}`;
+    if (!this.profiles.has(key)) this.profiles.set(key, numberProfile(side, index));
+    return this.profiles.get(key)!;
+  }
+
+  /** Could expected column `ei` and actual column `ai` hold the same bag of values? */
+  mayMatch(ei: number, ai: number): boolean {
+    const key = `${ei}:${ai}`;
+    const known = this.verdicts.get(key);
+    if (known !== undefined) return known;
+    const verdict = this.decide(ei, ai);
+    this.verdicts.set(key, verdict);
+    return verdict;
+  }
+
+  private decide(ei: number, ai: number): boolean {
+    const ec = this.E.columns[ei]!;
+    const ac = this.A.columns[ai]!;
+    if (!kindsCompatible(ec.kind, ac.kind)) return false;
+    if (!isTolerantKind(ec.kind) && !isTolerantKind(ac.kind)) {
+      // Equal bags of values have equal fingerprints (equal values hash alike on non-tolerant kinds).
+      const x = columnSummary(this.E, ei, schemeFor(ec, ac));
+      const y = columnSummary(this.A, ai, schemeFor(ac, ec));
+      return x.fpA === y.fpA && x.fpB === y.fpB;
+    }
+    const x = this.profile(this.E, 'e', ei);
+    const y = this.profile(this.A, 'a', ai);
+    if (!x || !y) return true;
+    if (x.nulls !== y.nulls || x.nans !== y.nans || x.posInf !== y.posInf || x.negInf !== y.negInf || x.finite !== y.finite) return false;
+    // If the values pair up within the float rule, the sums differ by at most the summed tolerances
+    // (≤ n·atol + rtol·Σ(|a| + |b|)); slack covers rounding in the sums themselves.
+    const scale = x.absSum + y.absSum;
+    const bound = x.finite * this.tol.atol + this.tol.rtol * scale + 1e-9 * scale;
+    return Math.abs(x.sum - y.sum) <= bound;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Best effort: the alignment that shares the most values.
+
+/** The column's value hashes (numbers rounded), sorted; a consistent sample (by hash value) when `threshold` < 2^32. */
+function sampledHashes(side: Side, index: number, threshold: number, expected: number): Int32Array {
+  const column = side.columns[index]!;
+  const numeric = column.kind === 'integer' || column.kind === 'decimal' || column.kind === 'float' || column.kind === 'other';
+  const scheme = numeric ? SCHEME_SIMILAR : SCHEME_NORMAL;
+  let out = new Int32Array(Math.max(16, Math.min(side.n, Math.ceil(expected * 1.2))));
+  let k = 0;
+  for (let r = 0; r < side.n; r++) {
+    const h = hashByKind(column, side.rows[r]![index], scheme);
+    if (h >>> 0 >= threshold) continue;
+    if (k === out.length) {
+      const grown = new Int32Array(out.length * 2);
+      grown.set(out);
+      out = grown;
+    }
+    out[k++] = h;
+  }
+  return out.subarray(0, k).sort();
+}
+
+function sharedCount(x: Int32Array, y: Int32Array): number {
+  let i = 0;
+  let j = 0;
+  let shared = 0;
+  while (i < x.length && j < y.length) {
+    if (x[i]! < y[j]!) i++;
+    else if (x[i]! > y[j]!) j++;
+    else {
+      shared++;
+      i++;
+      j++;
+    }
+  }
+  return shared;
+}
+
+/** Minimum-cost assignment of rows to columns (rows ≤ columns), Hungarian algorithm with potentials. */
+export function hungarian(cost: number[][]): number[] {
+  const n = cost.length;
+  const m = n === 0 ? 0 : cost[0]!.length;
+  const u = new Float64Array(n + 1);
+  const v = new Float64Array(m + 1);
+  const p = new Int32Array(m + 1);
+  const way = new Int32Array(m + 1);
+  for (let i = 1; i <= n; i++) {
+    p[0] = i;
+    let j0 = 0;
+    const minv = new Float64Array(m + 1).fill(Infinity);
+    const used = new Uint8Array(m + 1);
+    do {
+      used[j0] = 1;
+      const i0 = p[j0]!;
+      let delta = Infinity;
+      let j1 = 0;
+      for (let j = 1; j <= m; j++) {
+        if (used[j]) continue;
+        const cur = cost[i0 - 1]![j - 1]! - u[i0]! - v[j]!;
+        if (cur < minv[j]!) {
+          minv[j] = cur;
+          way[j] = j0;
+        }
+        if (minv[j]! < delta) {
+          delta = minv[j]!;
+          j1 = j;
+        }
+      }
+      for (let j = 0; j <= m; j++) {
+        if (used[j]) {
+          u[p[j]!]! += delta;
+          v[j]! -= delta;
+        } else minv[j]! -= delta;
+      }
+      j0 = j1;
+    } while (p[j0] !== 0);
+    do {
+      const j1 = way[j0]!;
+      p[j0] = p[j1]!;
+      j0 = j1;
+    } while (j0);
+  }
+  const assignment = new Array<number>(n).fill(-1);
+  for (let j = 1; j <= m; j++) if (p[j]! > 0) assignment[p[j]! - 1] = j - 1;
+  return assignment;
+}
+
+function bestEffortMapping(E: Side, A: Side, cap: number): { mapping: [number, number][]; sampled: boolean } {
+  const k = Math.min(E.m, A.m);
+  if (k === 0) return { mapping: [], sampled: false };
+  if (E.m === 1 && A.m === 1) return { mapping: [[0, 0]], sampled: false };
+  const n = Math.max(E.n, A.n);
+  const target = Math.max(cap, 1000);
+  const sampled = n > target;
+  const threshold = sampled ? Math.floor((0x100000000 * target) / n) : 0x100000000;
+  const eh = E.columns.map((_, i) => sampledHashes(E, i, threshold, (E.n * threshold) / 0x100000000));
+  const ah = A.columns.map((_, j) => sampledHashes(A, j, threshold, (A.n * threshold) / 0x100000000));
+  const score = (i: number, j: number): number => {
+    const x = eh[i]!;
+    const y = ah[j]!;
+    const sim = x.length + y.length === 0 ? 0 : (2 * sharedCount(x, y)) / (x.length + y.length);
+    const ec = E.columns[i]!;
+    const ac = A.columns[j]!;
+    return sim + (kindsCompatible(ec.kind, ac.kind) ? 4e-6 : 0) + (i === j ? 2e-6 : 0) + (ec.name === ac.name ? 1e-6 : 0);
+  };
+  const transpose = E.m > A.m;
+  const rows = transpose ? A.m : E.m;
+  const cols = transpose ? E.m : A.m;
+  const cost: number[][] = [];
+  for (let r = 0; r < rows; r++) {
+    const line: number[] = [];
+    for (let c = 0; c < cols; c++) line.push(-(transpose ? score(c, r) : score(r, c)));
+    cost.push(line);
+  }
+  const assignment = hungarian(cost);
+  const mapping: [number, number][] = assignment.map((c, r) => (transpose ? [c, r] : [r, c]));
+  mapping.sort((x, y) => x[0] - y[0]);
+  return { mapping, sampled };
+}
+
+// ---------------------------------------------------------------------------
+
+/** Choose the column alignment (see the module comment). */
+export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { evaluation: MappingEvaluation | null } {
+  const { E, A } = req;
+  const none = { expected: [] as number[], actual: [] as number[] };
+  if (req.strictOrder) {
+    const mapping = positionalMapping(E, A);
+    const unnamed = { expected: [] as number[], actual: [] as number[] };
+    if (req.strictNames) {
+      for (const [i, j] of mapping) {
+        if (E.columns[i]!.name !== A.columns[j]!.name) {
+          unnamed.expected.push(i);
+          unnamed.actual.push(j);
+        }
+      }
+    }
+    return { mapping, method: 'positional', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
+  }
+  if (req.strictNames) {
+    const named = nameMapping(E, A);
+    // Columns without a same-named partner are still compared, in order, so values are reported.
+    const pairs = [...named.pairs];
+    const leftovers = Math.min(named.expected.length, named.actual.length);
+    for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
+    pairs.sort((x, y) => x[0] - y[0]);
+    return {
+      mapping: pairs,
+      method: 'name',
+      checked: 0,
+      searchCapped: false,
+      sampled: false,
+      unnamed: { expected: named.expected, actual: named.actual },
+      evaluation: null,
+    };
+  }
+
+  const filter = new PairFilter(E, A, req.tol);
+  const sameShape = E.m === A.m && (!req.bagPrefilter || E.n === A.n);
+  // Under set semantics duplicates may differ, so only kinds can rule a pair out.
+  const pairMay = (i: number, j: number) =>
+    req.bagPrefilter ? filter.mayMatch(i, j) : kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind);
+  // Positional and named candidates are compared directly (their rows get hashed anyway); content
+  // candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
+  const mayPass = (mapping: Mapping, cheap: boolean) =>
+    sameShape &&
+    mapping.length === E.m &&
+    mapping.every(([i, j]) => (cheap ? kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind) : pairMay(i, j)));
+  const tried: Mapping[] = [];
+  let checked = 0;
+  let firstBagPass: { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null = null;
+  const attempt = (mapping: Mapping, method: AlignmentChoice['method']): MappingEvaluation | null => {
+    if (tried.some((m) => sameMapping(m, mapping))) return null;
+    tried.push(mapping);
+    if (!mayPass(mapping, method !== 'content')) return null;
+    checked++;
+    const evaluation = req.evaluate(mapping);
+    if (req.passes(evaluation)) return evaluation;
+    if (evaluation.bagPass && !firstBagPass) firstBagPass = { evaluation, method };
+    return null;
+  };
+  const found = (evaluation: MappingEvaluation, method: AlignmentChoice['method'], searchCapped = false) => ({
+    mapping: evaluation.mapping,
+    method,
+    checked,
+    searchCapped,
+    sampled: false,
+    unnamed: none,
+    evaluation,
+  });
+
+  if (sameShape) {
+    const positional = attempt(positionalMapping(E, A), 'positional');
+    if (positional) return found(positional, 'positional');
+    const named = nameMapping(E, A);
+    if (named.expected.length === 0) {
+      const byName = attempt(
+        named.pairs.slice().sort((x, y) => x[0] - y[0]),
+        'name',
+      );
+      if (byName) return found(byName, 'name');
+    }
+    // Content: other one-to-one mappings of columns that may hold the same values, positional and named choices first.
+    const m = E.m;
+    const options: number[][] = [];
+    for (let i = 0; i < m; i++) {
+      const prefs = [i, ...A.columns.map((c, j) => (c.name === E.columns[i]!.name ? j : -1)).filter((j) => j >= 0)];
+      for (let j = 0; j < m; j++) prefs.push(j);
+      options.push([...new Set(prefs)].filter((j) => pairMay(i, j)));
+    }
+    let searchCapped = false;
+    if (options.every((o) => o.length > 0)) {
+      const used = new Uint8Array(m);
+      const current: [number, number][] = [];
+      let steps = 0;
+      let result: MappingEvaluation | null = null;
+      const search = (i: number): boolean => {
+        if (++steps > MAX_SEARCH_STEPS || checked >= MAX_ALIGNMENT_CHECKS) {
+          searchCapped = true;
+          return true;
+        }
+        if (i === m) {
+          result = attempt(current.slice(), 'content');
+          return result !== null;
+        }
+        for (const j of options[i]!) {
+          if (used[j]) continue;
+          used[j] = 1;
+          current.push([i, j]);
+          const stop = search(i + 1);
+          current.pop();
+          used[j] = 0;
+          if (stop) return true;
+        }
+        return false;
+      };
+      search(0);
+      if (result) return found(result, 'content');
+    }
+    const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
+    if (fallback) return { ...found(fallback.evaluation, fallback.method), searchCapped };
+    const best = bestEffortMapping(E, A, req.cap);
+    return { mapping: best.mapping, method: 'best_effort', checked, searchCapped, sampled: best.sampled, unnamed: none, evaluation: null };
+  }
+  const best = bestEffortMapping(E, A, req.cap);
+  return { mapping: best.mapping, method: 'best_effort', checked, searchCapped: false, sampled: best.sampled, unnamed: none, evaluation: null };
+}

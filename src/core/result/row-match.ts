@@ -1,0 +1,911 @@
+/**
+ * Bag (multiset) matching of rows under a column alignment.
+ *
+ * 1. Exact phase: every row gets a 64-bit key from its cell hashes, computed
+ *    on the fly (nothing is stored per cell); actual rows go into an
+ *    open-addressing table (one typed array; chains keep row order); each
+ *    expected row takes the first unmatched actual row with the same key
+ *    that `rowsEqual` confirms. Keys only propose; equality decides.
+ * 2. Tolerance phase (only when a column is tolerant — floats, untyped or
+ *    nested values — and rows are left on both sides): rows are grouped by
+ *    their non-numeric cells, sorted by one numeric column, and matched
+ *    within the float rule's window by maximum bipartite matching (augmenting
+ *    paths, Kuhn), which also repairs any unlucky choice of the exact phase.
+ *
+ * Equality on exact kinds is an equivalence, so the exact phase alone is
+ * optimal there; the tolerance phase makes the matching maximum when the
+ * float rule (not transitive) is involved. Work is bounded by a budget of
+ * row comparisons; running out is reported, never hidden.
+ */
+import type { Cell } from '../value/kind.ts';
+import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
+import { rowsEqual, type ColumnPair, type Side } from './side.ts';
+import { classOf, EXACT, FLOAT, LIST, STRUCT, type Tolerance } from './value-policy.ts';
+
+/** One side's aligned columns, laid out for the row-key loop. */
+interface KeyLayout {
+  columns: ColumnPair['ec'][];
+  index: Int32Array;
+  scheme: Int32Array;
+  tolerant: Uint8Array;
+}
+
+export interface MatchContext {
+  E: Side;
+  A: Side;
+  pairs: ColumnPair[];
+  tol: Tolerance;
+  eLayout: KeyLayout;
+  aLayout: KeyLayout;
+  /** Indices into `pairs` of tolerant columns. */
+  tolerantPairs: number[];
+  /** Rows holding a NULL in an aligned column (only under `sql_semantic`, where they can match nothing). */
+  eUnmatchable: Uint8Array | null;
+  aUnmatchable: Uint8Array | null;
+  budget: { left: number; exhausted: boolean };
+}
+
+/** Row comparisons the tolerance phase may spend per comparison before it gives up (and says so). */
+export const TOLERANCE_BUDGET = 30_000_000;
+
+function rotl(x: number, r: number): number {
+  return (x << r) | (x >>> (32 - r));
+}
+
+const SEED_1 = 0x9747b28c | 0;
+const SEED_2 = 0x2545f491;
+
+function mix1(a: number, k: number): number {
+  a ^= Math.imul(rotl(Math.imul(k, 0xcc9e2d51), 15), 0x1b873593);
+  return (Math.imul(rotl(a, 13), 5) + 0xe6546b64) | 0;
+}
+
+function mix2(b: number, k: number, c: number): number {
+  b ^= fmix(k ^ Math.imul(c + 1, 0x9e3779b9));
+  return (Math.imul(rotl(b, 17), 0x27d4eb2f) + 0x165667b1) | 0;
+}
+
+/**
+ * The two 32-bit halves of row `r`'s key on one side, written to `out`.
+ * With `group`, numeric cells of tolerant columns contribute only a tag
+ * (their values are compared within tolerance): the tolerance phase groups
+ * rows by this key.
+ */
+export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false, fp: Int32Array | null = null): void {
+  const layout = side === 'E' ? ctx.eLayout : ctx.aLayout;
+  const row = (side === 'E' ? ctx.E : ctx.A).rows[r]!;
+  const { columns, index, scheme, tolerant } = layout;
+  const m = columns.length;
+  let a = SEED_1;
+  let b = SEED_2;
+  for (let p = 0; p < m; p++) {
+    const cell = row[index[p]!];
+    const k = group && tolerant[p] ? groupHash(columns[p]!, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
+    if (fp !== null) {
+      // The column's bag-of-values fingerprint and NULL count (see `scanColumn`), for free.
+      fp[p * 3] = (fp[p * 3]! + fmix(k ^ 0x5f356495)) | 0;
+      fp[p * 3 + 1] = (fp[p * 3 + 1]! + fmix(Math.imul(k, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+      if (cell === null || cell === undefined) fp[p * 3 + 2]!++;
+    }
+    a = mix1(a, k);
+    b = mix2(b, k, p);
+  }
+  out[0] = fmix(a ^ m);
+  out[1] = fmix(b ^ (m << 8));
+}
+
+function layoutOf(pairs: ColumnPair[], side: 'E' | 'A'): KeyLayout {
+  return {
+    columns: pairs.map((p) => (side === 'E' ? p.ec : p.ac)),
+    index: Int32Array.from(pairs, (p) => (side === 'E' ? p.ei : p.ai)),
+    scheme: Int32Array.from(pairs, (p) => (side === 'E' ? p.eScheme : p.aScheme)),
+    tolerant: Uint8Array.from(pairs, (p) => (p.tolerant ? 1 : 0)),
+  };
+}
+
+function unmatchableRows(side: Side, columns: readonly number[]): Uint8Array {
+  const out = new Uint8Array(side.n);
+  for (const c of columns) {
+    for (let r = 0; r < side.n; r++) {
+      const v = side.rows[r]![c];
+      if (v === null || v === undefined) out[r] = 1;
+    }
+  }
+  return out;
+}
+
+export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: Tolerance): MatchContext {
+  const tolerantPairs: number[] = [];
+  pairs.forEach((p, i) => {
+    if (p.tolerant) tolerantPairs.push(i);
+  });
+  return {
+    E,
+    A,
+    pairs,
+    tol,
+    eLayout: layoutOf(pairs, 'E'),
+    aLayout: layoutOf(pairs, 'A'),
+    tolerantPairs,
+    eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
+    aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
+    budget: { left: TOLERANCE_BUDGET, exhausted: false },
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Grouping keys for the tolerance phase: numeric cells of tolerant columns
+// contribute only a tag (their value is compared within tolerance), every
+// other cell contributes its hash.
+
+const TAG_NUMBER = 0x3d4d51c3;
+const TAG_NESTED = 0x68e31da4;
+
+function isNumericFinite(cls: number, cell: Cell): boolean {
+  if (cls === EXACT) return true;
+  return cls === FLOAT && Number.isFinite(cell as number);
+}
+
+function groupHash(column: ColumnPair['ec'], cell: Cell | undefined): number {
+  if (cell === null || cell === undefined) return HASH_NULL;
+  const cls = classOf(column.kind, cell);
+  if (isNumericFinite(cls, cell)) return TAG_NUMBER;
+  if (cls === LIST || cls === STRUCT) return TAG_NESTED;
+  return hashByKind(column, cell, 0);
+}
+
+
+function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
+  if (cell === null || cell === undefined) return NaN;
+  const cls = classOf(kind, cell);
+  if (!isNumericFinite(cls, cell)) return NaN;
+  return typeof cell === 'number' ? cell : Number(cell as string | bigint);
+}
+
+// ---------------------------------------------------------------------------
+
+/**
+ * An index over the rows of one side (a list of row numbers): exact keys to
+ * chains of rows, and, built on first use, tolerance groups sorted by a
+ * numeric column. The exact table interleaves, per slot, the chain's first
+ * entry and the two key halves, so a probe touches one cache line; the slot
+ * count is 1.5× the rows (no power of two: a multiply maps keys to slots).
+ */
+export interface RowIndex {
+  side: 'E' | 'A';
+  list: Int32Array;
+  /** True when `list` is 0..n-1 (positions are row numbers). */
+  identity: boolean;
+  slots: number;
+  /** Per slot: [first, key1, key2]; first is a position in `list`, -1 for an empty slot (-2: consumed by matching). */
+  table: Int32Array;
+  next: Int32Array;
+  /** Each slot's first chain entry as built, kept once matching starts consuming `table` heads. */
+  firsts: Int32Array | null;
+  groups?: ToleranceGroups;
+}
+
+interface ToleranceGroups {
+  slots: number;
+  /** Per slot: [group, key1, key2]; group -1 for an empty slot. */
+  table: Int32Array;
+  start: Int32Array;
+  members: Int32Array;
+  values: Float64Array;
+  /** Position of the first non-numeric window value in each group (values are sorted, NaN last). */
+  nanStart: Int32Array;
+  /** Index into ctx.pairs of the window column, or -1 (compare with the whole group). */
+  windowPair: Int32Array;
+  sorted: Uint8Array;
+}
+
+/** Scratch for one row key outside the bulk loops (reused: no allocation per probe). */
+const SCRATCH_KEY = new Int32Array(2);
+
+function unmatchable(ctx: MatchContext, side: 'E' | 'A'): Uint8Array | null {
+  return side === 'E' ? ctx.eUnmatchable : ctx.aUnmatchable;
+}
+
+function slotOf(k1: number, slots: number): number {
+  return Math.floor(((k1 >>> 0) * slots) / 4294967296);
+}
+
+export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false, fp: Int32Array | null = null): RowIndex {
+  const skip = unmatchable(ctx, side);
+  const n = list.length;
+  const slots = Math.max(4, Math.ceil(n * 1.5));
+  const table = new Int32Array(slots * 3);
+  for (let s = 0; s < slots; s++) table[s * 3] = -1;
+  const next = new Int32Array(n);
+  const key = new Int32Array(2);
+  for (let i = n - 1; i >= 0; i--) {
+    const r = identity ? i : list[i]!;
+    rowKey(ctx, side, r, key, false, fp);
+    if (skip && skip[r]) continue;
+    const k1 = key[0]!;
+    const k2 = key[1]!;
+    let s = slotOf(k1, slots);
+    for (;;) {
+      const at = s * 3;
+      const first = table[at]!;
+      if (first === -1) {
+        table[at] = i;
+        table[at + 1] = k1;
+        table[at + 2] = k2;
+        next[i] = -1;
+        break;
+      }
+      if (table[at + 1] === k1 && table[at + 2] === k2) {
+        next[i] = first;
+        table[at] = i;
+        break;
+      }
+      s = s + 1 === slots ? 0 : s + 1;
+    }
+  }
+  return { side, list, identity, slots, table, next, firsts: null };
+}
+
+/** The table offset of the slot whose key is `key`, or -1. */
+function findSlotByKey(index: RowIndex, key: Int32Array): number {
+  const k1 = key[0]!;
+  const k2 = key[1]!;
+  const table = index.table;
+  let s = slotOf(k1, index.slots);
+  for (;;) {
+    const at = s * 3;
+    if (table[at] === -1) return -1;
+    if (table[at + 1] === k1 && table[at + 2] === k2) return at;
+    s = s + 1 === index.slots ? 0 : s + 1;
+  }
+}
+
+/** First entry of a slot's full chain (also after matching consumed its head). */
+function chainStart(index: RowIndex, at: number): number {
+  return index.firsts ? index.firsts[at / 3]! : index.table[at]!;
+}
+
+function equalAcross(ctx: MatchContext, index: RowIndex, local: number, probe: number): boolean {
+  const r = index.list[local]!;
+  return index.side === 'A'
+    ? rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, probe, r)
+    : rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, r, probe);
+}
+
+function windowHalfWidth(v: number, tol: Tolerance): number {
+  if (tol.rtol >= 1) return Infinity;
+  const d = Math.max(tol.atol, (tol.rtol * Math.abs(v)) / (1 - tol.rtol));
+  return d * (1 + 1e-9) + 1e-300;
+}
+
+/** Tolerance groups over the rows at `subset` (positions in `index.list`; all when absent). */
+function buildGroups(ctx: MatchContext, index: RowIndex, subset: Int32Array | null = null): ToleranceGroups {
+  const skip = unmatchable(ctx, index.side);
+  const n = subset ? subset.length : index.list.length;
+  const slots = Math.max(4, Math.ceil(n * 1.5));
+  const table = new Int32Array(slots * 3);
+  for (let s = 0; s < slots; s++) table[s * 3] = -1;
+  const groupOf = new Int32Array(n).fill(-1);
+  const key = new Int32Array(2);
+  let groupCount = 0;
+  for (let i = 0; i < n; i++) {
+    const r = index.list[subset ? subset[i]! : i]!;
+    if (skip && skip[r]) continue;
+    rowKey(ctx, index.side, r, key, true);
+    const k1 = key[0]!;
+    const k2 = key[1]!;
+    let s = slotOf(k1, slots);
+    for (;;) {
+      const at = s * 3;
+      if (table[at] === -1) {
+        table[at] = groupCount++;
+        table[at + 1] = k1;
+        table[at + 2] = k2;
+        break;
+      }
+      if (table[at + 1] === k1 && table[at + 2] === k2) break;
+      s = s + 1 === slots ? 0 : s + 1;
+    }
+    groupOf[i] = table[s * 3]!;
+  }
+  const start = new Int32Array(groupCount + 1);
+  for (let i = 0; i < n; i++) if (groupOf[i]! >= 0) start[groupOf[i]! + 1]!++;
+  for (let g = 0; g < groupCount; g++) start[g + 1]! += start[g]!;
+  const fill = start.slice(0, groupCount);
+  const members = new Int32Array(start[groupCount]!);
+  for (let i = 0; i < n; i++) {
+    const g = groupOf[i]!;
+    if (g >= 0) members[fill[g]!++] = subset ? subset[i]! : i;
+  }
+  return {
+    slots,
+    table,
+    start,
+    members,
+    values: new Float64Array(members.length),
+    nanStart: new Int32Array(groupCount),
+    windowPair: new Int32Array(groupCount).fill(-1),
+    sorted: new Uint8Array(groupCount),
+  };
+}
+
+function cellOf(ctx: MatchContext, side: 'E' | 'A', row: number, pairIndex: number): Cell {
+  const pair = ctx.pairs[pairIndex]!;
+  return side === 'E' ? ctx.E.rows[row]![pair.ei]! : ctx.A.rows[row]![pair.ai]!;
+}
+
+function kindOf(ctx: MatchContext, side: 'E' | 'A', pairIndex: number): ColumnPair['ec']['kind'] {
+  const pair = ctx.pairs[pairIndex]!;
+  return (side === 'E' ? pair.ec : pair.ac).kind;
+}
+
+const SAMPLE = new Float64Array(64);
+
+/** Distinct numeric values among up to 64 evenly spaced members of a group, in one tolerant column. */
+function sampledDistinct(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, from: number, to: number, p: number): number {
+  const kind = kindOf(ctx, index.side, p);
+  const size = Math.min(to - from, SAMPLE.length);
+  let k = 0;
+  for (let q = 0; q < size; q++) {
+    const row = index.list[groups.members[from + Math.floor((q * (to - from)) / size)]!]!;
+    const v = numericValue(kind, cellOf(ctx, index.side, row, p));
+    if (v === v) SAMPLE[k++] = v;
+  }
+  const sample = SAMPLE.subarray(0, k).sort();
+  let distinct = k > 0 ? 1 : 0;
+  for (let q = 1; q < k; q++) if (sample[q] !== sample[q - 1]) distinct++;
+  return distinct;
+}
+
+/** Ascending with NaN last. */
+function before(a: number, b: number): boolean {
+  return b !== b ? a === a : a < b;
+}
+
+/** Sort one group by its most selective numeric tolerant column (on first use). */
+function prepareGroup(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, g: number): void {
+  if (groups.sorted[g]) return;
+  groups.sorted[g] = 1;
+  const from = groups.start[g]!;
+  const to = groups.start[g + 1]!;
+  const side = index.side;
+  const members = groups.members;
+  const values = groups.values;
+  // The window column: in a large group the one with the most distinct values, else the first numeric one.
+  let best = -1;
+  if (to - from > 64) {
+    let bestDistinct = 0;
+    for (const p of ctx.tolerantPairs) {
+      const distinct = sampledDistinct(ctx, index, groups, from, to, p);
+      if (distinct > bestDistinct) {
+        bestDistinct = distinct;
+        best = p;
+      }
+    }
+  } else {
+    const row = index.list[members[from]!]!;
+    for (const p of ctx.tolerantPairs) {
+      const v = numericValue(kindOf(ctx, side, p), cellOf(ctx, side, row, p));
+      if (v === v) {
+        best = p;
+        break;
+      }
+    }
+  }
+  groups.windowPair[g] = best;
+  if (best < 0) {
+    groups.nanStart[g] = from;
+    return;
+  }
+  const kind = kindOf(ctx, side, best);
+  for (let k = from; k < to; k++) values[k] = numericValue(kind, cellOf(ctx, side, index.list[members[k]!]!, best));
+  if (to - from === 1) {
+    groups.nanStart[g] = values[from] === values[from] ? to : from;
+    return;
+  }
+  if (to - from <= 32) {
+    // Insertion sort in place (values and members together), NaN last, stable.
+    for (let k = from + 1; k < to; k++) {
+      const v = values[k]!;
+      const m = members[k]!;
+      let q = k - 1;
+      while (q >= from && before(v, values[q]!)) {
+        values[q + 1] = values[q]!;
+        members[q + 1] = members[q]!;
+        q--;
+      }
+      values[q + 1] = v;
+      members[q + 1] = m;
+    }
+  } else {
+    const vals = values.slice(from, to);
+    const order = argsortDoubles(vals);
+    const local = members.slice(from, to);
+    for (let k = 0; k < order.length; k++) {
+      values[from + k] = vals[order[k]!]!;
+      members[from + k] = local[order[k]!]!;
+    }
+  }
+  let nan = to;
+  for (let k = from; k < to; k++) {
+    if (values[k] !== values[k]) {
+      nan = k;
+      break;
+    }
+  }
+  groups.nanStart[g] = nan;
+}
+
+/**
+ * Stable order of `values` ascending, NaN last: LSD radix sort (4 passes of
+ * 16 bits) on the doubles' bits mapped to unsigned order. No comparator calls.
+ */
+export function argsortDoubles(values: Float64Array): Int32Array {
+  const n = values.length;
+  if (n < 512) {
+    const order = Array.from({ length: n }, (_, k) => k);
+    order.sort((x, y) => {
+      const a = values[x]!;
+      const b = values[y]!;
+      if (a !== a) return b !== b ? x - y : 1;
+      if (b !== b) return -1;
+      return a < b ? -1 : a > b ? 1 : x - y;
+    });
+    return Int32Array.from(order);
+  }
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  const bits = new Uint32Array(values.buffer, values.byteOffset, n * 2);
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (v !== v) {
+      hi[i] = 0xffffffff;
+      lo[i] = 0xffffffff;
+      continue;
+    }
+    let h = bits[i * 2 + 1]!;
+    let l = bits[i * 2]!;
+    if (v === 0) {
+      h = 0;
+      l = 0;
+    }
+    if (h & 0x80000000) {
+      h = ~h >>> 0;
+      l = ~l >>> 0;
+    } else h = (h | 0x80000000) >>> 0;
+    hi[i] = h;
+    lo[i] = l;
+  }
+  let order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  let spare = new Int32Array(n);
+  const count = new Int32Array(65536);
+  for (let pass = 0; pass < 4; pass++) {
+    const words = pass < 2 ? lo : hi;
+    const shift = pass % 2 === 0 ? 0 : 16;
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(words[order[i]!]! >>> shift) & 0xffff]!++;
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d]!;
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = order[i]!;
+      spare[count[(words[k]! >>> shift) & 0xffff]!++] = k;
+    }
+    const t = order;
+    order = spare;
+    spare = t;
+  }
+  return order;
+}
+
+function lowerBound(values: Float64Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function upperBound(values: Float64Array, from: number, to: number, x: number): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The positions in `groups.members` that may hold a row equal to `probe` (a row of the other side): [from, to). */
+function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32Array): boolean {
+  if (!index.groups) index.groups = buildGroups(ctx, index);
+  const groups = index.groups;
+  const probeSide = index.side === 'E' ? 'A' : 'E';
+  const key = SCRATCH_KEY;
+  rowKey(ctx, probeSide, probe, key, true);
+  const k1 = key[0]!;
+  const k2 = key[1]!;
+  let s = slotOf(k1, groups.slots);
+  for (;;) {
+    const at = s * 3;
+    if (groups.table[at] === -1) return false;
+    if (groups.table[at + 1] === k1 && groups.table[at + 2] === k2) break;
+    s = s + 1 === groups.slots ? 0 : s + 1;
+  }
+  const g = groups.table[s * 3]!;
+  prepareGroup(ctx, index, groups, g);
+  const from = groups.start[g]!;
+  const to = groups.start[g + 1]!;
+  const p = groups.windowPair[g]!;
+  if (p < 0) {
+    out[0] = from;
+    out[1] = to;
+    return true;
+  }
+  const v = numericValue(kindOf(ctx, probeSide, p), cellOf(ctx, probeSide, probe, p));
+  const nan = groups.nanStart[g]!;
+  if (v !== v) {
+    out[0] = nan;
+    out[1] = to;
+    return true;
+  }
+  const d = windowHalfWidth(v, ctx.tol);
+  out[0] = lowerBound(groups.values, from, nan, v - d);
+  out[1] = upperBound(groups.values, from, nan, v + d);
+  return true;
+}
+
+export interface ListMatch {
+  /** For each position of the expected list, the matched position of the actual list, or -1. */
+  matchE: Int32Array;
+  matchA: Int32Array;
+  matched: number;
+  /** Pairs found by the tolerance phase (not exact-hash equal). */
+  toleranceMatched: number;
+  /** Expected positions whose final pair was made by the tolerance phase (null when none). */
+  byTolerance: Uint8Array | null;
+}
+
+/** The first step of a matching: keys of the expected rows and an index of the actual rows. */
+export interface PreparedMatch {
+  eList: Int32Array;
+  aList: Int32Array;
+  identity: boolean;
+  eKeys: Int32Array;
+  index: RowIndex;
+  /** Per aligned column: [fingerprint a, fingerprint b, NULLs] on each side (see `rowKey`). */
+  eFp: Int32Array;
+  aFp: Int32Array;
+}
+
+const MAX_AUGMENT_DEPTH = 256;
+const BLOCK = 64;
+
+/** Hash both sides (row keys, column fingerprints) and index the actual rows. */
+export function prepareMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): PreparedMatch {
+  const m = ctx.pairs.length;
+  const aFp = new Int32Array(m * 3);
+  const eFp = new Int32Array(m * 3);
+  const index = buildIndex(ctx, 'A', aList, identity, aFp);
+  const eKeys = new Int32Array(eList.length * 2);
+  const key = new Int32Array(2);
+  for (let i = 0; i < eList.length; i++) {
+    rowKey(ctx, 'E', identity ? i : eList[i]!, key, false, eFp);
+    eKeys[i * 2] = key[0]!;
+    eKeys[i * 2 + 1] = key[1]!;
+  }
+  return { eList, aList, identity, eKeys, index, eFp, aFp };
+}
+
+/**
+ * Aligned columns whose bags of values differ for sure (different
+ * fingerprints on a column without floats or untyped values): a bag match is
+ * then impossible under this alignment.
+ */
+export function fingerprintsDiffer(ctx: MatchContext, prepared: PreparedMatch): boolean {
+  const { eFp, aFp } = prepared;
+  return ctx.pairs.some(
+    (pair, p) => !pair.tolerant && (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
+  );
+}
+
+/** Maximum bag matching between expected rows `eList` and actual rows `aList`. */
+export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity = false): ListMatch {
+  return matchPrepared(ctx, prepareMatch(ctx, eList, aList, identity));
+}
+
+/** The exact phase, then the tolerance phase, on a prepared matching. */
+export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListMatch {
+  const { eList, aList, identity, eKeys, index } = prepared;
+  const nE = eList.length;
+  const matchE = new Int32Array(nE).fill(-1);
+  const matchA = new Int32Array(aList.length).fill(-1);
+  const skip = ctx.eUnmatchable;
+  const { table, next, slots } = index;
+  const firsts = new Int32Array(slots);
+  for (let s = 0; s < slots; s++) firsts[s] = table[s * 3]!;
+  index.firsts = firsts;
+  const { E, A, pairs, tol } = ctx;
+  const at = new Int32Array(BLOCK);
+  let matched = 0;
+  // In blocks: find every slot of a block first (independent loads overlap), then verify.
+  for (let base = 0; base < nE; base += BLOCK) {
+    const end = Math.min(nE, base + BLOCK);
+    for (let i = base; i < end; i++) {
+      const k1 = eKeys[i * 2]!;
+      const k2 = eKeys[i * 2 + 1]!;
+      let s = slotOf(k1, slots);
+      for (;;) {
+        const o = s * 3;
+        if (table[o] === -1) {
+          at[i - base] = -1;
+          break;
+        }
+        if (table[o + 1] === k1 && table[o + 2] === k2) {
+          at[i - base] = o;
+          break;
+        }
+        s = s + 1 === slots ? 0 : s + 1;
+      }
+    }
+    for (let i = base; i < end; i++) {
+      const o = at[i - base]!;
+      if (o < 0) continue;
+      const er = identity ? i : eList[i]!;
+      if (skip && skip[er]) continue;
+      // The slot's head is the first chain entry not yet matched (matching consumes heads; -2: chain used up).
+      // Entries behind the head may have been matched out of turn after a key collision.
+      for (let j = table[o]!, head = true; j >= 0; j = next[j]!, head = false) {
+        if (!head && matchA[j] !== -1) continue;
+        if (rowsEqual(E, A, pairs, tol, er, identity ? j : aList[j]!)) {
+          matchE[i] = j;
+          matchA[j] = i;
+          matched++;
+          if (head) {
+            let c = next[j]!;
+            while (c !== -1 && matchA[c] !== -1) c = next[c]!;
+            table[o] = c === -1 ? -2 : c;
+          }
+          break;
+        }
+      }
+    }
+  }
+  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null };
+  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
+  return result;
+}
+
+/** A set of 64-bit keys (two int32 halves), open addressing. */
+class KeySet {
+  private table = new Int32Array(3 * 16).fill(0);
+  private slots = 16;
+  size = 0;
+
+  private find(k1: number, k2: number): number {
+    let s = slotOf(k1, this.slots);
+    for (;;) {
+      const o = s * 3;
+      if (this.table[o] === 0 || (this.table[o + 1] === k1 && this.table[o + 2] === k2)) return o;
+      s = s + 1 === this.slots ? 0 : s + 1;
+    }
+  }
+
+  has(k1: number, k2: number): boolean {
+    return this.table[this.find(k1, k2)] === 1;
+  }
+
+  add(k1: number, k2: number): void {
+    const o = this.find(k1, k2);
+    if (this.table[o] === 1) return;
+    this.table[o] = 1;
+    this.table[o + 1] = k1;
+    this.table[o + 2] = k2;
+    if (++this.size * 2 > this.slots) {
+      const old = this.table;
+      this.slots *= 2;
+      this.table = new Int32Array(this.slots * 3);
+      this.size = 0;
+      for (let q = 0; q < old.length; q += 3) if (old[q] === 1) this.add(old[q + 1]!, old[q + 2]!);
+    }
+  }
+}
+
+function freePositions(match: Int32Array): Int32Array {
+  let k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) k++;
+  const out = new Int32Array(k);
+  k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) out[k++] = i;
+  return out;
+}
+
+/**
+ * Stage 1 pairs the leftover rows among themselves (greedy in the float
+ * window, then augmenting paths). Stage 2, only when rows are still left on
+ * both sides, lets augmenting paths run through already matched actual rows
+ * of the same groups, so the matching is maximum.
+ */
+function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity: boolean, result: ListMatch): void {
+  const { matchE, matchA } = result;
+  const byTolerance = new Uint8Array(eList.length);
+  result.byTolerance = byTolerance;
+  const skip = ctx.eUnmatchable;
+  const budget = ctx.budget;
+  const rowE = (i: number) => (identity ? i : eList[i]!);
+  const rowA = (j: number) => (identity ? j : aList[j]!);
+  const index: RowIndex = { side: 'A', list: aList, identity, slots: 0, table: new Int32Array(0), next: new Int32Array(0), firsts: null };
+  const visited = new Int32Array(aList.length);
+  let stamp = 0;
+  const w = new Int32Array(2);
+  const augment = (i: number, depth: number): boolean => {
+    const er = rowE(i);
+    if (!windowOf(ctx, index, er, w)) return false;
+    const members = index.groups!.members;
+    const from = w[0]!;
+    const to = w[1]!;
+    // Free partner first (greedy), then augmenting through matched ones.
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = from; k < to; k++) {
+        const j = members[k]!;
+        const holder = matchA[j]!;
+        if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === stamp) continue;
+        if (pass === 1) visited[j] = stamp;
+        if (budget.left-- <= 0) {
+          budget.exhausted = true;
+          return false;
+        }
+        if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, rowA(j))) continue;
+        if (pass === 0 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
+          matchA[j] = i;
+          matchE[i] = j;
+          byTolerance[i] = 1;
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+  const run = () => {
+    for (let i = 0; i < eList.length; i++) {
+      if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+      stamp++;
+      if (augment(i, 0)) {
+        result.matched++;
+        result.toleranceMatched++;
+        if (result.matched === eList.length || result.matched === aList.length) return;
+      }
+      if (budget.exhausted) return;
+    }
+  };
+  // Stage 1: the leftover actual rows only.
+  index.groups = buildGroups(ctx, index, freePositions(matchA));
+  run();
+  if (budget.exhausted || result.matched === eList.length || result.matched === aList.length) return;
+  // Stage 2: every actual row in a group of a still unmatched expected row. An augmenting path stays
+  // in one group and ends at a free actual row, so groups without one are skipped.
+  const key = new Int32Array(2);
+  const wanted = new KeySet();
+  for (let i = 0; i < eList.length; i++) {
+    if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+    rowKey(ctx, 'E', rowE(i), key, true);
+    wanted.add(key[0]!, key[1]!);
+  }
+  const reachable = new KeySet();
+  for (let j = 0; j < aList.length; j++) {
+    if (matchA[j] !== -1) continue;
+    rowKey(ctx, 'A', rowA(j), key, true);
+    if (wanted.has(key[0]!, key[1]!)) reachable.add(key[0]!, key[1]!);
+  }
+  if (reachable.size === 0) return;
+  const keep: number[] = [];
+  for (let j = 0; j < aList.length; j++) {
+    rowKey(ctx, 'A', rowA(j), key, true);
+    if (reachable.has(key[0]!, key[1]!)) keep.push(j);
+  }
+  index.groups = buildGroups(ctx, index, Int32Array.from(keep));
+  run();
+}
+
+/**
+ * Position in `index.list` of some row equal to `probe` (a row of the other
+ * side), matched or not, or -1. Used for set semantics and duplicate counts;
+ * `index` must be fresh (not consumed by `matchLists`).
+ */
+export function findEqual(ctx: MatchContext, index: RowIndex, probe: number): number {
+  const probeSide = index.side === 'E' ? 'A' : 'E';
+  const skip = unmatchable(ctx, probeSide);
+  if (skip && skip[probe]) return -1;
+  const key = new Int32Array(2);
+  rowKey(ctx, probeSide, probe, key);
+  const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
+  if (s >= 0) {
+    for (let j = chainStart(index, s); j >= 0; j = index.next[j]!) if (equalAcross(ctx, index, j, probe)) return j;
+  }
+  if (ctx.tolerantPairs.length === 0) return -1;
+  const w = new Int32Array(2);
+  if (!windowOf(ctx, index, probe, w)) return -1;
+  const members = index.groups!.members;
+  for (let k = w[0]!; k < w[1]!; k++) {
+    if (ctx.budget.left-- <= 0) {
+      ctx.budget.exhausted = true;
+      return -1;
+    }
+    if (equalAcross(ctx, index, members[k]!, probe)) return members[k]!;
+  }
+  return -1;
+}
+
+/** How many rows of `index` equal `probe` (exact chains plus the tolerance window). */
+export function countEqual(ctx: MatchContext, index: RowIndex, probe: number, limit = 1_000_000): number {
+  const seen = new Set<number>();
+  const key = new Int32Array(2);
+  rowKey(ctx, index.side === 'E' ? 'A' : 'E', probe, key);
+  const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
+  if (s >= 0) {
+    for (let j = chainStart(index, s); j >= 0 && seen.size < limit; j = index.next[j]!)
+      if (equalAcross(ctx, index, j, probe)) seen.add(j);
+  }
+  if (ctx.tolerantPairs.length > 0) {
+    const w = new Int32Array(2);
+    if (windowOf(ctx, index, probe, w)) {
+      const members = index.groups!.members;
+      for (let k = w[0]!; k < w[1]! && seen.size < limit; k++) if (equalAcross(ctx, index, members[k]!, probe)) seen.add(members[k]!);
+    }
+  }
+  return seen.size;
+}
+
+/** Identity list 0..n-1. */
+export function allRows(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
+/**
+ * Bag equality of two short lists by maximum matching over all pairs (used
+ * for ties in the order check, where runs are usually a handful of rows).
+ * Returns the first position of `aList` left unmatched, or -1 when equal.
+ */
+export function smallBagDiff(ctx: MatchContext, eList: ArrayLike<number>, aList: ArrayLike<number>): number {
+  const n = eList.length;
+  if (n !== aList.length) return Math.min(n, aList.length);
+  const matchA = new Int32Array(n).fill(-1);
+  const matchE = new Int32Array(n).fill(-1);
+  const visited = new Int32Array(n);
+  let stamp = 0;
+  const equal = (i: number, j: number) => rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, eList[i]!, aList[j]!);
+  const augment = (i: number): boolean => {
+    for (let j = 0; j < n; j++) {
+      if (visited[j] === stamp || !equal(i, j)) continue;
+      visited[j] = stamp;
+      if (matchA[j] === -1 || augment(matchA[j]!)) {
+        matchA[j] = i;
+        matchE[i] = j;
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let i = 0; i < n; i++) {
+    // Fast path: the same position.
+    if (matchA[i] === -1 && equal(i, i)) {
+      matchA[i] = i;
+      matchE[i] = i;
+      continue;
+    }
+    stamp++;
+    augment(i);
+  }
+  for (let j = 0; j < n; j++) if (matchA[j] === -1) return j;
+  return -1;
+}

@@ -1,0 +1,759 @@
+/**
+ * clause_match: a clause-by-clause comparison of two queries with a typed
+ * edit script per clause (sqlglot's diff, at clause granularity).
+ *
+ * Both queries are canonicalized first (rules/), so presentation never
+ * counts: keyword and identifier case, AND/OR operand order, mirrored
+ * comparisons, IN-list order, `!=`/`<>`, JOIN … ON vs comma + WHERE. Aliases
+ * are resolved before comparing: table aliases to their tables (the
+ * table-alias rule; self-join aliases are aligned by occurrence), column
+ * aliases and ordinals in ORDER BY / GROUP BY / HAVING to the expression they
+ * name; a column alias in the select list never counts.
+ *
+ * Nested queries are compared recursively (set-operation arms, CTEs,
+ * subqueries); inside a predicate a subquery is shown as ‹subquery N› so a
+ * difference inside it is reported once, in `subqueries`.
+ */
+import type { Dialect } from './grammar.ts';
+import type { Cte, Expr, FromItem, Ident, OrderItem, Query, Select } from './ir.ts';
+import { conjuncts, forEachExpr, mapExpr, mapQuery, mapSelectExprs } from './ir.ts';
+import { canonicalizeQuery } from './canonicalize.ts';
+import { printExpr, printQuery } from './print.ts';
+import { renameQualifier } from './rules/table-alias.ts';
+import { mapAllExprs, mapAllIdents } from './rules/walk.ts';
+
+export const CLAUSES = [
+  'select',
+  'join',
+  'where',
+  'group_by',
+  'having',
+  'order_by',
+  'limit_offset',
+  'distinct',
+  'window',
+  'set_operators',
+  'ctes',
+  'subqueries',
+] as const;
+export type ClauseName = (typeof CLAUSES)[number];
+
+/** How each clause is named in edit texts. */
+export const CLAUSE_LABEL: Record<ClauseName, string> = {
+  select: 'SELECT',
+  join: 'JOIN',
+  where: 'WHERE',
+  group_by: 'GROUP BY',
+  having: 'HAVING',
+  order_by: 'ORDER BY',
+  limit_offset: 'LIMIT/OFFSET',
+  distinct: 'DISTINCT',
+  window: 'WINDOW/OVER',
+  set_operators: 'Set operators',
+  ctes: 'WITH',
+  subqueries: 'Subqueries',
+};
+
+export type EditOp = 'insert' | 'remove' | 'update' | 'move' | 'keep';
+
+/**
+ * One step of the edit script that turns the expected query into the actual
+ * one. insert: only the actual query has it; remove: only the expected one;
+ * update: both have a counterpart that differs; move: same item, other
+ * position (select list only; does not break a match); keep: identical.
+ */
+export interface EditItem {
+  op: EditOp;
+  clause: ClauseName;
+  /** The expected side's item (canonical SQL), for remove/update/move/keep. */
+  expected?: string;
+  /** The actual side's item, for insert/update/move/keep. */
+  actual?: string;
+  /** What differs, in words a reviewer understands. */
+  text: string;
+  /** Where in a nested query ("subquery 1", "arm 2", "CTE totals"), outermost first; absent at top level. */
+  path?: string[];
+}
+
+export interface NestedMatch {
+  label: string;
+  expected: string | null;
+  actual: string | null;
+  /** The nested comparison, when both sides exist. */
+  match: ClauseMatch | null;
+}
+
+export interface ClauseDiff {
+  clause: ClauseName;
+  /** True when no insert, remove or update edit (moves allowed). */
+  match: boolean;
+  present: { expected: boolean; actual: boolean };
+  /** The clause's items (canonical SQL), expected side. */
+  expected: string[];
+  actual: string[];
+  /** The edit script, keeps included. */
+  edits: EditItem[];
+  /** Share of the clause's items that differ, 0..1 (nested clauses: mean nested divergence). */
+  divergence: number;
+  nested?: NestedMatch[];
+}
+
+export interface ClauseMatch {
+  /** Every clause matches. */
+  match: boolean;
+  clauses: Record<ClauseName, ClauseDiff>;
+  /** All edits other than keep, nested ones included (with their path), in clause order. */
+  edits: EditItem[];
+}
+
+/* ------------------------------------------------------------------ */
+/* Preparing a scope                                                   */
+/* ------------------------------------------------------------------ */
+
+interface Scope {
+  select: Select;
+  /** Nested queries of this scope, in order of appearance (placeholders ‹subquery N›). */
+  subqueries: { kind: 'derived' | 'expression'; query: Query; label: string }[];
+  /** Canonical SQL shown to the reviewer (‹subquery N› for nested queries). */
+  text: (e: Expr) => string;
+  /** Matching key: the text with columns of a single-table scope qualified (`name` ≡ `singer.name` over singer alone). */
+  key: (e: Expr) => string;
+}
+
+const lc = (s: string) => s.toLowerCase();
+
+/** ORDER BY / GROUP BY / HAVING references to output aliases and ordinals → the expressions they name. */
+export function resolveOutputRefs(s: Select): Select {
+  const byAlias = new Map<string, Expr>();
+  for (const c of s.columns) if (c.alias) byAlias.set(lc(c.alias.value), c.expr);
+  const inputNames = new Set<string>();
+  for (const c of s.columns) forEachExpr(c.expr, (x) => void (x.kind === 'column' && inputNames.add(lc(x.name.value))));
+  const byRef = (e: Expr, ordinals: boolean): Expr => {
+    if (ordinals && e.kind === 'number' && /^\d+$/.test(e.text)) {
+      const item = s.columns[Number(e.text) - 1];
+      if (item && item.expr.kind !== 'star') return item.expr;
+    }
+    return mapExpr(e, (x) => {
+      if (x.kind === 'column' && !x.table) {
+        const target = byAlias.get(lc(x.name.value));
+        if (target && !(target.kind === 'column' && lc(target.name.value) === lc(x.name.value))) return target;
+      }
+      return x;
+    });
+  };
+  return {
+    ...s,
+    groupBy: s.groupBy.map((g) => byRef(g, true)),
+    having: s.having ? byRef(s.having, false) : null,
+    orderBy: s.orderBy.map((o) => ({ ...o, expr: byRef(o.expr, true) })),
+  };
+}
+
+function scopeOf(select: Select, dialect: Dialect): Scope {
+  const subqueries: Scope['subqueries'] = [];
+  const seen = new Map<Query, string>();
+  for (const f of select.from) {
+    if (f.source.kind === 'derived') {
+      const label = `subquery ${subqueries.length + 1}`;
+      subqueries.push({ kind: 'derived', query: f.source.query, label });
+      seen.set(f.source.query, label);
+    }
+  }
+  const label = (q: Query) => {
+    let l = seen.get(q);
+    if (!l) {
+      l = `subquery ${subqueries.length + 1}`;
+      subqueries.push({ kind: 'expression', query: q, label: l });
+      seen.set(q, l);
+    }
+    return l;
+  };
+  // Register expression subqueries in clause order so numbering is stable.
+  mapSelectExprs(select, (e) => {
+    forEachExpr(e, (x) => {
+      if (x.kind === 'subquery' || x.kind === 'exists') label(x.query);
+      else if (x.kind === 'in' && x.query) label(x.query);
+    });
+    return e;
+  });
+  const placeholder = (q: Query): Expr => ({ kind: 'raw', sql: `‹${label(q)}›` });
+  const text = (e: Expr): string => {
+    const masked = mapExpr({ ...e, parens: false } as Expr, (x) => {
+      if (x.kind === 'subquery') return { kind: 'raw', sql: `(‹${label(x.query)}›)` };
+      if (x.kind === 'exists') return { kind: 'raw', sql: `${x.not ? 'NOT EXISTS' : 'EXISTS'} (‹${label(x.query)}›)` };
+      if (x.kind === 'in' && x.query) return { ...x, query: null, values: [placeholder(x.query)] };
+      return x;
+    });
+    return printExpr(masked, dialect);
+  };
+  const only = select.from.length === 1 ? select.from[0]! : null;
+  const single = only && only.source.kind === 'table' ? (only.alias ?? only.source.name) : null;
+  const key = (e: Expr): string =>
+    single ? text(mapExpr(e, (x) => (x.kind === 'column' && !x.table ? { ...x, table: single } : x))) : text(e);
+  return { select, subqueries, text, key };
+}
+
+/** Rename the actual scope's remaining aliases to the expected scope's (self-joins, derived tables), by occurrence. */
+function alignAliases(e: Select, a: Select): Select {
+  const keyOf = (f: FromItem) => (f.source.kind === 'table' ? `t:${lc(f.source.name.value)}` : `d:${f.source.kind}`);
+  const groups = (s: Select) => {
+    const m = new Map<string, Ident[]>();
+    for (const f of s.from) if (f.alias) m.set(keyOf(f), [...(m.get(keyOf(f)) ?? []), f.alias]);
+    return m;
+  };
+  const ge = groups(e);
+  const ga = groups(a);
+  const renames: [string, Ident][] = [];
+  for (const [key, actualAliases] of ga) {
+    const expectedAliases = ge.get(key) ?? [];
+    actualAliases.forEach((al, i) => {
+      const target = expectedAliases[i];
+      if (target && lc(target.value) !== lc(al.value)) renames.push([al.value, target]);
+    });
+  }
+  if (!renames.length) return a;
+  // Two steps through temporary names so that swaps (t1↔t2) work.
+  let cur: Select | null = a;
+  const temp = renames.map(([from], i) => [from, { value: `__align_${i}`, quoted: false }] as const);
+  for (const [from, to] of temp) cur = cur && renameQualifier(cur, from, to);
+  for (let i = 0; i < renames.length && cur; i++) cur = renameQualifier(cur, `__align_${i}`, renames[i]![1]);
+  if (!cur) return a;
+  const byTemp = new Map(renames.map(([from, to]) => [lc(from), to]));
+  return { ...cur, from: cur.from.map((f) => (f.alias && byTemp.has(lc(f.alias.value)) ? { ...f, alias: byTemp.get(lc(f.alias.value))! } : f)) };
+}
+
+/* ------------------------------------------------------------------ */
+/* Item diffs                                                          */
+/* ------------------------------------------------------------------ */
+
+interface Item {
+  text: string;
+  /** What identity is decided on (defaults to text). */
+  key?: string;
+  expr: Expr | null;
+}
+
+const keyOf = (i: Item) => i.key ?? i.text;
+
+function tokens(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/[a-z_][a-z0-9_.]*|\d+(\.\d+)?|'[^']*'|"[^"]*"|[<>=!]+/g) ?? []);
+}
+
+function jaccard(a: string, b: string): number {
+  const ta = tokens(a);
+  const tb = tokens(b);
+  let inter = 0;
+  for (const t of ta) if (tb.has(t)) inter++;
+  const union = ta.size + tb.size - inter;
+  return union === 0 ? 0 : inter / union;
+}
+
+/** The column a predicate or item is about (for pairing updates). */
+function anchor(e: Expr | null): string | null {
+  if (!e) return null;
+  const x = { ...e, parens: false } as Expr;
+  if (x.kind === 'binary' || x.kind === 'in' || x.kind === 'between') {
+    const left = x.kind === 'binary' ? x.left : x.arg;
+    if (left.kind === 'column') return `col:${lc(left.table?.value ?? '')}.${lc(left.name.value)}`;
+    if (left.kind === 'func') return `fn:${printExpr(left)}`;
+  }
+  if (x.kind === 'func' && x.args.length) return `args:${x.args.map((a) => printExpr(a)).join(',')}${x.over ? ':over' : ''}`;
+  if (x.kind === 'column') return `name:${lc(x.name.value)}`;
+  return null;
+}
+
+/** The function a predicate tests (`COUNT(*) > 2` → count), for a weaker pairing. */
+function leftFunction(e: Expr | null): string | null {
+  if (!e) return null;
+  const x = { ...e, parens: false } as Expr;
+  const left = x.kind === 'binary' ? x.left : x.kind === 'in' || x.kind === 'between' ? x.arg : null;
+  return left?.kind === 'func' ? lc(left.name) : null;
+}
+
+function similarity(a: Item, b: Item): number {
+  const ka = anchor(a.expr);
+  if (ka && ka === anchor(b.expr)) return 1;
+  if (a.expr?.kind === 'func' && b.expr?.kind === 'func' && lc(a.expr.name) === lc(b.expr.name)) return 0.8;
+  const fa = leftFunction(a.expr);
+  if (fa && fa === leftFunction(b.expr)) return 0.7;
+  return jaccard(a.text, b.text);
+}
+
+/**
+ * Equal up to column qualifiers, where only one side qualifies: `cylinders`
+ * over `cars_data, car_names` can only be `cars_data.cylinders` if the query
+ * runs (SQLite and DuckDB reject an ambiguous name), so it matches it.
+ */
+function equalUpToQualifiers(a: Expr, b: Expr): boolean {
+  const strip = (e: Expr) => printExpr(mapExpr({ ...e, parens: false } as Expr, (x) => (x.kind === 'column' && x.table ? { ...x, table: null } : x)));
+  if (strip(a) !== strip(b)) return false;
+  const cols = (e: Expr) => {
+    const out: (string | null)[] = [];
+    forEachExpr(e, (x) => void (x.kind === 'column' && out.push(x.table ? lc(x.table.value) : null)));
+    return out;
+  };
+  const ca = cols(a);
+  const cb = cols(b);
+  return ca.length === cb.length && ca.every((q, i) => q === null || cb[i] === null || q === cb[i]);
+}
+
+function describeUpdate(clause: ClauseName, e: Item, a: Item): string {
+  const ex = e.expr ? ({ ...e.expr, parens: false } as Expr) : null;
+  const ax = a.expr ? ({ ...a.expr, parens: false } as Expr) : null;
+  if (ex?.kind === 'func' && ax?.kind === 'func' && lc(ex.name) !== lc(ax.name) && sameArgs(ex, ax))
+    return `${e.text} became ${a.text}`;
+  return `${CLAUSE_LABEL[clause]}: \`${e.text}\` became \`${a.text}\``;
+}
+
+function sameArgs(a: Extract<Expr, { kind: 'func' }>, b: Extract<Expr, { kind: 'func' }>): boolean {
+  return a.args.map((x) => printExpr(x)).join(',') === b.args.map((x) => printExpr(x)).join(',') && a.distinct === b.distinct;
+}
+
+/** Multiset diff: identical items keep, similar leftovers update, the rest insert/remove. */
+function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: { ordered?: boolean } = {}): EditItem[] {
+  const label = CLAUSE_LABEL[clause];
+  const edits: EditItem[] = [];
+  const usedA = new Set<number>();
+  const keptE = new Set<number>();
+  expected.forEach((e, i) => {
+    const j = actual.findIndex((a, k) => !usedA.has(k) && keyOf(a) === keyOf(e));
+    if (j >= 0) {
+      usedA.add(j);
+      keptE.add(i);
+      if (opts.ordered && i !== j) edits.push({ op: 'move', clause, expected: e.text, actual: actual[j]!.text, text: `${label}: \`${e.text}\` moved from position ${i + 1} to ${j + 1}` });
+      else edits.push({ op: 'keep', clause, expected: e.text, actual: actual[j]!.text, text: `${label} keeps \`${e.text}\`` });
+    }
+  });
+  expected.forEach((e, i) => {
+    if (keptE.has(i) || !e.expr) return;
+    const j = actual.findIndex((a, k) => !usedA.has(k) && a.expr !== null && equalUpToQualifiers(e.expr!, a.expr));
+    if (j < 0) return;
+    usedA.add(j);
+    keptE.add(i);
+    edits.push({ op: 'keep', clause, expected: e.text, actual: actual[j]!.text, text: `${label} keeps \`${e.text}\` (written \`${actual[j]!.text}\`)` });
+  });
+  const restE = expected.map((e, i) => ({ e, i })).filter(({ i }) => !keptE.has(i));
+  const restA = actual.map((a, j) => ({ a, j })).filter(({ j }) => !usedA.has(j));
+  const candidates: { i: number; j: number; s: number }[] = [];
+  for (const { e, i } of restE) for (const { a, j } of restA) candidates.push({ i, j, s: similarity(e, a) });
+  candidates.sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
+  const pairedE = new Set<number>();
+  const pairedA = new Set<number>();
+  for (const c of candidates) {
+    if (c.s < 0.5 || pairedE.has(c.i) || pairedA.has(c.j)) continue;
+    pairedE.add(c.i);
+    pairedA.add(c.j);
+    const e = expected[c.i]!;
+    const a = actual[c.j]!;
+    edits.push({ op: 'update', clause, expected: e.text, actual: a.text, text: describeUpdate(clause, e, a) });
+  }
+  for (const { e, i } of restE) if (!pairedE.has(i)) edits.push({ op: 'remove', clause, expected: e.text, text: `${label} is missing \`${e.text}\`` });
+  for (const { a, j } of restA) if (!pairedA.has(j)) edits.push({ op: 'insert', clause, actual: a.text, text: `${label} adds \`${a.text}\`` });
+  return edits;
+}
+
+/** Position-wise diff for ORDER BY keys (order matters). */
+function diffOrder(expected: { item: Item; o: OrderItem }[], actual: { item: Item; o: OrderItem }[]): EditItem[] {
+  const clause: ClauseName = 'order_by';
+  const edits: EditItem[] = [];
+  const dir = (o: OrderItem) => o.dir ?? 'ASC';
+  const full = (x: { item: Item; o: OrderItem }) => `${x.item.text} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
+  const fullKey = (x: { item: Item; o: OrderItem }) => `${keyOf(x.item)} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
+  const n = Math.max(expected.length, actual.length);
+  for (let i = 0; i < n; i++) {
+    const e = expected[i];
+    const a = actual[i];
+    if (e && a) {
+      if (fullKey(e) === fullKey(a)) edits.push({ op: 'keep', clause, expected: full(e), actual: full(a), text: `ORDER BY keeps \`${full(e)}\`` });
+      else if (keyOf(e.item) === keyOf(a.item))
+        edits.push({ op: 'update', clause, expected: full(e), actual: full(a), text: `ORDER BY \`${e.item.text}\` became ${dir(a.o)}${a.o.nulls ? ` NULLS ${a.o.nulls}` : ''} (was ${dir(e.o)}${e.o.nulls ? ` NULLS ${e.o.nulls}` : ''})` });
+      else edits.push({ op: 'update', clause, expected: full(e), actual: full(a), text: `ORDER BY key ${i + 1}: \`${full(e)}\` became \`${full(a)}\`` });
+    } else if (e) edits.push({ op: 'remove', clause, expected: full(e), text: `ORDER BY is missing \`${full(e)}\`` });
+    else if (a) edits.push({ op: 'insert', clause, actual: full(a), text: `ORDER BY adds \`${full(a)}\`` });
+  }
+  return edits;
+}
+
+function finish(clause: ClauseName, expected: string[], actual: string[], edits: EditItem[], present?: ClauseDiff['present']): ClauseDiff {
+  const changed = edits.filter((x) => x.op === 'insert' || x.op === 'remove' || x.op === 'update').length;
+  const total = edits.length;
+  return {
+    clause,
+    match: changed === 0,
+    present: present ?? { expected: expected.length > 0, actual: actual.length > 0 },
+    expected,
+    actual,
+    edits,
+    divergence: total === 0 ? 0 : changed / total,
+  };
+}
+
+/* ------------------------------------------------------------------ */
+/* Clauses of one SELECT                                               */
+/* ------------------------------------------------------------------ */
+
+const INNER_KINDS = new Set(['FIRST', 'COMMA', 'INNER', 'CROSS']);
+
+function fromName(f: FromItem, scope: Scope, dialect: Dialect): string {
+  switch (f.source.kind) {
+    case 'table':
+      return printQuery({ kind: 'select', with: null, distinct: null, columns: [], from: [{ ...f, alias: null, join: 'FIRST', on: null, using: null }], where: null, groupBy: [], having: null, windows: [], orderBy: [], limit: null, offset: null }, dialect).replace(/^SELECT\s+FROM /, '');
+    case 'derived':
+      return `(‹${scope.subqueries.find((s) => s.query === (f.source as { query: Query }).query)?.label ?? 'subquery'}›)`;
+    default:
+      return f.source.kind === 'values' ? '(VALUES …)' : printExpr(f.source.call, dialect);
+  }
+}
+
+/** Qualifiers a predicate refers to. */
+function qualifiers(e: Expr): Set<string> {
+  const out = new Set<string>();
+  forEachExpr(e, (x) => void ((x.kind === 'column' || x.kind === 'star') && x.table && out.add(lc(x.table.value))));
+  return out;
+}
+
+interface JoinGraph {
+  tables: { name: string; kind: string }[];
+  predicates: Expr[];
+  /** WHERE conjuncts that are not join predicates. */
+  filters: Expr[];
+}
+
+function joinGraph(s: Select, scope: Scope, dialect: Dialect): JoinGraph {
+  const tables = s.from.map((f) => ({ name: fromName(f, scope, dialect), kind: INNER_KINDS.has(f.join) ? 'INNER' : f.join }));
+  const bindings = new Set(s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])));
+  const predicates: Expr[] = [];
+  for (const f of s.from) {
+    predicates.push(...conjuncts(f.on));
+    if (f.using) for (const u of f.using) predicates.push({ kind: 'raw', sql: `USING (${u.value})` });
+  }
+  const allInner = s.from.every((f) => INNER_KINDS.has(f.join));
+  const filters: Expr[] = [];
+  for (const c of conjuncts(s.where)) {
+    const q = qualifiers(c);
+    const isJoin = allInner && s.from.length > 1 && q.size >= 2 && [...q].every((x) => bindings.has(x)) && c.kind === 'binary' && c.left.kind === 'column' && c.right.kind === 'column';
+    (isJoin ? predicates : filters).push(c);
+  }
+  return { tables, predicates, filters };
+}
+
+function windowCalls(s: Select): Expr[] {
+  const out: Expr[] = [];
+  const visit = (e: Expr) =>
+    forEachExpr(e, (x) => {
+      if (x.kind === 'func' && x.over) out.push(x);
+    });
+  s.columns.forEach((c) => visit(c.expr));
+  s.orderBy.forEach((o) => visit(o.expr));
+  return out;
+}
+
+interface Side {
+  query: Query;
+  select: Select;
+  scope: Scope;
+  setop: Extract<Query, { kind: 'setop' }> | null;
+}
+
+function side(q: Query, dialect: Dialect): Side {
+  const setop = q.kind === 'setop' ? q : null;
+  let first: Query = q;
+  while (first.kind === 'setop') first = first.arms[0]!;
+  const select = resolveOutputRefs(first);
+  return { query: q, select, scope: scopeOf(select, dialect), setop };
+}
+
+function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): ClauseMatch {
+  const aligned = alignAliases(E.select, A0.select);
+  const A: Side = aligned === A0.select ? A0 : { ...A0, select: aligned, scope: scopeOf(aligned, dialect) };
+  const e = E.select;
+  const a = A.select;
+  const te = E.scope.text;
+  const ta = A.scope.text;
+  const keyFn = new Map<(x: Expr) => string, (x: Expr) => string>([
+    [te, E.scope.key],
+    [ta, A.scope.key],
+  ]);
+  const items = (xs: Expr[], t: (x: Expr) => string): Item[] => xs.map((x) => ({ text: t(x), key: keyFn.get(t)?.(x), expr: x }));
+  const clauses = {} as Record<ClauseName, ClauseDiff>;
+
+  // SELECT: the projection as a multiset (aliases ignored), order reported as moves.
+  const pe = items(e.columns.map((c) => c.expr), te);
+  const pa = items(a.columns.map((c) => c.expr), ta);
+  clauses.select = finish('select', pe.map((x) => x.text), pa.map((x) => x.text), diffItems('select', pe, pa, { ordered: true }));
+
+  // JOIN: tables with join types, and join predicates (ON, or WHERE equalities between two FROM items).
+  const ge = joinGraph(e, E.scope, dialect);
+  const ga = joinGraph(a, A.scope, dialect);
+  const joinEdits: EditItem[] = [];
+  const usedA = new Set<number>();
+  const keptE = new Set<number>();
+  ge.tables.forEach((t, i) => {
+    const j = ga.tables.findIndex((x, k) => !usedA.has(k) && x.name === t.name);
+    if (j < 0) return;
+    usedA.add(j);
+    keptE.add(i);
+    const other = ga.tables[j]!;
+    if (other.kind === t.kind) joinEdits.push({ op: 'keep', clause: 'join', expected: t.name, actual: other.name, text: `JOIN keeps table \`${t.name}\`` });
+    else
+      joinEdits.push({ op: 'update', clause: 'join', expected: `${t.kind} ${t.name}`, actual: `${other.kind} ${other.name}`, text: `JOIN type of \`${t.name}\` became ${other.kind} (was ${t.kind})` });
+  });
+  ge.tables.forEach((t, i) => {
+    if (!keptE.has(i)) joinEdits.push({ op: 'remove', clause: 'join', expected: t.name, text: `JOIN is missing table \`${t.name}\`` });
+  });
+  ga.tables.forEach((t, j) => {
+    if (!usedA.has(j)) joinEdits.push({ op: 'insert', clause: 'join', actual: t.name, text: `JOIN adds table \`${t.name}\`` });
+  });
+  joinEdits.push(
+    ...diffItems('join', items(ge.predicates, te), items(ga.predicates, ta)).map((x) => ({
+      ...x,
+      text: x.text.replace(/^JOIN (is missing|adds|keeps) /, 'JOIN $1 condition '),
+    })),
+  );
+  const tableText = (t: { name: string; kind: string }) => (t.kind === 'INNER' ? t.name : `${t.kind} ${t.name}`);
+  const joinExpected = [...ge.tables.map(tableText), ...ge.predicates.map(te)];
+  const joinActual = [...ga.tables.map(tableText), ...ga.predicates.map(ta)];
+  clauses.join = finish('join', joinExpected, joinActual, joinEdits, { expected: e.from.length > 1, actual: a.from.length > 1 });
+
+  const we = items(ge.filters, te);
+  const wa = items(ga.filters, ta);
+  clauses.where = finish('where', we.map((x) => x.text), wa.map((x) => x.text), diffItems('where', we, wa));
+
+  const gbe = items(e.groupBy, te);
+  const gba = items(a.groupBy, ta);
+  clauses.group_by = finish('group_by', gbe.map((x) => x.text), gba.map((x) => x.text), diffItems('group_by', gbe, gba));
+
+  const he = items(conjuncts(e.having), te);
+  const ha = items(conjuncts(a.having), ta);
+  clauses.having = finish('having', he.map((x) => x.text), ha.map((x) => x.text), diffItems('having', he, ha));
+
+  // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
+  const orderE = E.setop ? E.setop.orderBy : e.orderBy;
+  const orderA = A.setop ? A.setop.orderBy : a.orderBy;
+  const oe = orderE.map((o) => ({ item: { text: te(o.expr), key: E.scope.key(o.expr), expr: o.expr }, o }));
+  const oa = orderA.map((o) => ({ item: { text: ta(o.expr), key: A.scope.key(o.expr), expr: o.expr }, o }));
+  const orderEdits = diffOrder(oe, oa);
+  clauses.order_by = finish('order_by', orderEdits.flatMap((x) => (x.expected ? [x.expected] : [])), orderEdits.flatMap((x) => (x.actual ? [x.actual] : [])), orderEdits);
+
+  const limitOf = (q: { limit: Expr | null; offset: Expr | null }, t: (x: Expr) => string) => [
+    ...(q.limit ? [`LIMIT ${t(q.limit)}`] : []),
+    ...(q.offset ? [`OFFSET ${t(q.offset)}`] : []),
+  ];
+  const le = limitOf(E.setop ?? e, te);
+  const la = limitOf(A.setop ?? a, ta);
+  const limitEdits: EditItem[] = [];
+  for (const kw of ['LIMIT', 'OFFSET']) {
+    const x = le.find((s) => s.startsWith(kw));
+    const y = la.find((s) => s.startsWith(kw));
+    if (x && y) limitEdits.push(x === y ? { op: 'keep', clause: 'limit_offset', expected: x, actual: y, text: `LIMIT/OFFSET keeps \`${x}\`` } : { op: 'update', clause: 'limit_offset', expected: x, actual: y, text: `${x} became ${y}` });
+    else if (x) limitEdits.push({ op: 'remove', clause: 'limit_offset', expected: x, text: `${x} is missing` });
+    else if (y) limitEdits.push({ op: 'insert', clause: 'limit_offset', actual: y, text: `${y} was added` });
+  }
+  clauses.limit_offset = finish('limit_offset', le, la, limitEdits);
+
+  const de = e.distinct ? [e.distinct.on ? `DISTINCT ON (${e.distinct.on.map(te).join(', ')})` : 'DISTINCT'] : [];
+  const da = a.distinct ? [a.distinct.on ? `DISTINCT ON (${a.distinct.on.map(ta).join(', ')})` : 'DISTINCT'] : [];
+  const distinctEdits: EditItem[] = [];
+  if (de[0] && da[0]) distinctEdits.push(de[0] === da[0] ? { op: 'keep', clause: 'distinct', expected: de[0], actual: da[0], text: 'DISTINCT in both' } : { op: 'update', clause: 'distinct', expected: de[0], actual: da[0], text: `${de[0]} became ${da[0]}` });
+  else if (de[0]) distinctEdits.push({ op: 'remove', clause: 'distinct', expected: de[0], text: `${de[0]} is missing` });
+  else if (da[0]) distinctEdits.push({ op: 'insert', clause: 'distinct', actual: da[0], text: `${da[0]} was added` });
+  clauses.distinct = finish('distinct', de, da, distinctEdits);
+
+  const wfe = items(windowCalls(e), te);
+  const wfa = items(windowCalls(a), ta);
+  clauses.window = finish('window', wfe.map((x) => x.text), wfa.map((x) => x.text), diffItems('window', wfe, wfa));
+
+  clauses.set_operators = compareSetOps(E, A, dialect, path);
+  clauses.ctes = compareCtes(E.query, A.query, dialect, path);
+  clauses.subqueries = compareSubqueries(E.scope, A.scope, dialect, path);
+
+  const edits: EditItem[] = [];
+  for (const c of CLAUSES) {
+    for (const x of clauses[c].edits) if (x.op !== 'keep') edits.push(path.length ? { ...x, path } : x);
+    for (const n of clauses[c].nested ?? []) if (n.match) edits.push(...n.match.edits);
+  }
+  return { match: CLAUSES.every((c) => clauses[c].match), clauses, edits };
+}
+
+/** A nested clause (set operators, CTEs, subqueries): one unit per arm / CTE / subquery. */
+interface NestedUnit {
+  edit: EditItem;
+  nested: NestedMatch;
+  /** The unit itself changed (operator, presence), beyond what is nested. */
+  changed: boolean;
+}
+
+function nestedDiff(clause: ClauseName, units: NestedUnit[], expected: string[], actual: string[]): ClauseDiff {
+  const parts = units.map((u) => (u.changed || !u.nested.match ? 1 : clauseDivergence(u.nested.match)));
+  const divergence = parts.length ? parts.reduce((s, x) => s + x, 0) / parts.length : 0;
+  const match = units.every((u) => !u.changed && u.nested.match?.match !== false);
+  return {
+    clause,
+    match,
+    present: { expected: expected.length > 0, actual: actual.length > 0 },
+    expected,
+    actual,
+    edits: units.map((u) => u.edit),
+    divergence,
+    nested: units.map((u) => u.nested),
+  };
+}
+
+/** Mean divergence over the clauses present on either side (0 = identical). */
+export function clauseDivergence(m: ClauseMatch): number {
+  const present = CLAUSES.filter((c) => m.clauses[c].present.expected || m.clauses[c].present.actual);
+  if (!present.length) return 0;
+  return present.reduce((s, c) => s + m.clauses[c].divergence, 0) / present.length;
+}
+
+function compareSetOps(E: Side, A: Side, dialect: Dialect, path: string[]): ClauseDiff {
+  const clause: ClauseName = 'set_operators';
+  const opsE = E.setop?.ops ?? [];
+  const opsA = A.setop?.ops ?? [];
+  const armsE = E.setop?.arms ?? [];
+  const armsA = A.setop?.arms ?? [];
+  const units: NestedUnit[] = [];
+  const n = Math.max(opsE.length, opsA.length);
+  for (let i = 0; i < n; i++) {
+    const oe = opsE[i];
+    const oa = opsA[i];
+    const armE = armsE[i + 1];
+    const armA = armsA[i + 1];
+    const label = `arm ${i + 2}`;
+    const textE = armE ? `${oe} ${printQuery(armE, dialect)}` : null;
+    const textA = armA ? `${oa} ${printQuery(armA, dialect)}` : null;
+    if (oe && oa) {
+      const nested = { label, expected: textE, actual: textA, match: compareQueryAt(armE!, armA!, dialect, [...path, label]) };
+      const edit: EditItem = oe === oa ? { op: 'keep', clause, expected: oe, actual: oa, text: `${oe} in both` } : { op: 'update', clause, expected: oe, actual: oa, text: `${oe} became ${oa}` };
+      units.push({ edit, nested, changed: oe !== oa });
+    } else if (oe) {
+      units.push({ edit: { op: 'remove', clause, expected: textE!, text: `Set operators: \`${textE}\` is missing` }, nested: { label, expected: textE, actual: null, match: null }, changed: true });
+    } else if (oa) {
+      units.push({ edit: { op: 'insert', clause, actual: textA!, text: `Set operators: adds \`${textA}\`` }, nested: { label, expected: null, actual: textA, match: null }, changed: true });
+    }
+  }
+  return nestedDiff(clause, units, opsE, opsA);
+}
+
+function compareCtes(qe: Query, qa: Query, dialect: Dialect, path: string[]): ClauseDiff {
+  const clause: ClauseName = 'ctes';
+  const ce: Cte[] = qe.with?.ctes ?? [];
+  const ca: Cte[] = qa.with?.ctes ?? [];
+  const units: NestedUnit[] = [];
+  const body = (c: Cte) => printQuery(c.query, dialect);
+  const used = new Set<number>();
+  for (const c of ce) {
+    let j = ca.findIndex((x, k) => !used.has(k) && lc(x.name.value) === lc(c.name.value));
+    if (j < 0) j = ca.findIndex((x, k) => !used.has(k) && body(x) === body(c));
+    const label = `CTE ${c.name.value}`;
+    if (j < 0) {
+      units.push({ edit: { op: 'remove', clause, expected: c.name.value, text: `WITH is missing CTE \`${c.name.value}\`` }, nested: { label, expected: body(c), actual: null, match: null }, changed: true });
+      continue;
+    }
+    used.add(j);
+    const d = ca[j]!;
+    const m = compareQueryAt(c.query, d.query, dialect, [...path, label]);
+    const renamed = lc(c.name.value) !== lc(d.name.value);
+    const text = renamed ? `CTE \`${c.name.value}\` is named \`${d.name.value}\`` : `WITH keeps CTE \`${c.name.value}\``;
+    units.push({ edit: { op: 'keep', clause, expected: c.name.value, actual: d.name.value, text }, nested: { label, expected: body(c), actual: body(d), match: m }, changed: false });
+  }
+  ca.forEach((d, j) => {
+    if (used.has(j)) return;
+    units.push({ edit: { op: 'insert', clause, actual: d.name.value, text: `WITH adds CTE \`${d.name.value}\`` }, nested: { label: `CTE ${d.name.value}`, expected: null, actual: body(d), match: null }, changed: true });
+  });
+  return nestedDiff(clause, units, ce.map((c) => c.name.value), ca.map((c) => c.name.value));
+}
+
+/**
+ * CTEs are named subqueries: when the actual query names a CTE differently
+ * but its body equals an expected CTE's, references to it are renamed so the
+ * rest of the comparison sees the same name (an alias resolved).
+ */
+function alignCteNames(qe: Query, qa: Query, dialect: Dialect): Query {
+  const ce = qe.with?.ctes ?? [];
+  const ca = qa.with?.ctes ?? [];
+  if (!ce.length || !ca.length) return qa;
+  const names = new Set(ce.map((c) => lc(c.name.value)));
+  const renames = new Map<string, Ident>();
+  for (const d of ca) {
+    if (names.has(lc(d.name.value))) continue;
+    const match = ce.find((c) => !ca.some((x) => lc(x.name.value) === lc(c.name.value)) && printQuery(c.query, dialect) === printQuery(d.query, dialect));
+    if (match) renames.set(lc(d.name.value), match.name);
+  }
+  if (!renames.size) return qa;
+  const renameTables = (q: Query): Query =>
+    mapQuery(q, (s) => {
+      let out: Select = {
+        ...s,
+        from: s.from.map((f) => {
+          if (f.source.kind !== 'table' || f.source.schema) return f;
+          const to = renames.get(lc(f.source.name.value));
+          return to ? { ...f, source: { ...f.source, name: to } } : f;
+        }),
+      };
+      for (const [from, to] of renames) {
+        if (out.from.some((f) => f.alias && lc(f.alias.value) === from)) continue;
+        out = renameQualifier(out, from, to) ?? out;
+      }
+      return out;
+    });
+  const renamed = renameTables({ ...qa, with: null } as Query);
+  return { ...renamed, with: { ...qa.with!, ctes: ca.map((d) => ({ ...d, name: renames.get(lc(d.name.value)) ?? d.name, query: renameTables(d.query) })) } };
+}
+
+function compareSubqueries(se: Scope, sa: Scope, dialect: Dialect, path: string[]): ClauseDiff {
+  const clause: ClauseName = 'subqueries';
+  const units: NestedUnit[] = [];
+  const n = Math.max(se.subqueries.length, sa.subqueries.length);
+  for (let i = 0; i < n; i++) {
+    const x = se.subqueries[i];
+    const y = sa.subqueries[i];
+    const label = x?.label ?? y!.label;
+    const tx = x ? printQuery(x.query, dialect) : null;
+    const ty = y ? printQuery(y.query, dialect) : null;
+    if (x && y) {
+      const m = compareQueryAt(x.query, y.query, dialect, [...path, label]);
+      const n = m.edits.filter((e) => e.op !== 'move').length;
+      const edit: EditItem = m.match
+        ? { op: 'keep', clause, expected: tx!, actual: ty!, text: `${label} is the same` }
+        : { op: 'update', clause, expected: tx!, actual: ty!, text: `${label} differs (${n} edit${n === 1 ? '' : 's'} inside)` };
+      units.push({ edit, nested: { label, expected: tx, actual: ty, match: m }, changed: false });
+    } else if (x) {
+      units.push({ edit: { op: 'remove', clause, expected: tx!, text: `${label} is missing: \`${tx}\`` }, nested: { label, expected: tx, actual: null, match: null }, changed: true });
+    } else if (y) {
+      units.push({ edit: { op: 'insert', clause, actual: ty!, text: `adds ${label}: \`${ty}\`` }, nested: { label, expected: null, actual: ty, match: null }, changed: true });
+    }
+  }
+  return nestedDiff(clause, units, se.subqueries.map((s) => s.label), sa.subqueries.map((s) => s.label));
+}
+
+function compareQueryAt(e: Query, a: Query, dialect: Dialect, path: string[]): ClauseMatch {
+  return compareSides(side(e, dialect), side(alignCteNames(e, a, dialect), dialect), dialect, path);
+}
+
+/**
+ * clause_match for two parsed queries. Both are canonicalized here; pass
+ * already-canonical trees with `{canonical: true}` to skip that.
+ */
+export function compareClauses(expected: Query, actual: Query, dialect: Dialect = 'duckdb', opts: { canonical?: boolean } = {}): ClauseMatch {
+  const e = opts.canonical ? expected : canonicalizeQuery(expected, dialect).query;
+  const a = opts.canonical ? actual : canonicalizeQuery(actual, dialect).query;
+  return compareQueryAt(comparisonForm(e, dialect), comparisonForm(a, dialect), dialect, []);
+}
+
+/**
+ * What the comparison ignores beyond the canonical text. Both engines resolve
+ * identifiers case-insensitively even when quoted, so identifiers compare in
+ * lower case (a quoted `Name` is `name`). In SQLite a double-quoted word that
+ * names no column is a string, and text-to-SQL output uses "France" and
+ * 'France' interchangeably: they compare equal here (normalized_sql_match,
+ * which is strict, still tells them apart).
+ */
+function comparisonForm(q: Query, dialect: Dialect): Query {
+  let out = mapAllIdents(q, (id) => {
+    const value = id.value.toLowerCase();
+    return { value, quoted: !/^[a-z_][a-z0-9_]*$/.test(value) };
+  });
+  if (dialect === 'sqlite') out = mapAllExprs(out, (e) => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e));
+  return out;
+}

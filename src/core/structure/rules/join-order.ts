@@ -1,0 +1,20 @@
+import type { Select } from '../ir.ts';
+import { mapQuery } from '../ir.ts';
+import { printQuery } from '../print.ts';
+import type { CanonicalRule } from './types.ts';
+
+function sortFrom(s: Select): Select {
+  if (s.from.length < 2 || !s.from.every((f) => f.join === 'FIRST' || f.join === 'COMMA')) return s;
+  // `*` expands in FROM order; LIMIT without a total order could keep other rows.
+  if (s.columns.some((c) => c.expr.kind === 'star') || s.limit || s.offset) return s;
+  const key = (i: number) => printQuery({ ...s, from: [{ ...s.from[i]!, join: 'FIRST', on: null }], columns: [], where: null, groupBy: [], having: null, orderBy: [], limit: null, offset: null, distinct: null, with: null, windows: [] });
+  const order = s.from.map((_, i) => ({ i, k: key(i) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
+  return { ...s, from: order.map(({ i }, k) => ({ ...s.from[i]!, join: k === 0 ? 'FIRST' : 'COMMA' })) };
+}
+
+export const joinOrder: CanonicalRule = {
+  name: 'join-order',
+  description:
+    'The items of a comma-joined FROM (after implicit-join) are sorted by text, unless the select list has a `*` (whose column order follows FROM) or the query has LIMIT/OFFSET.',
+  apply: (q) => mapQuery(q, sortFrom),
+};

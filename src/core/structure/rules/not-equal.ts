@@ -1,0 +1,8 @@
+import type { CanonicalRule } from './types.ts';
+import { mapAllExprs } from './walk.ts';
+
+export const notEqual: CanonicalRule = {
+  name: 'not-equal',
+  description: '`!=` is written `<>` (the same operator in both engines).',
+  apply: (q) => mapAllExprs(q, (e) => (e.kind === 'binary' && e.op === '!=' ? { ...e, op: '<>' } : e)),
+};

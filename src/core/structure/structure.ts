@@ -1,0 +1,92 @@
+/**
+ * The structural layer for one pair, as the pipeline consumes it: parse both
+ * SQL strings, canonicalize, compare clause by clause, score. Output field
+ * names are the seed's (snake_case).
+ */
+import type { ClauseMatch } from './compare.ts';
+import { compareClauses } from './compare.ts';
+import { canonicalizeQuery } from './canonicalize.ts';
+import type { ClauseDistance, ClauseWeights } from './distance.ts';
+import { clauseWeightedDistance, structureScore } from './distance.ts';
+import type { Dialect } from './grammar.ts';
+import type { Hardness } from './hardness.ts';
+import { hardnessCounts, hardnessLevel } from './hardness.ts';
+import type { ParseFailure, ParseWarning } from './parse.ts';
+import { parseSql } from './parse.ts';
+
+export interface StructuralComparison {
+  dialect: Dialect;
+  parse_success_expected: boolean;
+  parse_success_actual: boolean;
+  parse_error_expected: ParseFailure | null;
+  parse_error_actual: ParseFailure | null;
+  normalized_sql_expected: string | null;
+  normalized_sql_actual: string | null;
+  normalized_sql_match: boolean;
+  /** Null when either side did not parse (see blocked_reason). */
+  clause_match: ClauseMatch | null;
+  clause_weighted_distance: number | null;
+  clause_distance: ClauseDistance | null;
+  structure_score: number | null;
+  /** Spider hardness of each side (null when it did not parse). */
+  difficulty_expected: Hardness | null;
+  difficulty_actual: Hardness | null;
+  /** Canonicalization rules that changed each side. */
+  rules_applied_expected: string[];
+  rules_applied_actual: string[];
+  warnings: { side: 'expected' | 'actual'; warning: ParseWarning }[];
+  /** Set when the comparison could not run: the pipeline turns a parser failure on SQL the engine runs into parser_unsupported. */
+  blocked_reason: 'parse_failure' | null;
+}
+
+export interface CompareStructureOptions {
+  weights?: Partial<ClauseWeights>;
+  /** Weight of the all-clauses-match bit in structure_score (default 0.2). */
+  matchWeight?: number;
+}
+
+/** Layer 2 for one pair. Never throws for user SQL. */
+export function compareStructure(expectedSql: string, actualSql: string, dialect: Dialect, opts: CompareStructureOptions = {}): StructuralComparison {
+  const pe = parseSql(expectedSql, dialect);
+  const pa = parseSql(actualSql, dialect);
+  const ce = pe.ok ? canonicalizeQuery(pe.value.query, dialect) : null;
+  const ca = pa.ok ? canonicalizeQuery(pa.value.query, dialect) : null;
+  const level = (q: typeof pe) => {
+    if (!q.ok) return null;
+    const c = hardnessCounts(q.value.query);
+    return hardnessLevel(c.component1, c.component2, c.others);
+  };
+  const base: StructuralComparison = {
+    dialect,
+    parse_success_expected: pe.ok,
+    parse_success_actual: pa.ok,
+    parse_error_expected: pe.ok ? null : pe.error,
+    parse_error_actual: pa.ok ? null : pa.error,
+    normalized_sql_expected: ce?.sql ?? null,
+    normalized_sql_actual: ca?.sql ?? null,
+    normalized_sql_match: !!ce && !!ca && ce.sql === ca.sql,
+    clause_match: null,
+    clause_weighted_distance: null,
+    clause_distance: null,
+    structure_score: null,
+    difficulty_expected: level(pe),
+    difficulty_actual: level(pa),
+    rules_applied_expected: ce?.applied ?? [],
+    rules_applied_actual: ca?.applied ?? [],
+    warnings: [
+      ...(pe.ok ? pe.value.warnings.map((warning) => ({ side: 'expected' as const, warning })) : []),
+      ...(pa.ok ? pa.value.warnings.map((warning) => ({ side: 'actual' as const, warning })) : []),
+    ],
+    blocked_reason: ce && ca ? null : 'parse_failure',
+  };
+  if (!ce || !ca) return base;
+  const clauseMatch = compareClauses(ce.query, ca.query, dialect, { canonical: true });
+  const distance = clauseWeightedDistance(clauseMatch, opts.weights);
+  return {
+    ...base,
+    clause_match: clauseMatch,
+    clause_weighted_distance: distance.clause_weighted_distance,
+    clause_distance: distance,
+    structure_score: structureScore(clauseMatch, base.normalized_sql_match, { weights: opts.weights, matchWeight: opts.matchWeight }),
+  };
+}

@@ -1,0 +1,27 @@
+-- A small stand-in for Spider's concert_singer schema (same tables and
+-- columns, invented rows) so the rule fixtures also run on DuckDB. Designed
+-- with NULLs, duplicate names, ties and a stadium without concerts.
+CREATE TABLE stadium (stadium_id INTEGER PRIMARY KEY, location TEXT, name TEXT, capacity INTEGER, highest INTEGER, lowest INTEGER, average INTEGER);
+CREATE TABLE singer (singer_id INTEGER PRIMARY KEY, name TEXT, country TEXT, song_name TEXT, song_release_year TEXT, age INTEGER, is_male TEXT);
+CREATE TABLE concert (concert_id INTEGER PRIMARY KEY, concert_name TEXT, theme TEXT, stadium_id INTEGER, year INTEGER);
+CREATE TABLE singer_in_concert (concert_id INTEGER, singer_id INTEGER, PRIMARY KEY (concert_id, singer_id));
+INSERT INTO stadium VALUES (1, 'Raith Rovers', 'Stark''s Park', 10104, 4812, 1294, 2106);
+INSERT INTO stadium VALUES (2, 'Ayr United', 'Somerset Park', 11998, 2363, 1057, 1477);
+INSERT INTO stadium VALUES (3, 'East Fife', 'Bayview Stadium', 2000, 1980, 533, 864);
+INSERT INTO stadium VALUES (4, 'Queen''s Park', 'Hampden Park', 52500, 1763, 466, 730);
+INSERT INTO stadium VALUES (5, 'Nowhere', NULL, 3000, NULL, NULL, NULL);
+INSERT INTO singer VALUES (1, 'Joe Sharp', 'Netherlands', 'You', '1992', 52, 'F');
+INSERT INTO singer VALUES (2, 'Timbaland', 'United States', 'Dangerous', '2008', 32, 'T');
+INSERT INTO singer VALUES (3, 'Justin Brown', 'France', 'Hey Oh', '2013', 29, 'T');
+INSERT INTO singer VALUES (4, 'Rose White', 'France', 'Sun', '2003', 41, 'F');
+INSERT INTO singer VALUES (5, 'John Nizinik', 'France', 'Gentleman', '2014', 43, 'T');
+INSERT INTO singer VALUES (6, 'Tribal King', 'France', 'Love', '2016', 25, 'T');
+INSERT INTO singer VALUES (7, 'Joe Sharp', NULL, NULL, NULL, NULL, NULL);
+INSERT INTO singer VALUES (8, 'Ann Tie', 'Spain', 'Tie', '2016', 41, 'F');
+INSERT INTO concert VALUES (1, 'Auditions', 'Free choice', 1, 2014);
+INSERT INTO concert VALUES (2, 'Super bootcamp', 'Free choice 2', 2, 2014);
+INSERT INTO concert VALUES (3, 'Home Visits', 'Bleeding Love', 2, 2015);
+INSERT INTO concert VALUES (4, 'Week 1', 'Wide Awake', 4, 2014);
+INSERT INTO concert VALUES (5, 'Week 1', 'Happy Tonight', 3, 2015);
+INSERT INTO concert VALUES (6, 'Week 2', 'Party All Night', 3, 2015);
+INSERT INTO singer_in_concert VALUES (1, 2), (1, 3), (1, 5), (2, 3), (2, 6), (3, 5), (4, 4), (5, 6), (5, 3), (6, 2), (6, 8);
