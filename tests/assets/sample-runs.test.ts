@@ -70,7 +70,7 @@ describe('sample runs: files', () => {
     }
   });
 
-  it('the flawed execution run plants every diagnostic category, a case with no query and an over-refusal', () => {
+  it('the flawed execution run plants every diagnostic category, a case with no query and a declined golden', () => {
     const o = Object.values(outcomesOf('execution_goldens.flawed.jsonl').outcomes);
     const categories = new Set(o.map((x) => x.category));
     for (const required of ['missing_filter', 'wrong_aggregate', 'join_fan_out', 'wrong_grain', 'ordering_only', 'wrong_limit', 'extra_column', 'scalar_two_columns', 'null_mishandling', 'date_truncation', 'type_confusion'])
@@ -78,14 +78,14 @@ describe('sample runs: files', () => {
     const clauses = new Set(o.map((x) => x.likely_source_clause).filter(Boolean));
     expect([...clauses].sort()).toEqual([...SOURCE_CLAUSES].sort());
     expect(o.filter((x) => x.outcome === 'no_query')).toHaveLength(2);
-    expect(o.filter((x) => x.outcome === 'over_refusal')).toHaveLength(1);
+    expect(o.filter((x) => x.outcome === 'declined_unarmed')).toHaveLength(1);
   });
 
   it('the flawed refusal run fills every refusal cell; the strong runs are mostly right', () => {
     expect(outcomesOf('refusal_battery.flawed.jsonl').summary).toEqual({ correct: 14, wrong: 2, no_query: 1, correct_refusal: 31, missed_refusal: 9, over_refusal: 3 });
     expect(outcomesOf('refusal_battery.strong.json').summary).toEqual({ correct: 20, correct_refusal: 39, missed_refusal: 1 });
     expect(outcomesOf('execution_goldens.strong.json').summary).toEqual({ correct: 62, wrong: 2 });
-    expect(outcomesOf('execution_goldens.flawed.jsonl').summary).toEqual({ correct: 41, wrong: 20, no_query: 2, over_refusal: 1 });
+    expect(outcomesOf('execution_goldens.flawed.jsonl').summary).toEqual({ correct: 41, wrong: 20, no_query: 2, declined_unarmed: 1 });
   });
 });
 
@@ -115,7 +115,7 @@ describe('sample runs: every expected outcome is consistent with the records and
           continue;
         }
         if (record.declined) {
-          if (want !== (answerable ? 'over_refusal' : 'correct_refusal')) failures.push(`${c.id}: declined, expected ${want}`);
+          if (want !== (!answerable ? 'correct_refusal' : c.arm === 'must_answer' ? 'over_refusal' : 'declined_unarmed')) failures.push(`${c.id}: declined, expected ${want}`);
           continue;
         }
         if (!answerable) {
