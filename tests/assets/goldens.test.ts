@@ -220,3 +220,18 @@ describe('execution goldens and controls: no LIMIT leaves the question ambiguous
     expect(failures).toEqual([]);
   }, 240_000);
 });
+
+describe('every reference is within reach of the structural layer', () => {
+  it('parses with the structural parser, so clause diffs and diagnostics are never blocked on a golden', async () => {
+    const { parseSql } = await import('../../src/core/structure/parse.ts');
+    const battery = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))), { file: 'battery' });
+    if (!battery.ok) throw new Error('battery');
+    const failures = [...corpus.cases, ...battery.loaded.corpus.cases]
+      .filter((c) => c.referenceSql)
+      .flatMap((c) => {
+        const parsed = parseSql(c.referenceSql!, 'duckdb');
+        return parsed.ok ? [] : [`${c.id}: ${parsed.error.message}`];
+      });
+    expect(failures).toEqual([]);
+  });
+});
