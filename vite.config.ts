@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
@@ -39,10 +40,32 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * Emits sw.js: the service worker of src/ui/sw-template.js with the list of
+ * every file of the build (page, workers, wasm, built-in fixtures) to cache
+ * on install, so the app works offline after the first visit.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: 'sql-verdict:service-worker',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const assets = Object.keys(bundle)
+        .filter((f) => !f.endsWith('.map') && f !== 'index.html')
+        .map((f) => `./${f}`)
+        .sort();
+      const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
+      const template = readFileSync(new URL('./src/ui/sw-template.js', import.meta.url), 'utf8');
+      const source = template.replace('/* global __ASSETS__, __VERSION__ */\n', '').replace('__ASSETS__', JSON.stringify(assets)).replace('__VERSION__', JSON.stringify(version));
+      this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
 export default defineConfig({
   // Relative asset URLs: the built app also works under a sub-path.
   base: './',
-  plugins: [svelte(), contentSecurityPolicy()],
+  plugins: [svelte(), contentSecurityPolicy(), serviceWorker()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

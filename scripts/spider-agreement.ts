@@ -47,6 +47,9 @@ function bucket(p: Pair, r: EvaluationReport): string {
   if (!ours && codes.has('duplicate_rows')) return 'bag vs set: the results agree as sets but not as bags (duplicates differ)';
   if (!ours && codes.has('order_violation')) return 'order: order-sensitive here (gold has ORDER BY), rows out of order';
   if (!ours && codes.has('type_mismatch')) return 'types: aligned columns of incompatible kinds (e.g. text vs number)';
+  const card = r.evidence.result?.cardinality_match;
+  if (!ours && codes.has('column_count_mismatch') && card && card.expected_rows === 0 && card.actual_rows === 0)
+    return 'empty results: Spider passes two empty results whatever their columns; SQL Verdict still requires the same column count';
   if (!ours && (codes.has('column_count_mismatch') || codes.has('scalar_shape'))) return 'projection: different column count';
   if (!ours && codes.has('value_mismatch')) return 'values differ (float tolerance or exact decimals)';
   if (ours && !p.verdict_exec) return 'SQL Verdict passes, Spider fails (column permutation, tie order, or Spider quirk)';

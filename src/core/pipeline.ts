@@ -8,6 +8,7 @@
  */
 import { diagnose, type CounterfactualResult, type Diagnosis } from './diagnose/attribute.ts';
 import { planTransplants } from './diagnose/transplant.ts';
+import { canonicalCell } from './digest/canonical-dump.ts';
 import { sha256Text } from './digest/sha256.ts';
 import type { Engine, ExecuteOutcome, QueryResult } from './engine.ts';
 import type { ErrorCategory } from './errors.ts';
@@ -47,6 +48,18 @@ function isParseFailure(outcome: ExecuteOutcome): boolean {
 function sample(table: ResultTable | null, rows: number) {
   if (!table) return null;
   return { ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, rows) }), total_rows: table.rows.length };
+}
+
+/** Rows that repeat an earlier row (counted on at most 200,000 rows). */
+function duplicateRows(table: ResultTable): number {
+  const seen = new Set<string>();
+  let repeats = 0;
+  for (const row of table.rows.slice(0, 200_000)) {
+    const key = row.map((cell, i) => canonicalCell(table.columns[i]!, cell)).join('\t');
+    if (seen.has(key)) repeats++;
+    else seen.add(key);
+  }
+  return repeats;
 }
 
 function stableJson(value: unknown): string {
@@ -264,7 +277,19 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
       counterfactuals.push({ transplant, executed: true, agrees });
     }
   }
-  const diagnosis: Diagnosis = diagnose({ result, clauseMatch, expectedFeatures, actualFeatures, counterfactuals, orderMatters });
+  const diagnosis: Diagnosis = diagnose({
+    result,
+    clauseMatch,
+    expectedFeatures,
+    actualFeatures,
+    counterfactuals,
+    orderMatters,
+    expectedSql: request.expected_sql,
+    actualSql,
+    expectedQuery: expectedParsed.ok ? expectedParsed.value.query : null,
+    actualQuery: actualParsed?.ok ? actualParsed.value.query : null,
+    actualDuplicateRows: pass ? 0 : duplicateRows(actualTable!),
+  });
   timings.diagnose = now() - t;
 
   const rScore = resultScore(result);

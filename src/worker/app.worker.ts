@@ -5,8 +5,17 @@
  * as `{ok: false, error}`, never as a throw.
  */
 import { expose } from 'comlink';
-import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
+import { loadCorpus } from '../core/corpus/load-corpus.ts';
+import { loadRun } from '../core/corpus/load-run.ts';
+import { hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
+import type { LoadedCorpus } from '../core/corpus/types.ts';
+import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../core/errors.ts';
+import { DEFAULT_EVALUATION_CONFIG } from '../core/evaluation/request.ts';
+import { evaluate } from '../core/pipeline.ts';
+import type { EvaluationReport } from '../core/report/report.ts';
+import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
+import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openEngine } from '../engines/browser.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
 
@@ -63,6 +72,122 @@ function isEngineName(value: unknown): value is EngineName {
 
 function unknownEngine(value: unknown): Outcome<never> {
   return fail('input.invalid', `Unknown engine "${String(value)}"; expected one of ${ENGINE_NAMES.join(', ')}.`, { location: 'engine' });
+}
+
+/** A file the page read (picker, drop, built-in asset). */
+export interface InputFile {
+  file: string;
+  bytes: Uint8Array;
+}
+
+export interface GradeInput {
+  /** Names this grading for `cancelGrade`. */
+  gradeId: string;
+  corpus: InputFile;
+  run: InputFile;
+  /** Fixtures the user loaded, by the name the corpus uses; the rest come from the built-ins. */
+  fixtures?: Record<string, FixtureSource>;
+  /** Per-query budget (default 5000 ms). */
+  timeoutMs?: number;
+  reliabilityPenalty?: number;
+}
+
+/** What the worker streams while grading (a comlink proxy on the page). */
+export interface GradeListener {
+  progress(event: GradeProgress & { elapsedMs: number }): void;
+  caseDone(report: CaseReport): void;
+}
+
+export interface InputCheck {
+  ok: boolean;
+  problems: LoadProblem[];
+  sha256: string;
+  /** Corpus: name, engine, case count and the fixtures it names; run: metadata and record count. */
+  summary: Record<string, string | number | null> | null;
+  /** A corpus's case ids, in order. */
+  caseIds?: string[];
+}
+
+export interface CompareInput {
+  engine: EngineName;
+  /** A built-in fixture name, or a fixture source. */
+  fixture: string | FixtureSource;
+  question: string;
+  expectedSql: string;
+  actualSql: string;
+  orderMatters?: boolean;
+  timeoutMs?: number;
+}
+
+const gradePool = new Map<string, Promise<Outcome<Engine>>>();
+const gradePoolEngines = new Map<string, SupervisedEngine>();
+const grades = new Map<string, AbortController>();
+
+function sourceKey(engine: EngineName, name: string, source: FixtureSource | undefined): string {
+  if (!source) return `${engine}:builtin:${name}`;
+  const bytes = source.files.reduce((n, f) => n + f.bytes.length, 0);
+  return `${engine}:user:${name}:${source.files.map((f) => f.fileName).join(',')}:${bytes}`;
+}
+
+/** An engine holding `name` (a user fixture when given, else the built-in), kept for later runs. */
+function pooledEngine(engine: EngineName, name: string, source?: FixtureSource): Promise<Outcome<Engine>> {
+  const key = sourceKey(engine, name, source);
+  let pending = gradePool.get(key);
+  if (!pending) {
+    pending = (async (): Promise<Outcome<Engine>> => {
+      let fixture = source;
+      if (!fixture) {
+        if (!BUILT_IN_FIXTURES.includes(name))
+          return fail('input.not_found', `Fixture "${name}" is neither built in (${BUILT_IN_FIXTURES.join(', ')}) nor loaded: add its file on the home page.`, { location: name });
+        const fetched = await fetchBuiltInFixture(name);
+        if (!fetched.ok) return fetched;
+        fixture = fetched.value;
+      }
+      const opened = openEngine(engine);
+      gradePoolEngines.set(key, opened);
+      const loaded = await opened.load({ ...fixture, name });
+      if (!loaded.ok) {
+        gradePoolEngines.delete(key);
+        await opened.close();
+        return fail(loaded.error.code, `Fixture ${name}: ${loaded.error.message}`, { location: name });
+      }
+      return ok(opened);
+    })();
+    gradePool.set(key, pending);
+    void pending.then((r) => {
+      if (!r.ok) gradePool.delete(key);
+    });
+  }
+  return pending;
+}
+
+/** The engine, with every query of this grading stopped by its abort signal. */
+function withSignal(engine: Engine, signal: AbortSignal): Engine {
+  return {
+    name: engine.name,
+    version: () => engine.version(),
+    load: (f) => engine.load(f),
+    execute: (sql, options) => engine.execute(sql, { ...options, signal }),
+    contentDigest: () => engine.contentDigest(),
+    close: () => engine.close(),
+  };
+}
+
+async function corpusFrom(input: InputFile): Promise<{ loaded: LoadedCorpus | null; check: InputCheck }> {
+  const result = await loadCorpus(input.bytes, { file: input.file });
+  if (!result.ok || hasErrors(result.problems))
+    return { loaded: null, check: { ok: false, problems: result.problems, sha256: result.ok ? result.loaded.sha256 : result.sha256, summary: null } };
+  const c = result.loaded.corpus;
+  return {
+    loaded: result.loaded,
+    check: {
+      ok: true,
+      problems: result.problems,
+      sha256: result.loaded.sha256,
+      summary: { name: c.name, version: c.version, engine: c.engine, cases: c.cases.length, fixtures: [...new Set(c.cases.map((k) => k.fixture))].join(', ') },
+      caseIds: c.cases.map((k) => k.id),
+    },
+  };
 }
 
 const api = {
@@ -135,11 +260,112 @@ const api = {
     return engineFor(name).contentDigest();
   },
 
+  /** Validate a corpus file: precise problems (file, line, case, field) or its summary. */
+  async checkCorpus(input: InputFile): Promise<InputCheck> {
+    return (await corpusFrom(input)).check;
+  },
+
+  /** Validate a run file against a corpus's case ids. */
+  async checkRun(input: InputFile, caseIds?: string[]): Promise<InputCheck> {
+    const result = await loadRun(input.bytes, { file: input.file, ...(caseIds ? { caseIds } : {}) });
+    if (!result.ok || hasErrors(result.problems)) return { ok: false, problems: result.problems, sha256: result.ok ? result.run.sha256 : result.sha256, summary: null };
+    const m = result.run.metadata;
+    return {
+      ok: true,
+      problems: result.problems,
+      sha256: result.run.sha256,
+      summary: { agent: m.agent ?? null, model: m.model ?? null, path: m.path ?? null, created_at: m.createdAt ?? null, records: result.run.records.length, missing: result.run.missingIds.length, notes: m.notes ?? null },
+    };
+  },
+
+  /**
+   * Grade a run against a corpus (oracle self-check first), streaming progress
+   * per step and each graded case. Cancel with `cancelGrade(gradeId)`.
+   */
+  async gradeCorpus(input: GradeInput, listener?: GradeListener): Promise<Outcome<RunReport>> {
+    const started = performance.now();
+    const corpus = await corpusFrom(input.corpus);
+    if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.corpus.file} has errors; nothing was graded.`, { location: input.corpus.file });
+    const caseIds = corpus.loaded.corpus.cases.map((c) => c.id);
+    const run = await loadRun(input.run.bytes, { file: input.run.file, caseIds });
+    if (!run.ok || hasErrors(run.problems)) return fail('input.invalid', `Run file ${input.run.file} has errors; nothing was graded.`, { location: input.run.file });
+    const controller = new AbortController();
+    grades.get(input.gradeId)?.abort();
+    grades.set(input.gradeId, controller);
+    const engine = corpus.loaded.corpus.engine;
+    try {
+      return await gradeRun({
+        corpus: corpus.loaded,
+        run: run.run,
+        engineFor: async (name) => {
+          const pooled = await pooledEngine(engine, name, input.fixtures?.[name]);
+          return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
+        },
+        config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+        reliabilityPenalty: input.reliabilityPenalty ?? 1,
+        signal: controller.signal,
+        onProgress: (event) => void listener?.progress({ ...event, elapsedMs: performance.now() - started }),
+        onCase: (report) => void listener?.caseDone(report),
+      });
+    } catch (thrown) {
+      return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    } finally {
+      if (grades.get(input.gradeId) === controller) grades.delete(input.gradeId);
+    }
+  },
+
+  /** Stop a grading: the running query is cancelled and no further case starts. */
+  cancelGrade(gradeId: string): boolean {
+    const controller = grades.get(gradeId);
+    controller?.abort();
+    return controller !== undefined;
+  },
+
+  /** Run the oracle self-check of a corpus on its fixtures. */
+  async selfCheckCorpus(input: InputFile): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
+    const corpus = await corpusFrom(input);
+    if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.file} has errors.`);
+    const engine = corpus.loaded.corpus.engine;
+    return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name)));
+  },
+
+  /** Content digest of a built-in fixture, recomputed here (to check it against its stamp). */
+  async builtInDigest(engine: EngineName, name: string): Promise<Outcome<string>> {
+    const pooled = await pooledEngine(engine, name);
+    return pooled.ok ? pooled.value.contentDigest() : pooled;
+  },
+
+  /** One comparison (SPEC 1.4): the full pipeline on a built-in or given fixture. */
+  async compare(input: CompareInput): Promise<Outcome<EvaluationReport>> {
+    if (!isEngineName(input.engine)) return unknownEngine(input.engine);
+    const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
+    const pooled = await pooledEngine(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture);
+    if (!pooled.ok) return pooled;
+    try {
+      const report = await evaluate(
+        {
+          user_query: input.question,
+          actual_sql: input.actualSql,
+          expected_sql: input.expectedSql,
+          config: { ...DEFAULT_EVALUATION_CONFIG, query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+          context: { fixture: name, order_matters: input.orderMatters ?? false },
+        },
+        pooled.value,
+      );
+      return ok(report);
+    } catch (thrown) {
+      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
+    }
+  },
+
   /** Stop every engine (their workers end). */
   async close(): Promise<void> {
     for (const controller of inFlight.values()) controller.abort();
-    const closing = [...engines.values()].map((e) => e.close());
+    for (const controller of grades.values()) controller.abort();
+    const closing = [...engines.values(), ...gradePoolEngines.values()].map((e) => e.close());
     engines.clear();
+    gradePool.clear();
+    gradePoolEngines.clear();
     await Promise.allSettled(closing);
   },
 };

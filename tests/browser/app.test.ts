@@ -61,7 +61,7 @@ beforeAll(async () => {
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('websocket', (ws) => requests.push(ws.url()));
-  const response = await page.goto(`${app.origin}/`);
+  const response = await page.goto(`${app.origin}/#/query`);
   documentCsp = response?.headers()['content-security-policy'];
 });
 
@@ -302,7 +302,7 @@ describe('the built app in Chromium', () => {
     const hostRequests: string[] = [];
     other.on('request', (request) => hostRequests.push(request.url()));
     try {
-      await other.goto(`${host.origin}${prefix}?engine=sqlite`);
+      await other.goto(`${host.origin}${prefix}?engine=sqlite#/query`);
       await other.locator('[data-testid=fixture-summary][data-engine=sqlite]').waitFor({ timeout: 60_000 });
       await other.getByTestId('sql').fill('SELECT sum(amount) AS revenue FROM orders');
       await other.getByTestId('run').click();

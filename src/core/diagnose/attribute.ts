@@ -5,6 +5,7 @@
  * rules are deterministic and documented in docs/diagnostics.md.
  */
 import type { ClauseMatch, EditItem } from '../structure/compare.ts';
+import { childQueries, type Query } from '../structure/ir.ts';
 import type { ClauseFeatures } from '../structure/features.ts';
 import type { ResultComparison } from '../result/types.ts';
 import { TRANSPLANT_LABEL, TRANSPLANT_SOURCE, type Transplant } from './transplant.ts';
@@ -80,6 +81,37 @@ export interface DiagnoseInput {
   actualFeatures: ClauseFeatures | null;
   counterfactuals: CounterfactualResult[];
   orderMatters: boolean;
+  /** Both SQL texts: a parser-free signal when the structural layer is blocked. */
+  expectedSql?: string;
+  actualSql?: string;
+  /** Both trees, for signals inside CTEs and derived tables. */
+  expectedQuery?: Query | null;
+  actualQuery?: Query | null;
+  /** Rows of the actual result that repeat an earlier row (join fan-out duplicates rows; a finer grain does not). */
+  actualDuplicateRows?: number;
+}
+
+/** Aggregate function names called in the SQL text, as a multiset (a lexical signal that needs no parser). */
+export function aggregateCalls(sql: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const text = sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, '');
+  for (const m of text.matchAll(/\b(sum|avg|count|min|max|median|stddev|stddev_samp|stddev_pop|variance|mode|string_agg|group_concat|total)\s*\(/gi)) {
+    const name = m[1]!.toUpperCase();
+    out.set(name, (out.get(name) ?? 0) + 1);
+  }
+  return out;
+}
+
+/** How many SELECTs group (GROUP BY, or aggregate without GROUP BY), at any depth: CTEs, derived tables, subqueries. */
+export function groupingLevels(query: Query | null | undefined): number {
+  if (!query) return 0;
+  if (query.kind === 'setop') return query.arms.reduce((n, q) => n + groupingLevels(q), 0) + (query.with?.ctes.reduce((n, c) => n + groupingLevels(c.query), 0) ?? 0);
+  let n = query.groupBy.length > 0 ? 1 : 0;
+  for (const c of query.with?.ctes ?? []) n += groupingLevels(c.query);
+  for (const f of query.from) if (f.source.kind === 'derived') n += groupingLevels(f.source.query);
+  const exprs = [...query.columns.map((c) => c.expr), ...(query.where ? [query.where] : []), ...(query.having ? [query.having] : [])];
+  for (const e of exprs) for (const q of childQueries(e)) n += groupingLevels(q);
+  return n;
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -90,14 +122,33 @@ function editsOf(m: ClauseMatch | null, ...clauses: string[]): EditItem[] {
   return m.edits.filter((e) => clauses.includes(e.clause) && e.op !== 'keep' && e.op !== 'move');
 }
 
-function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null): string[] {
+function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sameFunctionMeasures = true): string[] {
   if (!e || !a) return [];
   const out: string[] = [];
   const key = (args: string[]) => args.join(', ');
-  for (const agg of e.aggregates) {
-    if (a.aggregates.some((x) => x.func === agg.func && key(x.args) === key(agg.args) && x.distinct === agg.distinct)) continue;
-    const sameArgs = a.aggregates.find((x) => key(x.args) === key(agg.args) && (x.func !== agg.func || x.distinct !== agg.distinct));
-    if (sameArgs) out.push(`${agg.func}(${agg.distinct ? 'DISTINCT ' : ''}${key(agg.args)}) became ${sameArgs.func}(${sameArgs.distinct ? 'DISTINCT ' : ''}${key(sameArgs.args)})`);
+  const call = (x: { func: string; distinct: boolean; args: string[] }) => `${x.func}(${x.distinct ? 'DISTINCT ' : ''}${key(x.args)})`;
+  const same = (x: { func: string; distinct: boolean; args: string[] }, y: typeof x) => x.func === y.func && key(x.args) === key(y.args) && x.distinct === y.distinct;
+  // Window aggregates (SUM(x) OVER ...) count too: a rolling AVG that became a rolling SUM is an aggregate error.
+  const windowCalls = (f: ClauseFeatures) => f.windows.map((w) => ({ func: w.func.toUpperCase(), distinct: false, args: [w.expr] }));
+  const exp = [...e.aggregates, ...windowCalls(e)];
+  const act = [...a.aggregates, ...windowCalls(a)];
+  const unmatched = act.filter((x) => !exp.some((y) => same(x, y)));
+  for (const agg of exp) {
+    if (act.some((x) => same(x, agg))) continue;
+    const sameArgs = unmatched.find((x) => key(x.args) === key(agg.args));
+    if (sameArgs) {
+      out.push(`${call(agg)} became ${call(sameArgs)}`);
+      continue;
+    }
+    // The same function over a different measure (e.g. a COALESCE lost inside SUM).
+    // Only when both measures read some of the same columns: a renamed CTE column is not a changed measure.
+    const columnsOf = (args: string[]) => new Set(args.join(' ').match(/[A-Za-z_][\w]*\.[A-Za-z_][\w]*|\b[a-z_][a-z0-9_]*\b/g) ?? []);
+    const shares = (x: string[], y: string[]) => {
+      const a = columnsOf(x);
+      return [...columnsOf(y)].some((c) => a.has(c) && !/^(coalesce|ifnull|nullif|round|cast|case|when|then|else|end|and|or|not|null|distinct)$/i.test(c));
+    };
+    const sameFunc = unmatched.find((x) => x.func === agg.func && x.distinct === agg.distinct && shares(x.args, agg.args));
+    if (sameFunctionMeasures && sameFunc && e.aggregates.length === a.aggregates.length) out.push(`${call(agg)} became ${call(sameFunc)}`);
   }
   return out;
 }
@@ -148,7 +199,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const concentrated = map.filter((c) => c.status === 'aligned' && c.mismatch_rate > 0).length;
   const aligned = map.filter((c) => c.status === 'aligned').length;
   const sharedAttr = aligned ? round(map.filter((c) => c.status === 'aligned' && c.mismatch_rate === 0).length / Math.max(aligned, 1)) : null;
-  const aggChanges = aggregateChanges(input.expectedFeatures, input.actualFeatures);
+  const levels = { expected: groupingLevels(input.expectedQuery), actual: groupingLevels(input.actualQuery) };
+  // When one side aggregates in more steps, a changed measure follows from the grain, not from the function.
+  const aggChanges = aggregateChanges(input.expectedFeatures, input.actualFeatures, levels.expected === levels.actual);
 
   interface Candidate {
     clause: SourceClause;
@@ -184,6 +237,30 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       signals.push(`values differ in ${concentrated} of ${aligned} columns while the row count matches`);
     }
     if (s > 0) add('projection', s, signals, nonAggSelectEdits);
+  }
+
+  // Rounding: the differing values are one the other rounded (a presentation defect of the SELECT list).
+  const rounding = result.reasons.some((r) => {
+    if (r.code !== 'value_mismatch') return false;
+    const e = Number(r.expected);
+    const a = Number(r.actual);
+    if (!Number.isFinite(e) || !Number.isFinite(a) || e === a) return false;
+    for (let k = 0; k <= 6; k++) {
+      const f = 10 ** k;
+      if (Math.abs(Math.round(a * f) / f - e) < 1e-9 * Math.max(1, Math.abs(e)) || Math.abs(Math.round(e * f) / f - a) < 1e-9 * Math.max(1, Math.abs(a))) return true;
+    }
+    return false;
+  });
+  if (rounding) add('projection', 0.75, ['the differing values are the same numbers rounded differently (a missing or extra ROUND in the SELECT list)'], selectEdits);
+
+  // Parser-free: the aggregate functions the two texts call differ (e.g. a rolling AVG became a SUM).
+  if (!aggChanges.length && input.expectedSql && input.actualSql && !clauseMatch) {
+    const e = aggregateCalls(input.expectedSql);
+    const a = aggregateCalls(input.actualSql);
+    const names = new Set([...e.keys(), ...a.keys()]);
+    const lost = [...names].filter((n) => (e.get(n) ?? 0) > (a.get(n) ?? 0));
+    const gained = [...names].filter((n) => (a.get(n) ?? 0) > (e.get(n) ?? 0));
+    if (lost.length && gained.length) aggChanges.push(`${lost.join('/')} became ${gained.join('/')} (from the SQL text)`);
   }
 
   // Aggregate function: SUM became AVG on the same argument.
@@ -224,7 +301,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     }
     add('join', s, signals, joinEdits);
   } else if (explosion && ratio >= 2 && !filterEdits.length && !editsOf(clauseMatch, 'group_by').length) {
-    add('join', 0.35, [`cardinality fans out ×${round(ratio)} with no predicate change (duplicated rows from a join?)`]);
+    // A join fans out by repeating rows; a finer grain produces new, distinct rows.
+    if ((input.actualDuplicateRows ?? 0) > 0) add('join', 0.45, [`cardinality fans out ×${round(ratio)} with repeated rows (duplicated by a join?)`]);
+    else add('aggregation_grain', 0.45, [`×${round(ratio)} as many rows, all distinct: the result is at a finer grain`]);
   }
 
   // Grain: GROUP BY changes with aggregate drift or cardinality change.
@@ -247,6 +326,16 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     add('aggregation_grain', s, signals, groupEdits);
   }
 
+  // Grain hidden in a CTE or derived table: one side aggregates in more steps than the other.
+  if (input.expectedQuery && input.actualQuery && levels.expected !== levels.actual && !aggChanges.length) {
+    const existing = candidates.find((c) => c.clause === 'aggregation_grain');
+    const signal = `the reference aggregates in ${levels.expected} step(s), the candidate in ${levels.actual} (e.g. an average of per-order totals vs of line items)`;
+    if (existing) {
+      existing.score = clamp(existing.score + 0.2);
+      existing.signals.push(signal);
+    } else add('aggregation_grain', 0.6, [signal]);
+  }
+
   // Top-k: LIMIT/OFFSET changes, divergence at the truncation boundary.
   const limitEdits = editsOf(clauseMatch, 'limit_offset');
   if (limitEdits.length) {
@@ -261,6 +350,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       s += 0.2;
       signals.push('one result is a prefix-like subset of the other');
     }
+    // The cut itself: the side with the LIMIT returns exactly LIMIT rows, all of them shared.
+    const cutActual = aLimit !== null && card.actual_rows === aLimit && rows.precision === 1 && rows.recall < 1;
+    const cutExpected = eLimit !== null && card.expected_rows === eLimit && rows.recall === 1 && rows.precision < 1;
+    if (cutActual || cutExpected) {
+      s += 0.25;
+      signals.push(`the divergence sits at the LIMIT ${cutActual ? aLimit : eLimit} boundary (rows past the cut, e.g. ties, are dropped or added)`);
+    }
     add('top_k', s, signals, limitEdits);
   }
 
@@ -268,7 +364,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   for (const cf of input.counterfactuals) {
     if (!cf.executed || !cf.agrees) continue;
     let clause = TRANSPLANT_SOURCE[cf.transplant.clause] as SourceClause;
-    if (clause === 'projection' && aggChanges.length) clause = 'aggregate_function';
+    if (clause === 'projection' && aggChanges.length && !columnCountDiffers) clause = 'aggregate_function';
     // ORDER BY and LIMIT travel together: a swap that fixes them is about the cut only when the LIMITs differ.
     if (cf.transplant.clause === 'order_limit' && limitEdits.length === 0) clause = 'ordering';
     const what =

@@ -1,0 +1,66 @@
+/**
+ * What the app offers without any upload: the built-in corpora and sample
+ * runs as same-origin assets (fetched when chosen), the demo run, and the
+ * fixtures' schema descriptions.
+ */
+import manifest from '../../../fixtures/fixtures.json';
+import retailSchema from '../../../fixtures/retail.schema.yaml?raw';
+import retailMonthlySchema from '../../../fixtures/retail_monthly.schema.yaml?raw';
+import demoRunUrl from '../assets/demo-flawed.run.json?url';
+
+export interface BuiltInAsset {
+  /** File name as shown and as recorded in reports. */
+  file: string;
+  url: string;
+  note: string;
+}
+
+const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+const corpusUrls = import.meta.glob('../../../fixtures/corpora/*.{yaml,yml,json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+const runUrls = import.meta.glob('../../../fixtures/runs/*.{json,jsonl}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+
+const CORPUS_NOTES: Record<string, string> = {
+  'execution_goldens.yaml': '64 business questions with reference SQL and frozen results',
+  'refusal_battery.yaml': 'questions the system must refuse, and controls it must answer',
+};
+
+export const DEMO_CORPUS = 'execution_goldens.yaml';
+export const DEMO_RUN = 'demo-flawed.run.json';
+
+export const BUILT_IN_CORPORA: BuiltInAsset[] = Object.entries(corpusUrls)
+  .map(([path, url]) => ({ file: baseName(path), url, note: CORPUS_NOTES[baseName(path)] ?? '' }))
+  .sort((a, b) => (a.file === DEMO_CORPUS ? -1 : b.file === DEMO_CORPUS ? 1 : a.file.localeCompare(b.file)));
+
+export const BUILT_IN_RUNS: BuiltInAsset[] = [
+  { file: DEMO_RUN, url: demoRunUrl, note: 'demo agent: correct rewrites plus 9 seeded mistakes (a test fixture, not a real agent)' },
+  ...Object.entries(runUrls)
+    .map(([path, url]) => ({ file: baseName(path), url, note: 'sample run' }))
+    .sort((a, b) => a.file.localeCompare(b.file)),
+];
+
+export interface BuiltInFixture {
+  name: string;
+  title: string;
+  asOf: string;
+  tables: Record<string, number>;
+  contentDigest: string;
+  schemaYaml: string;
+}
+
+const SCHEMAS: Record<string, string> = { retail: retailSchema, retail_monthly: retailMonthlySchema };
+
+export const BUILT_IN_FIXTURES: BuiltInFixture[] = Object.entries(manifest.fixtures).map(([name, f]) => ({
+  name,
+  title: f.title,
+  asOf: f.as_of,
+  tables: f.tables as Record<string, number>,
+  contentDigest: f.content_digest,
+  schemaYaml: SCHEMAS[name] ?? '',
+}));
+
+export async function fetchAsset(asset: BuiltInAsset): Promise<Uint8Array> {
+  const response = await fetch(asset.url);
+  if (!response.ok) throw new Error(`${asset.file}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}

@@ -1,0 +1,108 @@
+/**
+ * The playground: one comparison (SPEC 1.4) on a built-in fixture, graded
+ * as you type (debounced), shareable as a link.
+ */
+import { messageOf, type VerdictError } from '../../core/errors.ts';
+import type { EvaluationReport } from '../../core/report/report.ts';
+import type { AppClient } from './app-client.ts';
+import { BUILT_IN_FIXTURES } from './builtins.ts';
+import { decodeShare, encodeShare, type SharedComparison } from './share.ts';
+
+export type Backend = Pick<AppClient, 'compare'>;
+
+export const DEBOUNCE_MS = 500;
+
+export class Comparison {
+  fixture = $state(BUILT_IN_FIXTURES[0]?.name ?? 'retail');
+  question = $state('How many orders were cancelled?');
+  expectedSql = $state("SELECT count(*) AS cancelled_orders FROM orders WHERE status = 'cancelled'");
+  actualSql = $state("SELECT count(*) AS cancelled FROM orders WHERE status IN ('cancelled', 'returned')");
+  orderMatters = $state(false);
+  report = $state.raw<EvaluationReport | null>(null);
+  error = $state.raw<VerdictError | null>(null);
+  running = $state(false);
+  /** A share link that could not be opened. */
+  linkError = $state<string | null>(null);
+  /** The case a shared link came from. */
+  sharedCase = $state<string | null>(null);
+
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private seq = 0;
+
+  constructor(private readonly backend: Backend) {}
+
+  /** Called on every edit: grades after a pause in typing. */
+  schedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.grade(), DEBOUNCE_MS);
+  }
+
+  async grade(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const seq = ++this.seq;
+    if (!this.expectedSql.trim() || !this.actualSql.trim()) return;
+    this.running = true;
+    try {
+      const outcome = await this.backend.compare({
+        engine: 'duckdb',
+        fixture: this.fixture,
+        question: this.question,
+        expectedSql: this.expectedSql,
+        actualSql: this.actualSql,
+        orderMatters: this.orderMatters,
+      });
+      if (seq !== this.seq) return;
+      this.report = outcome.ok ? outcome.value : null;
+      this.error = outcome.ok ? null : outcome.error;
+    } catch (thrown) {
+      if (seq === this.seq) this.error = { code: 'execution.error', message: messageOf(thrown) };
+    } finally {
+      if (seq === this.seq) this.running = false;
+    }
+  }
+
+  current(): SharedComparison {
+    return { v: 1, fixture: this.fixture, question: this.question, expectedSql: this.expectedSql, actualSql: this.actualSql, orderMatters: this.orderMatters };
+  }
+
+  /** Put a share link in the clipboard (when allowed); returns what happened, in words. */
+  async share(payload: SharedComparison = this.current()): Promise<string> {
+    const encoded = await encodeShare(payload);
+    if (!encoded.ok) return encoded.message;
+    const url = `${location.origin}${location.pathname}${location.search}${encoded.fragment}`;
+    this.lastLink = url;
+    try {
+      await navigator.clipboard.writeText(url);
+      return 'Link copied to the clipboard.';
+    } catch {
+      return 'Link ready below (copy it by hand).';
+    }
+  }
+
+  lastLink = $state<string | null>(null);
+
+  /** Open a share link: restore the comparison and grade it. */
+  async open(fragment: string): Promise<boolean> {
+    const decoded = await decodeShare(fragment);
+    if (!decoded.ok) {
+      this.linkError = decoded.message;
+      return false;
+    }
+    const v = decoded.value;
+    if (!BUILT_IN_FIXTURES.some((f) => f.name === v.fixture)) {
+      this.linkError = `This share link names fixture "${v.fixture}", which is not built into this app.`;
+      return false;
+    }
+    this.linkError = null;
+    this.fixture = v.fixture;
+    this.question = v.question;
+    this.expectedSql = v.expectedSql;
+    this.actualSql = v.actualSql;
+    this.orderMatters = v.orderMatters;
+    this.sharedCase = v.caseId ?? null;
+    this.report = null;
+    void this.grade();
+    return true;
+  }
+}

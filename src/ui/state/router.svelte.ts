@@ -1,0 +1,48 @@
+/** Hash routes: the app is static, every view is a fragment. */
+export type Route =
+  | { view: 'home' }
+  | { view: 'run'; id: string }
+  | { view: 'case'; id: string; caseId: string }
+  | { view: 'playground' }
+  | { view: 'query' }
+  | { view: 'compare' }
+  | { view: 'corpus' }
+  | { view: 'share'; fragment: string };
+
+export function parseRoute(hash: string): Route {
+  if (hash.startsWith('#/s/')) return { view: 'share', fragment: hash };
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3]) return { view: 'case', id: parts[1], caseId: parts[3] };
+  if (parts[0] === 'runs' && parts[1]) return { view: 'run', id: parts[1] };
+  if (parts[0] === 'playground' || parts[0] === 'query' || parts[0] === 'compare' || parts[0] === 'corpus') return { view: parts[0] };
+  return { view: 'home' };
+}
+
+export function hrefFor(route: Route): string {
+  switch (route.view) {
+    case 'home':
+      return '#/';
+    case 'run':
+      return `#/runs/${encodeURIComponent(route.id)}`;
+    case 'case':
+      return `#/runs/${encodeURIComponent(route.id)}/cases/${encodeURIComponent(route.caseId)}`;
+    case 'share':
+      return route.fragment;
+    default:
+      return `#/${route.view}`;
+  }
+}
+
+export class Router {
+  route = $state.raw<Route>(parseRoute(location.hash));
+
+  constructor() {
+    addEventListener('hashchange', () => {
+      this.route = parseRoute(location.hash);
+    });
+  }
+
+  go(route: Route): void {
+    location.hash = hrefFor(route);
+  }
+}

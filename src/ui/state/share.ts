@@ -1,0 +1,100 @@
+/**
+ * Share links: a comparison (fixture, question, reference and candidate SQL)
+ * compressed into the URL fragment, so nothing is sent anywhere. deflate-raw
+ * + base64url; the decoded size is capped (a tiny link can inflate to
+ * gigabytes) and Chromium refuses URLs of 2 MiB or more.
+ */
+export const SHARE_PREFIX = '#/s/';
+/** Largest decompressed payload accepted. */
+export const MAX_SHARE_DECODED = 1024 * 1024;
+/** Largest fragment we produce or read (well below Chromium's 2 MiB URL limit). */
+export const MAX_SHARE_ENCODED = 1_500_000;
+
+export interface SharedComparison {
+  v: 1;
+  fixture: string;
+  question: string;
+  expectedSql: string;
+  actualSql: string;
+  orderMatters: boolean;
+  /** The case it came from, when shared from a run. */
+  caseId?: string;
+}
+
+function toBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  try {
+    const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too_large'> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+function streamOf(bytes: Uint8Array): ReadableStream<BufferSource> {
+  return new Blob([bytes as BlobPart]).stream() as ReadableStream<BufferSource>;
+}
+
+export async function encodeShare(payload: SharedComparison): Promise<{ ok: true; fragment: string } | { ok: false; message: string }> {
+  const json = new TextEncoder().encode(JSON.stringify(payload));
+  if (json.length > MAX_SHARE_DECODED) return { ok: false, message: `This comparison is too large to share as a link (${json.length} bytes; at most ${MAX_SHARE_DECODED}).` };
+  const compressed = await pump(streamOf(json).pipeThrough(new CompressionStream('deflate-raw')), MAX_SHARE_ENCODED);
+  if (compressed === 'too_large') return { ok: false, message: 'This comparison is too large to share as a link.' };
+  const fragment = `${SHARE_PREFIX}${toBase64Url(compressed)}`;
+  if (fragment.length > MAX_SHARE_ENCODED) return { ok: false, message: 'This comparison is too large to share as a link.' };
+  return { ok: true, fragment };
+}
+
+export async function decodeShare(fragment: string): Promise<{ ok: true; value: SharedComparison } | { ok: false; message: string }> {
+  const body = fragment.startsWith(SHARE_PREFIX) ? fragment.slice(SHARE_PREFIX.length) : fragment;
+  if (body.length > MAX_SHARE_ENCODED) return { ok: false, message: `This share link is too large (${body.length} characters; at most ${MAX_SHARE_ENCODED}).` };
+  const bytes = fromBase64Url(body);
+  if (!bytes || bytes.length === 0) return { ok: false, message: 'This share link is corrupt: its fragment is not base64url text.' };
+  let json: Uint8Array | 'too_large';
+  try {
+    json = await pump(streamOf(bytes).pipeThrough(new DecompressionStream('deflate-raw')), MAX_SHARE_DECODED);
+  } catch {
+    return { ok: false, message: 'This share link is corrupt: it does not decompress (was it cut short when copied?).' };
+  }
+  if (json === 'too_large') return { ok: false, message: `This share link expands to more than ${MAX_SHARE_DECODED} bytes and was not opened.` };
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
+  } catch {
+    return { ok: false, message: 'This share link is corrupt: its content is not JSON.' };
+  }
+  const v = value as Partial<SharedComparison> | null;
+  const text = (x: unknown) => typeof x === 'string';
+  if (!v || typeof v !== 'object' || v.v !== 1 || !text(v.fixture) || !text(v.question) || !text(v.expectedSql) || !text(v.actualSql) || typeof v.orderMatters !== 'boolean')
+    return { ok: false, message: 'This share link is not a SQL Verdict comparison (unknown version or missing fields).' };
+  return { ok: true, value: { v: 1, fixture: v.fixture!, question: v.question!, expectedSql: v.expectedSql!, actualSql: v.actualSql!, orderMatters: v.orderMatters!, ...(text(v.caseId) ? { caseId: v.caseId! } : {}) } };
+}

@@ -1,0 +1,299 @@
+/**
+ * The state of the corpus views: which corpus, run and fixtures are chosen,
+ * the grading in progress (streamed from the app worker), the runs kept in
+ * IndexedDB, and the reviewers' decisions. Components render it and call its
+ * methods; all grading happens in the worker.
+ */
+import { proxy } from 'comlink';
+import { messageOf, type VerdictError } from '../../core/errors.ts';
+import type { FixtureSource } from '../../core/engine.ts';
+import type { CaseReport, GradeProgress } from '../../core/run/grade-run.ts';
+import type { InputCheck, InputFile } from '../../worker/app.worker.ts';
+import type { AppClient } from './app-client.ts';
+import { BUILT_IN_CORPORA, BUILT_IN_RUNS, DEMO_CORPUS, DEMO_RUN, fetchAsset, type BuiltInAsset } from './builtins.ts';
+import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.ts';
+import { runStore, type Review, type StoredRun } from './store.ts';
+
+export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade'>;
+
+export interface ChosenInput {
+  input: InputFile;
+  builtIn: boolean;
+  check: InputCheck | null;
+}
+
+export interface LiveProgress extends GradeProgress {
+  elapsedMs: number;
+  /** Cases finished. */
+  done: number;
+}
+
+/** What a file looks like it is, from its name and its first bytes. */
+export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'fixture' | 'unknown' {
+  const name = file.name.toLowerCase();
+  if (/\.(ya?ml)$/.test(name)) return 'corpus';
+  if (name.endsWith('.jsonl')) return 'run';
+  if (name.endsWith('.json')) {
+    const head = new TextDecoder().decode(file.bytes.subarray(0, 4096));
+    return /"cases"\s*:/.test(head) && /"corpus"\s*:/.test(head) && !/"records"\s*:/.test(head) ? 'corpus' : 'run';
+  }
+  if (/\.(sql|sqlite3?|db|duckdb|ddb|csv|tsv|parquet)$/.test(name)) return 'fixture';
+  return 'unknown';
+}
+
+const isoNow = () => new Date(Date.now()).toISOString();
+
+export class Workspace {
+  corpus = $state.raw<ChosenInput | null>(null);
+  run = $state.raw<ChosenInput | null>(null);
+  /** Fixtures the user loaded, by the name a corpus refers to (file name without extension). */
+  fixtures = $state.raw<Record<string, FixtureSource>>({});
+  /** Problems with the files last picked or dropped. */
+  fileErrors = $state.raw<VerdictError[]>([]);
+  busy = $state<string | null>(null);
+  timeoutSeconds = $state(5);
+
+  /** Every stored run, newest first (without their bytes in the list view). */
+  runs = $state.raw<StoredRun[]>([]);
+  /** The run being graded right now. */
+  activeId = $state<string | null>(null);
+  progress = $state.raw<LiveProgress | null>(null);
+  cancelRequested = $state(false);
+  /** performance.now() of the first graded case of this page (bench figure). */
+  firstCaseAt = $state<number | null>(null);
+
+  constructor(private readonly backend: Backend) {}
+
+  byId(id: string): StoredRun | undefined {
+    return this.runs.find((r) => r.id === id);
+  }
+
+  get canStart(): boolean {
+    return !!this.corpus?.check?.ok && !!this.run?.check?.ok && this.activeId === null && this.busy === null;
+  }
+
+  /** Load the stored runs; a run a reload interrupted is resumed. */
+  async init(): Promise<void> {
+    try {
+      const all = await runStore.all();
+      this.runs = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    } catch (thrown) {
+      this.fileErrors = [{ code: 'input.invalid', message: `Stored runs are unavailable (IndexedDB: ${messageOf(thrown)}); runs will not survive a reload.` }];
+      return;
+    }
+    const interrupted = this.runs.find((r) => r.status === 'running');
+    if (interrupted) void this.resume(interrupted.id);
+  }
+
+  async chooseBuiltInCorpus(asset: BuiltInAsset): Promise<void> {
+    await this.withBusy(`Reading ${asset.file}…`, async () => {
+      const input = { file: asset.file, bytes: await fetchAsset(asset) };
+      await this.setCorpus(input, true);
+    });
+  }
+
+  async chooseBuiltInRun(asset: BuiltInAsset): Promise<void> {
+    await this.withBusy(`Reading ${asset.file}…`, async () => {
+      await this.setRun({ file: asset.file, bytes: await fetchAsset(asset) }, true);
+    });
+  }
+
+  /** Files from the picker or a drop: corpora, runs and fixtures, told apart by name and content. */
+  async openFiles(files: File[]): Promise<void> {
+    let picked: PickedFile[];
+    try {
+      picked = await readPicked(files);
+    } catch (thrown) {
+      this.fileErrors = [{ code: 'input.invalid', message: `The file could not be read: ${messageOf(thrown)}` }];
+      return;
+    }
+    await this.usePicked(picked);
+  }
+
+  async usePicked(picked: PickedFile[]): Promise<void> {
+    const errors: VerdictError[] = [];
+    await this.withBusy('Checking files…', async () => {
+      const fixtureFiles: PickedFile[] = [];
+      for (const file of picked) {
+        const kind = classifyFile(file);
+        if (kind === 'corpus') await this.setCorpus({ file: file.name, bytes: file.bytes }, false);
+        else if (kind === 'run') await this.setRun({ file: file.name, bytes: file.bytes }, false);
+        else if (kind === 'fixture') fixtureFiles.push(file);
+        else
+          errors.push({
+            code: 'input.invalid',
+            message: `${file.name}: not a corpus (.yaml, .json), a run (.json, .jsonl) or a fixture (.sql, .sqlite, .db, .duckdb, .csv, .parquet).`,
+            location: file.name,
+          });
+      }
+      for (const file of fixtureFiles) {
+        const choice = fixtureFromFiles([file]);
+        if (!choice.ok) {
+          errors.push(choice.error);
+          continue;
+        }
+        const name = file.name.replace(/\.[^.]+$/, '');
+        this.fixtures = { ...this.fixtures, [name]: { name, files: choice.value.files } };
+      }
+    });
+    this.fileErrors = errors;
+  }
+
+  private async setCorpus(input: InputFile, builtIn: boolean): Promise<void> {
+    const check = await this.backend.checkCorpus(input);
+    this.corpus = { input, builtIn, check };
+    // A chosen run is re-checked against the new corpus's ids.
+    if (this.run) await this.setRun(this.run.input, this.run.builtIn);
+  }
+
+  private async setRun(input: InputFile, builtIn: boolean): Promise<void> {
+    const ids = this.caseIds();
+    const check = await this.backend.checkRun(input, ids);
+    this.run = { input, builtIn, check };
+  }
+
+  private caseIds(): string[] | undefined {
+    return this.corpus?.check?.ok ? this.corpus.check.caseIds : undefined;
+  }
+
+  /** One click: the demo corpus with the demo run. */
+  async runDemo(): Promise<string | null> {
+    const corpus = BUILT_IN_CORPORA.find((c) => c.file === DEMO_CORPUS);
+    const run = BUILT_IN_RUNS.find((r) => r.file === DEMO_RUN);
+    if (!corpus || !run) return null;
+    await this.chooseBuiltInCorpus(corpus);
+    await this.chooseBuiltInRun(run);
+    return this.start();
+  }
+
+  /** Start grading the chosen corpus and run; returns the stored run's id. */
+  async start(): Promise<string | null> {
+    if (!this.canStart || !this.corpus || !this.run) return null;
+    const now = isoNow();
+    const stored: StoredRun = {
+      id: `${now.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`,
+      createdAt: now,
+      status: 'running',
+      corpus: this.corpus.input,
+      run: this.run.input,
+      userFixtures: Object.keys(this.fixtures),
+      timeoutMs: Math.round(this.timeoutSeconds * 1000),
+      total: Number(this.corpus.check?.summary?.cases ?? 0),
+      cases: [],
+      report: null,
+      error: null,
+      reviews: {},
+      resumed: 0,
+    };
+    await this.save(stored);
+    void this.grade(stored);
+    return stored.id;
+  }
+
+  /** Grade a stored run again from its inputs (after a reload interrupted it). */
+  async resume(id: string): Promise<void> {
+    const stored = this.byId(id);
+    if (!stored || this.activeId) return;
+    const missing = stored.userFixtures.filter((name) => !this.fixtures[name]);
+    if (missing.length) {
+      await this.save({ ...stored, status: 'failed', error: { code: 'input.not_found', message: `Load fixture ${missing.join(', ')} again to resume this run.` } });
+      return;
+    }
+    await this.save({ ...stored, status: 'running', error: null, resumed: stored.resumed + 1 });
+    void this.grade(this.byId(id)!);
+  }
+
+  private async grade(stored: StoredRun): Promise<void> {
+    this.activeId = stored.id;
+    this.cancelRequested = false;
+    this.progress = { index: 0, total: stored.total, id: '', step: 'selfcheck', elapsedMs: 0, done: 0 };
+    // Cases already graded before a reload stay visible until the regrade reaches them.
+    const previous = stored.cases;
+    let cases: CaseReport[] = [];
+    let lastSave = 0;
+    const listener = proxy({
+      progress: (event: GradeProgress & { elapsedMs: number }) => {
+        this.progress = { ...event, done: cases.length };
+      },
+      caseDone: (report: CaseReport) => {
+        this.firstCaseAt ??= performance.now();
+        cases = [...cases, report];
+        const merged = [...cases, ...previous.slice(cases.length)];
+        const current = this.byId(stored.id);
+        if (!current) return;
+        const next = { ...current, cases: merged };
+        this.replace(next);
+        if (Date.now() - lastSave > 1000) {
+          lastSave = Date.now();
+          void runStore.put(next);
+        }
+      },
+    });
+    try {
+      const outcome = await this.backend.gradeCorpus(
+        {
+          gradeId: stored.id,
+          corpus: stored.corpus,
+          run: stored.run,
+          fixtures: Object.fromEntries(stored.userFixtures.map((n) => [n, this.fixtures[n]!])),
+          timeoutMs: stored.timeoutMs,
+        },
+        listener,
+      );
+      const current = this.byId(stored.id) ?? stored;
+      if (outcome.ok) await this.save({ ...current, status: 'done', cases: outcome.value.cases, report: outcome.value, error: null });
+      else await this.save({ ...current, status: outcome.error.code === 'run.cancelled' ? 'cancelled' : 'failed', cases, error: outcome.error });
+    } catch (thrown) {
+      const current = this.byId(stored.id) ?? stored;
+      await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });
+    } finally {
+      this.activeId = null;
+      this.progress = null;
+      this.cancelRequested = false;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    if (!this.activeId || this.cancelRequested) return;
+    this.cancelRequested = true;
+    await this.backend.cancelGrade(this.activeId);
+  }
+
+  /** Record a reviewer's decision next to the verdict. */
+  async review(id: string, caseId: string, review: Omit<Review, 'at'>): Promise<void> {
+    const stored = this.byId(id);
+    if (!stored) return;
+    await this.save({ ...stored, reviews: { ...stored.reviews, [caseId]: { ...review, at: isoNow() } } });
+  }
+
+  async remove(id: string): Promise<void> {
+    if (id === this.activeId) return;
+    this.runs = this.runs.filter((r) => r.id !== id);
+    await runStore.delete(id);
+  }
+
+  private replace(run: StoredRun): void {
+    const others = this.runs.filter((r) => r.id !== run.id);
+    this.runs = [run, ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  private async save(run: StoredRun): Promise<void> {
+    this.replace(run);
+    try {
+      await runStore.put(run);
+    } catch {
+      // Not persisted (private mode, quota): the run still shows until the page closes.
+    }
+  }
+
+  private async withBusy(label: string, work: () => Promise<void>): Promise<void> {
+    this.busy = label;
+    try {
+      await work();
+    } catch (thrown) {
+      this.fileErrors = [{ code: 'input.invalid', message: messageOf(thrown) }];
+    } finally {
+      this.busy = null;
+    }
+  }
+}

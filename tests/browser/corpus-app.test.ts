@@ -1,0 +1,177 @@
+/**
+ * The corpus views against the production build in Chromium: one click runs
+ * the demo corpus with the flawed demo run; the page's 2×2 and counts equal
+ * the CLI's report for the same inputs; a failing case shows its differing
+ * cell; the exported JSON carries the CLI's verdicts; a reload keeps the run;
+ * a share link opens the same comparison in a fresh context, and a corrupt
+ * one says so; the playground works offline.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { repoRoot } from '../helpers/paths.ts';
+import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+
+const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
+const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+mkdirSync(SHOTS, { recursive: true });
+
+let app: ServedApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let cli: RunReport;
+const pageErrors: string[] = [];
+const foreign: string[] = [];
+
+beforeAll(async () => {
+  // Exit status 1: the run has failures (that is the point of the demo run).
+  const graded = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--json'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (graded.status !== 1) throw new Error(`The CLI run exited ${graded.status}: ${graded.stderr}`);
+  cli = JSON.parse(graded.stdout) as RunReport;
+  app = await serveBuiltApp();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  context.on('request', (r) => {
+    if (!r.url().startsWith(app.origin)) foreign.push(r.url());
+  });
+  page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${app.origin}/`);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+describe('corpus app in Chromium (production build)', () => {
+  test('home offers the built-ins without upload; bad files get precise errors', async () => {
+    await page.getByTestId('home').waitFor();
+    expect(await page.getByText('execution_goldens.yaml').count()).toBeGreaterThan(0);
+    expect(await page.getByText('demo-flawed.run.json').count()).toBeGreaterThan(0);
+    await page.getByTestId('input-files').setInputFiles({ name: 'broken.yaml', mimeType: 'text/yaml', buffer: Buffer.from('corpus: x\nversion: 1\nengine: duckdb\ncases:\n  - id: a\n    fixture: retail\n') });
+    await expect.poll(() => text('corpus-problems')).toMatch(/broken\.yaml:\d+/);
+    await page.getByTestId('input-files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await expect.poll(() => text('file-errors')).toMatch(/notes\.txt: not a corpus/);
+    await page.screenshot({ path: path.join(SHOTS, 'home.png'), fullPage: true });
+  });
+
+  test('one click runs the demo corpus with live progress; the 2×2 and counts equal the CLI', async () => {
+    const loadedAt = await page.evaluate(() => performance.now());
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('progress').waitFor({ timeout: 60_000 });
+    await expect.poll(() => text('progress-step'), { timeout: 120_000 }).toMatch(/parse|execute|done/);
+    await page.screenshot({ path: path.join(SHOTS, 'run.png') });
+    await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    const firstCase = await page.evaluate(() => (window as unknown as { __verdict?: { firstCaseAt: number | null } }).__verdict?.firstCaseAt ?? null);
+    console.log(`first graded case ${firstCase === null ? '?' : Math.round(firstCase - loadedAt)} ms after the click`);
+    expect(await text('run-status')).toBe('done');
+    const t = cli.summary.two_by_two;
+    expect(Number(await text('tbt-correct'))).toBe(t.answerable.returned.correct);
+    expect(Number(await text('tbt-wrong'))).toBe(t.answerable.returned.wrong);
+    expect(Number(await text('tbt-over-refusal'))).toBe(t.answerable.declined.over_refusal.count);
+    expect(Number(await text('tbt-declined-unarmed'))).toBe(t.answerable.declined.declined_unarmed.count);
+    expect(Number(await text('tbt-answerable-no-query'))).toBe(t.answerable.no_query);
+    expect(Number(await text('tbt-answerable-total'))).toBe(t.answerable.total);
+    expect(Number(await text('tbt-missed-refusal'))).toBe(t.unanswerable.returned.missed_refusal);
+    expect(Number(await text('tbt-correct-refusal'))).toBe(t.unanswerable.declined.correct_refusal);
+    const a = cli.summary.answer_accuracy;
+    expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+    expect(await page.locator('[data-testid=failures] tbody tr').count()).toBe(cli.summary.failures.length);
+    await page.screenshot({ path: path.join(SHOTS, 'results.png'), fullPage: true });
+    // Filter and search.
+    await page.getByTestId('failure-search').fill('timeout');
+    await expect.poll(() => page.locator('[data-testid=failures] tbody tr').count()).toBe(1);
+    await page.getByTestId('failure-search').fill('');
+  }, 700_000);
+
+  test('a failing case shows the clause edits and the highlighted differing cell', async () => {
+    await page.locator('[data-testid=failures] a', { hasText: 'retail-net-revenue-2024' }).click();
+    await page.getByTestId('case-view').waitFor();
+    expect(await text('case-outcome')).toBe('wrong');
+    expect(await text('enriched-question')).toMatch(/Sum quantity/);
+    const cell = page.locator('[data-testid=sample-actual] [data-testid=differing-cell]');
+    await expect.poll(() => cell.count()).toBe(1);
+    expect(await cell.textContent()).toMatch(/38723\.70/);
+    expect(await page.locator('[data-testid=sample-expected] [data-testid=differing-cell]').textContent()).toMatch(/35890\.29/);
+    expect(await page.getByTestId('clause-edits').textContent()).toMatch(/WHERE/);
+    // A review is stored next to the verdict.
+    await page.getByLabel('Disagree').check();
+    await page.getByRole('button', { name: 'Save review' }).click();
+    await expect.poll(() => text('review-saved')).toMatch(/disagree/);
+    expect(await text('verdict')).toBe('fail');
+    await page.screenshot({ path: path.join(SHOTS, 'case.png'), fullPage: true });
+    // Missing rows of a top-n answer are marked.
+    await page.goto(page.url().replace(/cases\/[^/]+$/, 'cases/retail-top-customers-2024'));
+    await expect.poll(() => page.locator('[data-testid=sample-expected] tr[data-marked]').count()).toBe(2);
+  });
+
+  test('the exported JSON carries the CLI verdicts, and reviews beside them', async () => {
+    await page.goto(page.url().replace(/\/cases\/.*$/, ''));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as RunReport & { reviews: Record<string, { agree: boolean }> };
+    const verdicts = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, c.report?.deterministic_verdict ?? null]);
+    expect(verdicts(exported)).toEqual(verdicts(cli));
+    expect(exported.summary.two_by_two).toEqual(cli.summary.two_by_two);
+    expect(exported.reviews['retail-net-revenue-2024']?.agree).toBe(false);
+  });
+
+  test('a reload keeps the finished run', async () => {
+    await page.reload();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 30_000 });
+    expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
+  });
+
+  test('a share link opens the same comparison in a fresh context; a corrupt one says so', async () => {
+    await page.goto(`${app.origin}/#/playground`);
+    await page.getByTestId('pg-actual').fill("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
+    await expect.poll(() => text('verdict'), { timeout: 60_000 }).toBe('fail');
+    await page.screenshot({ path: path.join(SHOTS, 'playground.png'), fullPage: true });
+    await page.getByTestId('share').click();
+    const link = (await page.getByTestId('share-link').getAttribute('href'))!;
+    expect(link).toContain('#/s/');
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await other.getByTestId('playground').waitFor({ timeout: 30_000 });
+    expect(await other.getByTestId('pg-actual').inputValue()).toBe("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
+    await expect.poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 60_000 }).toBe('fail');
+    await other.goto(`${app.origin}/#/s/AAAA-not-deflate`);
+    await other.reload();
+    await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/corrupt/);
+    await fresh.close();
+  });
+
+  test('with the network off, the app loads from the service worker and the playground runs', async () => {
+    await page.goto(`${app.origin}/#/playground`);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await page.getByTestId('playground').waitFor();
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await page.getByTestId('playground').waitFor({ timeout: 30_000 });
+      await page.getByTestId('pg-actual').fill("SELECT count(*) AS cancelled_orders FROM orders WHERE status = 'cancelled'");
+      await expect.poll(() => text('verdict'), { timeout: 90_000 }).toBe('pass');
+    } finally {
+      await context.setOffline(false);
+    }
+  }, 120_000);
+
+  test('no request left the origin and the page raised no error', () => {
+    expect(foreign).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
