@@ -7,6 +7,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBrowserEngines } from './browser-engines.ts';
 import { benchNodeEngines } from './engines-node.ts';
+import { benchPipeline } from './pipeline.ts';
+import { resultCompareFigures, runResultCompareBench } from './result-compare.ts';
 import { loadBaseline, printFigures, recordBaseline, type Figure } from './harness.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +22,14 @@ const all: Figure[] = [];
 const nodeEngines = await benchNodeEngines(spider);
 printFigures('Engines in Node (worker thread, sandboxed) vs the raw engine call', nodeEngines, baseline);
 all.push(...nodeEngines);
+
+const compare = resultCompareFigures(await runResultCompareBench());
+printFigures('Result comparison in Node (bag mode, 5 columns): time, peak memory, ratio to producing both results in DuckDB', compare, baseline);
+all.push(...compare);
+
+const pipeline = await benchPipeline(path.resolve(here, '..'));
+printFigures('The deterministic pipeline in Node (64 goldens, flawed sample run, self-check excluded)', pipeline, baseline);
+all.push(...pipeline);
 
 const browser = await benchBrowserEngines({ runs: 30 });
 const browserFigures: Figure[] = browser.engines.flatMap((e) => [

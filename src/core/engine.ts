@@ -76,6 +76,13 @@ export type ExecuteOutcome =
   | { ok: true; value: QueryResult }
   | { ok: false; error: VerdictError & { elapsedMs?: number } };
 
+/** A query plan reduced to what a complexity score needs. */
+export interface PlanSummary {
+  /** Operator names as the engine prints them (HASH_JOIN, SEQ_SCAN; SCAN, USE TEMP B-TREE...). */
+  operators: string[];
+  text: string;
+}
+
 export interface Engine {
   readonly name: EngineName;
   /** Engine build, e.g. "DuckDB v1.4.3 (duckdb-wasm 1.32.0)". */
@@ -86,6 +93,11 @@ export interface Engine {
   execute(sql: string, options?: ExecuteOptions): Promise<ExecuteOutcome>;
   /** Recompute the loaded fixture's content digest. */
   contentDigest(): Promise<Outcome<string>>;
+  /**
+   * The engine's query plan of one read statement (it is checked by the same
+   * gate as execute and never run): the operator names, one per plan node.
+   */
+  explain(sql: string): Promise<Outcome<PlanSummary>>;
   close(): Promise<void>;
 }
 

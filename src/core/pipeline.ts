@@ -50,6 +50,25 @@ function sample(table: ResultTable | null, rows: number) {
   return { ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, rows) }), total_rows: table.rows.length };
 }
 
+/**
+ * plan_complexity_score: a weighted count of expensive plan operators (seed:
+ * full scans, hash joins, sorts, nested loops) — scans 1, hash joins 2,
+ * nested loops and cross products 3, sorts and temp B-trees 1.5, grouping 1,
+ * windows 1.5, anything else 0.5.
+ */
+export function planComplexity(operators: string[]): number {
+  let score = 0;
+  for (const op of operators) {
+    if (/NESTED_LOOP|CROSS_PRODUCT|BLOCKWISE_NL|PIECEWISE_MERGE|CORRELATED/.test(op)) score += 3;
+    else if (/HASH_JOIN|MERGE/.test(op)) score += 2;
+    else if (/ORDER_BY|TOP_N|TEMP B-TREE|WINDOW/.test(op)) score += 1.5;
+    else if (/SCAN/.test(op)) score += 1;
+    else if (/GROUP_BY|AGGREGATE/.test(op)) score += 1;
+    else score += 0.5;
+  }
+  return score;
+}
+
 /** Rows that repeat an earlier row (counted on at most 200,000 rows). */
 function duplicateRows(table: ResultTable): number {
   const seen = new Set<string>();
@@ -310,7 +329,14 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
   if (config.enable_performance_metrics) {
     const e = validity.execution_time_expected_ms;
     const a = validity.execution_time_actual_ms;
-    performance = { execution_time_ratio: e && a ? Math.round((a / e) * 1000) / 1000 : null, plan_complexity_score: null };
+    const [planActual, planExpected] = await Promise.all([engine.explain(actualSql), engine.explain(request.expected_sql)]);
+    performance = {
+      execution_time_ratio: e && a ? Math.round((a / e) * 1000) / 1000 : null,
+      plan_complexity_score: planActual.ok ? planComplexity(planActual.value.operators) : null,
+      plan_complexity_expected: planExpected.ok ? planComplexity(planExpected.value.operators) : null,
+      plan_operators_actual: planActual.ok ? planActual.value.operators : [],
+    };
+    if (!planActual.ok) warnings.push({ code: 'plan_unavailable', message: `No query plan for the candidate: ${planActual.error.message}` });
     if (e === null || a === null || e < 5 || a < 5)
       warnings.push({ code: 'performance_noisy', message: 'Execution times under 5 ms (or frozen results) are too noisy to compare: treat execution_time_ratio as indicative only.' });
   }

@@ -48,6 +48,7 @@ function spawnWorkerHost(): HostHandle {
       load: (fixture) => remote.load(fixture),
       execute: (sql, options) => remote.execute(sql, options),
       contentDigest: () => remote.contentDigest(),
+      explain: (sql) => remote.explain(sql),
       cancel: () => remote.cancel(),
     },
     terminate,

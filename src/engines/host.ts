@@ -36,6 +36,13 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
         return { ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } };
       }
     },
+    async explain(sql: string) {
+      try {
+        return await need().explain(String(sql));
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    },
     async contentDigest() {
       try {
         return await need().contentDigest();

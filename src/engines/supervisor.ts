@@ -15,13 +15,14 @@ import {
   type ExecuteOutcome,
   type FixtureInfo,
   type FixtureSource,
+  type PlanSummary,
 } from '../core/engine.ts';
 import { fail, messageOf, type Outcome } from '../core/errors.ts';
 import type { EngineHostApi, HostSettings } from './host-api.ts';
 
 /** A started host: its API (a comlink proxy) and a way to kill it. */
 export interface HostHandle {
-  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel'>;
+  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel' | 'explain'>;
   terminate(): void;
   /** Resolves when the worker dies on its own (crash). */
   exited: Promise<string>;
@@ -257,6 +258,24 @@ export class SupervisedEngine implements Engine {
       grace.cancel();
     }
     if (!stopped) this.kill('stopped');
+  }
+
+  explain(sql: string): Promise<Outcome<PlanSummary>> {
+    return this.serialize(async () => {
+      try {
+        const host = await this.ready();
+        const budget = timer(this.options.cancelGraceMs ?? 5000);
+        const result = await Promise.race([host.api.explain(sql), budget.promise]);
+        budget.cancel();
+        if (result === TIMED_OUT) {
+          this.kill('explain timeout');
+          return fail('sandbox.timeout', 'Planning the query took too long.');
+        }
+        return result;
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    });
   }
 
   contentDigest(): Promise<Outcome<string>> {

@@ -115,7 +115,9 @@ describe('sample runs: every expected outcome is consistent with the records and
           continue;
         }
         if (record.declined) {
-          if (want !== (!answerable ? 'correct_refusal' : c.arm === 'must_answer' ? 'over_refusal' : 'declined_unarmed')) failures.push(`${c.id}: declined, expected ${want}`);
+          // A declined golden without an arm is recorded distinctly (seed 003); a declined control is an over-refusal.
+          const declinedOutcome = !answerable ? 'correct_refusal' : c.arm === 'must_answer' ? 'over_refusal' : 'declined_unarmed';
+          if (want !== declinedOutcome) failures.push(`${c.id}: declined, expected ${want}`);
           continue;
         }
         if (!answerable) {

@@ -109,6 +109,15 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
       });
     }
 
+    it('plans only what execute would run: EXPLAIN goes through the same gate', async () => {
+      const plan = await engine.explain('SELECT name FROM items ORDER BY price');
+      expect(plan.ok && plan.value.operators.length).toBeGreaterThan(0);
+      for (const sql of ['DROP TABLE items', 'SELECT 1; DELETE FROM items', "COPY items TO 'x.csv'"]) {
+        const refused = await engine.explain(sql);
+        expect(refused.ok).toBe(false);
+      }
+    });
+
     it('leaves no file behind and the digest unchanged', async () => {
       expect(readdirSync(scratch)).toEqual([]);
       expect(readdirSync(repoRoot).sort()).toEqual(repoFilesBefore);

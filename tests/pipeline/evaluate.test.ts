@@ -217,6 +217,8 @@ describe('configuration', () => {
   it('honours performance metrics, strict names and the query timeout', async () => {
     const perf = await run('SELECT id FROM orders', 'SELECT id FROM orders', {}, { enable_performance_metrics: true });
     expect(perf.performance_scores?.execution_time_ratio).toBeTypeOf('number');
+    expect(perf.performance_scores?.plan_complexity_score).toBeGreaterThan(0);
+    expect(perf.performance_scores?.plan_operators_actual?.length).toBeGreaterThan(0);
     const strict = await run('SELECT id FROM orders', 'SELECT id AS order_id FROM orders', {}, { require_column_name_match: true });
     expect(strict.deterministic_verdict).toBe('fail');
     const slow = await run('SELECT 1', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r', {}, { query_timeout_ms: 800 });

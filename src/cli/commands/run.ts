@@ -9,6 +9,7 @@ import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
+import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
@@ -28,6 +29,8 @@ Options:
   --markdown FILE        write a Markdown summary (pull-request comment)
   --junit FILE           write JUnit XML (one test case per corpus case)
   --csv FILE             write a CSV of cases
+  --judge                ask the configured AI judge (SQL_VERDICT_JUDGE_* variables) about
+                         cases below the 0.92 score threshold; advisory only
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -77,6 +80,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     markdown: { type: 'string' },
     junit: { type: 'string' },
     csv: { type: 'string' },
+    judge: { type: 'boolean' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -90,6 +94,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
   if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
+  const judge = values.judge ? judgeFromEnv(io.env) : null;
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
@@ -99,7 +104,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus,
       run,
       engineFor: pool.engineFor,
-      config: { query_timeout_ms: timeoutMs },
+      config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}) },
+      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices } } } : {}),
       reliabilityPenalty: c,
       onProgress: (p) => {
         const now = Date.now();

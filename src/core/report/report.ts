@@ -59,7 +59,12 @@ export interface EvaluationReport {
   structure_score: number | null;
   result_score: number | null;
   diagnostic_scores: DiagnosticScores | null;
-  performance_scores: { execution_time_ratio: number | null; plan_complexity_score: number | null } | null;
+  performance_scores: {
+    execution_time_ratio: number | null;
+    plan_complexity_score: number | null;
+    plan_complexity_expected?: number | null;
+    plan_operators_actual?: string[];
+  } | null;
   severity: Severity;
   /** Plain-language sentences a reviewer can act on. */
   explanations: string[];

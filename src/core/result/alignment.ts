@@ -11,7 +11,7 @@
 import { SCHEME_NORMAL, SCHEME_SIMILAR, hashByKind } from './cell-hash.ts';
 import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
 import { columnSummary, schemeFor, type Side } from './side.ts';
-import { isTolerantKind, kindsCompatible, type Tolerance } from './value-policy.ts';
+import { isTolerantKind, kindsCompatible, toDouble, type Tolerance } from './value-policy.ts';
 
 export type Mapping = readonly (readonly [number, number])[];
 
@@ -115,7 +115,7 @@ function numberProfile(side: Side, index: number): NumberProfile | null {
       p.nulls++;
       continue;
     }
-    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? Number(cell) : NaN;
+    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? toDouble(cell) : NaN;
     if (v !== v) p.nans++;
     else if (v === Infinity) p.posInf++;
     else if (v === -Infinity) p.negInf++;
@@ -420,9 +420,20 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
     }
     const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
     if (fallback) return { ...found(fallback.evaluation, fallback.method), searchCapped };
+    // No column could hold another position's values: nothing suggests a reordering, keep positions
+    // (and skip scoring every column pair on a sample).
+    if (!searchCapped && options.every((o, i) => o.every((j) => j === i)))
+      return { mapping: positionalMapping(E, A), method: 'best_effort', checked, searchCapped, sampled: false, unnamed: none, evaluation: null };
     const best = bestEffortMapping(E, A, req.cap);
     return { mapping: best.mapping, method: 'best_effort', checked, searchCapped, sampled: best.sampled, unnamed: none, evaluation: null };
   }
+  // Different shapes: the same names, in order, with compatible kinds keep their positions without scoring.
+  const k = Math.min(E.m, A.m);
+  let named = k > 0;
+  for (let i = 0; i < k && named; i++)
+    named = E.columns[i]!.name === A.columns[i]!.name && kindsCompatible(E.columns[i]!.kind, A.columns[i]!.kind);
+  if (named && E.m === A.m)
+    return { mapping: positionalMapping(E, A), method: 'best_effort', checked, searchCapped: false, sampled: false, unnamed: none, evaluation: null };
   const best = bestEffortMapping(E, A, req.cap);
   return { mapping: best.mapping, method: 'best_effort', checked, searchCapped: false, sampled: best.sampled, unnamed: none, evaluation: null };
 }

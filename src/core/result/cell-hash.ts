@@ -24,6 +24,7 @@ import {
   TIMESTAMP,
   TIMESTAMPTZ,
   classOf,
+  toDouble,
   type ColumnLike,
 } from './value-policy.ts';
 
@@ -58,8 +59,9 @@ export function fmix(h: number): number {
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 
-/** Hash of a double by value: −0 as 0, every NaN alike. */
+/** Hash of a double by value: −0 as 0, every NaN alike; 32-bit integers take a shortcut. */
 export function hashDouble(v: number): number {
+  if ((v | 0) === v) return fmix(Math.imul(v, 0xcc9e2d51) ^ 0x3c6ef372);
   if (v !== v) return HASH_NAN;
   f64[0] = v === 0 ? 0 : v;
   return fmix(Math.imul(u32[0]! ^ 0x9e3779b9, 0xcc9e2d51) ^ Math.imul(u32[1]! ^ 0x7f4a7c15, 0x1b873593));
@@ -196,11 +198,9 @@ function hashBytes(b: Uint8Array): number {
   return fmix(h ^ b.length);
 }
 
-/** Quantize a double to about nine significant digits (similarity scoring only). */
+/** Round a double to single precision (about seven significant digits), for similarity scoring only. */
 function quantize(v: number): number {
-  if (!Number.isFinite(v) || v === 0) return v;
-  const q = Math.pow(10, Math.floor(Math.log10(Math.abs(v))) - 8);
-  return Math.round(v / q) * q;
+  return Math.fround(v);
 }
 
 const OTHER: ColumnLike = { kind: 'other' };
@@ -213,7 +213,7 @@ export function hashCell(column: ColumnLike, cell: Cell, scheme: HashScheme = SC
       return HASH_NULL;
     case EXACT:
       if (scheme === SCHEME_NORMAL) return hashExact(cell as number | bigint | string);
-      return hashDouble(scheme === SCHEME_SIMILAR ? quantize(Number(cell)) : Number(cell));
+      return hashDouble(scheme === SCHEME_SIMILAR ? quantize(toDouble(cell as string)) : toDouble(cell as string));
     case FLOAT:
       return hashDouble(scheme === SCHEME_SIMILAR ? quantize(cell as number) : (cell as number));
     case TEXT:
@@ -259,16 +259,15 @@ export function hashByKind(column: ColumnLike, cell: Cell | undefined, scheme: H
   if (cell === null || cell === undefined) return HASH_NULL;
   switch (column.kind) {
     case 'integer':
-      if (typeof cell === 'number' && scheme !== SCHEME_SIMILAR) return hashDouble(cell);
-      break;
     case 'float':
-      if (typeof cell === 'number' && scheme !== SCHEME_SIMILAR) return hashDouble(cell);
+      if (typeof cell === 'number') return hashDouble(scheme === SCHEME_SIMILAR ? quantize(cell) : cell);
       break;
     case 'text':
       if (typeof cell === 'string') return hashString(cell);
       break;
     case 'decimal':
-      if (typeof cell === 'string' && scheme === SCHEME_NORMAL) return hashDecimalText(cell);
+      if (typeof cell === 'string')
+        return scheme === SCHEME_NORMAL ? hashDecimalText(cell) : hashDouble(scheme === SCHEME_SIMILAR ? quantize(toDouble(cell)) : toDouble(cell));
       break;
     case 'date':
     case 'timestamp':

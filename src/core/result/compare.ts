@@ -3,64 +3,29 @@
  * disclosed policy (SPEC section 3) and produce result_equality_family, the
  * graded metrics and reasons with witnesses. See `docs/comparison-policy.md`.
  */
-import type { JsonValue } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
-import { chooseAlignment, type Mapping, type MappingEvaluation } from './alignment.ts';
-import { alignCells, type CellPairs } from './cell-align.ts';
+import { chooseAlignment, type MappingEvaluation } from './alignment.ts';
+import { alignCells } from './cell-align.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
-import { checkOrder, type OrderResult } from './order-check.ts';
-import {
-  allRows,
-  buildIndex,
-  countEqual,
-  createMatchContext,
-  findEqual,
-  fingerprintsDiffer,
-  matchPrepared,
-  prepareMatch,
-  type ListMatch,
-  type RowIndex,
-} from './row-match.ts';
-import { makePairs, nullCounts, prepareSide, type Side } from './side.ts';
+import { createEvaluator, unmatched } from './evaluation.ts';
+import { cellReasons, cellStatistics, duplicateWitness, kindOnlyMismatch, named, plural, unexplained } from './evidence.ts';
+import { checkOrder } from './order-check.ts';
+import { nullCounts, prepareSide, type Side } from './side.ts';
 import type {
   AlignedColumn,
-  CellMismatch,
   ColumnMismatchRate,
   ColumnRef,
   CompareOptions,
   ComparisonWarning,
   ModeOutcome,
-  NamedColumn,
   Overlap,
   Reason,
   ReasonCode,
   ResultComparison,
   SchemaColumn,
-  TypeMismatch,
 } from './types.ts';
-import {
-  BOOL,
-  CLASS_NAMES,
-  DATE,
-  EXACT,
-  FLOAT,
-  TIMESTAMP,
-  cellsEqual,
-  classOf,
-  numericDelta,
-  type Tolerance,
-} from './value-policy.ts';
-import { cellWitness, rowWitness } from './witness.ts';
-
-/** Cell-level reasons (value, null, type) reported at most, across columns. */
-const MAX_CELL_REASONS = 20;
-
-interface SetResult {
-  pass: boolean;
-  /** Rows with no equal row at all on the other side. */
-  missingE: Int32Array;
-  missingA: Int32Array;
-}
+import { kindsCompatible, type Tolerance } from './value-policy.ts';
+import { rowWitness } from './witness.ts';
 
 function overlap(shared: number, expected: number, actual: number): Overlap {
   if (expected === 0 && actual === 0) return { jaccard: 1, f1: 1, precision: 1, recall: 1 };
@@ -71,34 +36,6 @@ function overlap(shared: number, expected: number, actual: number): Overlap {
     precision: actual === 0 ? 0 : shared / actual,
     recall: expected === 0 ? 0 : shared / expected,
   };
-}
-
-function unmatched(match: Int32Array, list: Int32Array): Int32Array {
-  let k = 0;
-  for (let i = 0; i < match.length; i++) if (match[i] === -1) k++;
-  const out = new Int32Array(k);
-  k = 0;
-  for (let i = 0; i < match.length; i++) if (match[i] === -1) out[k++] = list[i]!;
-  return out;
-}
-
-function named(side: Side, index: number): NamedColumn {
-  return { index, name: side.columns[index]!.name };
-}
-
-function classesMeet(x: number, y: number): boolean {
-  if (x === y) return true;
-  const numeric = (c: number) => c === EXACT || c === FLOAT;
-  const datetime = (c: number) => c === DATE || c === TIMESTAMP;
-  return (numeric(x) && numeric(y)) || (datetime(x) && datetime(y));
-}
-
-function show(value: JsonValue): string {
-  return value === null ? 'NULL' : JSON.stringify(value);
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /**
@@ -140,81 +77,10 @@ export function compareResults(
       });
   }
 
-  const allE = allRows(E.n);
-  const allA = allRows(A.n);
-  const evaluations: MappingEvaluation[] = [];
-  const evaluate = (mapping: Mapping): MappingEvaluation => {
-    const known = evaluations.find(
-      (ev) => ev.mapping.length === mapping.length && ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
-    );
-    if (known) return known;
-    const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
-    const prepared = prepareMatch(ctx, allE, allA, true);
-    // The passes yield every aligned column's fingerprint: keep them for the column filter.
-    ctx.pairs.forEach((pair, p) => {
-      const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
-      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
-      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
-    });
-    const complete = E.m === A.m && mapping.length === E.m;
-    const possible = setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared));
-    const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
-    evaluations.push(ev);
-    return ev;
-  };
-  const matchOf = (ev: MappingEvaluation): ListMatch => {
-    if (!ev.match) {
-      ev.match = matchPrepared(ev.ctx, ev.prepared);
-      ev.bagPass = ev.complete && E.n === A.n && ev.match.matched === E.n;
-    }
-    return ev.match;
-  };
-  const orders = new Map<MappingEvaluation, OrderResult>();
-  const orderOf = (ev: MappingEvaluation): OrderResult => {
-    let result = orders.get(ev);
-    if (!result) {
-      result = ev.bagPass ? checkOrder(ev.ctx, keys, matchOf(ev).matchE) : { pass: false, tieGroups: 0, violation: null };
-      orders.set(ev, result);
-    }
-    return result;
-  };
-  // Fresh full indexes of both sides, for set semantics and duplicate counts (failure paths only).
-  const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
-  const indexesOf = (ev: MappingEvaluation) => {
-    let found = indexes.get(ev);
-    if (!found) {
-      found = { aIndex: ev.prepared.index, eIndex: buildIndex(ev.ctx, 'E', allE, true) };
-      indexes.set(ev, found);
-    }
-    return found;
-  };
-  const sets = new Map<MappingEvaluation, SetResult>();
-  const setOf = (ev: MappingEvaluation): SetResult => {
-    let result = sets.get(ev);
-    if (result) return result;
-    if (!ev.complete) result = { pass: false, missingE: new Int32Array(0), missingA: new Int32Array(0) };
-    else if (ev.bagPass) result = { pass: true, missingE: new Int32Array(0), missingA: new Int32Array(0) };
-    else {
-      const match = matchOf(ev);
-      const freeE = unmatched(match.matchE, allE);
-      const freeA = unmatched(match.matchA, allA);
-      // Expected rows first: one without an equal actual row settles it before indexing the expected side.
-      const missingE = freeE.filter((e) => findEqual(ev.ctx, ev.prepared.index, e) < 0);
-      let missingA = freeA;
-      if (missingE.length === 0 || setMode) {
-        const { eIndex } = indexesOf(ev);
-        missingA = freeA.filter((a) => findEqual(ev.ctx, eIndex, a) < 0);
-      }
-      result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
-    }
-    sets.set(ev, result);
-    return result;
-  };
-  const passes = (ev: MappingEvaluation): boolean => {
-    if (!ev.possible) return false;
-    matchOf(ev);
-    return mode === 'order-sensitive' ? ev.bagPass && orderOf(ev).pass : setMode ? setOf(ev).pass : ev.bagPass;
-  };
+  const evaluator = createEvaluator(E, A, tol, setMode, keys);
+  const { allE, allA, evaluate, matchOf, orderOf, setOf, indexesOf, rowsAgree } = evaluator;
+  const passes = (ev: MappingEvaluation): boolean =>
+    mode === 'order-sensitive' ? rowsAgree(ev) && orderOf(ev).pass : rowsAgree(ev);
 
   const choice = chooseAlignment({
     E,
@@ -314,10 +180,10 @@ export function compareResults(
   const freeA = unmatched(match.matchA, allA);
   const cap = cfg.max_rows_for_cell_alignment;
   const cells = alignCells(ctx, freeE, freeA, cap);
-  const rowsAgree = setMode ? setRes.pass : ev.bagPass;
-  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A);
+  const agree = setMode ? setRes.pass : ev.bagPass;
+  const stats = cellStatistics(ctx, cells, match.matchE, match.toleranceMatched, match.byTolerance, match.toleranceDeltas, mapping, E, A);
 
-  if (!rowsAgree) {
+  if (!agree) {
     const residueE = setMode ? setRes.missingE : freeE;
     const residueA = setMode ? setRes.missingA : freeA;
     const countsDiffer = setMode ? residueE.length !== residueA.length : E.n !== A.n;
@@ -337,7 +203,7 @@ export function compareResults(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, mapping, E, A) : stats;
+    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.toleranceMatched, match.byTolerance, match.toleranceDeltas, mapping, E, A) : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
       const { aIndex, eIndex } = indexesOf(ev);
@@ -375,7 +241,7 @@ export function compareResults(
       reasons.push({ code: 'column_name_mismatch', message: 'Exact comparison requires equal column names, position by position.', columns });
     }
   }
-  if (ctx.budget.exhausted && !rowsAgree)
+  if (ctx.budget.exhausted && !agree)
     reasons.push({
       code: 'matching_incomplete',
       message: 'The tolerance matching ran out of its work budget: some rows were left unmatched that a longer search might pair.',
@@ -387,11 +253,6 @@ export function compareResults(
   else modePass = (setMode ? setRes.pass : ev.bagPass) && nameProblems.length === 0;
   modePass = modePass && shapeOk && E.m === A.m;
 
-  function passesFree(x: MappingEvaluation): boolean {
-    if (!x.possible) return false;
-    matchOf(x);
-    return setMode ? setOf(x).pass : x.bagPass;
-  }
   if (!modePass && strictOrder && !positionalFreePass(ev)) {
     const free = chooseAlignment({
       E,
@@ -402,10 +263,10 @@ export function compareResults(
       strictNames: cfg.require_column_name_match,
       bagPrefilter: !setMode,
       evaluate,
-      passes: passesFree,
+      passes: rowsAgree,
     });
     const freeEv = free.evaluation;
-    if (freeEv && passesFree(freeEv) && !freeEv.mapping.every(([i, j]) => i === j))
+    if (freeEv && rowsAgree(freeEv) && !freeEv.mapping.every(([i, j]) => i === j))
       reasons.push({
         code: 'column_order_mismatch',
         message: `Columns must keep their order; the results agree with the columns reordered (${freeEv.mapping
@@ -439,7 +300,7 @@ export function compareResults(
   if (E.m !== A.m) exactReasons.push('column_count_mismatch');
   else {
     if (!namesEqual) exactReasons.push('column_name_mismatch');
-    if (kindDiffs.length > 0 || mapping.some(([i, j]) => !classesKindsMeet(E, A, i, j))) exactReasons.push('type_mismatch');
+    if (kindDiffs.length > 0 || mapping.some(([i, j]) => !kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind))) exactReasons.push('type_mismatch');
     if (!positional) exactReasons.push(ev.bagPass ? 'column_order_mismatch' : 'value_mismatch');
     else if (!ev.bagPass) exactReasons.push(...bagOutcome.reasons.filter((c) => c !== 'column_count_mismatch'));
     else if (!strictRowsPass) exactReasons.push('order_violation');
@@ -479,7 +340,7 @@ export function compareResults(
 
   const schemaColumns = (side: Side): SchemaColumn[] =>
     side.columns.map((c, index) => ({ index, name: c.name, kind: c.kind, engine_type: c.engineType }));
-  const kindsCompatibleAll = mapping.every(([i, j]) => classesKindsMeet(E, A, i, j));
+  const kindsCompatibleAll = mapping.every(([i, j]) => kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind));
   const sortedNames = (side: Side) => side.columns.map((c) => c.name).sort();
   const alignedColumns: AlignedColumn[] = mapping.map(([i, j]) => ({
     expected_index: i,
@@ -603,359 +464,5 @@ export function compareResults(
   function positionalFreePass(x: MappingEvaluation): boolean {
     return (setMode ? setOf(x).pass : x.bagPass) && x.mapping.every(([i, j]) => i === j) && mode !== 'exact';
   }
-}
-
-function classesKindsMeet(E: Side, A: Side, i: number, j: number): boolean {
-  const x = E.columns[i]!.kind;
-  const y = A.columns[j]!.kind;
-  if (x === 'other' || y === 'other' || x === 'null' || y === 'null') return true;
-  const family = (k: string) => (k === 'integer' || k === 'decimal' || k === 'float' ? 'number' : k === 'date' || k === 'timestamp' ? 'datetime' : k);
-  return family(x) === family(y);
-}
-
-/** Never expected: a failure for which no finer reason was found still gets a reason and a witness. */
-function unexplained(E: Side, A: Side): CellMismatch {
-  return {
-    code: 'value_mismatch',
-    message: 'The results differ (no finer witness found).',
-    column: { expected_index: null, expected_name: null, actual_index: null, actual_name: null },
-    expected: null,
-    actual: null,
-    delta: null,
-    tolerance: null,
-    rule: 'equality',
-    expected_row: E.n ? rowWitness(E, 0) : { position: -1, values: [] },
-    actual_row: A.n ? rowWitness(A, 0) : { position: -1, values: [] },
-    pairing: 'leftover',
-    mismatched_pairs: 0,
-    expected_kind: 'other',
-    actual_kind: 'other',
-    expected_engine_type: '',
-    actual_engine_type: '',
-  };
-}
-
-function kindOnlyMismatch(E: Side, A: Side, i: number, j: number, column: ColumnRef): TypeMismatch {
-  const ec = E.columns[i]!;
-  const ac = A.columns[j]!;
-  return {
-    code: 'type_mismatch',
-    message: `Exact comparison requires equal kinds: column "${ec.name}" is ${ec.kind} (${ec.engineType}) in the expected result and ${ac.kind} (${ac.engineType}) in the actual one.`,
-    column,
-    expected_kind: ec.kind,
-    actual_kind: ac.kind,
-    expected_engine_type: ec.engineType,
-    actual_engine_type: ac.engineType,
-    expected: null,
-    actual: null,
-    expected_row: null,
-    actual_row: null,
-    mismatched_pairs: 0,
-  };
-}
-
-// ---------------------------------------------------------------------------
-
-interface ColumnStats {
-  mismatched: number;
-  nullMismatches: number;
-  typeMismatches: number;
-  maxAbs: number | null;
-  /** Index (into the cell pairs) of the first value, null and type mismatch. */
-  firstValue: number;
-  firstNull: number;
-  firstType: number;
-  valueCount: number;
-  nullCount: number;
-  typeCount: number;
-}
-
-interface CellStats {
-  agreeing: number;
-  nullMismatches: number;
-  columns: ColumnStats[];
-  numeric: {
-    floatCompared: number;
-    within: number;
-    outside: number;
-    exactCompared: number;
-    exactMismatches: number;
-    maxAbs: number;
-    maxRel: number;
-  };
-}
-
-function cellStatistics(
-  ctx: ReturnType<typeof createMatchContext>,
-  cells: CellPairs,
-  matchE: Int32Array,
-  toleranceMatched: number,
-  matchByTolerance: Uint8Array | null,
-  mapping: Mapping,
-  E: Side,
-  A: Side,
-): CellStats {
-  const { tol, pairs } = ctx;
-  const numeric = { floatCompared: 0, within: 0, outside: 0, exactCompared: 0, exactMismatches: 0, maxAbs: 0, maxRel: 0 };
-  const columns: ColumnStats[] = mapping.map(() => ({
-    mismatched: 0,
-    nullMismatches: 0,
-    typeMismatches: 0,
-    maxAbs: null,
-    firstValue: -1,
-    firstNull: -1,
-    firstType: -1,
-    valueCount: 0,
-    nullCount: 0,
-    typeCount: 0,
-  }));
-  const note = (p: number, d: ReturnType<typeof numericDelta>, equal: boolean) => {
-    if (!d) return;
-    if (d.rule === 'float') {
-      numeric.floatCompared++;
-      if (equal && d.abs_delta !== 0) numeric.within++;
-      if (!equal) numeric.outside++;
-    } else {
-      numeric.exactCompared++;
-      if (!equal) numeric.exactMismatches++;
-    }
-    if (d.abs_delta !== null) {
-      numeric.maxAbs = Math.max(numeric.maxAbs, d.abs_delta);
-      const s = columns[p]!;
-      s.maxAbs = Math.max(s.maxAbs ?? 0, d.abs_delta);
-    }
-    if (d.rel_delta !== null) numeric.maxRel = Math.max(numeric.maxRel, d.rel_delta);
-  };
-  // Matched rows: numeric cells compared. Rows paired by the exact phase have equal keys and hold
-  // identical numbers (barring a 64-bit key collision, which could only hide a within-tolerance delta
-  // from these statistics, never change a verdict); deltas are computed for tolerance-phase pairs.
-  const byTolerance = toleranceMatched > 0 ? matchByTolerance : null;
-  const eNulls = nullCounts(E);
-  let matchedAll = true;
-  for (let r = 0; r < matchE.length && matchedAll; r++) matchedAll = matchE[r]! >= 0;
-  for (let p = 0; p < pairs.length; p++) {
-    const pair = pairs[p]!;
-    const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
-    if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
-    const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
-    if (exactPair || (!byTolerance && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
-      // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
-      let count = 0;
-      if (matchedAll) count = E.n - eNulls[pair.ei]!;
-      else
-        for (let r = 0; r < matchE.length; r++) {
-          const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
-          if (x !== null && x !== undefined) count++;
-        }
-      if (exactPair) numeric.exactCompared += count;
-      else numeric.floatCompared += count;
-      continue;
-    }
-    const s = columns[p]!;
-    for (let r = 0; r < matchE.length; r++) {
-      const a = matchE[r]!;
-      if (a < 0) continue;
-      const x = E.rows[r]![pair.ei];
-      if (x === null || x === undefined) continue;
-      if (!byTolerance || !byTolerance[r]) {
-        if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
-        continue;
-      }
-      const y = A.rows[a]![pair.ai];
-      if (y === null || y === undefined) continue;
-      if (typeof x === 'number' && typeof y === 'number') {
-        // The float rule's statistics without allocating: both finite here (matched, not identical).
-        numeric.floatCompared++;
-        if (x === y || (x !== x && y !== y)) continue;
-        const abs = Math.abs(y - x);
-        const scale = Math.max(Math.abs(x), Math.abs(y));
-        if (abs !== 0) numeric.within++;
-        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
-        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
-        const rel = scale === 0 ? 0 : abs / scale;
-        if (rel > numeric.maxRel) numeric.maxRel = rel;
-        continue;
-      }
-      note(p, numericDelta(pair.ec, x, pair.ac, y, tol), true);
-    }
-  }
-  let agreeing = 0;
-  let nullMismatches = 0;
-  for (let k = 0; k < cells.count; k++) {
-    const er = cells.e[k]!;
-    const ar = cells.a[k]!;
-    for (let p = 0; p < pairs.length; p++) {
-      const pair = pairs[p]!;
-      const x = E.rows[er]![pair.ei] ?? null;
-      const y = A.rows[ar]![pair.ai] ?? null;
-      const equal = cellsEqual(pair.ec, x, pair.ac, y, tol);
-      if (x !== null && y !== null) note(p, numericDelta(pair.ec, x, pair.ac, y, tol), equal);
-      if (equal) {
-        agreeing++;
-        continue;
-      }
-      const s = columns[p]!;
-      s.mismatched++;
-      if (x === null || y === null) {
-        if (!(x === null && y === null)) {
-          s.nullMismatches++;
-          nullMismatches++;
-        }
-        s.nullCount++;
-        if (s.firstNull < 0) s.firstNull = k;
-      } else if (!classesMeet(classOf(pair.ec.kind, x), classOf(pair.ac.kind, y))) {
-        s.typeMismatches++;
-        s.typeCount++;
-        if (s.firstType < 0) s.firstType = k;
-      } else {
-        s.valueCount++;
-        if (s.firstValue < 0) s.firstValue = k;
-      }
-    }
-  }
-  return { agreeing, nullMismatches, columns, numeric };
-}
-
-function cellReasons(
-  stats: CellStats,
-  cells: CellPairs,
-  mapping: Mapping,
-  E: Side,
-  A: Side,
-  colRef: (i: number | null, j: number | null) => ColumnRef,
-  tol: Tolerance,
-): Reason[] {
-  const out: { k: number; reason: Reason }[] = [];
-  mapping.forEach(([i, j], p) => {
-    const s = stats.columns[p]!;
-    const ec = E.columns[i]!;
-    const ac = A.columns[j]!;
-    const at = (k: number) => {
-      const er = cells.e[k]!;
-      const ar = cells.a[k]!;
-      const x = E.rows[er]![i] ?? null;
-      const y = A.rows[ar]![j] ?? null;
-      return { er, ar, x, y, expected: cellWitness(ec, x), actual: cellWitness(ac, y) };
-    };
-    const base = (k: number) => {
-      const w = at(k);
-      return {
-        column: colRef(i, j),
-        expected: w.expected,
-        actual: w.actual,
-        expected_row: rowWitness(E, w.er),
-        actual_row: rowWitness(A, w.ar),
-        expected_kind: ec.kind,
-        actual_kind: ac.kind,
-        expected_engine_type: ec.engineType,
-        actual_engine_type: ac.engineType,
-        w,
-      };
-    };
-    if (s.firstValue >= 0) {
-      const { w, ...b } = base(s.firstValue);
-      const d = numericDelta(ec, w.x, ac, w.y, tol);
-      const rule: CellMismatch['rule'] = d ? d.rule : 'equality';
-      const delta = d ? d.delta : null;
-      const tolerance = d ? d.tolerance : null;
-      out.push({
-        k: s.firstValue,
-        reason: {
-          code: 'value_mismatch',
-          message: `Column "${ec.name}" differs: expected ${show(w.expected)}, got ${show(w.actual)}${
-            d ? (d.rule === 'exact' ? ` (exact rule, difference ${String(delta)})` : ` (difference ${String(delta)} exceeds the tolerance ${String(tolerance)})`) : ''
-          }; expected row ${w.er}, actual row ${w.ar}.`,
-          ...b,
-          delta,
-          tolerance,
-          rule,
-          pairing: cells.byContent[s.firstValue] ? 'best_partial' : 'leftover',
-          mismatched_pairs: s.valueCount,
-        },
-      });
-    }
-    if (s.firstNull >= 0) {
-      const { w, ...b } = base(s.firstNull);
-      out.push({
-        k: s.firstNull,
-        reason: {
-          code: 'null_mismatch',
-          message:
-            w.x === null && w.y === null
-              ? `Column "${ec.name}": NULL never equals NULL under null_equality_mode sql_semantic; expected row ${w.er}, actual row ${w.ar}.`
-              : `Column "${ec.name}": NULL matches only NULL; expected ${show(w.expected)}, got ${show(w.actual)}; expected row ${w.er}, actual row ${w.ar}.`,
-          ...b,
-          delta: null,
-          tolerance: null,
-          rule: 'null',
-          pairing: cells.byContent[s.firstNull] ? 'best_partial' : 'leftover',
-          mismatched_pairs: s.nullCount,
-        },
-      });
-    }
-    if (s.firstType >= 0) {
-      const { w, ...b } = base(s.firstType);
-      const xc = CLASS_NAMES[classOf(ec.kind, w.x)];
-      const yc = CLASS_NAMES[classOf(ac.kind, w.y)];
-      out.push({
-        k: s.firstType,
-        reason: {
-          code: 'type_mismatch',
-          message: `Column "${ec.name}": a ${xc} never equals a ${yc}${
-            classOf(ec.kind, w.x) === BOOL || classOf(ac.kind, w.y) === BOOL ? ' (booleans match only booleans)' : ''
-          }; expected ${show(w.expected)}, got ${show(w.actual)}.`,
-          column: b.column,
-          expected_kind: b.expected_kind,
-          actual_kind: b.actual_kind,
-          expected_engine_type: b.expected_engine_type,
-          actual_engine_type: b.actual_engine_type,
-          expected: b.expected,
-          actual: b.actual,
-          expected_row: b.expected_row,
-          actual_row: b.actual_row,
-          mismatched_pairs: s.typeCount,
-        },
-      });
-    }
-  });
-  out.sort((x, y) => x.k - y.k);
-  return out.slice(0, MAX_CELL_REASONS).map((o) => o.reason);
-}
-
-function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, aIndex: RowIndex, eIndex: RowIndex): Reason | null {
-  const { ctx } = ev;
-  const E = ctx.E;
-  const A = ctx.A;
-  if (freeE.length > 0) {
-    const e = freeE[0]!;
-    const a = findEqual(ctx, aIndex, e);
-    if (a < 0) return null;
-    const expectedCount = countEqual(ctx, eIndex, aIndex.list[a]!);
-    const actualCount = countEqual(ctx, aIndex, e);
-    return {
-      code: 'duplicate_rows',
-      message: `The results agree as sets but not as bags: expected row ${e} appears ${plural(expectedCount, 'time')} in the expected result and ${plural(actualCount, 'time')} in the actual one.`,
-      row: rowWitness(E, e),
-      side: 'expected',
-      expected_count: expectedCount,
-      actual_count: actualCount,
-    };
-  }
-  if (freeA.length > 0) {
-    const a = freeA[0]!;
-    const e = findEqual(ctx, eIndex, a);
-    if (e < 0) return null;
-    const expectedCount = countEqual(ctx, eIndex, a);
-    const actualCount = countEqual(ctx, aIndex, eIndex.list[e]!);
-    return {
-      code: 'duplicate_rows',
-      message: `The results agree as sets but not as bags: actual row ${a} appears ${plural(actualCount, 'time')} in the actual result and ${plural(expectedCount, 'time')} in the expected one.`,
-      row: rowWitness(A, a),
-      side: 'actual',
-      expected_count: expectedCount,
-      actual_count: actualCount,
-    };
-  }
-  return null;
 }
 

@@ -20,7 +20,7 @@
 import type { Cell } from '../value/kind.ts';
 import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
 import { rowsEqual, type ColumnPair, type Side } from './side.ts';
-import { classOf, EXACT, FLOAT, LIST, STRUCT, type Tolerance } from './value-policy.ts';
+import { classOf, EXACT, FLOAT, LIST, STRUCT, toDouble, type Tolerance } from './value-policy.ts';
 
 /** One side's aligned columns, laid out for the row-key loop. */
 interface KeyLayout {
@@ -159,7 +159,7 @@ function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
   if (cell === null || cell === undefined) return NaN;
   const cls = classOf(kind, cell);
   if (!isNumericFinite(cls, cell)) return NaN;
-  return typeof cell === 'number' ? cell : Number(cell as string | bigint);
+  return toDouble(cell as number | string | bigint);
 }
 
 // ---------------------------------------------------------------------------
@@ -272,11 +272,6 @@ function equalAcross(ctx: MatchContext, index: RowIndex, local: number, probe: n
     : rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, r, probe);
 }
 
-function windowHalfWidth(v: number, tol: Tolerance): number {
-  if (tol.rtol >= 1) return Infinity;
-  const d = Math.max(tol.atol, (tol.rtol * Math.abs(v)) / (1 - tol.rtol));
-  return d * (1 + 1e-9) + 1e-300;
-}
 
 /** Tolerance groups over the rows at `subset` (positions in `index.list`; all when absent). */
 function buildGroups(ctx: MatchContext, index: RowIndex, subset: Int32Array | null = null): ToleranceGroups {
@@ -340,6 +335,8 @@ function kindOf(ctx: MatchContext, side: 'E' | 'A', pairIndex: number): ColumnPa
 }
 
 const SAMPLE = new Float64Array(64);
+/** Tolerance groups up to this size are scanned whole instead of sorted by a numeric column. */
+const SMALL_GROUP = 8;
 
 /** Distinct numeric values among up to 64 evenly spaced members of a group, in one tolerant column. */
 function sampledDistinct(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, from: number, to: number, p: number): number {
@@ -502,27 +499,7 @@ export function argsortDoubles(values: Float64Array): Int32Array {
   return order;
 }
 
-function lowerBound(values: Float64Array, from: number, to: number, x: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
-function upperBound(values: Float64Array, from: number, to: number, x: number): number {
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 /** The positions in `groups.members` that may hold a row equal to `probe` (a row of the other side): [from, to). */
 function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32Array): boolean {
@@ -541,25 +518,54 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
     s = s + 1 === groups.slots ? 0 : s + 1;
   }
   const g = groups.table[s * 3]!;
-  prepareGroup(ctx, index, groups, g);
   const from = groups.start[g]!;
   const to = groups.start[g + 1]!;
+  if (to - from <= SMALL_GROUP) {
+    // A small group is compared whole: no sorting.
+    out[0] = from;
+    out[1] = to;
+    return true;
+  }
+  prepareGroup(ctx, index, groups, g);
   const p = groups.windowPair[g]!;
   if (p < 0) {
     out[0] = from;
     out[1] = to;
     return true;
   }
-  const v = numericValue(kindOf(ctx, probeSide, p), cellOf(ctx, probeSide, probe, p));
+  const cell = cellOf(ctx, probeSide, probe, p);
+  const v = typeof cell === 'number' ? (cell === Infinity || cell === -Infinity ? NaN : cell) : numericValue(kindOf(ctx, probeSide, p), cell);
   const nan = groups.nanStart[g]!;
   if (v !== v) {
     out[0] = nan;
     out[1] = to;
     return true;
   }
-  const d = windowHalfWidth(v, ctx.tol);
-  out[0] = lowerBound(groups.values, from, nan, v - d);
-  out[1] = upperBound(groups.values, from, nan, v + d);
+  // The window [v − d, v + d] (see windowHalfWidth), computed and searched inline: no boxed doubles.
+  const { atol, rtol } = ctx.tol;
+  let d = Infinity;
+  if (rtol < 1) {
+    const r = (rtol * (v < 0 ? -v : v)) / (1 - rtol);
+    d = (atol > r ? atol : r) * (1 + 1e-9) + 1e-300;
+  }
+  const values = groups.values;
+  const low = v - d;
+  const high = v + d;
+  let lo = from;
+  let hi = nan;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! < low) lo = mid + 1;
+    else hi = mid;
+  }
+  out[0] = lo;
+  hi = nan;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (values[mid]! <= high) lo = mid + 1;
+    else hi = mid;
+  }
+  out[1] = lo;
   return true;
 }
 
@@ -572,6 +578,11 @@ export interface ListMatch {
   toleranceMatched: number;
   /** Expected positions whose final pair was made by the tolerance phase (null when none). */
   byTolerance: Uint8Array | null;
+  /**
+   * For those pairs, actual − expected in each tolerant column (ctx.tolerantPairs order), NaN when
+   * not two numbers: recorded while both rows are at hand, so statistics need not revisit them.
+   */
+  toleranceDeltas: Float64Array | null;
 }
 
 /** The first step of a matching: keys of the expected rows and an index of the actual rows. */
@@ -635,6 +646,8 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
   index.firsts = firsts;
   const { E, A, pairs, tol } = ctx;
   const at = new Int32Array(BLOCK);
+  const aRows = A.rows;
+  let touched = 0;
   let matched = 0;
   // In blocks: find every slot of a block first (independent loads overlap), then verify.
   for (let base = 0; base < nE; base += BLOCK) {
@@ -654,6 +667,20 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
           break;
         }
         s = s + 1 === slots ? 0 : s + 1;
+      }
+    }
+    // Touch the candidate rows and their cells first: these loads do not depend on each other, so the
+    // memory system serves them in parallel and the verification below finds them in cache.
+    for (let i = base; i < end; i++) {
+      const o = at[i - base]!;
+      if (o < 0) continue;
+      const j = table[o]!;
+      if (j < 0) continue;
+      const row = aRows[identity ? j : aList[j]!]!;
+      for (let c = 0; c < row.length; c++) {
+        const v = row[c];
+        if (typeof v === 'string') touched ^= v.length;
+        else if (typeof v === 'number') touched ^= v > 0 ? 1 : 0;
       }
     }
     for (let i = base; i < end; i++) {
@@ -679,7 +706,8 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
       }
     }
   }
-  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null };
+  if (touched === 0x7fffffff) matched += 0; // keeps the touch loop from being optimized away
+  const result: ListMatch = { matchE, matchA, matched, toleranceMatched: 0, byTolerance: null, toleranceDeltas: null };
   if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
   return result;
 }
@@ -738,6 +766,20 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   const { matchE, matchA } = result;
   const byTolerance = new Uint8Array(eList.length);
   result.byTolerance = byTolerance;
+  const T = ctx.tolerantPairs.length;
+  const deltas = new Float64Array(eList.length * T);
+  result.toleranceDeltas = deltas;
+  const record = (i: number, er: number, ar: number) => {
+    byTolerance[i] = 1;
+    const x = ctx.E.rows[er]!;
+    const y = ctx.A.rows[ar]!;
+    for (let t = 0; t < T; t++) {
+      const pair = ctx.pairs[ctx.tolerantPairs[t]!]!;
+      const u = x[pair.ei];
+      const v = y[pair.ai];
+      deltas[i * T + t] = typeof u === 'number' && typeof v === 'number' ? (u === v ? 0 : v - u) : NaN;
+    }
+  };
   const skip = ctx.eUnmatchable;
   const budget = ctx.budget;
   const rowE = (i: number) => (identity ? i : eList[i]!);
@@ -767,7 +809,7 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
         if (pass === 0 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
           matchA[j] = i;
           matchE[i] = j;
-          byTolerance[i] = 1;
+          record(i, er, rowA(j));
           return true;
         }
       }
@@ -813,6 +855,51 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   }
   index.groups = buildGroups(ctx, index, Int32Array.from(keep));
   run();
+}
+
+/**
+ * The probes (rows of the other side) that have no equal row in `index`,
+ * matched or not. Exact keys first; for what remains, when columns are
+ * tolerant, one scan collects only the index rows in the probes' tolerance
+ * groups (no index over every group).
+ */
+export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int32Array): Int32Array {
+  const probeSide = index.side === 'E' ? 'A' : 'E';
+  const skip = unmatchable(ctx, probeSide);
+  const key = SCRATCH_KEY;
+  const left: number[] = [];
+  for (const probe of probes) {
+    if (skip && skip[probe]) {
+      left.push(probe);
+      continue;
+    }
+    rowKey(ctx, probeSide, probe, key);
+    const s = index.slots > 0 ? findSlotByKey(index, key) : -1;
+    let found = false;
+    if (s >= 0) for (let j = chainStart(index, s); j >= 0 && !found; j = index.next[j]!) found = equalAcross(ctx, index, j, probe);
+    if (!found) left.push(probe);
+  }
+  if (left.length === 0 || ctx.tolerantPairs.length === 0) return Int32Array.from(left);
+  const wanted = new KeySet();
+  for (const probe of left) {
+    if (skip && skip[probe]) continue;
+    rowKey(ctx, probeSide, probe, key, true);
+    wanted.add(key[0]!, key[1]!);
+  }
+  const keep: number[] = [];
+  for (let j = 0; j < index.list.length; j++) {
+    rowKey(ctx, index.side, index.list[j]!, key, true);
+    if (wanted.has(key[0]!, key[1]!)) keep.push(j);
+  }
+  const local: RowIndex = { ...index, groups: buildGroups(ctx, index, Int32Array.from(keep)) };
+  const w = new Int32Array(2);
+  return Int32Array.from(
+    left.filter((probe) => {
+      if ((skip && skip[probe]) || !windowOf(ctx, local, probe, w)) return true;
+      for (let k = w[0]!; k < w[1]!; k++) if (equalAcross(ctx, local, local.groups!.members[k]!, probe)) return false;
+      return true;
+    }),
+  );
 }
 
 /**

@@ -12,7 +12,7 @@ import { fail, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 import { classifyOutcome, type CaseResult } from '../gate/outcome.ts';
 import { summarizeRun, type RunSummary } from '../gate/summary.ts';
-import { evaluate } from '../pipeline.ts';
+import { evaluate, type EvaluateOptions } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { hardness } from '../structure/hardness.ts';
@@ -46,6 +46,8 @@ export interface GradeRunInput {
   signal?: CancelSignal;
   /** Skip the oracle self-check (never in a release gate). */
   skipSelfCheck?: boolean;
+  /** The optional AI judge (advisory), used when config.enable_ai_judge. */
+  judge?: EvaluateOptions['judge'];
 }
 
 export interface CaseReport {
@@ -158,6 +160,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
             context: { case_id: c.id, fixture: c.fixture, order_matters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) },
           },
           engine.value,
+          input.judge ? { judge: input.judge } : {},
         );
       }
     }

@@ -11,7 +11,7 @@
  * single-SELECT check (`query('<sql>')`) before they run.
  */
 import type { DataType, RecordBatch, Table } from 'apache-arrow';
-import type { ExecuteOutcome, FixtureFile, FixtureInfo, FixtureSource, TableInfo } from '../../core/engine.ts';
+import type { ExecuteOutcome, FixtureFile, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
@@ -229,6 +229,26 @@ export class DuckDbSession implements EngineSession {
       .map((c, i) => (needsTextCast(c.engineType) ? `CAST(#${i + 1} AS VARCHAR) AS ${IDENT(c.name)}` : `#${i + 1}`))
       .join(', ');
     return `SELECT ${list} FROM (${source})`;
+  }
+
+  async explain(sql: string): Promise<Outcome<PlanSummary>> {
+    if (!this.fixture) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
+    const pre = rejectedByPrecheck(sql);
+    if (pre && !pre.ok) return { ok: false, error: pre.error };
+    try {
+      // The same gate as execute: DuckDB's parser must see exactly one SELECT-like statement.
+      await this.describe(`SELECT * FROM query(${SQL_STRING(sql)})`);
+      const plan = await this.driver.query(`EXPLAIN ${sql}`);
+      const rows = decodeTable(plan, [
+        { name: 'explain_key', engineType: 'VARCHAR', kind: 'text' },
+        { name: 'explain_value', engineType: 'VARCHAR', kind: 'text' },
+      ]);
+      const text = rows.map((r) => String(r[1] ?? '')).join('\n');
+      const operators = [...text.matchAll(/│\s*([A-Z][A-Z_]{2,})\s*│/g)].map((m) => m[1]!).filter((op) => !/^(PROJECTIONS?|CARDINALITY|ESTIMATED)$/.test(op));
+      return ok({ operators, text });
+    } catch (thrown) {
+      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
+    }
   }
 
   async execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome> {

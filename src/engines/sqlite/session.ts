@@ -10,7 +10,7 @@
  * (sql.js#461): the supervisor terminates the host on timeout.
  */
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
-import type { ExecuteOutcome, FixtureInfo, FixtureSource, TableInfo } from '../../core/engine.ts';
+import type { ExecuteOutcome, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import type { Cell, Column, Kind } from '../../core/value/kind.ts';
@@ -182,6 +182,26 @@ export class SqliteSession implements EngineSession {
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
       return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
+  async explain(sql: string): Promise<Outcome<PlanSummary>> {
+    const db = this.db;
+    if (!db) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
+    const pre = rejectedByPrecheck(sql);
+    if (pre && !pre.ok) return { ok: false, error: pre.error };
+    try {
+      const texts: string[] = [];
+      for (const statement of db.iterateStatements(sql)) texts.push(statement.getSQL());
+      if (texts.length !== 1) return fail('sandbox.statement_rejected', 'Only one statement may be planned.');
+      const text = texts[0]!.replace(/;\s*$/, '');
+      db.prepare(`SELECT * FROM (\n${text}\n)`).free();
+      const rows = db.exec(`EXPLAIN QUERY PLAN ${text}`)[0]?.values ?? [];
+      const details = rows.map((r) => String(r[3] ?? ''));
+      const operators = details.map((d) => (/^(SCAN|SEARCH|USE TEMP B-TREE|CO-ROUTINE|MATERIALIZE|COMPOUND|CORRELATED|LIST SUBQUERY|SCALAR SUBQUERY|MERGE)/.exec(d)?.[1] ?? d.split(' ')[0]!).toUpperCase());
+      return ok({ operators, text: details.join('\n') });
+    } catch (thrown) {
+      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }
   }
 

@@ -1,0 +1,128 @@
+/**
+ * Evaluations of column alignments: hashing both sides under a mapping
+ * (once), then, on demand, the bag matching, the order check and the set
+ * check. The alignment search and the final report share these, so no
+ * mapping is ever hashed or matched twice.
+ */
+import type { Mapping, MappingEvaluation } from './alignment.ts';
+import { checkOrder, type OrderResult } from './order-check.ts';
+import {
+  allRows,
+  buildIndex,
+  createMatchContext,
+  fingerprintsDiffer,
+  matchPrepared,
+  prepareMatch,
+  rowsWithoutEqual,
+  type ListMatch,
+  type RowIndex,
+} from './row-match.ts';
+import { makePairs, type Side } from './side.ts';
+import type { Tolerance } from './value-policy.ts';
+
+export interface SetResult {
+  pass: boolean;
+  /** Rows with no equal row at all on the other side. */
+  missingE: Int32Array;
+  missingA: Int32Array;
+}
+
+export interface Evaluator {
+  readonly allE: Int32Array;
+  readonly allA: Int32Array;
+  evaluate(mapping: Mapping): MappingEvaluation;
+  matchOf(ev: MappingEvaluation): ListMatch;
+  orderOf(ev: MappingEvaluation): OrderResult;
+  setOf(ev: MappingEvaluation): SetResult;
+  /** Full indexes of both sides, for set semantics and duplicate counts (failure paths only). */
+  indexesOf(ev: MappingEvaluation): { aIndex: RowIndex; eIndex: RowIndex };
+  /** Does the evaluation pass as a bag (or as a set under set semantics)? */
+  rowsAgree(ev: MappingEvaluation): boolean;
+}
+
+/** Rows of a matching left without a partner. */
+export function unmatched(match: Int32Array, list: Int32Array): Int32Array {
+  let k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) k++;
+  const out = new Int32Array(k);
+  k = 0;
+  for (let i = 0; i < match.length; i++) if (match[i] === -1) out[k++] = list[i]!;
+  return out;
+}
+
+export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boolean, keys: readonly number[] | null): Evaluator {
+  const allE = allRows(E.n);
+  const allA = allRows(A.n);
+  const evaluations: MappingEvaluation[] = [];
+  const orders = new Map<MappingEvaluation, OrderResult>();
+  const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
+  const sets = new Map<MappingEvaluation, SetResult>();
+
+  const evaluate = (mapping: Mapping): MappingEvaluation => {
+    const known = evaluations.find(
+      (ev) => ev.mapping.length === mapping.length && ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
+    );
+    if (known) return known;
+    const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
+    const prepared = prepareMatch(ctx, allE, allA, true);
+    // The passes yield every aligned column's fingerprint: keep them for the column filter.
+    ctx.pairs.forEach((pair, p) => {
+      const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
+      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
+      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
+    });
+    const complete = E.m === A.m && mapping.length === E.m;
+    const possible = setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared));
+    const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
+    evaluations.push(ev);
+    return ev;
+  };
+  const matchOf = (ev: MappingEvaluation): ListMatch => {
+    if (!ev.match) {
+      ev.match = matchPrepared(ev.ctx, ev.prepared);
+      ev.bagPass = ev.complete && E.n === A.n && ev.match.matched === E.n;
+    }
+    return ev.match;
+  };
+  const orderOf = (ev: MappingEvaluation): OrderResult => {
+    let result = orders.get(ev);
+    if (!result) {
+      const match = matchOf(ev);
+      result = ev.bagPass ? checkOrder(ev.ctx, keys, match.matchE) : { pass: false, tieGroups: 0, violation: null };
+      orders.set(ev, result);
+    }
+    return result;
+  };
+  const indexesOf = (ev: MappingEvaluation) => {
+    let found = indexes.get(ev);
+    if (!found) {
+      found = { aIndex: ev.prepared.index, eIndex: buildIndex(ev.ctx, 'E', allE, true) };
+      indexes.set(ev, found);
+    }
+    return found;
+  };
+  const setOf = (ev: MappingEvaluation): SetResult => {
+    let result = sets.get(ev);
+    if (result) return result;
+    const match = matchOf(ev);
+    if (!ev.complete) result = { pass: false, missingE: new Int32Array(0), missingA: new Int32Array(0) };
+    else if (ev.bagPass) result = { pass: true, missingE: new Int32Array(0), missingA: new Int32Array(0) };
+    else {
+      const freeE = unmatched(match.matchE, allE);
+      const freeA = unmatched(match.matchA, allA);
+      // Expected rows first: one without an equal actual row settles it before indexing the expected side.
+      const missingE = rowsWithoutEqual(ev.ctx, ev.prepared.index, freeE);
+      let missingA = freeA;
+      if (missingE.length === 0 || setMode) missingA = rowsWithoutEqual(ev.ctx, indexesOf(ev).eIndex, freeA);
+      result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
+    }
+    sets.set(ev, result);
+    return result;
+  };
+  const rowsAgree = (ev: MappingEvaluation): boolean => {
+    if (!ev.possible) return false;
+    matchOf(ev);
+    return setMode ? setOf(ev).pass : ev.bagPass;
+  };
+  return { allE, allA, evaluate, matchOf, orderOf, setOf, indexesOf, rowsAgree };
+}

@@ -1,0 +1,398 @@
+/**
+ * Evidence for a failing comparison: statistics over aligned cell pairs,
+ * and the reasons with their minimal witnesses (the first differing row
+ * pair, the column, both values, the difference and the tolerance).
+ */
+import type { JsonValue } from '../value/json-codec.ts';
+import type { Mapping, MappingEvaluation } from './alignment.ts';
+import type { CellPairs } from './cell-align.ts';
+import { countEqual, findEqual, type MatchContext, type RowIndex } from './row-match.ts';
+import { nullCounts, type Side } from './side.ts';
+import type { CellMismatch, ColumnRef, NamedColumn, Reason, TypeMismatch } from './types.ts';
+import { BOOL, CLASS_NAMES, DATE, EXACT, FLOAT, TIMESTAMP, cellsEqual, classOf, numericDelta, type Tolerance } from './value-policy.ts';
+import { cellWitness, rowWitness } from './witness.ts';
+
+/** Cell-level reasons (value, null, type) reported at most, across columns. */
+export const MAX_CELL_REASONS = 20;
+
+export function named(side: Side, index: number): NamedColumn {
+  return { index, name: side.columns[index]!.name };
+}
+
+export function classesMeet(x: number, y: number): boolean {
+  if (x === y) return true;
+  const numeric = (c: number) => c === EXACT || c === FLOAT;
+  const datetime = (c: number) => c === DATE || c === TIMESTAMP;
+  return (numeric(x) && numeric(y)) || (datetime(x) && datetime(y));
+}
+
+export function show(value: JsonValue): string {
+  return value === null ? 'NULL' : JSON.stringify(value);
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** Never expected: a failure for which no finer reason was found still gets a reason and a witness. */
+export function unexplained(E: Side, A: Side): CellMismatch {
+  return {
+    code: 'value_mismatch',
+    message: 'The results differ (no finer witness found).',
+    column: { expected_index: null, expected_name: null, actual_index: null, actual_name: null },
+    expected: null,
+    actual: null,
+    delta: null,
+    tolerance: null,
+    rule: 'equality',
+    expected_row: E.n ? rowWitness(E, 0) : { position: -1, values: [] },
+    actual_row: A.n ? rowWitness(A, 0) : { position: -1, values: [] },
+    pairing: 'leftover',
+    mismatched_pairs: 0,
+    expected_kind: 'other',
+    actual_kind: 'other',
+    expected_engine_type: '',
+    actual_engine_type: '',
+  };
+}
+
+export function kindOnlyMismatch(E: Side, A: Side, i: number, j: number, column: ColumnRef): TypeMismatch {
+  const ec = E.columns[i]!;
+  const ac = A.columns[j]!;
+  return {
+    code: 'type_mismatch',
+    message: `Exact comparison requires equal kinds: column "${ec.name}" is ${ec.kind} (${ec.engineType}) in the expected result and ${ac.kind} (${ac.engineType}) in the actual one.`,
+    column,
+    expected_kind: ec.kind,
+    actual_kind: ac.kind,
+    expected_engine_type: ec.engineType,
+    actual_engine_type: ac.engineType,
+    expected: null,
+    actual: null,
+    expected_row: null,
+    actual_row: null,
+    mismatched_pairs: 0,
+  };
+}
+
+// ---------------------------------------------------------------------------
+
+export interface ColumnStats {
+  mismatched: number;
+  nullMismatches: number;
+  typeMismatches: number;
+  maxAbs: number | null;
+  /** Index (into the cell pairs) of the first value, null and type mismatch. */
+  firstValue: number;
+  firstNull: number;
+  firstType: number;
+  valueCount: number;
+  nullCount: number;
+  typeCount: number;
+}
+
+export interface CellStats {
+  agreeing: number;
+  nullMismatches: number;
+  columns: ColumnStats[];
+  numeric: {
+    floatCompared: number;
+    within: number;
+    outside: number;
+    exactCompared: number;
+    exactMismatches: number;
+    maxAbs: number;
+    maxRel: number;
+  };
+}
+
+export function cellStatistics(
+  ctx: MatchContext,
+  cells: CellPairs,
+  matchE: Int32Array,
+  toleranceMatched: number,
+  matchByTolerance: Uint8Array | null,
+  toleranceDeltas: Float64Array | null,
+  mapping: Mapping,
+  E: Side,
+  A: Side,
+): CellStats {
+  const { tol, pairs } = ctx;
+  const numeric = { floatCompared: 0, within: 0, outside: 0, exactCompared: 0, exactMismatches: 0, maxAbs: 0, maxRel: 0 };
+  const columns: ColumnStats[] = mapping.map(() => ({
+    mismatched: 0,
+    nullMismatches: 0,
+    typeMismatches: 0,
+    maxAbs: null,
+    firstValue: -1,
+    firstNull: -1,
+    firstType: -1,
+    valueCount: 0,
+    nullCount: 0,
+    typeCount: 0,
+  }));
+  const note = (p: number, d: ReturnType<typeof numericDelta>, equal: boolean) => {
+    if (!d) return;
+    if (d.rule === 'float') {
+      numeric.floatCompared++;
+      if (equal && d.abs_delta !== 0) numeric.within++;
+      if (!equal) numeric.outside++;
+    } else {
+      numeric.exactCompared++;
+      if (!equal) numeric.exactMismatches++;
+    }
+    if (d.abs_delta !== null) {
+      numeric.maxAbs = Math.max(numeric.maxAbs, d.abs_delta);
+      const s = columns[p]!;
+      s.maxAbs = Math.max(s.maxAbs ?? 0, d.abs_delta);
+    }
+    if (d.rel_delta !== null) numeric.maxRel = Math.max(numeric.maxRel, d.rel_delta);
+  };
+  // Matched rows: numeric cells compared. Rows paired by the exact phase have equal keys and hold
+  // identical numbers (barring a 64-bit key collision, which could only hide a within-tolerance delta
+  // from these statistics, never change a verdict); deltas are computed for tolerance-phase pairs.
+  const byTolerance = toleranceMatched > 0 ? matchByTolerance : null;
+  const eNulls = nullCounts(E);
+  let matchedAll = true;
+  for (let r = 0; r < matchE.length && matchedAll; r++) matchedAll = matchE[r]! >= 0;
+  for (let p = 0; p < pairs.length; p++) {
+    const pair = pairs[p]!;
+    const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
+    if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
+    const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
+    if (exactPair || (!byTolerance && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
+      // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
+      let count = 0;
+      if (matchedAll) count = E.n - eNulls[pair.ei]!;
+      else
+        for (let r = 0; r < matchE.length; r++) {
+          const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
+          if (x !== null && x !== undefined) count++;
+        }
+      if (exactPair) numeric.exactCompared += count;
+      else numeric.floatCompared += count;
+      continue;
+    }
+    const s = columns[p]!;
+    for (let r = 0; r < matchE.length; r++) {
+      const a = matchE[r]!;
+      if (a < 0) continue;
+      const x = E.rows[r]![pair.ei];
+      if (x === null || x === undefined) continue;
+      if (!byTolerance || !byTolerance[r]) {
+        if (typeof x === 'number' || pair.ec.kind !== 'other') numeric.floatCompared++;
+        continue;
+      }
+      const t = toleranceDeltas ? ctx.tolerantPairs.indexOf(p) : -1;
+      const recorded = t >= 0 ? toleranceDeltas![r * ctx.tolerantPairs.length + t]! : NaN;
+      if (typeof x === 'number' && recorded === recorded) {
+        // Recorded by the tolerance phase (actual − expected): no second visit to the actual row.
+        numeric.floatCompared++;
+        if (recorded === 0) continue;
+        const abs = Math.abs(recorded);
+        const scale = Math.max(Math.abs(x), Math.abs(x + recorded));
+        numeric.within++;
+        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
+        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
+        const rel = scale === 0 ? 0 : abs / scale;
+        if (rel > numeric.maxRel) numeric.maxRel = rel;
+        continue;
+      }
+      const y = A.rows[a]![pair.ai];
+      if (y === null || y === undefined) continue;
+      if (typeof x === 'number' && typeof y === 'number') {
+        // The float rule's statistics without allocating: both finite here (matched, not identical).
+        numeric.floatCompared++;
+        if (x === y || (x !== x && y !== y)) continue;
+        const abs = Math.abs(y - x);
+        const scale = Math.max(Math.abs(x), Math.abs(y));
+        if (abs !== 0) numeric.within++;
+        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
+        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
+        const rel = scale === 0 ? 0 : abs / scale;
+        if (rel > numeric.maxRel) numeric.maxRel = rel;
+        continue;
+      }
+      note(p, numericDelta(pair.ec, x, pair.ac, y, tol), true);
+    }
+  }
+  let agreeing = 0;
+  let nullMismatches = 0;
+  for (let k = 0; k < cells.count; k++) {
+    const er = cells.e[k]!;
+    const ar = cells.a[k]!;
+    for (let p = 0; p < pairs.length; p++) {
+      const pair = pairs[p]!;
+      const x = E.rows[er]![pair.ei] ?? null;
+      const y = A.rows[ar]![pair.ai] ?? null;
+      const equal = cellsEqual(pair.ec, x, pair.ac, y, tol);
+      if (x !== null && y !== null) note(p, numericDelta(pair.ec, x, pair.ac, y, tol), equal);
+      if (equal) {
+        agreeing++;
+        continue;
+      }
+      const s = columns[p]!;
+      s.mismatched++;
+      if (x === null || y === null) {
+        if (!(x === null && y === null)) {
+          s.nullMismatches++;
+          nullMismatches++;
+        }
+        s.nullCount++;
+        if (s.firstNull < 0) s.firstNull = k;
+      } else if (!classesMeet(classOf(pair.ec.kind, x), classOf(pair.ac.kind, y))) {
+        s.typeMismatches++;
+        s.typeCount++;
+        if (s.firstType < 0) s.firstType = k;
+      } else {
+        s.valueCount++;
+        if (s.firstValue < 0) s.firstValue = k;
+      }
+    }
+  }
+  return { agreeing, nullMismatches, columns, numeric };
+}
+
+export function cellReasons(
+  stats: CellStats,
+  cells: CellPairs,
+  mapping: Mapping,
+  E: Side,
+  A: Side,
+  colRef: (i: number | null, j: number | null) => ColumnRef,
+  tol: Tolerance,
+): Reason[] {
+  const out: { k: number; reason: Reason }[] = [];
+  mapping.forEach(([i, j], p) => {
+    const s = stats.columns[p]!;
+    const ec = E.columns[i]!;
+    const ac = A.columns[j]!;
+    const at = (k: number) => {
+      const er = cells.e[k]!;
+      const ar = cells.a[k]!;
+      const x = E.rows[er]![i] ?? null;
+      const y = A.rows[ar]![j] ?? null;
+      return { er, ar, x, y, expected: cellWitness(ec, x), actual: cellWitness(ac, y) };
+    };
+    const base = (k: number) => {
+      const w = at(k);
+      return {
+        column: colRef(i, j),
+        expected: w.expected,
+        actual: w.actual,
+        expected_row: rowWitness(E, w.er),
+        actual_row: rowWitness(A, w.ar),
+        expected_kind: ec.kind,
+        actual_kind: ac.kind,
+        expected_engine_type: ec.engineType,
+        actual_engine_type: ac.engineType,
+        w,
+      };
+    };
+    if (s.firstValue >= 0) {
+      const { w, ...b } = base(s.firstValue);
+      const d = numericDelta(ec, w.x, ac, w.y, tol);
+      const rule: CellMismatch['rule'] = d ? d.rule : 'equality';
+      const delta = d ? d.delta : null;
+      const tolerance = d ? d.tolerance : null;
+      out.push({
+        k: s.firstValue,
+        reason: {
+          code: 'value_mismatch',
+          message: `Column "${ec.name}" differs: expected ${show(w.expected)}, got ${show(w.actual)}${
+            d ? (d.rule === 'exact' ? ` (exact rule, difference ${String(delta)})` : ` (difference ${String(delta)} exceeds the tolerance ${String(tolerance)})`) : ''
+          }; expected row ${w.er}, actual row ${w.ar}.`,
+          ...b,
+          delta,
+          tolerance,
+          rule,
+          pairing: cells.byContent[s.firstValue] ? 'best_partial' : 'leftover',
+          mismatched_pairs: s.valueCount,
+        },
+      });
+    }
+    if (s.firstNull >= 0) {
+      const { w, ...b } = base(s.firstNull);
+      out.push({
+        k: s.firstNull,
+        reason: {
+          code: 'null_mismatch',
+          message:
+            w.x === null && w.y === null
+              ? `Column "${ec.name}": NULL never equals NULL under null_equality_mode sql_semantic; expected row ${w.er}, actual row ${w.ar}.`
+              : `Column "${ec.name}": NULL matches only NULL; expected ${show(w.expected)}, got ${show(w.actual)}; expected row ${w.er}, actual row ${w.ar}.`,
+          ...b,
+          delta: null,
+          tolerance: null,
+          rule: 'null',
+          pairing: cells.byContent[s.firstNull] ? 'best_partial' : 'leftover',
+          mismatched_pairs: s.nullCount,
+        },
+      });
+    }
+    if (s.firstType >= 0) {
+      const { w, ...b } = base(s.firstType);
+      const xc = CLASS_NAMES[classOf(ec.kind, w.x)];
+      const yc = CLASS_NAMES[classOf(ac.kind, w.y)];
+      out.push({
+        k: s.firstType,
+        reason: {
+          code: 'type_mismatch',
+          message: `Column "${ec.name}": a ${xc} never equals a ${yc}${
+            classOf(ec.kind, w.x) === BOOL || classOf(ac.kind, w.y) === BOOL ? ' (booleans match only booleans)' : ''
+          }; expected ${show(w.expected)}, got ${show(w.actual)}.`,
+          column: b.column,
+          expected_kind: b.expected_kind,
+          actual_kind: b.actual_kind,
+          expected_engine_type: b.expected_engine_type,
+          actual_engine_type: b.actual_engine_type,
+          expected: b.expected,
+          actual: b.actual,
+          expected_row: b.expected_row,
+          actual_row: b.actual_row,
+          mismatched_pairs: s.typeCount,
+        },
+      });
+    }
+  });
+  out.sort((x, y) => x.k - y.k);
+  return out.slice(0, MAX_CELL_REASONS).map((o) => o.reason);
+}
+
+export function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, aIndex: RowIndex, eIndex: RowIndex): Reason | null {
+  const { ctx } = ev;
+  const E = ctx.E;
+  const A = ctx.A;
+  if (freeE.length > 0) {
+    const e = freeE[0]!;
+    const a = findEqual(ctx, aIndex, e);
+    if (a < 0) return null;
+    const expectedCount = countEqual(ctx, eIndex, aIndex.list[a]!);
+    const actualCount = countEqual(ctx, aIndex, e);
+    return {
+      code: 'duplicate_rows',
+      message: `The results agree as sets but not as bags: expected row ${e} appears ${plural(expectedCount, 'time')} in the expected result and ${plural(actualCount, 'time')} in the actual one.`,
+      row: rowWitness(E, e),
+      side: 'expected',
+      expected_count: expectedCount,
+      actual_count: actualCount,
+    };
+  }
+  if (freeA.length > 0) {
+    const a = freeA[0]!;
+    const e = findEqual(ctx, eIndex, a);
+    if (e < 0) return null;
+    const expectedCount = countEqual(ctx, eIndex, a);
+    const actualCount = countEqual(ctx, aIndex, eIndex.list[e]!);
+    return {
+      code: 'duplicate_rows',
+      message: `The results agree as sets but not as bags: actual row ${a} appears ${plural(actualCount, 'time')} in the actual result and ${plural(expectedCount, 'time')} in the expected one.`,
+      row: rowWitness(A, a),
+      side: 'actual',
+      expected_count: expectedCount,
+      actual_count: actualCount,
+    };
+  }
+  return null;
+}
+
