@@ -183,3 +183,55 @@ describe('execution goldens: the checks can fail', () => {
     }
   }, 120_000);
 });
+
+describe('execution goldens and controls: no LIMIT leaves the question ambiguous', () => {
+  let engine: SupervisedEngine;
+  beforeAll(() => {
+    engine = openEngine('duckdb');
+  });
+  afterAll(async () => {
+    await engine?.close();
+  });
+
+  it('the primary ORDER BY key differs between the last kept row and the first dropped one', async () => {
+    const { outlineQuery } = await import('../../src/core/corpus/sql-tokens.ts');
+    const battery = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))), { file: 'battery' });
+    if (!battery.ok) throw new Error('battery');
+    const limited = [...corpus.cases, ...battery.loaded.corpus.cases].filter((c) => c.referenceSql && outlineQuery(c.referenceSql).limit);
+    expect(limited.length).toBeGreaterThanOrEqual(8);
+    const failures: string[] = [];
+    for (const c of limited) {
+      const q = outlineQuery(c.referenceSql!);
+      const primary = q.orderBy!.keys[0]!;
+      // Without its tie-breakers the reference must still pick the same rows, unless the question states how ties break.
+      if (/\bties?\b/i.test(c.question)) continue;
+      const loaded = await engine.load(resolveFixture(c.fixture, repoRoot).source);
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const probe = `${q.sql.slice(0, q.orderBy!.start)}ORDER BY ${primary.expression} ${primary.modifiers} LIMIT ${q.limit!.count + 1}`;
+      const out = await engine.execute(probe);
+      if (!out.ok) throw new Error(`${c.id}: ${out.error.message}`);
+      const rows = out.value.rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+      const expected = c.expected!.rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+      if (rows.length > q.limit!.count && JSON.stringify(rows.slice(0, q.limit!.count).sort()) !== JSON.stringify([...expected].sort())) failures.push(c.id);
+      const keyIndex = out.value.columns.findIndex((col) => col.name === primary.expression.replace(/^\w+\./, ''));
+      if (keyIndex >= 0 && rows.length > q.limit!.count && JSON.stringify(out.value.rows[q.limit!.count - 1]![keyIndex]) === JSON.stringify(out.value.rows[q.limit!.count]![keyIndex]))
+        failures.push(`${c.id}: rows ${q.limit!.count} and ${q.limit!.count + 1} tie on ${primary.expression}`);
+    }
+    expect(failures).toEqual([]);
+  }, 240_000);
+});
+
+describe('every reference is within reach of the structural layer', () => {
+  it('parses with the structural parser, so clause diffs and diagnostics are never blocked on a golden', async () => {
+    const { parseSql } = await import('../../src/core/structure/parse.ts');
+    const battery = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))), { file: 'battery' });
+    if (!battery.ok) throw new Error('battery');
+    const failures = [...corpus.cases, ...battery.loaded.corpus.cases]
+      .filter((c) => c.referenceSql)
+      .flatMap((c) => {
+        const parsed = parseSql(c.referenceSql!, 'duckdb');
+        return parsed.ok ? [] : [`${c.id}: ${parsed.error.message}`];
+      });
+    expect(failures).toEqual([]);
+  });
+});

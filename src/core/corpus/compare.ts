@@ -1,7 +1,7 @@
 /**
- * The comparison the self-check needs, as a plug-in: the result layer
- * (src/core/result, SPEC 3) provides the policy; until it is wired, and for
- * the zero-tolerance oracle check, {@link exactCompare} is the default.
+ * The comparison the self-check needs, as a plug-in. The default is the
+ * product's policy at zero tolerance (`policy-compare.ts`); {@link exactCompare}
+ * is a stricter, policy-free alternative (identical kinds and canonical cells).
  */
 import { canonicalCell } from '../digest/canonical-dump.ts';
 import type { ResultTable } from '../value/kind.ts';

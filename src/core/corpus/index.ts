@@ -6,6 +6,7 @@ export { loadRun, DEFAULT_RUN_MAX_BYTES, type LoadRunOptions, type RunLoadResult
 export { parseFixtureManifest, manifestFixtureResolver, type FixtureManifestEntry, type ManifestResult } from './fixture-manifest.ts';
 export { decodeUtf8Strict } from './utf8.ts';
 export { exactCompare, type ResultCompare, type CompareRequest, type CompareVerdict } from './compare.ts';
+export { zeroTolerancePolicyCompare } from './policy-compare.ts';
 export {
   runSelfCheck, formatSelfCheck, DEFAULT_TIME_BUDGET_MS, SELF_CHECK_FINDINGS,
   type SelfCheckOptions, type SelfCheckReport, type SelfCheckFinding, type SelfCheckFindingCode, type SelfCheckCaseResult,

@@ -9,7 +9,8 @@
 import type { Engine, EngineName, FixtureSource } from '../engine.ts';
 import { canonicalCell } from '../digest/canonical-dump.ts';
 import type { ResultTable } from '../value/kind.ts';
-import { exactCompare, type ResultCompare } from './compare.ts';
+import type { ResultCompare } from './compare.ts';
+import { zeroTolerancePolicyCompare } from './policy-compare.ts';
 import { limitTieProbes, lintReferenceText } from './lint.ts';
 import type { Corpus, CorpusCase, LoadedCorpus } from './types.ts';
 
@@ -85,7 +86,7 @@ export type FixtureResolver = (name: string) => Promise<ResolvedFixture | null> 
 
 export interface SelfCheckOptions {
   fixtures: FixtureResolver;
-  /** The comparison policy at zero tolerance; default {@link exactCompare}. */
+  /** How a fresh result is compared with the frozen one; default: the comparison policy at zero tolerance ({@link zeroTolerancePolicyCompare}). */
   compare?: ResultCompare;
   /** A reference slower than this is a finding. Default 2000 ms. */
   timeBudgetMs?: number;
@@ -108,7 +109,7 @@ function tableKey(table: ResultTable): string {
  */
 export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine, options: SelfCheckOptions): Promise<SelfCheckReport> {
   const corpus = 'corpus' in input ? input.corpus : input;
-  const compare = options.compare ?? exactCompare;
+  const compare = options.compare ?? zeroTolerancePolicyCompare;
   const budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
   const runs = Math.max(2, options.runs ?? 2);
   const findings: SelfCheckFinding[] = [];
