@@ -13,7 +13,7 @@ import { sha256Text } from './digest/sha256.ts';
 import type { Engine, ExecuteOutcome, QueryResult } from './engine.ts';
 import type { ErrorCategory } from './errors.ts';
 import type { EvaluationRequest } from './evaluation/request.ts';
-import { judgeCase, type JudgeInput, type JudgeOptions, type JudgeProvider } from './judge/index.ts';
+import { judgeCase, type JudgeInput, type JudgeOptions, type JudgeProvider, type VerifyFix } from './judge/index.ts';
 import { orderReport, REPORT_VERSION, TOOL_VERSION, type CounterfactualEvidence, type EvaluationReport, type Validity, type Warning } from './report/report.ts';
 import { compareResults } from './result/compare.ts';
 import type { ComparisonConfig } from './result/config.ts';
@@ -368,7 +368,15 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
   // 5. Optional AI judge: advisory, never flips the verdict.
   if (config.enable_ai_judge && options.judge) {
     t = now();
-    const judgment = await judgeCase(options.judge.provider, judgeInput(report, request, expectedTable!, actualTable!, dialect), options.judge.options);
+    // A suggested fix is executed in the sandbox and graded like any candidate before it is shown as a fix.
+    const verifyFix: VerifyFix = async (sql) => {
+      const run = await engine.execute(sql, execOptions);
+      if (!run.ok) return { passes: false, deterministic_verdict: 'fail', detail: `the suggested SQL does not run: ${run.error.message}`, error: run.error };
+      const fixed = compareResults(expectedTable!, run.value, comparison, { ...(request.context.shape ? { shape: request.context.shape } : {}), orderKeys: keys });
+      const passes = fixed.result_equality_family.mode_pass;
+      return { passes, deterministic_verdict: passes ? 'pass' : 'fail', detail: passes ? 'matches the reference' : (fixed.reasons[0]?.message ?? 'does not match') };
+    };
+    const judgment = await judgeCase(options.judge.provider, judgeInput(report, request, expectedTable!, actualTable!, dialect), { verifyFix, ...options.judge.options });
     report.judge = judgment;
     report.ai_advisory_verdict = judgment.ai_advisory_verdict ?? null;
     report.verdict_consistency_flag = judgment.verdict_consistency_flag ?? null;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { spiderDatabase } from '../helpers/paths.ts';
-import { ANSWER_DISAGREES_PASS, PROTOCOLS } from '../judge/recorded.ts';
+import { ANSWER_DISAGREES_PASS, ANSWER_MISSING_FILTER, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
 
 const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
@@ -35,6 +35,19 @@ describe('sql-verdict compare --judge', () => {
     expect(report.judge).toMatchObject({ status: 'judged', prompt_version: expect.any(String) });
     expect(report.warnings.some((w: { code: string }) => w.code === 'judge')).toBe(true);
     expect(server.requests.length).toBe(before + 1);
+  });
+
+  it('executes a suggested fix in the sandbox and grades it before calling it a fix', async () => {
+    const answer = (sql: string) => ({ body: openai.wire(JSON.stringify({ ...ANSWER_MISSING_FILTER, suggested_sql: sql })) });
+    const args = ['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', "SELECT name FROM singer WHERE country = 'France'", '--actual', 'SELECT name FROM singer', '--judge', '--json'];
+    server.respond(() => answer("SELECT name FROM singer WHERE country = 'France'"));
+    const good = JSON.parse((await runCli(args, { env: env() })).stdout);
+    expect(good.judge.suggested_fix).toMatchObject({ verified: true, passes: true });
+    server.respond(() => answer("SELECT name FROM singer WHERE country = 'Netherlands'"));
+    const bad = JSON.parse((await runCli(args, { env: env() })).stdout);
+    expect(bad.judge.suggested_fix).toMatchObject({ verified: true, passes: false });
+    expect(bad.deterministic_verdict).toBe('fail');
+    server.respond(() => ({ body: openai.wire(JSON.stringify(ANSWER_DISAGREES_PASS)) }));
   });
 
   it('makes no request for a case at or above the threshold', async () => {
