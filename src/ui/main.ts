@@ -4,6 +4,7 @@ import App from './App.svelte';
 import './app.css';
 import { startAppWorker } from './state/app-client.ts';
 import { Comparison } from './state/comparison.svelte.ts';
+import { JudgeSettings } from './state/judge-settings.svelte.ts';
 import { Playground } from './state/playground.svelte.ts';
 import { Router } from './state/router.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
@@ -11,7 +12,8 @@ import { Workspace } from './state/workspace.svelte.ts';
 const worker = startAppWorker();
 const playground = new Playground(worker.api);
 const workspace = new Workspace(worker.api);
-const comparison = new Comparison(worker.api);
+const judge = new JudgeSettings();
+const comparison = new Comparison(worker.api, () => judge.config());
 const router = new Router();
 void worker.failed.then((reason) => playground.fail(reason));
 
@@ -19,7 +21,7 @@ void worker.failed.then((reason) => playground.fail(reason));
 const requested = new URLSearchParams(location.search).get('engine');
 if ((ENGINE_NAMES as readonly (string | null)[]).includes(requested)) playground.engine = requested as EngineName;
 
-mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison } });
+mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge } });
 
 void workspace.init();
 // Read by the browser bench and test (time to the first graded case).

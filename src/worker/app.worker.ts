@@ -12,6 +12,7 @@ import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../core/errors.ts';
 import { DEFAULT_EVALUATION_CONFIG } from '../core/evaluation/request.ts';
+import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfig, type StandardGlobals } from '../core/judge/index.ts';
 import { evaluate } from '../core/pipeline.ts';
 import type { EvaluationReport } from '../core/report/report.ts';
 import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
@@ -117,6 +118,12 @@ export interface CompareInput {
   actualSql: string;
   orderMatters?: boolean;
   timeoutMs?: number;
+  /**
+   * An AI judge to annotate the comparison (advisory: the deterministic
+   * verdict never changes). Requests go from this worker to `baseUrl` only;
+   * the deployment's CSP connect-src must admit that origin.
+   */
+  judge?: ProviderConfig;
 }
 
 const gradePool = new Map<string, Promise<Outcome<Engine>>>();
@@ -342,16 +349,23 @@ const api = {
     const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
     const pooled = await pooledEngine(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture);
     if (!pooled.ok) return pooled;
+    let provider: JudgeProvider | null = null;
+    if (input.judge) {
+      const created = createProvider(input.judge, standardRuntime(globalThis as unknown as StandardGlobals));
+      if (!created.ok) return created;
+      provider = created.value;
+    }
     try {
       const report = await evaluate(
         {
           user_query: input.question,
           actual_sql: input.actualSql,
           expected_sql: input.expectedSql,
-          config: { ...DEFAULT_EVALUATION_CONFIG, query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+          config: { ...DEFAULT_EVALUATION_CONFIG, query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, enable_ai_judge: provider !== null },
           context: { fixture: name, order_matters: input.orderMatters ?? false },
         },
         pooled.value,
+        provider ? { judge: { provider } } : {},
       );
       return ok(report);
     } catch (thrown) {

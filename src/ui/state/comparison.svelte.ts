@@ -4,6 +4,7 @@
  */
 import { messageOf, type VerdictError } from '../../core/errors.ts';
 import type { EvaluationReport } from '../../core/report/report.ts';
+import type { ProviderConfig } from '../../core/judge/index.ts';
 import type { AppClient } from './app-client.ts';
 import { BUILT_IN_FIXTURES } from './builtins.ts';
 import { decodeShare, encodeShare, type SharedComparison } from './share.ts';
@@ -11,6 +12,19 @@ import { decodeShare, encodeShare, type SharedComparison } from './share.ts';
 export type Backend = Pick<AppClient, 'compare'>;
 
 export const DEBOUNCE_MS = 500;
+
+/** A comparison where the AI judge disagreed with the deterministic verdict. */
+export interface ReviewItem {
+  seq: number;
+  fixture: string;
+  question: string;
+  expectedSql: string;
+  actualSql: string;
+  orderMatters: boolean;
+  deterministic: 'pass' | 'fail';
+  advisory: 'pass' | 'fail';
+  model: string | null;
+}
 
 export class Comparison {
   fixture = $state(BUILT_IN_FIXTURES[0]?.name ?? 'retail');
@@ -26,10 +40,17 @@ export class Comparison {
   /** The case a shared link came from. */
   sharedCase = $state<string | null>(null);
 
+  /** Disagreeing cases seen on this page, newest first (kept in memory). */
+  reviewQueue = $state.raw<ReviewItem[]>([]);
+
   private timer: ReturnType<typeof setTimeout> | null = null;
   private seq = 0;
 
-  constructor(private readonly backend: Backend) {}
+  /** `judge` returns the provider to use for each comparison (null: no judge). */
+  constructor(
+    private readonly backend: Backend,
+    private readonly judge: () => ProviderConfig | null = () => null,
+  ) {}
 
   /** Called on every edit: grades after a pause in typing. */
   schedule(): void {
@@ -43,6 +64,7 @@ export class Comparison {
     const seq = ++this.seq;
     if (!this.expectedSql.trim() || !this.actualSql.trim()) return;
     this.running = true;
+    const judge = this.judge();
     try {
       const outcome = await this.backend.compare({
         engine: 'duckdb',
@@ -51,15 +73,44 @@ export class Comparison {
         expectedSql: this.expectedSql,
         actualSql: this.actualSql,
         orderMatters: this.orderMatters,
+        ...(judge ? { judge } : {}),
       });
       if (seq !== this.seq) return;
       this.report = outcome.ok ? outcome.value : null;
       this.error = outcome.ok ? null : outcome.error;
+      if (outcome.ok) this.queueIfDisagreeing(outcome.value, seq);
     } catch (thrown) {
       if (seq === this.seq) this.error = { code: 'execution.error', message: messageOf(thrown) };
     } finally {
       if (seq === this.seq) this.running = false;
     }
+  }
+
+  private queueIfDisagreeing(report: EvaluationReport, seq: number): void {
+    if (report.verdict_consistency_flag !== false || !report.ai_advisory_verdict) return;
+    const item: ReviewItem = {
+      seq,
+      fixture: this.fixture,
+      question: this.question,
+      expectedSql: this.expectedSql,
+      actualSql: this.actualSql,
+      orderMatters: this.orderMatters,
+      deterministic: report.deterministic_verdict,
+      advisory: report.ai_advisory_verdict,
+      model: report.judge?.model_id ?? report.judge?.model ?? null,
+    };
+    const same = (r: ReviewItem) => r.fixture === item.fixture && r.expectedSql === item.expectedSql && r.actualSql === item.actualSql && r.orderMatters === item.orderMatters;
+    this.reviewQueue = [item, ...this.reviewQueue.filter((r) => !same(r))];
+  }
+
+  /** Reopen a queued case in the editor and grade it again. */
+  reopen(item: ReviewItem): void {
+    this.fixture = item.fixture;
+    this.question = item.question;
+    this.expectedSql = item.expectedSql;
+    this.actualSql = item.actualSql;
+    this.orderMatters = item.orderMatters;
+    void this.grade();
   }
 
   current(): SharedComparison {

@@ -1,0 +1,96 @@
+/**
+ * The AI judge in the playground (production build, Chromium): configured
+ * against a local OpenAI-compatible server with a recorded answer that
+ * disagrees, a failing comparison shows the advisory verdict and the
+ * consistency warning while the deterministic verdict stays "fail". Nothing
+ * goes anywhere but the page's origin and the configured endpoint; the key
+ * reaches localStorage only when "remember" is ticked.
+ *
+ * The judge is called from the app worker, whose CSP comes from its own
+ * response headers: the host here lists the judge origin in connect-src, as a
+ * deployment using a judge must.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
+import { ANSWER_DISAGREES_PASS, PROTOCOLS } from '../judge/recorded.ts';
+import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
+import { launchChromium, serveStatic, type ServedApp } from './harness.ts';
+
+const KEY = 'sk-test-judge-ui-7f3a';
+const FAILING_SQL = "SELECT count(*) AS n FROM orders WHERE status = 'shipped'";
+const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
+
+let judge: JudgeServer;
+let app: ServedApp;
+let browser: Browser;
+let page: Page;
+const requests: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  judge = await startJudgeServer();
+  judge.respond(() => ({ body: openai.wire(JSON.stringify(ANSWER_DISAGREES_PASS)) }));
+  const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${judge.url}`);
+  app = await serveStatic('dist', '/', { 'Content-Security-Policy': csp });
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  // Every request of the page and of its workers.
+  context.on('request', (request) => requests.push(request.url()));
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${app.origin}/#/playground`);
+  await page.getByTestId('playground').waitFor({ timeout: 30_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await judge?.close();
+});
+
+const text = async (id: string) => ((await page.getByTestId(id).first().textContent()) ?? '').trim();
+const stored = () => page.evaluate(() => localStorage.getItem('sql-verdict.judge'));
+
+describe('the AI judge in the playground', () => {
+  test('configured, it annotates a failing comparison; the verdict stays fail; the key stays in memory', async () => {
+    await page.getByTestId('judge-settings').locator('summary').click();
+    await page.getByTestId('judge-url').fill(`${judge.url}/v1`);
+    await page.getByTestId('judge-model').fill('llama3.1');
+    await page.getByTestId('judge-key').fill(KEY);
+    await page.getByTestId('judge-enabled').check();
+    await page.getByTestId('pg-actual').fill(FAILING_SQL);
+
+    await page.getByTestId('judge-result').waitFor({ timeout: 60_000 });
+    await expect.poll(() => text('judge-advisory'), { timeout: 60_000 }).toBe('pass');
+    expect(await text('judge-deterministic')).toBe('fail');
+    expect(await text('verdict')).toBe('fail');
+    expect(await text('judge-inconsistent')).toContain('disagrees');
+    expect(await text('review-queue')).toContain('deterministic fail, judge pass');
+
+    expect(judge.requests.length).toBeGreaterThanOrEqual(1);
+    const sent = judge.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(sent.body.model).toBe('llama3.1');
+
+    const settings = await stored();
+    expect(settings).toContain('llama3.1');
+    expect(settings).not.toContain(KEY);
+    const origins = new Set(requests.map((u) => new URL(u).origin));
+    expect([...origins].sort()).toEqual([app.origin, judge.url].sort());
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('the key reaches localStorage only when "remember" is ticked, and a reload restores it', async () => {
+    await page.getByTestId('judge-remember').check();
+    await expect.poll(stored).toContain(KEY);
+    await page.reload();
+    await page.getByTestId('playground').waitFor({ timeout: 30_000 });
+    await page.getByTestId('judge-settings').locator('summary').click();
+    expect(await page.getByTestId('judge-key').inputValue()).toBe(KEY);
+    await page.getByTestId('judge-remember').uncheck();
+    await expect.poll(stored).not.toContain(KEY);
+    expect(await stored()).toContain('llama3.1');
+  });
+});
