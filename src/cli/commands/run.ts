@@ -3,7 +3,11 @@ import path from 'node:path';
 import { toCsv } from '../../core/gate/export/csv.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
-import { gradeRun, selfCheck, type RunReport } from '../../core/run/grade-run.ts';
+import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
+import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
+import { gradeRun, type RunReport } from '../../core/run/grade-run.ts';
+import { openEngine } from '../../engines/node.ts';
+import { resolveFixture } from '../fixtures.ts';
 import { parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
@@ -38,9 +42,12 @@ Exit status: 0 every case correct, 1 any failure, 2 bad input or a broken oracle
 
 export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--fixture NAME=PATH ...] [--json]
 
-Execute every reference query on its fixture and compare it with its frozen expected
-result under the comparison policy with zero tolerance. Without --corpus, checks the
-built-in corpora. Exit status: 0 clean, 1 findings (cases named), 2 bad input.`;
+Execute every reference query on its fixture (twice) and compare it with its frozen
+expected result under the comparison policy with zero tolerance, and lint the goldens:
+empty results, clock-dependent or random functions, different results on two runs, a
+LIMIT cutting through a tie, a reference over the time budget (--time-budget-ms, default
+2000), fixture digests. Without --corpus, checks the built-in corpora.
+Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
 
 function write(file: string, text: string, io: Io): void {
   const target = path.resolve(io.cwd, file);
@@ -132,6 +139,7 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
   const { values, positionals } = parseFlags('selfcheck', argv, {
     corpus: { type: 'string', multiple: true },
     fixture: { type: 'string', multiple: true },
+    'time-budget-ms': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -142,24 +150,32 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
   if (positionals.length) throw new CliError(`selfcheck: unexpected argument "${positionals[0]}".`);
   const specs = values.corpus?.length ? values.corpus : BUILT_IN_CORPORA;
   const overrides = fixtureOverrides(values.fixture, io.cwd);
-  const results = [];
-  let findings = 0;
+  const timeBudgetMs = positiveInteger('--time-budget-ms', values['time-budget-ms'], 2000);
+  const reports = [];
   for (const spec of specs) {
     const corpus = await readCorpus(spec, io);
-    const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
+    const engine = openEngine(corpus.corpus.engine);
     try {
-      const check = await selfCheck(corpus.corpus, pool.engineFor);
-      findings += check.findings.length;
-      results.push({ corpus: spec, sha256: corpus.sha256, cases: corpus.corpus.cases.length, checked: check.checked, findings: check.findings });
+      // The full self-check: oracle equality at zero tolerance, plus the golden lint
+      // (empty result, clock, randomness, a second run, LIMIT through a tie, time budget, digests).
+      const report = await runSelfCheck(corpus, engine, {
+        compare: zeroTolerancePolicyCompare,
+        timeBudgetMs,
+        fixtures: (name) => {
+          try {
+            return { source: { ...resolveFixture(overrides.get(name) ?? name, io.cwd).source, name } };
+          } catch {
+            return null;
+          }
+        },
+      });
+      reports.push(report);
     } finally {
-      await pool.close();
+      await engine.close();
     }
   }
-  if (values.json) io.out(prettyJson({ passed: findings === 0, corpora: results }));
-  else
-    for (const r of results) {
-      io.out(`${r.corpus}: ${r.checked} references checked of ${r.cases} cases — ${r.findings.length ? `${r.findings.length} finding(s)` : 'clean'}`);
-      for (const f of r.findings) io.out(`  ${f.id}: ${f.problem}`);
-    }
-  return findings === 0 ? EXIT.ok : EXIT.failed;
+  const passed = reports.every((r) => r.passed && r.findings.length === 0);
+  if (values.json) io.out(prettyJson({ passed, corpora: reports }));
+  else io.out(reports.map(formatSelfCheck).join('\n\n'));
+  return passed ? EXIT.ok : EXIT.failed;
 }
