@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { SqlJsStatic } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
-import { writeDuckDbFile } from '../helpers/duckdb-file.ts';
+import { duckDbTestFile } from '../helpers/duckdb-file.ts';
 import { repoRoot, spiderDatabase, spiderDir } from '../helpers/paths.ts';
 import { launchChromium, serveBuiltApp, serveStatic, type ServedApp } from './harness.ts';
 
@@ -265,11 +265,8 @@ describe('the built app in Chromium', () => {
   });
 
   test('loads a DuckDB database file, and CSV + Parquet files as one fixture', async () => {
-    const dbFile = path.join(scratch, 'ledger.duckdb');
-    await writeDuckDbFile(dbFile, [
-      'CREATE TABLE entries (id INTEGER, amount DECIMAL(18,4), booked DATE)',
-      "INSERT INTO entries VALUES (1, 0.0001, DATE '2025-12-31'), (2, -12345678901234.5678, DATE '1999-01-01')",
-    ]);
+    // entries (id INTEGER, amount DECIMAL(18,4), booked DATE): (1, 0.0001, 2025-12-31), (2, -12345678901234.5678, 1999-01-01)
+    const dbFile = duckDbTestFile('ledger.duckdb');
     await upload('ledger.duckdb', readFileSync(dbFile));
     await waitReady('duckdb');
     await run('SELECT amount, booked FROM entries ORDER BY id');

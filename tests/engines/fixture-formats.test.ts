@@ -10,7 +10,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, FixtureSource } from '../../src/core/engine.ts';
 import { openEngine } from '../../src/engines/node.ts';
-import { writeDuckDbFile } from '../helpers/duckdb-file.ts';
+import { duckDbTestFile } from '../helpers/duckdb-file.ts';
 import { fileFixture, sqlFixture } from '../helpers/fixtures.ts';
 import { spiderDatabase } from '../helpers/paths.ts';
 
@@ -115,11 +115,8 @@ describe('database files', () => {
   });
 
   it('attaches a DuckDB database file read-only', async () => {
-    const file = path.join(scratch, 'shop.duckdb');
-    await writeDuckDbFile(file, [
-      'CREATE TABLE items (id INTEGER, price DECIMAL(10,2), added DATE)',
-      "INSERT INTO items VALUES (1, 12.50, '2024-01-02'), (2, 0.10, NULL)",
-    ]);
+    // items (id INTEGER, price DECIMAL(10,2), added DATE): (1, 12.50, 2024-01-02), (2, 0.10, NULL)
+    const file = duckDbTestFile('shop.duckdb');
     const loaded = await duckdb.load(fileFixture(file));
     if (!loaded.ok) throw new Error(loaded.error.message);
     expect(loaded.value.tables.map((t) => t.name)).toEqual(['items']);

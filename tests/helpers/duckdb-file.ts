@@ -1,18 +1,13 @@
 /**
- * Build a real .duckdb database file for tests with native DuckDB 1.4.3 (the
- * same storage version as DuckDB-WASM 1.32): the sandboxed engine cannot
- * write files, and the WASM build cannot export one (duckdb-wasm#1987).
+ * Real .duckdb database files for tests, committed under tests/fixtures/: the
+ * sandboxed engine cannot write files and the WASM build cannot export one
+ * (duckdb-wasm#1987), so they were written once by native DuckDB 1.4.3 (the
+ * storage version of DuckDB-WASM 1.32). Their contents are described where
+ * the tests use them.
  */
-import { DuckDBInstance } from '@duckdb/node-api';
+import path from 'node:path';
+import { repoRoot } from './paths.ts';
 
-export async function writeDuckDbFile(filePath: string, statements: string[]): Promise<void> {
-  const instance = await DuckDBInstance.create(filePath);
-  const connection = await instance.connect();
-  try {
-    for (const sql of statements) await connection.run(sql);
-    await connection.run('CHECKPOINT');
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+export function duckDbTestFile(name: 'shop.duckdb' | 'ledger.duckdb'): string {
+  return path.join(repoRoot, 'tests', 'fixtures', name);
 }
