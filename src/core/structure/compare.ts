@@ -22,37 +22,8 @@ import { printExpr, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
 import { mapAllExprs, mapAllIdents } from './rules/walk.ts';
 
-export const CLAUSES = [
-  'select',
-  'join',
-  'where',
-  'group_by',
-  'having',
-  'order_by',
-  'limit_offset',
-  'distinct',
-  'window',
-  'set_operators',
-  'ctes',
-  'subqueries',
-] as const;
-export type ClauseName = (typeof CLAUSES)[number];
-
-/** How each clause is named in edit texts. */
-export const CLAUSE_LABEL: Record<ClauseName, string> = {
-  select: 'SELECT',
-  join: 'JOIN',
-  where: 'WHERE',
-  group_by: 'GROUP BY',
-  having: 'HAVING',
-  order_by: 'ORDER BY',
-  limit_offset: 'LIMIT/OFFSET',
-  distinct: 'DISTINCT',
-  window: 'WINDOW/OVER',
-  set_operators: 'Set operators',
-  ctes: 'WITH',
-  subqueries: 'Subqueries',
-};
+export { CLAUSE_LABEL, CLAUSES, type ClauseName } from './clauses.ts';
+import { CLAUSE_LABEL, CLAUSES, type ClauseName } from './clauses.ts';
 
 export type EditOp = 'insert' | 'remove' | 'update' | 'move' | 'keep';
 
