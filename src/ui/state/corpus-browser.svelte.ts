@@ -103,8 +103,9 @@ export class CorpusBrowser {
     const choice = this.choice;
     const chosen = this.workspace.corpus;
     const fixtures = this.workspace.fixtures;
-    if (choice === CHOSEN && !chosen) {
-      this.choice = builtInChoice(DEMO_CORPUS);
+    // The home page's choice went away or became a built-in one: show that built-in (or the demo).
+    if (choice === CHOSEN && (!chosen || chosen.builtIn)) {
+      this.choice = builtInChoice(chosen?.input.file ?? DEMO_CORPUS);
       return;
     }
     const input = choice === CHOSEN ? chosen!.input : null;
