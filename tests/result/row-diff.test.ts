@@ -52,6 +52,16 @@ describe('compareWithRowDiff', () => {
     expect(statuses(rows.actual, ROW_EQUAL).length).toBe(98);
   });
 
+  test('a one-row answer with a wrong value: the rows are a changed pair, not missing and extra', () => {
+    const c = [col('revenue', 'decimal')];
+    const { comparison, rows } = compareWithRowDiff(table(c, [['100.00']]), table(c, [['90.00']]));
+    const witness = comparison.reasons.find((r) => r.code === 'value_mismatch');
+    expect(witness && witness.code === 'value_mismatch' ? witness.pairing : null).toBe('leftover');
+    expect(rows.expected.status[0]).toBe(ROW_CHANGED);
+    expect(rows.expected.cells[0]).toEqual([0]);
+    expect(rows.actual.cells[0]).toEqual([0]);
+  });
+
   test('a changed row whose partner differs in two cells under float tolerance', () => {
     const fc = [col('k', 'text'), col('x', 'float'), col('y', 'float')];
     const e = table(fc, [['a', 1, 2], ['b', 3, 4], ['c', 5, 6]]);

@@ -12,7 +12,10 @@ import { cellsEqual, type Tolerance } from './value-policy.ts';
 
 /** An equal row is on the other side (a bag partner, or under set semantics any equal row). */
 export const ROW_EQUAL = 0;
-/** No equal row; paired by shared cells with a row of the other side, differing in `cells`. */
+/**
+ * No equal row; paired with a row of the other side (by shared cells, or, when both sides
+ * have as many rows without an equal, in order), differing in `cells`.
+ */
 export const ROW_CHANGED = 1;
 /** No equal row and no partner: missing from the actual result (expected side) or extra in it (actual side). */
 export const ROW_UNMATCHED = 2;
@@ -81,9 +84,12 @@ export function buildRowDiff(input: RowDiffInput): RowDiff {
     actual.status[r] = ROW_UNMATCHED;
     actual.partner[r] = -1;
   }
-  // Pairs made by shared cells are one changed row; leftover pairs share nothing and stay missing / extra.
+  // Pairs made by shared cells are one changed row. Pairs made of what was left (in order) are
+  // changed rows only when both residues are the same size, so every row has its counterpart
+  // (a one-row answer with a wrong value); otherwise they are arbitrary and stay missing / extra.
+  const oneToOne = input.residueE.length === input.residueA.length && !pairs.capped;
   for (let k = 0; k < pairs.count; k++) {
-    if (!pairs.byContent[k]) continue;
+    if (!pairs.byContent[k] && !oneToOne) continue;
     const er = pairs.e[k]!;
     const ar = pairs.a[k]!;
     const eCells: number[] = [];
