@@ -324,6 +324,8 @@ describe('layouts: narrow and dark, keyboard, every view', () => {
     // The case's full results: the report's differing cell is marked on both sides.
     expect(await page.locator('[data-testid=full-actual] td[data-differs]').count()).toBe(1);
     await checkView('case');
+    // For a look by eye (not committed).
+    await page.getByTestId('full-results').screenshot({ path: path.join(repoRoot, 'test-results', 'case-full-results.png') });
   }, 240_000);
 
   test('playground', async () => {
