@@ -12,10 +12,11 @@
  *   self-check of all 64 references, which run before the first case.
  * - demo run: the click until the results page shows (the run is done).
  * - JavaScript payload, gzip level 9 per file (as a server would send each
- *   request), wasm excluded: the page's JS (what the document loads before
- *   its load event, i.e. at first paint) and the workers' JS (the app worker,
- *   the engine host and DuckDB's worker, as requested during the demo run),
- *   separately. The service worker script is listed apart and in neither.
+ *   request), wasm excluded: the page's JS (the scripts and module preloads
+ *   the document loads before its load event, i.e. at first paint) and the
+ *   workers' JS (the app worker, the engine host and DuckDB's worker, as
+ *   requested during the demo run), separately. The service worker script is
+ *   listed apart and in neither.
  *
  * Run alone: `node --import tsx bench/app.ts [--runs N] [--record]` (--record
  * merges only these figures into bench/baseline.json).
@@ -76,9 +77,10 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
       addEventListener('click', () => ((window as unknown as { __clickAt: number }).__clickAt ??= performance.now()), { capture: true });
     });
     await page.goto(`${origin}/`, { waitUntil: 'load' });
+    // The document's script graph (module scripts and preloads); a Worker's script, fetched by the page too, has initiatorType "other".
     const pageScripts = await page.evaluate(() =>
-      performance
-        .getEntriesByType('resource')
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => e.initiatorType === 'script' || e.initiatorType === 'link')
         .map((e) => new URL(e.name))
         .filter((u) => u.origin === location.origin && u.pathname.endsWith('.js'))
         .map((u) => u.pathname),
