@@ -4,7 +4,8 @@
  * gate compares rather than refuses), records a baseline from it and gates
  * the flawed demo run; the page, grading the same runs, shows the same
  * status and the same arithmetic lines — with the baseline taken from the
- * stored strong run, and from the CLI's baseline file. A baseline of another
+ * stored strong run (saved, it equals the CLI's baseline file but for its
+ * date), and from the CLI's baseline file. A baseline of another
  * model is refused with the gate's own message; a broken file names its line
  * and field.
  */
@@ -87,7 +88,7 @@ beforeAll(async () => {
 
   app = await serveBuiltApp();
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   context.on('request', (r) => {
     if (!r.url().startsWith(app.origin)) foreign.push(r.url());
   });
@@ -136,6 +137,11 @@ describe('release gate panel in Chromium (production build)', () => {
     await select.selectOption({ index: 1 });
     await expect.poll(() => text('gate-status')).toBe(sameModel.status);
     expect(await pageLines()).toEqual(sameModel.lines);
+    // Saved for CI, the derived baseline is the CLI's `baseline record` of the same run, but for its date.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gate-save-baseline').click()]);
+    const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<string, unknown>;
+    const recorded = JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, unknown>;
+    expect({ ...saved, recorded_at: null }).toEqual({ ...recorded, recorded_at: null });
   }, 1_300_000);
 
   test('with the CLI baseline file, the same status, arithmetic and failing case ids', async () => {
