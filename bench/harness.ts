@@ -25,6 +25,8 @@ export interface Baseline {
   recorded: string;
   machine: string;
   figures: Record<string, number>;
+  /** Figures recorded later than `recorded`, by name prefix: when and where. */
+  notes?: Record<string, string>;
 }
 
 export function loadBaseline(file: string): Baseline | null {
@@ -48,6 +50,21 @@ export function recordBaseline(file: string, figures: Figure[], machine: string)
     recorded: new Date().toISOString().slice(0, 10),
     machine,
     figures: { ...(previous?.figures ?? {}), ...Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])) },
+  };
+  writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
+}
+
+/**
+ * Merge some figures into the baseline without re-recording the rest: the
+ * baseline's date and machine stay; `notes[prefix]` says when and where these were measured.
+ */
+export function mergeBaselineFigures(file: string, figures: Figure[], prefix: string, note: string): void {
+  const previous = loadBaseline(file);
+  const merged: Baseline = {
+    recorded: previous?.recorded ?? new Date().toISOString().slice(0, 10),
+    machine: previous?.machine ?? note,
+    figures: { ...(previous?.figures ?? {}), ...Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])) },
+    notes: { ...(previous?.notes ?? {}), [prefix]: `recorded ${new Date().toISOString().slice(0, 10)}, ${note}` },
   };
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 }

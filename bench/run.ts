@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appFigures, benchApp, formatAppBench } from './app.ts';
 import { benchBrowserEngines } from './browser-engines.ts';
 import { benchNodeEngines } from './engines-node.ts';
 import { benchPipeline } from './pipeline.ts';
@@ -42,6 +43,12 @@ const browserFigures: Figure[] = browser.engines.flatMap((e) => [
 ]);
 printFigures(`Engines in Chromium (${browser.chromium}; page → app worker → engine host → engine)`, browserFigures, baseline);
 all.push(...browserFigures);
+
+const app = await benchApp({ runs: 3 });
+console.log(`\n${formatAppBench(app)}`);
+const appFigs = appFigures(app);
+printFigures('The app in Chromium (demo corpus, cold first visit; JS gzip -9, wasm excluded)', appFigs, baseline);
+all.push(...appFigs);
 
 if (process.argv.includes('--record')) {
   recordBaseline(baselineFile, all, 'node kind, 2 cores, Node 20');

@@ -9,6 +9,7 @@ import { JudgeSettings } from './state/judge-settings.svelte.ts';
 import { Playground } from './state/playground.svelte.ts';
 import { Router } from './state/router.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
+import { WORKSPACE_KEY } from './state/context.ts';
 
 const worker = startAppWorker();
 const playground = new Playground(worker.api);
@@ -23,7 +24,8 @@ void worker.failed.then((reason) => playground.fail(reason));
 const requested = new URLSearchParams(location.search).get('engine');
 if ((ENGINE_NAMES as readonly (string | null)[]).includes(requested)) playground.engine = requested as EngineName;
 
-mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge, corpusBrowser } });
+// The workspace as context too: the results page's gate panel lists the other stored runs.
+mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge, corpusBrowser }, context: new Map([[WORKSPACE_KEY, workspace]]) });
 
 void workspace.init();
 // Read by the browser bench and test (time to the first graded case).
