@@ -11,8 +11,8 @@ import { Workspace } from './state/workspace.svelte.ts';
 
 const worker = startAppWorker();
 const playground = new Playground(worker.api);
-const workspace = new Workspace(worker.api);
 const judge = new JudgeSettings();
+const workspace = new Workspace(worker.api, () => judge.config());
 const comparison = new Comparison(worker.api, () => judge.config());
 const router = new Router();
 void worker.failed.then((reason) => playground.fail(reason));
