@@ -3,6 +3,7 @@ import { ENGINE_NAMES, type EngineName } from '../core/engine.ts';
 import App from './App.svelte';
 import './app.css';
 import { startAppWorker } from './state/app-client.ts';
+import { CorpusBrowser } from './state/corpus-browser.svelte.ts';
 import { Comparison } from './state/comparison.svelte.ts';
 import { JudgeSettings } from './state/judge-settings.svelte.ts';
 import { Playground } from './state/playground.svelte.ts';
@@ -15,13 +16,14 @@ const judge = new JudgeSettings();
 const workspace = new Workspace(worker.api, () => judge.config());
 const comparison = new Comparison(worker.api, () => judge.config());
 const router = new Router();
+const corpusBrowser = new CorpusBrowser(worker.api, workspace);
 void worker.failed.then((reason) => playground.fail(reason));
 
 // `?engine=sqlite` starts the query page on that engine instead of DuckDB.
 const requested = new URLSearchParams(location.search).get('engine');
 if ((ENGINE_NAMES as readonly (string | null)[]).includes(requested)) playground.engine = requested as EngineName;
 
-mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge } });
+mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge, corpusBrowser } });
 
 void workspace.init();
 // Read by the browser bench and test (time to the first graded case).

@@ -7,7 +7,9 @@
 import { expose } from 'comlink';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { loadRun } from '../core/corpus/load-run.ts';
-import { hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
+import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.ts';
+import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
+import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../core/errors.ts';
@@ -354,18 +356,52 @@ const api = {
     return controller !== undefined;
   },
 
-  /** Run the oracle self-check of a corpus on its fixtures. */
-  async selfCheckCorpus(input: InputFile): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
+  /** Run the oracle self-check of a corpus on its fixtures (the user's, by name, else the built-ins). */
+  async selfCheckCorpus(input: InputFile, fixtures?: Record<string, FixtureSource>): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
     const corpus = await corpusFrom(input);
     if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.file} has errors.`);
     const engine = corpus.loaded.corpus.engine;
-    return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name)));
+    try {
+      return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name, fixtures?.[name])));
+    } catch (thrown) {
+      return fail('execution.error', `The self-check of ${input.file} stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
   },
 
   /** Content digest of a built-in fixture, recomputed here (to check it against its stamp). */
   async builtInDigest(engine: EngineName, name: string): Promise<Outcome<string>> {
     const pooled = await pooledEngine(engine, name);
     return pooled.ok ? pooled.value.contentDigest() : pooled;
+  },
+
+  /** Content digest of a fixture as grading would load it: the user's source when given, else the built-in. */
+  async fixtureDigest(engine: EngineName, name: string, source?: FixtureSource): Promise<Outcome<string>> {
+    if (!isEngineName(engine)) return unknownEngine(engine);
+    try {
+      const pooled = await pooledEngine(engine, name, source);
+      return pooled.ok ? await pooled.value.contentDigest() : pooled;
+    } catch (thrown) {
+      return fail('fixture.load_failed', `Fixture ${name}: ${messageOf(thrown)}`, { location: name, raw: messageOf(thrown) });
+    }
+  },
+
+  /** A corpus's cases with the difficulty each counts as, its counts and stamp (corpus browser). */
+  async describeCorpus(input: InputFile): Promise<Outcome<CorpusDescription>> {
+    try {
+      const result = await loadCorpus(input.bytes, { file: input.file });
+      if (!result.ok || hasErrors(result.problems)) {
+        const errors = result.problems.filter((p) => p.severity === 'error');
+        return fail('input.invalid', `Corpus ${input.file} has ${errors.length} error(s):\n${errors.slice(0, 20).map(formatProblem).join('\n')}`, { location: input.file });
+      }
+      return ok(describeCorpus(result.loaded, result.problems));
+    } catch (thrown) {
+      return fail('input.invalid', `Corpus ${input.file} could not be described: ${messageOf(thrown)}`, { location: input.file });
+    }
+  },
+
+  /** A fixture's schema description (YAML text) read for display; parsed here so the page bundle carries no YAML parser. */
+  async parseSchema(yamlText: string, file: string): Promise<Outcome<SchemaDescription>> {
+    return parseSchemaDescription(String(yamlText), String(file));
   },
 
   /** One comparison (SPEC 1.4): the full pipeline on a built-in or given fixture. */

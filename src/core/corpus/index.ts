@@ -14,3 +14,5 @@ export {
 } from './selfcheck.ts';
 export { lintReferenceText, limitTieProbes, FROZEN_CLOCK_FUNCTIONS, UNFROZEN_CLOCK_FUNCTIONS, NONDETERMINISTIC, type TieProbe, type LexicalFinding } from './lint.ts';
 export { outlineQuery, tokenize, type QueryOutline, type OrderKey, type Token } from './sql-tokens.ts';
+export { describeCorpus, NONE, type CorpusDescription, type DescribedCase } from './describe.ts';
+export { parseSchemaDescription, type SchemaDescription, type SchemaTable, type SchemaColumn } from './schema-description.ts';
