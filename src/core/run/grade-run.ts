@@ -19,7 +19,8 @@ import { compareResults } from '../result/compare.ts';
 import { hardness } from '../structure/hardness.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
 
-export const RUN_REPORT_VERSION = '1.0.0';
+/** 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases. */
+export const RUN_REPORT_VERSION = '1.1.0';
 
 export type GradeStep = 'selfcheck' | 'parse' | 'execute' | 'compare' | 'diagnose' | 'done';
 
