@@ -12,11 +12,14 @@ import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/s
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
-import { fail, messageOf, ok, type Outcome } from '../core/errors.ts';
+import { fail, messageOf, ok, type Outcome, type VerdictError } from '../core/errors.ts';
 import { DEFAULT_EVALUATION_CONFIG } from '../core/evaluation/request.ts';
 import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfig, type StandardGlobals } from '../core/judge/index.ts';
 import { evaluate } from '../core/pipeline.ts';
 import type { EvaluationReport } from '../core/report/report.ts';
+import { compareWithRowDiff, type CompareOptions, type ComparisonConfig, type ResultComparison, type RowDiff } from '../core/result/index.ts';
+import { encodeResultTable, type JsonResultTable } from '../core/value/json-codec.ts';
+import type { ResultTable } from '../core/value/kind.ts';
 import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openEngine } from '../engines/browser.ts';
@@ -136,6 +139,45 @@ export interface CompareInput {
    * the deployment's CSP connect-src must admit that origin.
    */
   judge?: ProviderConfig;
+}
+
+export interface CaseResultsInput {
+  engine: EngineName;
+  /** A built-in fixture name, or a fixture source (a user fixture). */
+  fixture: string | FixtureSource;
+  expectedSql: string;
+  actualSql: string;
+  timeoutMs?: number;
+  /** Rows materialized per side at most (default 100,000); past it the first rows are kept and the side says so. */
+  maxRows?: number;
+  /** The comparison policy of the report being viewed (so the marks agree with its verdict). */
+  config?: Partial<ComparisonConfig>;
+  orderKeys?: CompareOptions['orderKeys'];
+}
+
+export interface FullSide {
+  table: JsonResultTable | null;
+  error: VerdictError | null;
+  /** The result had more than maxRows rows: only the first maxRows are here. */
+  capped: boolean;
+  elapsedMs: number;
+}
+
+export interface CaseResults {
+  expected: FullSide;
+  actual: FullSide;
+  maxRows: number;
+  /** The comparison of the rows held here, and its row alignment (null when a side failed). */
+  comparison: ResultComparison | null;
+  rows: RowDiff | null;
+  compareMs: number;
+}
+
+/** Keep the first `maxRows` rows of a query that returns more (the engine refuses to materialize past the limit). */
+function firstRows(sql: string, maxRows: number): string {
+  const body = sql.trim().replace(/(;\s*)+$/, '');
+  // The newline ends a trailing line comment before the closing parenthesis.
+  return `SELECT * FROM (\n${body}\n) AS full_result_rows LIMIT ${maxRows}`;
 }
 
 const gradePool = new Map<string, Promise<Outcome<Engine>>>();
@@ -429,6 +471,46 @@ const api = {
         provider ? { judge: { provider } } : {},
       );
       return ok(report);
+    } catch (thrown) {
+      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
+    }
+  },
+
+  /**
+   * Both whole results of one comparison, for the side-by-side view:
+   * executes the reference and the candidate on the fixture (pooled engine),
+   * and compares them under the given policy with the row alignment.
+   */
+  async caseResults(input: CaseResultsInput): Promise<Outcome<CaseResults>> {
+    if (!isEngineName(input.engine)) return unknownEngine(input.engine);
+    const maxRows = input.maxRows ?? DEFAULT_APP_MAX_ROWS;
+    if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 1_000_000)
+      return fail('input.invalid', `maxRows must be a whole number from 1 to 1,000,000 (got ${maxRows}).`, { location: 'maxRows' });
+    const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
+    const pooled = await pooledEngine(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture);
+    if (!pooled.ok) return pooled;
+    const engine = pooled.value;
+    const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const run = async (sql: string): Promise<{ side: FullSide; rows: ResultTable | null }> => {
+      const started = performance.now();
+      let capped = false;
+      let outcome = await engine.execute(sql, { timeoutMs, maxRows });
+      if (!outcome.ok && outcome.error.code === 'sandbox.resource_exhausted' && /rows/.test(outcome.error.message)) {
+        capped = true;
+        outcome = await engine.execute(firstRows(sql, maxRows), { timeoutMs, maxRows });
+      }
+      const elapsedMs = performance.now() - started;
+      if (!outcome.ok) return { side: { table: null, error: outcome.error, capped, elapsedMs }, rows: null };
+      const table = { columns: outcome.value.columns, rows: outcome.value.rows };
+      return { side: { table: encodeResultTable(table), error: null, capped, elapsedMs }, rows: table };
+    };
+    try {
+      const expected = await run(input.expectedSql);
+      const actual = await run(input.actualSql);
+      if (!expected.rows || !actual.rows) return ok({ expected: expected.side, actual: actual.side, maxRows, comparison: null, rows: null, compareMs: 0 });
+      const started = performance.now();
+      const { comparison, rows } = compareWithRowDiff(expected.rows, actual.rows, input.config ?? {}, input.orderKeys !== undefined ? { orderKeys: input.orderKeys } : {});
+      return ok({ expected: expected.side, actual: actual.side, maxRows, comparison, rows, compareMs: performance.now() - started });
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }

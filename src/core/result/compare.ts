@@ -25,6 +25,7 @@ import type {
   SchemaColumn,
 } from './types.ts';
 import { kindsCompatible, type Tolerance } from './value-policy.ts';
+import { buildRowDiff, type RowDiff } from './row-diff.ts';
 import { rowWitness } from './witness.ts';
 
 function overlap(shared: number, expected: number, actual: number): Overlap {
@@ -50,6 +51,29 @@ export function compareResults(
   config: Partial<ComparisonConfig> = {},
   options: CompareOptions = {},
 ): ResultComparison {
+  return compareCore(expected, actual, config, options).comparison;
+}
+
+/**
+ * `compareResults` plus its row alignment, row by row (see `row-diff.ts`):
+ * for viewers that show both whole results with the differences marked.
+ */
+export function compareWithRowDiff(
+  expected: ResultTable,
+  actual: ResultTable,
+  config: Partial<ComparisonConfig> = {},
+  options: CompareOptions = {},
+): { comparison: ResultComparison; rows: RowDiff } {
+  const core = compareCore(expected, actual, config, options);
+  return { comparison: core.comparison, rows: core.rowDiff() };
+}
+
+function compareCore(
+  expected: ResultTable,
+  actual: ResultTable,
+  config: Partial<ComparisonConfig>,
+  options: CompareOptions,
+): { comparison: ResultComparison; rowDiff: () => RowDiff } {
   const cfg = withDefaults(config);
   const tol: Tolerance = {
     atol: cfg.numeric_abs_tolerance,
@@ -352,7 +376,7 @@ export function compareResults(
   }));
   const orderApplied = mode !== 'order-insensitive';
 
-  return {
+  const comparison: ResultComparison = {
     result_equality_family: {
       comparison_mode: mode,
       set_semantics: setMode,
@@ -460,6 +484,22 @@ export function compareResults(
     ],
     config: cfg,
   };
+  // The residue under the comparison's own semantics (set semantics needs a complete column alignment).
+  const setResidue = setMode && ev.complete;
+  const rowDiff = (): RowDiff =>
+    buildRowDiff({
+      E,
+      A,
+      mapping,
+      tol,
+      setMode: setResidue,
+      matchE: match.matchE,
+      matchA: match.matchA,
+      residueE: setResidue ? setRes.missingE : freeE,
+      residueA: setResidue ? setRes.missingA : freeA,
+      pairs: setResidue && !setRes.pass ? alignCells(ctx, setRes.missingE, setRes.missingA, cap) : cells,
+    });
+  return { comparison, rowDiff };
 
   function positionalFreePass(x: MappingEvaluation): boolean {
     return (setMode ? setOf(x).pass : x.bagPass) && x.mapping.every(([i, j]) => i === j) && mode !== 'exact';

@@ -2,11 +2,13 @@
  * Layer 3, result comparison: the public API.
  *
  * - `compareResults(expected, actual, config?, options?)` → `ResultComparison`
+ * - `compareWithRowDiff(...)` → the same plus its row alignment row by row (`RowDiff`)
  * - `resolveComparisonConfig(input)` validates user-supplied options
  * - `findLimitTieCut(rowsWithoutLimit, limit, orderKeys, {offset})` flags unstable goldens
  * - `cellsEqual` / `floatsClose`: the value policy on single cells
  */
-export { compareResults } from './compare.ts';
+export { compareResults, compareWithRowDiff } from './compare.ts';
+export { ROW_CHANGED, ROW_EQUAL, ROW_UNMATCHED, type RowDiff, type RowDiffSide, type RowStatus } from './row-diff.ts';
 export {
   COMPARISON_MODES,
   DEFAULT_COMPARISON_CONFIG,

@@ -2,14 +2,16 @@
  * The playground: one comparison (SPEC 1.4) on a built-in fixture, graded
  * as you type (debounced), shareable as a link.
  */
-import { messageOf, type VerdictError } from '../../core/errors.ts';
+import { messageOf, type Outcome, type VerdictError } from '../../core/errors.ts';
 import type { EvaluationReport } from '../../core/report/report.ts';
 import type { ProviderConfig } from '../../core/judge/index.ts';
+import type { CaseResults } from '../../worker/app.worker.ts';
 import type { AppClient } from './app-client.ts';
+import type { FullResultsBackend } from './full-results.svelte.ts';
 import { BUILT_IN_FIXTURES } from './builtins.ts';
 import { decodeShare, encodeShare, type SharedComparison } from './share.ts';
 
-export type Backend = Pick<AppClient, 'compare'>;
+export type Backend = Pick<AppClient, 'compare' | 'caseResults'>;
 
 export const DEBOUNCE_MS = 500;
 
@@ -51,6 +53,11 @@ export class Comparison {
     private readonly backend: Backend,
     private readonly judge: () => ProviderConfig | null = () => null,
   ) {}
+
+  /** Where the case and playground views re-run a comparison in full ("Show full results"). */
+  get fullResultsBackend(): FullResultsBackend {
+    return { caseResults: (input) => this.backend.caseResults(input) as Promise<Outcome<CaseResults>> };
+  }
 
   /** Called on every edit: grades after a pause in typing. */
   schedule(): void {

@@ -3,6 +3,7 @@
  * comparison's reasons (their witnesses name rows and columns) and, for rows,
  * from the samples themselves (a row with no equal on the other side).
  */
+import type { RowDiff } from '../../../core/result/row-diff.ts';
 import type { ResultComparison } from '../../../core/result/types.ts';
 import type { JsonValue } from '../../../core/value/json-codec.ts';
 
@@ -69,4 +70,30 @@ export function computeMarks(result: ResultComparison | null, expectedRows: Json
     });
   }
   return marks;
+}
+
+/** Marks of one whole result, read off the comparison's row alignment (`RowDiff`), not recomputed here. */
+export interface FullSideMarks {
+  /** Per row: ROW_EQUAL, ROW_CHANGED or ROW_UNMATCHED (core/result/row-diff.ts). */
+  status: Uint8Array;
+  /** Changed rows: the differing column indexes of this side. */
+  cells: Record<number, number[]>;
+  /** Rows a reason points at (out of order). */
+  pointed: Set<number>;
+  /** Columns without a partner on the other side. */
+  columns: Set<number>;
+}
+
+export function fullMarks(comparison: ResultComparison, rows: RowDiff): { expected: FullSideMarks; actual: FullSideMarks } {
+  const pointedE = new Set<number>();
+  const pointedA = new Set<number>();
+  for (const reason of comparison.reasons) {
+    if (reason.code !== 'order_violation') continue;
+    pointedE.add(reason.expected_row.position);
+    pointedA.add(reason.actual_row.position);
+  }
+  return {
+    expected: { status: rows.expected.status, cells: rows.expected.cells, pointed: pointedE, columns: new Set(rows.missingColumns) },
+    actual: { status: rows.actual.status, cells: rows.actual.cells, pointed: pointedA, columns: new Set(rows.extraColumns) },
+  };
 }
