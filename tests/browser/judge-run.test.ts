@@ -91,7 +91,7 @@ describe('a corpus run in the app', () => {
   test('a reload mid-run resumes from the graded cases and ends with the CLI counts', async () => {
     await page.getByTestId('run-demo').click();
     await page.getByTestId('progress').waitFor({ timeout: 60_000 });
-    await expect.poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), { timeout: 180_000, intervals: [250] }).toBeGreaterThanOrEqual(20);
+    await expect.poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), { timeout: 180_000, interval: 250 }).toBeGreaterThanOrEqual(20);
     // Let the throttled save (once a second) catch up, then interrupt.
     await page.waitForTimeout(1200);
     await page.reload();
@@ -115,7 +115,7 @@ describe('a corpus run in the app', () => {
 
     const paused: string[] = [];
     for (;;) {
-      await expect.poll(async () => (await page.getByTestId('review-pause').count()) > 0 || (await status()) !== 'running', { timeout: 300_000, intervals: [250] }).toBe(true);
+      await expect.poll(async () => (await page.getByTestId('review-pause').count()) > 0 || (await status()) !== 'running', { timeout: 300_000, interval: 250 }).toBe(true);
       if ((await status()) !== 'running') break;
       const heading = await page.locator('#paused-h .mono').textContent();
       paused.push(heading ?? '');

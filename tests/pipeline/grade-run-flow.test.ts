@@ -88,7 +88,7 @@ afterAll(async () => {
 });
 
 function judge(threshold?: number) {
-  const provider = createProvider(openai.config(server.url, { timeoutMs: 10_000 }), standardRuntime(globalThis as unknown as StandardGlobals));
+  const provider = createProvider(openai.config(server.url), standardRuntime(globalThis as unknown as StandardGlobals));
   if (!provider.ok) throw new Error(provider.error.message);
   return { provider: provider.value, options: threshold === undefined ? {} : { threshold } };
 }
