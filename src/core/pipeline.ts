@@ -10,10 +10,10 @@ import { diagnose, type CounterfactualResult, type Diagnosis } from './diagnose/
 import { planTransplants } from './diagnose/transplant.ts';
 import { canonicalCell } from './digest/canonical-dump.ts';
 import { sha256Text } from './digest/sha256.ts';
-import type { Engine, ExecuteOutcome, QueryResult } from './engine.ts';
+import type { CancelSignal, Engine, ExecuteOutcome, QueryResult } from './engine.ts';
 import type { ErrorCategory } from './errors.ts';
 import type { EvaluationRequest } from './evaluation/request.ts';
-import { judgeCase, type JudgeInput, type JudgeOptions, type JudgeProvider, type VerifyFix } from './judge/index.ts';
+import { judgeCase, skipReason, type JudgeInput, type JudgeOptions, type JudgeProvider, type VerifyFix } from './judge/index.ts';
 import { orderReport, REPORT_VERSION, TOOL_VERSION, type CounterfactualEvidence, type EvaluationReport, type Validity, type Warning } from './report/report.ts';
 import { compareResults } from './result/compare.ts';
 import type { ComparisonConfig } from './result/config.ts';
@@ -37,6 +37,20 @@ export interface EvaluateOptions {
   /** Rows kept in the report's result samples. */
   sampleRows?: number;
   clock?: () => number;
+  /** Aborts the judge's request (the deterministic part has its own per-query timeouts). */
+  signal?: CancelSignal;
+}
+
+/**
+ * The deterministic report, and the judge step still to run (null when the
+ * judge is off or the case was blocked). A corpus run grades the next case
+ * while earlier judge requests are in flight.
+ */
+export interface StagedEvaluation {
+  report: EvaluationReport;
+  judge: (() => Promise<EvaluationReport>) | null;
+  /** The judge step will send a request (not skipped by threshold, policy or a missing provider). */
+  asksJudge: boolean;
 }
 
 const SYNTAX_CATEGORIES: (ErrorCategory | undefined)[] = ['syntax_error'];
@@ -111,6 +125,12 @@ function withoutEdits(m: ClauseMatch, clause: keyof ClauseMatch['clauses']): Cla
 }
 
 export async function evaluate(request: EvaluationRequest, engine: Engine, options: EvaluateOptions = {}): Promise<EvaluationReport> {
+  const staged = await evaluateStaged(request, engine, options);
+  return staged.judge ? staged.judge() : staged.report;
+}
+
+/** `evaluate` in two steps: everything deterministic, then the optional judge. */
+export async function evaluateStaged(request: EvaluationRequest, engine: Engine, options: EvaluateOptions = {}): Promise<StagedEvaluation> {
   const now = options.clock ?? (() => Date.now());
   const started = now();
   const config = request.config;
@@ -215,8 +235,8 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
   };
 
   // 2. Precedence: no query, then parse failure, then execution failure.
-  const blocked = (reason: 'no_query' | 'parse_failure' | 'execution_failure', explanation: string): Promise<EvaluationReport> =>
-    metadata().then((run_metadata) => orderReport({
+  const blocked = (reason: 'no_query' | 'parse_failure' | 'execution_failure', explanation: string): Promise<StagedEvaluation> =>
+    metadata().then((run_metadata) => ({ judge: null, asksJudge: false, report: orderReport({
       ...base,
       deterministic_verdict: 'fail' as const,
       overall_score: 0,
@@ -231,7 +251,7 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
       warnings,
       evidence: { ...evidenceBase, result: null },
       run_metadata,
-    }));
+    }) }));
   if (!actualSql) return blocked('no_query', 'No query was produced: a graded failure.');
   if (!validity.parse_success_expected || !validity.parse_success_actual) {
     const side = !validity.parse_success_actual ? 'candidate' : 'reference';
@@ -366,8 +386,11 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
   };
 
   // 5. Optional AI judge: advisory, never flips the verdict.
-  if (config.enable_ai_judge && options.judge) {
-    t = now();
+  const judgeOptions = options.judge;
+  if (!config.enable_ai_judge || !judgeOptions) return { report: orderReport(report), judge: null, asksJudge: false };
+  const input = judgeInput(report, request, expectedTable!, actualTable!, dialect);
+  const judgeStep = async (): Promise<EvaluationReport> => {
+    const t = now();
     // A suggested fix is executed in the sandbox and graded like any candidate before it is shown as a fix.
     const verifyFix: VerifyFix = async (sql) => {
       const run = await engine.execute(sql, execOptions);
@@ -376,15 +399,22 @@ export async function evaluate(request: EvaluationRequest, engine: Engine, optio
       const passes = fixed.result_equality_family.mode_pass;
       return { passes, deterministic_verdict: passes ? 'pass' : 'fail', detail: passes ? 'matches the reference' : (fixed.reasons[0]?.message ?? 'does not match') };
     };
-    const judgment = await judgeCase(options.judge.provider, judgeInput(report, request, expectedTable!, actualTable!, dialect), { verifyFix, ...options.judge.options });
-    report.judge = judgment;
-    report.ai_advisory_verdict = judgment.ai_advisory_verdict ?? null;
-    report.verdict_consistency_flag = judgment.verdict_consistency_flag ?? null;
-    for (const message of judgment.warnings) report.warnings.push({ code: 'judge', message });
-    timings.judge = now() - t;
-    report.run_metadata.timings_ms = { ...timings, total: now() - started };
-  }
-  return orderReport(report);
+    const judgment = await judgeCase(judgeOptions.provider, input, { verifyFix, ...judgeOptions.options }, options.signal);
+    const judgeMs = now() - t;
+    // A new report: the deterministic one already handed out stays as it was.
+    return orderReport({
+      ...report,
+      judge: judgment,
+      ai_advisory_verdict: judgment.ai_advisory_verdict ?? null,
+      verdict_consistency_flag: judgment.verdict_consistency_flag ?? null,
+      warnings: [...report.warnings, ...judgment.warnings.map((message) => ({ code: 'judge', message }))],
+      run_metadata: {
+        ...report.run_metadata,
+        timings_ms: { ...report.run_metadata.timings_ms, judge: judgeMs, total: report.run_metadata.timings_ms.total + judgeMs },
+      },
+    });
+  };
+  return { report: orderReport(report), judge: judgeStep, asksJudge: skipReason(input, judgeOptions.provider, judgeOptions.options) === null };
 }
 
 function textSample(table: ResultTable) {

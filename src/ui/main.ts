@@ -13,8 +13,8 @@ import { WORKSPACE_KEY } from './state/context.ts';
 
 const worker = startAppWorker();
 const playground = new Playground(worker.api);
-const workspace = new Workspace(worker.api);
 const judge = new JudgeSettings();
+const workspace = new Workspace(worker.api, () => judge.config());
 const comparison = new Comparison(worker.api, () => judge.config());
 const router = new Router();
 const corpusBrowser = new CorpusBrowser(worker.api, workspace);

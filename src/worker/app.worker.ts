@@ -96,12 +96,22 @@ export interface GradeInput {
   /** Per-query budget (default 5000 ms). */
   timeoutMs?: number;
   reliabilityPenalty?: number;
+  /** An AI judge for the cases below the threshold (advisory). Requests go to its base URL only. */
+  judge?: ProviderConfig & { threshold?: number; concurrency?: number };
+  /** Review mode: pause at each flagged case until the listener's `review` resolves. */
+  review?: boolean;
+  /** Cases graded before a reload, and the fixture digests they were graded on. */
+  resume?: { cases: CaseReport[]; fixtureDigests: Record<string, string> };
 }
 
 /** What the worker streams while grading (a comlink proxy on the page). */
 export interface GradeListener {
   progress(event: GradeProgress & { elapsedMs: number }): void;
-  caseDone(report: CaseReport): void;
+  caseDone(report: CaseReport, index: number): void;
+  /** The fixtures' digests before grading, and how many earlier cases were kept. */
+  started?(info: { fixtureDigests: Record<string, string>; resumed: number }): void;
+  /** Review mode: resolves when the reviewer has recorded a decision (or skipped it). */
+  review?(report: CaseReport, index: number): Promise<void>;
 }
 
 export interface InputCheck {
@@ -345,6 +355,12 @@ const api = {
     grades.get(input.gradeId)?.abort();
     grades.set(input.gradeId, controller);
     const engine = corpus.loaded.corpus.engine;
+    let provider: JudgeProvider | null = null;
+    if (input.judge) {
+      const created = createProvider(input.judge, standardRuntime(globalThis as unknown as StandardGlobals));
+      if (!created.ok) return created;
+      provider = created.value;
+    }
     try {
       return await gradeRun({
         corpus: corpus.loaded,
@@ -353,11 +369,20 @@ const api = {
           const pooled = await pooledEngine(engine, name, input.fixtures?.[name]);
           return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
         },
-        config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+        config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(provider ? { enable_ai_judge: true } : {}) },
+        ...(provider
+          ? {
+              judge: { provider, options: input.judge?.threshold !== undefined ? { threshold: input.judge.threshold } : {} },
+              ...(input.judge?.concurrency ? { judgeConcurrency: input.judge.concurrency } : {}),
+            }
+          : {}),
         reliabilityPenalty: input.reliabilityPenalty ?? 1,
         signal: controller.signal,
+        ...(input.resume ? { resume: input.resume } : {}),
+        onStart: (info) => void listener?.started?.(info),
         onProgress: (event) => void listener?.progress({ ...event, elapsedMs: performance.now() - started }),
-        onCase: (report) => void listener?.caseDone(report),
+        onCase: (report, index) => void listener?.caseDone(report, index),
+        ...(input.review && listener?.review ? { onReview: (report: CaseReport, index: number) => listener.review!(report, index) } : {}),
       });
     } catch (thrown) {
       return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });

@@ -35,6 +35,8 @@ Options:
   --csv FILE             write a CSV of cases
   --judge                ask the configured AI judge (SQL_VERDICT_JUDGE_* variables) about
                          cases below the 0.92 score threshold; advisory only
+  --judge-threshold X    judge only cases scoring below X (0–1, default 0.92)
+  --judge-concurrency N  judge requests in flight at most (default 4)
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -73,6 +75,21 @@ export function summarizeRunReport(report: RunReport): string {
     for (const f of s.failures) lines.push(`  ${f.id} [${f.outcome}] ${f.reason ?? ''}${f.query ? `\n    query: ${f.query.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`);
   }
   if (s.missed_refusals.length) lines.push(`Missed refusals: ${s.missed_refusals.join(', ')}`);
+  const j = report.judge_summary;
+  if (j) {
+    const m = j.agreement_matrix;
+    lines.push(
+      `AI judge (advisory; ${j.provider ?? 'none'} / ${j.model ?? 'no model'}, prompt ${j.prompt_version}, threshold ${j.threshold}, concurrency ${j.concurrency}): ` +
+        `${j.judged} judged, ${j.skipped.above_threshold} above the threshold, ${j.errors} errors`,
+      `  agreement: deterministic pass → judge pass ${m.deterministic_pass.ai_pass} / fail ${m.deterministic_pass.ai_fail}; deterministic fail → judge pass ${m.deterministic_fail.ai_pass} / fail ${m.deterministic_fail.ai_fail}` +
+        (j.agreement_rate === null ? '' : ` (${(100 * j.agreement_rate).toFixed(1)}% agree)`),
+      `  tokens ${j.usage.input_tokens} in / ${j.usage.output_tokens} out, ${j.usage.requests} requests, latency mean ${j.latency_ms.mean === null ? '—' : `${Math.round(j.latency_ms.mean)} ms`}` +
+        (j.cost_estimate === null ? '' : `, cost ≈ ${j.cost_estimate.toFixed(4)}`),
+    );
+    if (j.review_queue.length) lines.push(`  review queue (judge disagrees): ${j.review_queue.join(', ')}`);
+  }
+  const flagged = report.cases.filter((k) => k.review_flags.length);
+  if (flagged.length) lines.push(`For review (${flagged.length}): ${flagged.map((k) => `${k.id} [${[...new Set(k.review_flags.map((f) => f.code))].join(', ')}]`).join('; ')}`);
   return lines.join('\n');
 }
 
@@ -88,6 +105,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     junit: { type: 'string' },
     csv: { type: 'string' },
     judge: { type: 'boolean' },
+    'judge-threshold': { type: 'string' },
+    'judge-concurrency': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -102,6 +121,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   const judge = values.judge ? judgeFromEnv(io.env) : null;
+  const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
+  const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
@@ -112,7 +134,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       run,
       engineFor: pool.engineFor,
       config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}) },
-      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices } } } : {}),
+      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       onProgress: (p) => {
         const now = Date.now();

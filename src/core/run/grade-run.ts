@@ -12,12 +12,15 @@ import { fail, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 import { classifyOutcome, type CaseResult } from '../gate/outcome.ts';
 import { summarizeRun, type RunSummary } from '../gate/summary.ts';
-import { evaluate, type EvaluateOptions } from '../pipeline.ts';
+import { createSemaphore, DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_THRESHOLD, summarizeJudgments, type CaseJudgment, type JudgeRunSummary } from '../judge/index.ts';
+import { evaluateStaged, type EvaluateOptions } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { hardness } from '../structure/hardness.ts';
+import { reviewFlags, type ReviewFlag } from './review.ts';
 
-export const RUN_REPORT_VERSION = '1.0.0';
+/** 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases. */
+export const RUN_REPORT_VERSION = '1.1.0';
 
 export type GradeStep = 'selfcheck' | 'parse' | 'execute' | 'compare' | 'diagnose' | 'done';
 
@@ -42,18 +45,38 @@ export interface GradeRunInput {
   /** RS(c) penalty. */
   reliabilityPenalty?: number;
   onProgress?(event: GradeProgress): void;
-  onCase?(result: CaseReport): void;
+  /** Each graded case, with its index in the corpus (with a judge, cases can finish out of order). */
+  onCase?(result: CaseReport, index: number): void;
+  /** The fixtures' content digests before anything ran (a resume needs them to trust earlier cases). */
+  onStart?(info: { fixtureDigests: Record<string, string>; resumed: number }): void;
+  /**
+   * Review mode: called for each case with review flags; no further case
+   * starts until the promise resolves (the human-in-the-loop pause).
+   */
+  onReview?(result: CaseReport, index: number): Promise<void> | void;
+  /** Diagnosis or judge confidence below this is flagged for review. */
+  reviewConfidence?: number;
+  /**
+   * Cases graded before an interruption, from the same corpus and run: they
+   * are kept (not regraded) when the fixtures still have the recorded digests
+   * and the run still has the same answer for them.
+   */
+  resume?: { cases: readonly CaseReport[]; fixtureDigests: Record<string, string> };
   signal?: CancelSignal;
   /** Skip the oracle self-check (never in a release gate). */
   skipSelfCheck?: boolean;
   /** The optional AI judge (advisory), used when config.enable_ai_judge. */
   judge?: EvaluateOptions['judge'];
+  /** Judge requests in flight at most (default 4); grading goes on meanwhile. */
+  judgeConcurrency?: number;
 }
 
 export interface CaseReport {
   id: string;
   outcome: CaseResult['outcome'];
   reason: string | null;
+  /** Machine-readable reason (null when correct). */
+  reason_code: string | null;
   query: string | null;
   arm: CorpusCase['arm'] | null;
   stratum: string | null;
@@ -64,6 +87,8 @@ export interface CaseReport {
   enriched_question: string | null;
   /** The pipeline's report (null for refusal outcomes and no-query cases). */
   report: EvaluationReport | null;
+  /** Why a human should look at it (ambiguous, low confidence, judge disagrees); never changes the outcome. */
+  review_flags: ReviewFlag[];
 }
 
 export interface RunReport {
@@ -74,8 +99,17 @@ export interface RunReport {
   self_check: { passed: boolean; checked: number; findings: SelfCheckFinding[] };
   fixtures: { name: string; content_digest_before: string; content_digest_after: string; unchanged: boolean }[];
   summary: RunSummary;
+  /** The AI judge's per-run figures (agreement matrix, review queue, tokens, latency, cost); null without a judge. */
+  judge_summary: JudgeRunSummary | null;
   cases: CaseReport[];
-  run_metadata: { tool_version: string; started_at: string; elapsed_ms: number; config: Partial<EvaluationConfig> };
+  run_metadata: {
+    tool_version: string;
+    started_at: string;
+    elapsed_ms: number;
+    config: Partial<EvaluationConfig>;
+    /** Cases kept from before an interruption instead of being graded again. */
+    resumed_cases: number;
+  };
 }
 
 function caseDifficulty(c: CorpusCase, dialect: 'duckdb' | 'sqlite'): CaseResult['difficulty'] {
@@ -135,71 +169,139 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     });
 
   const records = new Map<string, RunRecord>(run.records.map((r) => [r.id, r]));
-  const results: CaseResult[] = [];
-  const cases: CaseReport[] = [];
-  for (const [index, c] of corpus.cases.entries()) {
-    if (input.signal?.aborted) return fail('run.cancelled', `The run was cancelled after ${index} of ${total} cases.`);
-    input.onProgress?.({ index, total, id: c.id, step: 'parse' });
-    const record = records.get(c.id);
+  const difficulties = corpus.cases.map((c) => caseDifficulty(c, corpus.engine));
+  const kept = keptCases(input, records, before);
+  input.onStart?.({ fixtureDigests: Object.fromEntries(before), resumed: kept.size });
+
+  const results: CaseResult[] = new Array(total);
+  const cases: CaseReport[] = new Array(total);
+  const judgeSlots = createSemaphore(input.judgeConcurrency ?? DEFAULT_JUDGE_CONCURRENCY);
+  const judging: Promise<void>[] = [];
+  // Review mode: flagged cases are shown one after the other; the next case waits for the last decision.
+  let reviews: Promise<void> = Promise.resolve();
+  let pendingReview = false;
+  let failure: Outcome<never> | null = null;
+
+  const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null): void => {
     const sql = record?.sql ?? null;
     const declined = record?.declined ?? false;
-    let report: EvaluationReport | null = null;
-    const hasReference = !!(c.referenceSql || c.expected);
-    const answered = !declined && sql !== null && sql.trim() !== '';
-    if (answered && hasReference && c.arm !== 'must_refuse') {
-      const engine = await input.engineFor(c.fixture);
-      if (engine.ok) {
-        input.onProgress?.({ index, total, id: c.id, step: 'execute' });
-        report = await evaluate(
-          {
-            user_query: c.question,
-            actual_sql: sql,
-            expected_sql: c.referenceSql ?? '',
-            ...(c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
-            config,
-            context: { case_id: c.id, fixture: c.fixture, order_matters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) },
-          },
-          engine.value,
-          input.judge ? { judge: input.judge } : {},
-        );
-      }
+    const classified = classifyOutcome({ hasReference: !!(c.referenceSql || c.expected), ...(c.arm ? { arm: c.arm } : {}), declined, sql, deterministicPass: report?.deterministic_verdict === 'pass' });
+    if (!classified.ok) {
+      failure ??= fail('input.invalid', `Case ${c.id}: ${classified.error.message}`, { location: c.id });
+      return;
     }
-    const classified = classifyOutcome({ hasReference, ...(c.arm ? { arm: c.arm } : {}), declined, sql, deterministicPass: report?.deterministic_verdict === 'pass' });
-    if (!classified.ok) return fail('input.invalid', `Case ${c.id}: ${classified.error.message}`, { location: c.id });
     const outcome = classified.value;
     const reason = reasonFor(outcome, record, report);
-    const result: CaseResult = {
-      id: c.id,
-      outcome,
-      ...(reason ? { reason: reason.text, reason_code: reason.code } : {}),
-      query: sql,
-      ...(c.arm ? { arm: c.arm } : {}),
-      ...(c.stratum ? { stratum: c.stratum } : {}),
-      ...(c.shape ? { shape: c.shape } : {}),
-      ...(caseDifficulty(c, corpus.engine) ? { difficulty: caseDifficulty(c, corpus.engine)! } : {}),
-      fixture: c.fixture,
-      ...(report ? { severity: report.severity } : {}),
-      ...(record?.declineReason ? { decline_reason: record.declineReason } : {}),
-    };
-    results.push(result);
     const caseReport: CaseReport = {
       id: c.id,
       outcome,
       reason: reason?.text ?? null,
+      reason_code: reason?.code ?? null,
       query: sql,
       arm: c.arm ?? null,
       stratum: c.stratum ?? null,
       shape: c.shape ?? null,
-      difficulty: result.difficulty ?? null,
+      difficulty: difficulties[index] ?? null,
       fixture: c.fixture,
       question: c.question,
       enriched_question: record?.enrichedQuestion ?? null,
       report,
+      review_flags: reviewFlags(report, input.reviewConfidence),
     };
-    cases.push(caseReport);
-    input.onCase?.(caseReport);
+    results[index] = caseResultOf(caseReport, record);
+    cases[index] = caseReport;
+    input.onCase?.(caseReport, index);
     input.onProgress?.({ index, total, id: c.id, step: 'done' });
+    if (caseReport.review_flags.length && input.onReview) {
+      pendingReview = true;
+      reviews = reviews
+        .then(() => input.onReview!(caseReport, index))
+        .catch(() => undefined)
+        .then(() => {
+        pendingReview = false;
+      });
+    }
+  };
+
+  // A cancel also ends a pause: nobody has to answer the review first.
+  const untilReviewed = (): Promise<void> => {
+    const signal = input.signal;
+    if (!signal) return reviews;
+    if (signal.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const stop = () => resolve();
+      signal.addEventListener('abort', stop);
+      void reviews.then(() => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      });
+    });
+  };
+
+  for (const [index, c] of corpus.cases.entries()) {
+    if (pendingReview) await untilReviewed();
+    if (input.signal?.aborted || failure) break;
+    const record = records.get(c.id);
+    const previous = kept.get(c.id);
+    if (previous) {
+      results[index] = caseResultOf(previous, record);
+      cases[index] = previous;
+      input.onCase?.(previous, index);
+      continue;
+    }
+    input.onProgress?.({ index, total, id: c.id, step: 'parse' });
+    const sql = record?.sql ?? null;
+    const hasReference = !!(c.referenceSql || c.expected);
+    const answered = !(record?.declined ?? false) && sql !== null && sql.trim() !== '';
+    if (!answered || !hasReference || c.arm === 'must_refuse') {
+      finish(index, c, record, null);
+      continue;
+    }
+    const engine = await input.engineFor(c.fixture);
+    if (!engine.ok) {
+      finish(index, c, record, null);
+      continue;
+    }
+    input.onProgress?.({ index, total, id: c.id, step: 'execute' });
+    const staged = await evaluateStaged(
+      {
+        user_query: c.question,
+        actual_sql: sql,
+        expected_sql: c.referenceSql ?? '',
+        ...(c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
+        config,
+        context: { case_id: c.id, fixture: c.fixture, order_matters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) },
+      },
+      engine.value,
+      { ...(input.judge ? { judge: input.judge } : {}), ...(input.signal ? { signal: input.signal } : {}) },
+    );
+    const judge = staged.judge;
+    if (!judge) {
+      finish(index, c, record, staged.report);
+      continue;
+    }
+    if (!staged.asksJudge) {
+      finish(index, c, record, await judge());
+      continue;
+    }
+    // Bounded concurrency: wait for a free slot, then grade the next case while this request is in flight.
+    const release = await judgeSlots.acquire(input.signal);
+    if (!release) {
+      finish(index, c, record, staged.report);
+      continue;
+    }
+    judging.push(
+      judge()
+        .catch(() => staged.report)
+        .then((report) => finish(index, c, record, report))
+        .finally(release),
+    );
   }
+  await Promise.all(judging);
+  if (pendingReview) await untilReviewed();
+  if (failure) return failure;
+  const graded = cases.filter((x) => x !== undefined).length;
+  if (graded < total) return fail('run.cancelled', `The run was cancelled after ${graded} of ${total} cases.`);
 
   const fixtures = [];
   for (const name of fixtureNames) {
@@ -218,6 +320,15 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     { reliabilityPenalty: input.reliabilityPenalty ?? 1 },
   );
   if (!summary.ok) return summary;
+  const judgments = cases.map((c) => c.report?.judge).filter((j): j is CaseJudgment => !!j);
+  const judgeSummary =
+    config.enable_ai_judge && input.judge
+      ? summarizeJudgments(judgments, {
+          provider: input.judge.provider,
+          threshold: input.judge.options?.threshold ?? DEFAULT_JUDGE_THRESHOLD,
+          concurrency: input.judgeConcurrency ?? DEFAULT_JUDGE_CONCURRENCY,
+        })
+      : null;
   return ok({
     report_version: RUN_REPORT_VERSION,
     kind: 'run',
@@ -233,9 +344,46 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     self_check: { passed: true, checked: check.checked, findings: [] },
     fixtures,
     summary: summary.value,
+    judge_summary: judgeSummary,
     cases,
-    run_metadata: { tool_version: TOOL_VERSION, started_at: new Date(started).toISOString(), elapsed_ms: Date.now() - started, config: input.config ?? {} },
+    run_metadata: { tool_version: TOOL_VERSION, started_at: new Date(started).toISOString(), elapsed_ms: Date.now() - started, config: input.config ?? {}, resumed_cases: kept.size },
   });
+}
+
+/** The summary's view of a graded case. */
+function caseResultOf(c: CaseReport, record: RunRecord | undefined): CaseResult {
+  return {
+    id: c.id,
+    outcome: c.outcome,
+    ...(c.reason !== null && c.reason_code !== null ? { reason: c.reason, reason_code: c.reason_code } : {}),
+    query: c.query,
+    ...(c.arm ? { arm: c.arm } : {}),
+    ...(c.stratum ? { stratum: c.stratum } : {}),
+    ...(c.shape ? { shape: c.shape } : {}),
+    ...(c.difficulty ? { difficulty: c.difficulty as NonNullable<CaseResult['difficulty']> } : {}),
+    fixture: c.fixture,
+    ...(c.report ? { severity: c.report.severity } : {}),
+    ...(record?.declineReason ? { decline_reason: record.declineReason } : {}),
+  };
+}
+
+/**
+ * The earlier cases a resume may keep: only when every fixture has the digest
+ * recorded then, and only those whose answer in the run is still the same.
+ */
+function keptCases(input: GradeRunInput, records: Map<string, RunRecord>, before: Map<string, string>): Map<string, CaseReport> {
+  const kept = new Map<string, CaseReport>();
+  const resume = input.resume;
+  if (!resume?.cases.length) return kept;
+  for (const [name, digest] of before) if (resume.fixtureDigests[name] !== digest) return kept;
+  const ids = new Set(input.corpus.corpus.cases.map((c) => c.id));
+  for (const c of resume.cases) {
+    if (!c || !ids.has(c.id) || !('reason_code' in c) || !Array.isArray(c.review_flags)) continue;
+    const record = records.get(c.id);
+    if ((record?.sql ?? null) !== c.query) continue;
+    kept.set(c.id, c);
+  }
+  return kept;
 }
 
 function reasonFor(outcome: CaseResult['outcome'], record: RunRecord | undefined, report: EvaluationReport | null): { code: string; text: string } | null {

@@ -31,6 +31,14 @@ export interface StoredRun {
   reviews: Record<string, Review>;
   /** How many times a reload resumed it. */
   resumed: number;
+  /** Fixture content digests when grading started: a resume keeps earlier cases only if they still hold. */
+  fixtureDigests?: Record<string, string> | null;
+  /** Review mode: the run pauses at each flagged case. */
+  reviewMode?: boolean;
+  /** The AI judge it used (never the key). */
+  judge?: { kind: string; baseUrl: string; model: string } | null;
+  /** Cases kept from before the last interruption instead of regraded. */
+  keptOnResume?: number;
 }
 
 const DB = 'sql-verdict';

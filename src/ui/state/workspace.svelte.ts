@@ -7,6 +7,7 @@
 import { proxy } from 'comlink';
 import { messageOf, type VerdictError } from '../../core/errors.ts';
 import type { FixtureSource } from '../../core/engine.ts';
+import type { ProviderConfig } from '../../core/judge/index.ts';
 import type { CaseReport, GradeProgress } from '../../core/run/grade-run.ts';
 import type { InputCheck, InputFile } from '../../worker/app.worker.ts';
 import type { AppClient } from './app-client.ts';
@@ -15,6 +16,13 @@ import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.t
 import { runStore, type Review, type StoredRun } from './store.ts';
 
 export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade'>;
+
+/** A flagged case the run is paused at (review mode). */
+export interface PendingReview {
+  runId: string;
+  index: number;
+  report: CaseReport;
+}
 
 export interface ChosenInput {
   input: InputFile;
@@ -61,8 +69,17 @@ export class Workspace {
   cancelRequested = $state(false);
   /** performance.now() of the first graded case of this page (bench figure). */
   firstCaseAt = $state<number | null>(null);
+  /** Review mode for the next run: pause at each case flagged ambiguous or low-confidence. */
+  reviewMode = $state(false);
+  /** The case the active run waits on in review mode. */
+  pendingReview = $state.raw<PendingReview | null>(null);
+  private continueRun: (() => void) | null = null;
 
-  constructor(private readonly backend: Backend) {}
+  /** `judge` gives the AI judge to use for a new run (null: none). */
+  constructor(
+    private readonly backend: Backend,
+    private readonly judge: () => ProviderConfig | null = () => null,
+  ) {}
 
   byId(id: string): StoredRun | undefined {
     return this.runs.find((r) => r.id === id);
@@ -184,13 +201,25 @@ export class Workspace {
       error: null,
       reviews: {},
       resumed: 0,
+      fixtureDigests: null,
+      reviewMode: this.reviewMode,
+      judge: this.judgeRecord(this.judge()),
+      keptOnResume: 0,
     };
     await this.save(stored);
-    void this.grade(stored);
+    void this.grade(stored, this.judge());
     return stored.id;
   }
 
-  /** Grade a stored run again from its inputs (after a reload interrupted it). */
+  private judgeRecord(config: ProviderConfig | null): StoredRun['judge'] {
+    return config ? { kind: config.kind, baseUrl: config.baseUrl, model: config.model } : null;
+  }
+
+  /**
+   * Go on with a run a reload interrupted: the cases graded before are kept
+   * (when the fixtures' digests are unchanged) and grading starts at the first
+   * missing case.
+   */
   async resume(id: string): Promise<void> {
     const stored = this.byId(id);
     if (!stored || this.activeId) return;
@@ -199,36 +228,75 @@ export class Workspace {
       await this.save({ ...stored, status: 'failed', error: { code: 'input.not_found', message: `Load fixture ${missing.join(', ')} again to resume this run.` } });
       return;
     }
+    let judge: ProviderConfig | null = null;
+    if (stored.judge) {
+      judge = this.judge();
+      const same = judge && judge.kind === stored.judge.kind && judge.baseUrl === stored.judge.baseUrl && judge.model === stored.judge.model;
+      if (!same) {
+        await this.save({
+          ...stored,
+          status: 'failed',
+          error: { code: 'input.invalid', message: `This run used the AI judge ${stored.judge.kind} ${stored.judge.model} at ${stored.judge.baseUrl}: turn it on again (with its key) to resume.` },
+        });
+        return;
+      }
+    }
     await this.save({ ...stored, status: 'running', error: null, resumed: stored.resumed + 1 });
-    void this.grade(this.byId(id)!);
+    void this.grade(this.byId(id)!, judge);
   }
 
-  private async grade(stored: StoredRun): Promise<void> {
+  private async grade(stored: StoredRun, judge: ProviderConfig | null): Promise<void> {
     this.activeId = stored.id;
     this.cancelRequested = false;
-    this.progress = { index: 0, total: stored.total, id: '', step: 'selfcheck', elapsedMs: 0, done: 0 };
-    // Cases already graded before a reload stay visible until the regrade reaches them.
+    this.progress = { index: 0, total: stored.total, id: '', step: 'selfcheck', elapsedMs: 0, done: stored.cases.length };
+    // Graded cases by corpus index: with a judge they can finish out of order.
+    const graded: (CaseReport | undefined)[] = [];
     const previous = stored.cases;
-    let cases: CaseReport[] = [];
+    const ordered = () => graded.filter((c): c is CaseReport => c !== undefined);
+    // Earlier cases stay visible until this grading reaches (or keeps) them.
+    const merged = () => {
+      const now = ordered();
+      const seen: Record<string, true> = Object.create(null);
+      for (const c of now) seen[c.id] = true;
+      return [...now, ...previous.filter((c) => !seen[c.id])];
+    };
     let lastSave = 0;
+    const update = (patch: Partial<StoredRun>, persist: boolean) => {
+      const current = this.byId(stored.id);
+      if (!current) return;
+      const next = { ...current, ...patch };
+      this.replace(next);
+      if (persist) void runStore.put(next).catch(() => undefined);
+    };
     const listener = proxy({
+      started: (info: { fixtureDigests: Record<string, string>; resumed: number }) => {
+        update({ fixtureDigests: info.fixtureDigests, keptOnResume: info.resumed }, true);
+      },
       progress: (event: GradeProgress & { elapsedMs: number }) => {
-        this.progress = { ...event, done: cases.length };
+        this.progress = { ...event, done: ordered().length };
       },
-      caseDone: (report: CaseReport) => {
+      caseDone: (report: CaseReport, index: number) => {
         this.firstCaseAt ??= performance.now();
-        cases = [...cases, report];
-        const merged = [...cases, ...previous.slice(cases.length)];
-        const current = this.byId(stored.id);
-        if (!current) return;
-        const next = { ...current, cases: merged };
-        this.replace(next);
-        if (Date.now() - lastSave > 1000) {
-          lastSave = Date.now();
-          void runStore.put(next);
-        }
+        graded[index] = report;
+        const cases = merged();
+        const now = Date.now();
+        const persist = now - lastSave > 1000;
+        if (persist) lastSave = now;
+        update({ cases }, persist);
       },
+      review: (report: CaseReport, index: number) =>
+        new Promise<void>((resolve) => {
+          // Persist what is graded so far: a reload during a pause loses nothing.
+          update({ cases: merged() }, true);
+          this.pendingReview = { runId: stored.id, index, report };
+          this.continueRun = () => {
+            this.pendingReview = null;
+            this.continueRun = null;
+            resolve();
+          };
+        }),
     });
+    const resumeFrom = stored.fixtureDigests && previous.length ? { cases: previous, fixtureDigests: stored.fixtureDigests } : undefined;
     try {
       const outcome = await this.backend.gradeCorpus(
         {
@@ -237,26 +305,40 @@ export class Workspace {
           run: stored.run,
           fixtures: Object.fromEntries(stored.userFixtures.map((n) => [n, this.fixtures[n]!])),
           timeoutMs: stored.timeoutMs,
+          ...(judge ? { judge } : {}),
+          ...(stored.reviewMode ? { review: true } : {}),
+          ...(resumeFrom ? { resume: resumeFrom } : {}),
         },
         listener,
       );
       const current = this.byId(stored.id) ?? stored;
       if (outcome.ok) await this.save({ ...current, status: 'done', cases: outcome.value.cases, report: outcome.value, error: null });
-      else await this.save({ ...current, status: outcome.error.code === 'run.cancelled' ? 'cancelled' : 'failed', cases, error: outcome.error });
+      else await this.save({ ...current, status: outcome.error.code === 'run.cancelled' ? 'cancelled' : 'failed', cases: merged(), error: outcome.error });
     } catch (thrown) {
       const current = this.byId(stored.id) ?? stored;
       await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });
     } finally {
+      this.continueRun?.();
       this.activeId = null;
       this.progress = null;
       this.cancelRequested = false;
     }
   }
 
+  /** Review mode: record the decision on the paused case and let the run go on. */
+  async decideAndContinue(review: Omit<Review, 'at'> | null): Promise<void> {
+    const pending = this.pendingReview;
+    if (!pending) return;
+    if (review) await this.review(pending.runId, pending.report.id, review);
+    this.continueRun?.();
+  }
+
   async cancel(): Promise<void> {
     if (!this.activeId || this.cancelRequested) return;
     this.cancelRequested = true;
     await this.backend.cancelGrade(this.activeId);
+    // A paused run ends without waiting for the reviewer.
+    this.continueRun?.();
   }
 
   /** Record a reviewer's decision next to the verdict. */

@@ -1,0 +1,179 @@
+/**
+ * A whole corpus run in the app (production build, Chromium), against a local
+ * judge server speaking the OpenAI-compatible protocol:
+ * - a reload mid-run resumes from the cases already graded (they are kept,
+ *   not graded again) and ends with the CLI's counts;
+ * - with the judge on and review mode ticked, the run pauses at each flagged
+ *   case (the judge calls one ambiguous and disagrees on another) until a
+ *   decision is recorded; the results show the advisory verdicts, the
+ *   agreement matrix and the review queue, equal to the CLI's `run --judge`
+ *   for the same inputs and answers, with every deterministic verdict intact;
+ * - a judge endpoint that refuses CORS gives a clear message, and the
+ *   verdict stands;
+ * - nothing goes anywhere but the page's origin and the configured endpoint.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
+import { repoRoot } from '../helpers/paths.ts';
+import { ANSWER_DISAGREES_PASS, ANSWER_MISSING_FILTER, PROTOCOLS } from '../judge/recorded.ts';
+import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
+import { launchChromium, serveStatic, type ServedApp } from './harness.ts';
+
+const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
+const NET_REVENUE_2024 = 'What was net revenue in calendar year 2024?';
+const ORDERS_BY_CHANNEL = 'How many orders came through each sales channel?';
+const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
+
+// Recorded answers that agree with the deterministic verdict stated in the prompt, except on two questions.
+const PASS = { ...ANSWER_DISAGREES_PASS, ambiguous_case: false, confidence: 0.9 };
+const FAIL = { ...ANSWER_MISSING_FILTER, suggested_sql: null };
+function answerFor(body: unknown) {
+  const prompt = JSON.stringify(body);
+  if (prompt.includes(NET_REVENUE_2024)) return PASS;
+  const agreeing = prompt.includes('deterministic_verdict: pass') ? PASS : FAIL;
+  return prompt.includes(ORDERS_BY_CHANNEL) ? { ...agreeing, ambiguous_case: true } : agreeing;
+}
+
+let judge: JudgeServer;
+let noCors: JudgeServer;
+let app: ServedApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let cli: RunReport;
+const requests: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  judge = await startJudgeServer();
+  judge.respond((request) => ({ body: openai.wire(JSON.stringify(answerFor(request.body))) }));
+  noCors = await startJudgeServer({ cors: false });
+  noCors.respond((request) => ({ body: openai.wire(JSON.stringify(answerFor(request.body))) }));
+  const env = { ...process.env, SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`, SQL_VERDICT_JUDGE_MODEL: 'llama3.1' };
+  // Asynchronously: the judge server answering the CLI lives in this process.
+  const graded = await promisify(execFile)(process.execPath, ['bin/sql-verdict.mjs', 'run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--judge', '--json'], {
+    cwd: repoRoot,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((failure: { code?: number; stdout?: string; stderr?: string }) => {
+    // Exit status 1: the run has failures (that is the point of the demo run).
+    if (failure.code !== 1 || !failure.stdout) throw new Error(`The CLI run exited ${failure.code}: ${failure.stderr?.slice(-2000)}`);
+    return { stdout: failure.stdout };
+  });
+  cli = JSON.parse(graded.stdout) as RunReport;
+  const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${judge.url} ${noCors.url}`);
+  app = await serveStatic('dist', '/', { 'Content-Security-Policy': csp });
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  context.on('request', (request) => requests.push(request.url()));
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(`${app.origin}/`);
+  await page.getByTestId('home').waitFor({ timeout: 30_000 });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+  await judge?.close();
+  await noCors?.close();
+});
+
+const text = async (id: string) => ((await page.getByTestId(id).first().textContent()) ?? '').trim();
+const status = () => text('run-status');
+
+describe('a corpus run in the app', () => {
+  test('a reload mid-run resumes from the graded cases and ends with the CLI counts', async () => {
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('progress').waitFor({ timeout: 60_000 });
+    await expect.poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), { timeout: 180_000, interval: 250 }).toBeGreaterThanOrEqual(20);
+    // Let the throttled save (once a second) catch up, then interrupt.
+    await page.waitForTimeout(1200);
+    await page.reload();
+    await expect.poll(status, { timeout: 300_000 }).toBe('done');
+    const kept = await text('kept-on-resume');
+    expect(Number(/Resumed: (\d+) cases/.exec(kept)?.[1])).toBeGreaterThanOrEqual(15);
+    expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
+    expect(await page.getByTestId('judge-summary').count()).toBe(0);
+  }, 600_000);
+
+  test('with the judge and review mode: pauses at flagged cases, then shows advisory verdicts, the agreement matrix and the review queue', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('judge-settings').locator('summary').click();
+    await page.getByTestId('judge-url').fill(`${judge.url}/v1`);
+    await page.getByTestId('judge-model').fill('llama3.1');
+    await page.getByTestId('judge-enabled').check();
+    await page.getByTestId('review-mode').check();
+    const before = judge.requests.length;
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('run-status').waitFor({ timeout: 60_000 });
+
+    const paused: string[] = [];
+    for (;;) {
+      await expect.poll(async () => (await page.getByTestId('review-pause').count()) > 0 || (await status()) !== 'running', { timeout: 300_000, interval: 250 }).toBe(true);
+      if ((await status()) !== 'running') break;
+      const heading = await page.locator('#paused-h .mono').textContent();
+      paused.push(heading ?? '');
+      if (paused.length === 1) {
+        // Paused means paused: no further case starts while the decision is pending.
+        const at = await text('progress-case');
+        await page.waitForTimeout(2000);
+        expect(await text('progress-case')).toBe(at);
+        expect(await page.getByTestId('review-pause').count()).toBe(1);
+        const review = page.getByTestId('review-pause').getByTestId('review');
+        await review.getByLabel('Disagree').check();
+        await review.locator('textarea').fill('checked by hand');
+        await review.getByRole('button', { name: 'Save review' }).click();
+      } else {
+        await page.getByTestId('review-skip').click();
+      }
+      await expect.poll(async () => (await page.locator('#paused-h .mono').count()) === 0 || (await page.locator('#paused-h .mono').textContent()) !== heading, { timeout: 60_000 }).toBe(true);
+    }
+    expect(await status()).toBe('done');
+    const flagged = cli.cases.filter((c) => c.review_flags.length).map((c) => c.id);
+    expect(flagged).toEqual(expect.arrayContaining(['retail-orders-by-channel', 'retail-net-revenue-2024']));
+    expect([...paused].sort()).toEqual([...flagged].sort());
+
+    // Deterministic counts unchanged by the judge; the judge's figures equal the CLI's.
+    expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
+    const m = cli.judge_summary!.agreement_matrix;
+    expect([await text('m-pp'), await text('m-pf'), await text('m-fp'), await text('m-ff')]).toEqual(
+      [m.deterministic_pass.ai_pass, m.deterministic_pass.ai_fail, m.deterministic_fail.ai_pass, m.deterministic_fail.ai_fail].map(String),
+    );
+    expect(cli.judge_summary!.review_queue).toEqual(['retail-net-revenue-2024']);
+    expect(await text('judge-review-queue')).toContain('retail-net-revenue-2024');
+    expect(await page.getByTestId('advisory-verdicts').locator('tbody tr').count()).toBe(cli.judge_summary!.judged + cli.judge_summary!.errors);
+    expect(judge.requests.length - before).toBe(cli.judge_summary!.usage.requests);
+    // The decision recorded during the pause sits next to the verdict.
+    expect(await text('flagged-cases')).toMatch(new RegExp(`${paused[0]}.*reviewed: disagree`));
+    const disputed = page.getByRole('link', { name: 'retail-net-revenue-2024' }).first();
+    await disputed.click();
+    await page.getByTestId('judge-result').waitFor({ timeout: 30_000 });
+    expect(await text('judge-deterministic')).toBe('fail');
+    expect(await text('judge-advisory')).toBe('pass');
+    expect(await text('case-outcome')).toBe('wrong');
+  }, 600_000);
+
+  test('a judge endpoint without CORS gives a clear message; the verdict stands', async () => {
+    await page.goto(`${app.origin}/#/playground`);
+    await page.getByTestId('playground').waitFor({ timeout: 30_000 });
+    await page.getByTestId('judge-settings').locator('summary').click();
+    await page.getByTestId('judge-url').fill(`${noCors.url}/v1`);
+    await page.getByTestId('judge-url').dispatchEvent('change');
+    await page.getByTestId('pg-actual').fill("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
+    await page.getByTestId('judge-error').waitFor({ timeout: 90_000 });
+    expect(await text('judge-error')).toMatch(/CORS/);
+    expect(await text('verdict')).toBe('fail');
+  }, 180_000);
+
+  test('no request went anywhere but the page and the configured endpoints; no page error', () => {
+    const origins = new Set(requests.map((u) => new URL(u).origin));
+    expect([...origins].sort()).toEqual([app.origin, judge.url, noCors.url].sort());
+    expect(pageErrors).toEqual([]);
+  });
+});
