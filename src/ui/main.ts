@@ -8,6 +8,7 @@ import { Comparison } from './state/comparison.svelte.ts';
 import { JudgeSettings } from './state/judge-settings.svelte.ts';
 import { Playground } from './state/playground.svelte.ts';
 import { Router } from './state/router.svelte.ts';
+import { STEF_SCORE_CONTEXT, StefScore } from './state/stef-score.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
 
 const worker = startAppWorker();
@@ -16,6 +17,7 @@ const workspace = new Workspace(worker.api);
 const judge = new JudgeSettings();
 const comparison = new Comparison(worker.api, () => judge.config());
 const router = new Router();
+const stefScore = new StefScore(worker.api, () => judge.config());
 const corpusBrowser = new CorpusBrowser(worker.api, workspace);
 void worker.failed.then((reason) => playground.fail(reason));
 
@@ -23,7 +25,8 @@ void worker.failed.then((reason) => playground.fail(reason));
 const requested = new URLSearchParams(location.search).get('engine');
 if ((ENGINE_NAMES as readonly (string | null)[]).includes(requested)) playground.engine = requested as EngineName;
 
-mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge, corpusBrowser } });
+// The Monitor view's one-query score reaches its view as context, so App's props stay as they are.
+mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge, corpusBrowser }, context: new Map([[STEF_SCORE_CONTEXT, stefScore]]) });
 
 void workspace.init();
 // Read by the browser bench and test (time to the first graded case).

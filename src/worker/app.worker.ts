@@ -18,6 +18,7 @@ import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfi
 import { evaluate } from '../core/pipeline.ts';
 import type { EvaluationReport } from '../core/report/report.ts';
 import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
+import { evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openEngine } from '../engines/browser.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
@@ -404,6 +405,25 @@ const api = {
         provider ? { judge: { provider } } : {},
       );
       return ok(report);
+    } catch (thrown) {
+      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
+    }
+  },
+
+  /**
+   * One query graded schema-agnostically (STEF): no fixture, no engine. With
+   * `judge`, the semantic verdict and its confidence are the judge's (the rules
+   * answer when it fails, with `judge_error`); requests go to `baseUrl` only.
+   */
+  async stefScore(request: { input: StefInput; judge?: ProviderConfig }): Promise<Outcome<StefReport>> {
+    let provider: JudgeProvider | null = null;
+    if (request.judge) {
+      const created = createProvider(request.judge, standardRuntime(globalThis as unknown as StandardGlobals));
+      if (!created.ok) return created;
+      provider = created.value;
+    }
+    try {
+      return await evaluateStefWithJudge(request.input, provider);
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }
