@@ -165,7 +165,7 @@ describe('one-query schema-agnostic score on the Monitor view', () => {
     expect(report.phi).toBe(60);
   });
 
-  test('a malformed judge answer: the rules answer and the judge error is shown', async () => {
+  test('a malformed judge answer: the rules answer and the judge error is shown; a bad R_app field is named', async () => {
     answer = MALFORMED;
     const before = judge.requests.length;
     await page.getByTestId('stef-score').click();
@@ -177,6 +177,15 @@ describe('one-query schema-agnostic score on the Monitor view', () => {
     expect(report.semantic_verdict.judge_error).toContain('judge.invalid_answer');
     expect(await shown()).toEqual(expected(report));
     expect((await shown())!.source).toBe('rules');
+
+    // A bad R_app field is named, and nothing is sent to the judge.
+    const asked = judge.requests.length;
+    await page.getByTestId('stef-rules').fill('{"benign_filters": [{"column": ""}]}');
+    await expect.poll(async () => (await page.getByTestId('stef-error').count()) ? await page.getByTestId('stef-error').textContent() : '', { timeout: 30_000 }).toBe(
+      'rules: R_app benign_filters[0].column: must be a non-empty string.',
+    );
+    expect(await page.getByTestId('stef-result').count()).toBe(0);
+    expect(judge.requests.length).toBe(asked);
 
     const origins = new Set(requests.map((u) => new URL(u).origin));
     expect([...origins].sort()).toEqual([app.origin, judge.url].sort());

@@ -55,7 +55,9 @@ export class StefScore {
     } catch (thrown) {
       return { ok: false, error: { code: 'input.invalid', message: `R_app is not valid JSON: ${messageOf(thrown)}`, location: 'rules' } };
     }
-    return parseRules(raw);
+    const parsed = parseRules(raw);
+    // The message already names the R_app field; the location names the input box.
+    return parsed.ok ? parsed : { ok: false, error: { ...parsed.error, location: 'rules' } };
   }
 
   async score(): Promise<void> {
@@ -66,6 +68,8 @@ export class StefScore {
     if (!rules.ok) {
       this.report = null;
       this.error = rules.error;
+      // A call still in flight is now stale (seq moved on) and will not clear this.
+      this.running = false;
       return;
     }
     const input: StefInput = {
