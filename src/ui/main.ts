@@ -8,6 +8,7 @@ import { Comparison } from './state/comparison.svelte.ts';
 import { JudgeSettings } from './state/judge-settings.svelte.ts';
 import { Playground } from './state/playground.svelte.ts';
 import { Router } from './state/router.svelte.ts';
+import { STEF_SCORE_CONTEXT, StefScore } from './state/stef-score.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
 import { WORKSPACE_KEY } from './state/context.ts';
 
@@ -17,6 +18,7 @@ const judge = new JudgeSettings();
 const workspace = new Workspace(worker.api, () => judge.config());
 const comparison = new Comparison(worker.api, () => judge.config());
 const router = new Router();
+const stefScore = new StefScore(worker.api, () => judge.config());
 const corpusBrowser = new CorpusBrowser(worker.api, workspace);
 void worker.failed.then((reason) => playground.fail(reason));
 
@@ -24,8 +26,15 @@ void worker.failed.then((reason) => playground.fail(reason));
 const requested = new URLSearchParams(location.search).get('engine');
 if ((ENGINE_NAMES as readonly (string | null)[]).includes(requested)) playground.engine = requested as EngineName;
 
-// The workspace as context too: the results page's gate panel lists the other stored runs.
-mount(App, { target: document.getElementById('app')!, props: { playground, workspace, router, comparison, judge, corpusBrowser }, context: new Map([[WORKSPACE_KEY, workspace]]) });
+// Context too: the results page's gate panel lists the other stored runs; the Monitor view's one-query score.
+mount(App, {
+  target: document.getElementById('app')!,
+  props: { playground, workspace, router, comparison, judge, corpusBrowser },
+  context: new Map<unknown, unknown>([
+    [WORKSPACE_KEY, workspace],
+    [STEF_SCORE_CONTEXT, stefScore],
+  ]),
+});
 
 void workspace.init();
 // Read by the browser bench and test (time to the first graded case).

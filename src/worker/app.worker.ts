@@ -21,6 +21,7 @@ import { compareWithRowDiff, type CompareOptions, type ComparisonConfig, type Re
 import { encodeResultTable, type JsonResultTable } from '../core/value/json-codec.ts';
 import type { ResultTable } from '../core/value/kind.ts';
 import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
+import { evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openEngine } from '../engines/browser.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
@@ -511,6 +512,25 @@ const api = {
       const started = performance.now();
       const { comparison, rows } = compareWithRowDiff(expected.rows, actual.rows, input.config ?? {}, input.orderKeys !== undefined ? { orderKeys: input.orderKeys } : {});
       return ok({ expected: expected.side, actual: actual.side, maxRows, comparison, rows, compareMs: performance.now() - started });
+    } catch (thrown) {
+      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
+    }
+  },
+
+  /**
+   * One query graded schema-agnostically (STEF): no fixture, no engine. With
+   * `judge`, the semantic verdict and its confidence are the judge's (the rules
+   * answer when it fails, with `judge_error`); requests go to `baseUrl` only.
+   */
+  async stefScore(request: { input: StefInput; judge?: ProviderConfig }): Promise<Outcome<StefReport>> {
+    let provider: JudgeProvider | null = null;
+    if (request.judge) {
+      const created = createProvider(request.judge, standardRuntime(globalThis as unknown as StandardGlobals));
+      if (!created.ok) return created;
+      provider = created.value;
+    }
+    try {
+      return await evaluateStefWithJudge(request.input, provider);
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }

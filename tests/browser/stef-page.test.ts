@@ -52,6 +52,8 @@ describe('Monitor view in Chromium (production build)', () => {
     }
     expect(await page.getByTestId('monitor-chart').locator('polyline').count()).toBe(3);
     if (process.env.UPDATE_SCREENSHOTS) {
+      // The one-query panel at the bottom is scored in the worker: wait for it so the picture is complete.
+      await page.getByTestId('stef-phi').waitFor({ timeout: 60_000 });
       const dir = path.join(repoRoot, 'docs/screenshots');
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: path.join(dir, 'monitor.png'), fullPage: true });
