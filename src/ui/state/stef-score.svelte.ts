@@ -6,7 +6,8 @@
  */
 import { messageOf, type Outcome, type VerdictError } from '../../core/errors.ts';
 import type { ProviderConfig } from '../../core/judge/index.ts';
-import { parseRules, type AppRules, type StefInput, type StefReport } from '../../core/stef/index.ts';
+import { parseRules } from '../../core/stef/rules.ts';
+import type { AppRules, StefInput, StefReport } from '../../core/stef/index.ts';
 import type { AppClient } from './app-client.ts';
 
 export type StefBackend = Pick<AppClient, 'stefScore'>;
