@@ -2,7 +2,8 @@
  * A whole corpus run in the app (production build, Chromium), against a local
  * judge server speaking the OpenAI-compatible protocol:
  * - a reload mid-run resumes from the cases already graded (they are kept,
- *   not graded again) and ends with the CLI's counts;
+ *   not graded again) and ends with the CLI's counts; Cancel stops a run and
+ *   keeps what was graded;
  * - with the judge on and review mode ticked, the run pauses at each flagged
  *   case (the judge calls one ambiguous and disagrees on another) until a
  *   decision is recorded; the results show the advisory verdicts, the
@@ -101,6 +102,20 @@ describe('a corpus run in the app', () => {
     expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
     expect(await page.getByTestId('judge-summary').count()).toBe(0);
   }, 600_000);
+
+  test('Cancel stops a corpus run at once; the cases graded so far are kept', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('progress').waitFor({ timeout: 60_000 });
+    await expect.poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), { timeout: 180_000, interval: 250 }).toBeGreaterThanOrEqual(4);
+    await page.getByTestId('cancel-run').click();
+    await expect.poll(status, { timeout: 30_000 }).toBe('cancelled');
+    expect(await text('run-error')).toMatch(/cancelled after \d+ of 64 cases/);
+    const graded = Number(/\((\d+) of 64\)/.exec(await text('graded-so-far'))?.[1]);
+    expect(graded).toBeGreaterThanOrEqual(3);
+    expect(graded).toBeLessThan(64);
+    expect(await page.getByTestId('progress').count()).toBe(0);
+  }, 300_000);
 
   test('with the judge and review mode: pauses at flagged cases, then shows advisory verdicts, the agreement matrix and the review queue', async () => {
     await page.goto(`${app.origin}/#/`);

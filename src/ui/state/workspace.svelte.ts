@@ -225,7 +225,8 @@ export class Workspace {
     if (!stored || this.activeId) return;
     const missing = stored.userFixtures.filter((name) => !this.fixtures[name]);
     if (missing.length) {
-      await this.save({ ...stored, status: 'failed', error: { code: 'input.not_found', message: `Load fixture ${missing.join(', ')} again to resume this run.` } });
+      // Still resumable: it stays interrupted until the fixture is back.
+      await this.save({ ...stored, error: { code: 'input.not_found', message: `Load fixture ${missing.join(', ')} again, then resume this run.` } });
       return;
     }
     let judge: ProviderConfig | null = null;
@@ -235,8 +236,7 @@ export class Workspace {
       if (!same) {
         await this.save({
           ...stored,
-          status: 'failed',
-          error: { code: 'input.invalid', message: `This run used the AI judge ${stored.judge.kind} ${stored.judge.model} at ${stored.judge.baseUrl}: turn it on again (with its key) to resume.` },
+          error: { code: 'input.invalid', message: `This run used the AI judge ${stored.judge.kind} ${stored.judge.model} at ${stored.judge.baseUrl}: turn it on again (with its key), then resume.` },
         });
         return;
       }
