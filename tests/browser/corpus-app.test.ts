@@ -13,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
@@ -38,12 +38,7 @@ beforeAll(async () => {
   cli = JSON.parse(graded.stdout) as RunReport;
   app = await serveBuiltApp();
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  context.on('request', (r) => {
-    if (!r.url().startsWith(app.origin)) foreign.push(r.url());
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
 }, 300_000);
 

@@ -10,13 +10,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
 import { strataCounts, type Corpus } from '../../src/core/corpus/types.ts';
 import { hardness } from '../../src/core/structure/hardness.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
 const SCRATCH = path.join(repoRoot, 'test-results');
@@ -29,7 +29,6 @@ const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.
 
 let app: ServedApp;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let goldens: Corpus;
 let battery: Corpus;
@@ -64,12 +63,7 @@ beforeAll(async () => {
   battery = await load(BATTERY_FILE);
   app = await serveBuiltApp();
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  context.on('request', (r) => {
-    if (!r.url().startsWith(app.origin)) foreign.push(r.url());
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 } }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/#/corpus`);
 }, 300_000);
 

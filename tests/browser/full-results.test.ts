@@ -8,7 +8,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
 // orders 1001..2279 (1,279) × products 1..30: row (o, p) of the ordered result is (o − 1001) · 30 + (p − 1).
 const ROWS = 1279 * 30;
@@ -32,12 +32,7 @@ const foreign: string[] = [];
 beforeAll(async () => {
   app = await serveBuiltApp();
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  context.on('request', (r) => {
-    if (!r.url().startsWith(app.origin)) foreign.push(r.url());
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 } }, { foreign, pageErrors }));
 }, 120_000);
 
 afterAll(async () => {

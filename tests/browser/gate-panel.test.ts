@@ -17,7 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { GateResult } from '../../src/core/gate/gate.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const STRONG_RUN = 'fixtures/runs/execution_goldens.strong.json';
@@ -88,12 +88,7 @@ beforeAll(async () => {
 
   app = await serveBuiltApp();
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  context.on('request', (r) => {
-    if (!r.url().startsWith(app.origin)) foreign.push(r.url());
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
 }, 300_000);
 

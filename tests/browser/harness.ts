@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -97,4 +97,23 @@ export async function serveStatic(dir: string, prefix: string, headers: Record<s
     origin: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Where `openPage` records what it sees (arrays the test keeps). */
+export interface PageWatch {
+  /** Uncaught errors of the page. */
+  pageErrors?: string[];
+  /** Requests of the page and its workers that leave `origin`. */
+  foreign?: string[];
+}
+
+/** A fresh browser context and page that record page errors and requests leaving `origin`. */
+export async function openPage(browser: Browser, origin: string, options: BrowserContextOptions, watch: PageWatch = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(options);
+  context.on('request', (r) => {
+    if (!r.url().startsWith(origin)) watch.foreign?.push(r.url());
+  });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => watch.pageErrors?.push(e.message));
+  return { context, page };
 }

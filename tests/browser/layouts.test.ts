@@ -12,11 +12,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunDiff } from '../../src/core/gate/diff.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
@@ -33,7 +33,6 @@ const COMBOS = [
 
 let app: ServedApp;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 const pageErrors: string[] = [];
 const foreign: string[] = [];
@@ -44,12 +43,7 @@ beforeAll(async () => {
   app = await serveBuiltApp();
   browser = await launchChromium();
   // One context for all views (the graded runs live in its IndexedDB); dark is the context's scheme, light is emulated per check.
-  context = await browser.newContext({ viewport: WIDE, colorScheme: 'dark', acceptDownloads: true });
-  context.on('request', (r) => {
-    if (!r.url().startsWith(app.origin)) foreign.push(r.url());
-  });
-  page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  ({ page } = await openPage(browser, app.origin, { viewport: WIDE, colorScheme: 'dark', acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor();
 }, 120_000);
