@@ -253,6 +253,11 @@ async function corpusFrom(input: InputFile): Promise<{ loaded: LoadedCorpus | nu
   };
 }
 
+/** The judge for a request, built from the settings the page sent (none: null). Requests go to its base URL only. */
+function judgeProvider(config: ProviderConfig | undefined): Outcome<JudgeProvider | null> {
+  return config ? createProvider(config, standardRuntime(globalThis as unknown as StandardGlobals)) : ok(null);
+}
+
 const api = {
   /** Start an engine ahead of use (DuckDB-WASM takes seconds to instantiate). */
   async startEngine(name: EngineName): Promise<Outcome<EngineStarted>> {
@@ -356,12 +361,9 @@ const api = {
     grades.get(input.gradeId)?.abort();
     grades.set(input.gradeId, controller);
     const engine = corpus.loaded.corpus.engine;
-    let provider: JudgeProvider | null = null;
-    if (input.judge) {
-      const created = createProvider(input.judge, standardRuntime(globalThis as unknown as StandardGlobals));
-      if (!created.ok) return created;
-      provider = created.value;
-    }
+    const judge = judgeProvider(input.judge);
+    if (!judge.ok) return judge;
+    const provider = judge.value;
     try {
       return await gradeRun({
         corpus: corpus.loaded,
@@ -453,12 +455,9 @@ const api = {
     const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
     const pooled = await pooledEngine(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture);
     if (!pooled.ok) return pooled;
-    let provider: JudgeProvider | null = null;
-    if (input.judge) {
-      const created = createProvider(input.judge, standardRuntime(globalThis as unknown as StandardGlobals));
-      if (!created.ok) return created;
-      provider = created.value;
-    }
+    const judge = judgeProvider(input.judge);
+    if (!judge.ok) return judge;
+    const provider = judge.value;
     try {
       const report = await evaluate(
         {
@@ -523,14 +522,10 @@ const api = {
    * answer when it fails, with `judge_error`); requests go to `baseUrl` only.
    */
   async stefScore(request: { input: StefInput; judge?: ProviderConfig }): Promise<Outcome<StefReport>> {
-    let provider: JudgeProvider | null = null;
-    if (request.judge) {
-      const created = createProvider(request.judge, standardRuntime(globalThis as unknown as StandardGlobals));
-      if (!created.ok) return created;
-      provider = created.value;
-    }
+    const judge = judgeProvider(request.judge);
+    if (!judge.ok) return judge;
     try {
-      return await evaluateStefWithJudge(request.input, provider);
+      return await evaluateStefWithJudge(request.input, judge.value);
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }

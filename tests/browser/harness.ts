@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
+import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -105,15 +106,24 @@ export interface PageWatch {
   pageErrors?: string[];
   /** Requests of the page and its workers that leave `origin`. */
   foreign?: string[];
+  /** Every request of the page and its workers. */
+  requests?: string[];
 }
 
 /** A fresh browser context and page that record page errors and requests leaving `origin`. */
 export async function openPage(browser: Browser, origin: string, options: BrowserContextOptions, watch: PageWatch = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
   context.on('request', (r) => {
+    watch.requests?.push(r.url());
     if (!r.url().startsWith(origin)) watch.foreign?.push(r.url());
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => watch.pageErrors?.push(e.message));
   return { context, page };
+}
+
+/** The production build with a CSP whose connect-src also lists these judge endpoints, as a deployment using a judge must. */
+export function serveWithJudges(...endpoints: string[]): Promise<ServedApp> {
+  const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${endpoints.join(' ')}`);
+  return serveStatic('dist', '/', { 'Content-Security-Policy': csp });
 }

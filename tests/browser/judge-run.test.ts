@@ -15,14 +15,13 @@
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
-import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { ANSWER_DISAGREES_PASS, ANSWER_MISSING_FILTER, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, serveStatic, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveWithJudges, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const NET_REVENUE_2024 = 'What was net revenue in calendar year 2024?';
@@ -43,7 +42,6 @@ let judge: JudgeServer;
 let noCors: JudgeServer;
 let app: ServedApp;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let cli: RunReport;
 const requests: string[] = [];
@@ -67,13 +65,10 @@ beforeAll(async () => {
     return { stdout: failure.stdout };
   });
   cli = JSON.parse(graded.stdout) as RunReport;
-  const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${judge.url} ${noCors.url}`);
-  app = await serveStatic('dist', '/', { 'Content-Security-Policy': csp });
+  app = await serveWithJudges(judge.url, noCors.url);
   browser = await launchChromium();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-  context.on('request', (request) => requests.push(request.url()));
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  // Every request of the page and of its workers.
+  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor({ timeout: 30_000 });
 }, 600_000);

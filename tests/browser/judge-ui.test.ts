@@ -12,10 +12,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
 import { ANSWER_DISAGREES_PASS, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, serveStatic, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveWithJudges, type ServedApp } from './harness.ts';
 
 const KEY = 'sk-test-judge-ui-7f3a';
 const FAILING_SQL = "SELECT count(*) AS n FROM orders WHERE status = 'shipped'";
@@ -31,14 +30,10 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   judge = await startJudgeServer();
   judge.respond(() => ({ body: openai.wire(JSON.stringify(ANSWER_DISAGREES_PASS)) }));
-  const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${judge.url}`);
-  app = await serveStatic('dist', '/', { 'Content-Security-Policy': csp });
+  app = await serveWithJudges(judge.url);
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   // Every request of the page and of its workers.
-  context.on('request', (request) => requests.push(request.url()));
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
   await page.goto(`${app.origin}/#/playground`);
   await page.getByTestId('playground').waitFor({ timeout: 30_000 });
 });

@@ -19,11 +19,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StefReport } from '../../src/core/stef/index.ts';
 import { STEF_JUDGE_SYSTEM } from '../../src/core/stef/index.ts';
-import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, serveStatic, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveWithJudges, type ServedApp } from './harness.ts';
 
 const run = promisify(execFile);
 const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
@@ -89,14 +88,10 @@ function expected(r: StefReport) {
 beforeAll(async () => {
   judge = await startJudgeServer();
   judge.respond(() => ({ body: openai.wire(answer) }));
-  const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${judge.url}`);
-  app = await serveStatic('dist', '/', { 'Content-Security-Policy': csp });
+  app = await serveWithJudges(judge.url);
   browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   // Every request of the page and of its workers.
-  context.on('request', (request) => requests.push(request.url()));
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
   await page.goto(`${app.origin}/#/monitor`);
   await page.getByTestId('stef-one').waitFor({ timeout: 30_000 });
 }, 120_000);
