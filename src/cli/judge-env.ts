@@ -5,9 +5,10 @@
  *   SQL_VERDICT_JUDGE_MODEL     model name
  *   SQL_VERDICT_JUDGE_KEY       API key (optional for local OpenAI-compatible servers)
  * Optional: SQL_VERDICT_JUDGE_TIMEOUT_MS, SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K,
- * SQL_VERDICT_JUDGE_PRICE_OUTPUT_PER_1K.
+ * SQL_VERDICT_JUDGE_PRICE_OUTPUT_PER_1K, and SQL_VERDICT_JUDGE_POLICY=disabled (production
+ * gates: `--judge` then sends nothing, even where the provider is configured).
  */
-import type { JudgePrices } from '../core/judge/judge-case.ts';
+import type { JudgePolicy, JudgePrices } from '../core/judge/judge-case.ts';
 import type { JudgeProvider, ProviderConfig, ProviderKind } from '../core/judge/provider.ts';
 import { createProvider, PROVIDER_KINDS, validateProviderConfig } from '../core/judge/provider.ts';
 import type { JudgeRuntime } from '../core/judge/runtime.ts';
@@ -22,13 +23,22 @@ export const JUDGE_ENV = {
   timeoutMs: 'SQL_VERDICT_JUDGE_TIMEOUT_MS',
   priceInput: 'SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K',
   priceOutput: 'SQL_VERDICT_JUDGE_PRICE_OUTPUT_PER_1K',
+  policy: 'SQL_VERDICT_JUDGE_POLICY',
 } as const;
 
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
 
 export interface JudgeEnvConfig {
-  provider: ProviderConfig;
+  /** Null only under the `disabled` policy with no provider configured. */
+  provider: ProviderConfig | null;
   prices: JudgePrices;
+  policy: JudgePolicy;
+}
+
+function policyFrom(env: Env): JudgePolicy {
+  const policy = read(env, JUDGE_ENV.policy) ?? 'advisory';
+  if (policy !== 'advisory' && policy !== 'disabled') throw new CliError(`${JUDGE_ENV.policy} must be advisory or disabled, got "${policy}".`);
+  return policy;
 }
 
 type Env = Record<string, string | undefined>;
@@ -47,7 +57,10 @@ function nonNegative(env: Env, name: string): number | undefined {
 
 /** The judge configuration from `env`; a CliError (exit 2) naming the variable to fix. */
 export function judgeConfigFromEnv(env: Env): JudgeEnvConfig {
+  const policy = policyFrom(env);
   const kind = read(env, JUDGE_ENV.provider);
+  // A gate job may switch the judge off without configuring one.
+  if (!kind && policy === 'disabled') return { provider: null, prices: { inputPer1k: 0, outputPer1k: 0 }, policy };
   if (!kind) throw new CliError(`--judge needs ${JUDGE_ENV.provider} (openai or anthropic), ${JUDGE_ENV.model}, and ${JUDGE_ENV.url} for openai.`);
   if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) throw new CliError(`${JUDGE_ENV.provider} must be openai or anthropic, got "${kind}".`);
   const url = read(env, JUDGE_ENV.url) ?? (kind === 'anthropic' ? ANTHROPIC_DEFAULT_URL : undefined);
@@ -67,6 +80,7 @@ export function judgeConfigFromEnv(env: Env): JudgeEnvConfig {
   return {
     provider,
     prices: { inputPer1k: nonNegative(env, JUDGE_ENV.priceInput) ?? 0, outputPer1k: nonNegative(env, JUDGE_ENV.priceOutput) ?? 0 },
+    policy,
   };
 }
 
@@ -76,11 +90,15 @@ export function nodeJudgeRuntime(): JudgeRuntime {
 }
 
 /** A ready provider from the environment, for `compare --judge` and `run --judge`. */
-export function judgeFromEnv(env: Env = process.env, runtime: JudgeRuntime = nodeJudgeRuntime()): { provider: JudgeProvider; prices: JudgePrices; config: JudgeEnvConfig } {
+export function judgeFromEnv(
+  env: Env = process.env,
+  runtime: JudgeRuntime = nodeJudgeRuntime(),
+): { provider: JudgeProvider | null; prices: JudgePrices; policy: JudgePolicy; config: JudgeEnvConfig } {
   const config = judgeConfigFromEnv(env);
+  if (!config.provider) return { provider: null, prices: config.prices, policy: config.policy, config };
   const provider = createProvider(config.provider, runtime);
   if (!provider.ok) throw new CliError(provider.error.message);
-  return { provider: provider.value, prices: config.prices, config };
+  return { provider: provider.value, prices: config.prices, policy: config.policy, config };
 }
 
 /** One line for logs: never the key. */

@@ -58,6 +58,19 @@ describe('sql-verdict compare --judge', () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it('makes no request under SQL_VERDICT_JUDGE_POLICY=disabled (production gates)', async () => {
+    const before = server.requests.length;
+    const run = await runCli(
+      ['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', "SELECT name FROM singer WHERE country = 'France'", '--actual', 'SELECT name FROM singer', '--judge', '--json'],
+      { env: { ...env(), SQL_VERDICT_JUDGE_POLICY: 'disabled' } },
+    );
+    expect(run.code).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.judge).toMatchObject({ status: 'skipped', skipped_reason: 'disabled_by_policy' });
+    expect(report.ai_advisory_verdict).toBeNull();
+    expect(server.requests.length).toBe(before);
+  });
+
   it('names the missing variable when the judge is not configured', async () => {
     const run = await runCli(['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', 'SELECT 1', '--actual', 'SELECT 1', '--judge'], { env: { SQL_VERDICT_JUDGE_PROVIDER: 'openai' } });
     expect(run.code).toBe(2);

@@ -19,7 +19,7 @@ describe('judge configuration from the environment', () => {
     const { config, provider } = judgeFromEnv(base);
     expect(config.provider).toEqual({ kind: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1' });
     expect(config.prices).toEqual({ inputPer1k: 0, outputPer1k: 0 });
-    expect(provider.endpoint).toBe('http://127.0.0.1:11434/v1/chat/completions');
+    expect(provider?.endpoint).toBe('http://127.0.0.1:11434/v1/chat/completions');
   });
 
   it('defaults the Anthropic URL and reads the key, timeout and prices', () => {
@@ -31,10 +31,17 @@ describe('judge configuration from the environment', () => {
       SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K: '0.0008',
       SQL_VERDICT_JUDGE_PRICE_OUTPUT_PER_1K: '0.004',
     });
-    expect(provider.endpoint).toBe('https://api.anthropic.com/v1/messages');
-    expect(config.provider.transport).toEqual({ timeoutMs: 15000 });
+    expect(provider?.endpoint).toBe('https://api.anthropic.com/v1/messages');
+    expect(config.provider?.transport).toEqual({ timeoutMs: 15000 });
     expect(config.prices).toEqual({ inputPer1k: 0.0008, outputPer1k: 0.004 });
-    expect(describeJudge(config.provider)).not.toContain('sk-ant-secret');
+    expect(describeJudge(config.provider!)).not.toContain('sk-ant-secret');
+  });
+
+  it('reads the policy: advisory by default; disabled needs no provider (a gate job)', () => {
+    expect(judgeFromEnv(base).policy).toBe('advisory');
+    expect(judgeFromEnv({ ...base, SQL_VERDICT_JUDGE_POLICY: 'disabled' })).toMatchObject({ policy: 'disabled', provider: { kind: 'openai' } });
+    expect(judgeFromEnv({ SQL_VERDICT_JUDGE_POLICY: 'disabled' })).toMatchObject({ policy: 'disabled', provider: null });
+    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_POLICY: 'off' }).message).toMatch(/SQL_VERDICT_JUDGE_POLICY must be advisory or disabled, got "off"/);
   });
 
   it('names the variable to fix', () => {

@@ -161,7 +161,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     const loaded = await engine.load(fixture.source);
     if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
     request.context.fixture ??= loaded.value.name;
-    const report = await evaluate(request, engine, judge ? { judge: { provider: judge.provider, options: { prices: judge.prices } } } : {});
+    const report = await evaluate(request, engine, judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } } : {});
     io.out(values.json ? prettyJson(report) : summarizeReport(report));
     return report.deterministic_verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {

@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { recordBaseline, parseBaseline } from '../../core/gate/baseline.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
@@ -9,7 +7,7 @@ import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { readJsonFile } from '../inputs.ts';
-import type { Io } from '../io.ts';
+import { writeOutput, type Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
 
 export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--json] [--markdown FILE] [--junit FILE]
@@ -37,12 +35,6 @@ function summaryOf(file: string, io: Io): RunSummary {
   return value.summary;
 }
 
-function write(file: string, text: string, io: Io): void {
-  const target = path.resolve(io.cwd, file);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
-}
-
 export async function gateCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('gate', argv, {
     report: { type: 'string' },
@@ -61,8 +53,8 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   const summary = summaryOf(values.report, io);
   const baseline = readJsonFile(values.baseline, io, 'baseline');
   const result = applyGate(summary, baseline);
-  if (values.markdown) write(values.markdown, toMarkdown(summary, { gate: result }), io);
-  if (values.junit) write(values.junit, toJUnit(summary, result), io);
+  if (values.markdown) writeOutput(values.markdown, toMarkdown(summary, { gate: result }), io);
+  if (values.junit) writeOutput(values.junit, toJUnit(summary, result), io);
   if (values.json) io.out(prettyJson(result));
   else {
     io.out(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
@@ -97,7 +89,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
   const checked = parseBaseline(baseline.value);
   if (!checked.ok) throw new CliError(checked.error.message);
-  write(values.out, prettyJson(baseline.value), io);
+  writeOutput(values.out, prettyJson(baseline.value), io);
   io.out(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
   return EXIT.ok;
 }

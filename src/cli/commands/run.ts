@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { toCsv } from '../../core/gate/export/csv.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
@@ -12,7 +10,7 @@ import { parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
-import type { Io } from '../io.ts';
+import { writeOutput, type Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
 
@@ -50,12 +48,6 @@ empty results, clock-dependent or random functions, different results on two run
 LIMIT cutting through a tie, a reference over the time budget (--time-budget-ms, default
 2000), fixture digests. Without --corpus, checks the built-in corpora.
 Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
-
-function write(file: string, text: string, io: Io): void {
-  const target = path.resolve(io.cwd, file);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
-}
 
 function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
@@ -134,7 +126,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       run,
       engineFor: pool.engineFor,
       config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}) },
-      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
+      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       onProgress: (p) => {
         const now = Date.now();
@@ -146,10 +138,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
     if (!graded.ok) throw new CliError(graded.error.message);
     const report = graded.value;
-    if (values.out) write(values.out, prettyJson(report), io);
-    if (values.markdown) write(values.markdown, toMarkdown(report.summary), io);
-    if (values.junit) write(values.junit, toJUnit(report.summary), io);
-    if (values.csv) write(values.csv, toCsv(report.summary), io);
+    if (values.out) writeOutput(values.out, prettyJson(report), io);
+    if (values.markdown) writeOutput(values.markdown, toMarkdown(report.summary), io);
+    if (values.junit) writeOutput(values.junit, toJUnit(report.summary), io);
+    if (values.csv) writeOutput(values.csv, toCsv(report.summary), io);
     io.out(values.json ? prettyJson(report) : summarizeRunReport(report));
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {

@@ -116,7 +116,9 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
   if (values.sql === undefined) throw new CliError('stef: --sql is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
   const dialect = oneOf('--dialect', values.dialect, ['duckdb', 'sqlite'] as const, 'duckdb')!;
   const judge = values.judge ? judgeFromEnv(io.env) : null;
-  const result = await evaluateStefWithJudge({ question: values.question, enriched_question: values.enriched ?? null, sql: values.sql, rules, dialect }, judge?.provider ?? null);
+  // The disabled policy keeps the rules' verdict.
+  const provider = judge && judge.policy !== 'disabled' ? judge.provider : null;
+  const result = await evaluateStefWithJudge({ question: values.question, enriched_question: values.enriched ?? null, sql: values.sql, rules, dialect }, provider);
   if (!result.ok) throw new CliError(`stef: ${result.error.location ? `--${result.error.location}: ` : ''}${result.error.message}`);
   io.out(values.json ? prettyJson(result.value) : summarizeStef(result.value));
   return EXIT.ok;
