@@ -19,6 +19,7 @@ import { launchChromium, openPage, serveWithJudges, type ServedApp } from './har
 const KEY = 'sk-test-judge-ui-7f3a';
 const FAILING_SQL = "SELECT count(*) AS n FROM orders WHERE status = 'shipped'";
 const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
+const anthropic = PROTOCOLS.find((p) => p.kind === 'anthropic')!;
 
 let judge: JudgeServer;
 let app: ServedApp;
@@ -29,7 +30,8 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   judge = await startJudgeServer();
-  judge.respond(() => ({ body: openai.wire(JSON.stringify(ANSWER_DISAGREES_PASS)) }));
+  // Each protocol answers on its own path.
+  judge.respond((request) => ({ body: (request.path === anthropic.path ? anthropic : openai).wire(JSON.stringify(ANSWER_DISAGREES_PASS)) }));
   app = await serveWithJudges(judge.url);
   browser = await launchChromium();
   // Every request of the page and of its workers.
@@ -87,5 +89,24 @@ describe('the AI judge in the playground', () => {
     await page.getByTestId('judge-remember').uncheck();
     await expect.poll(stored).not.toContain(KEY);
     expect(await stored()).toContain('llama3.1');
+  });
+  test('the Anthropic Messages protocol works from the browser too', async () => {
+    const before = judge.requests.length;
+    await page.getByTestId('judge-kind').selectOption('anthropic');
+    await page.getByTestId('judge-url').fill(judge.url);
+    await page.getByTestId('judge-url').dispatchEvent('change');
+    await page.getByTestId('judge-model').fill('claude-3-5-haiku-latest');
+    await page.getByTestId('judge-model').dispatchEvent('change');
+    // A new comparison (another candidate) asks the judge again.
+    await page.getByTestId('pg-actual').fill(`${FAILING_SQL} AND 1 = 1`);
+    await expect.poll(() => judge.requests.length, { timeout: 60_000 }).toBeGreaterThan(before);
+    const sent = judge.requests.at(-1)!;
+    expect(sent.path).toBe(anthropic.path);
+    expect(sent.headers['x-api-key']).toBe(KEY);
+    expect(sent.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+    expect(sent.body.model).toBe('claude-3-5-haiku-latest');
+    await expect.poll(() => text('judge-advisory'), { timeout: 60_000 }).toBe('pass');
+    expect(await text('verdict')).toBe('fail');
+    expect(pageErrors).toEqual([]);
   });
 });
