@@ -4,7 +4,8 @@
  * disagrees, a failing comparison shows the advisory verdict and the
  * consistency warning while the deterministic verdict stays "fail". Nothing
  * goes anywhere but the page's origin and the configured endpoint; the key
- * reaches localStorage only when "remember" is ticked.
+ * reaches localStorage only when "remember" is ticked. The same server speaks
+ * Anthropic Messages, which the page can use too.
  *
  * The judge is called from the app worker, whose CSP comes from its own
  * response headers: the host here lists the judge origin in connect-src, as a
