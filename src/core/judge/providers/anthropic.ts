@@ -7,7 +7,7 @@ import type { Outcome } from '../../errors.ts';
 import { postJson } from '../http.ts';
 import type { Completion, CompletionRequest, JudgeProvider, ProviderConfig } from '../provider.ts';
 import type { JudgeRuntime } from '../runtime.ts';
-import { count, DEFAULT_MAX_TOKENS, isRecord, parseBody, protocolError, transportOf, trimBase } from './common.ts';
+import { completion, DEFAULT_MAX_TOKENS, isRecord, parseBody, protocolError, transportOf, trimBase } from './common.ts';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -43,17 +43,9 @@ export function anthropicProvider(config: ProviderConfig, runtime: JudgeRuntime)
     const text = blocks?.map((block) => (isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
     if (!isRecord(parsed) || text === undefined) return { ok: false, error: protocolError(endpoint, 'Anthropic Messages', result.value.text) };
     const usage = isRecord(parsed.usage) ? parsed.usage : {};
-    const input = count(usage.input_tokens);
-    const output = count(usage.output_tokens);
     return {
       ok: true,
-      value: {
-        text,
-        usage: { input_tokens: input ?? 0, output_tokens: output ?? 0, usage_reported: input !== null || output !== null },
-        model_id: typeof parsed.model === 'string' && parsed.model ? parsed.model : config.model,
-        attempts: result.value.attempts,
-        latency_ms: Math.round(runtime.now() - started),
-      },
+      value: completion(parsed, text, { input: usage.input_tokens, output: usage.output_tokens }, { model: config.model, attempts: result.value.attempts, latencyMs: runtime.now() - started }),
     };
   }
 

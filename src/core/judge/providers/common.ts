@@ -2,7 +2,7 @@ import type { VerdictError } from '../../errors.ts';
 import { verdictError } from '../../errors.ts';
 import type { TransportOptions } from '../http.ts';
 import { DEFAULT_TRANSPORT } from '../http.ts';
-import type { ProviderConfig } from '../provider.ts';
+import type { Completion, ProviderConfig } from '../provider.ts';
 
 export const DEFAULT_MAX_TOKENS = 1500;
 
@@ -36,4 +36,22 @@ export function parseBody(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** The completion both protocols return: usage counts as the server reported them, the model it says answered. */
+export function completion(
+  parsed: Record<string, unknown>,
+  text: string,
+  tokens: { input: unknown; output: unknown },
+  meta: { model: string; attempts: number; latencyMs: number },
+): Completion {
+  const input = count(tokens.input);
+  const output = count(tokens.output);
+  return {
+    text,
+    usage: { input_tokens: input ?? 0, output_tokens: output ?? 0, usage_reported: input !== null || output !== null },
+    model_id: typeof parsed.model === 'string' && parsed.model ? parsed.model : meta.model,
+    attempts: meta.attempts,
+    latency_ms: Math.round(meta.latencyMs),
+  };
 }

@@ -8,7 +8,7 @@ import type { Outcome } from '../../errors.ts';
 import { postJson } from '../http.ts';
 import type { Completion, CompletionRequest, JudgeProvider, ProviderConfig } from '../provider.ts';
 import type { JudgeRuntime } from '../runtime.ts';
-import { count, DEFAULT_MAX_TOKENS, isRecord, parseBody, protocolError, transportOf, trimBase } from './common.ts';
+import { completion, DEFAULT_MAX_TOKENS, isRecord, parseBody, protocolError, transportOf, trimBase } from './common.ts';
 
 /** A 400 that names JSON mode: the server does not support `response_format`. */
 const JSON_MODE_REJECTED = /response_format|json_object|json mode|json_mode/i;
@@ -58,17 +58,9 @@ export function openAiProvider(config: ProviderConfig, runtime: JudgeRuntime): J
       const text = message ? contentText(message.content) : null;
       if (!isRecord(parsed) || text === null) return { ok: false, error: protocolError(endpoint, 'OpenAI-compatible chat-completions', result.value.text) };
       const usage = isRecord(parsed.usage) ? parsed.usage : {};
-      const input = count(usage.prompt_tokens);
-      const output = count(usage.completion_tokens);
       return {
         ok: true,
-        value: {
-          text,
-          usage: { input_tokens: input ?? 0, output_tokens: output ?? 0, usage_reported: input !== null || output !== null },
-          model_id: typeof parsed.model === 'string' && parsed.model ? parsed.model : config.model,
-          attempts,
-          latency_ms: Math.round(runtime.now() - started),
-        },
+        value: completion(parsed, text, { input: usage.prompt_tokens, output: usage.completion_tokens }, { model: config.model, attempts, latencyMs: runtime.now() - started }),
       };
     }
   }
