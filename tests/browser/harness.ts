@@ -119,6 +119,10 @@ export async function openPage(browser: Browser, origin: string, options: Browse
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => watch.pageErrors?.push(e.message));
+  // A CSP violation (an inline style the policy blocks, say) only reaches the console.
+  page.on('console', (m) => {
+    if (m.type() === 'error' && /Content Security Policy/.test(m.text())) watch.pageErrors?.push(m.text());
+  });
   return { context, page };
 }
 

@@ -179,7 +179,8 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const judging: Promise<void>[] = [];
   // Review mode: flagged cases are shown one after the other; the next case waits for the last decision.
   let reviews: Promise<void> = Promise.resolve();
-  let pendingReview = false;
+  // Flagged cases not yet answered (several can queue up while judge answers arrive).
+  let openReviews = 0;
   let failure: Outcome<never> | null = null;
 
   const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null): void => {
@@ -213,13 +214,13 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     input.onCase?.(caseReport, index);
     input.onProgress?.({ index, total, id: c.id, step: 'done' });
     if (caseReport.review_flags.length && input.onReview) {
-      pendingReview = true;
+      openReviews++;
       reviews = reviews
         .then(() => input.onReview!(caseReport, index))
         .catch(() => undefined)
         .then(() => {
-        pendingReview = false;
-      });
+          openReviews--;
+        });
     }
   };
 
@@ -239,7 +240,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   };
 
   for (const [index, c] of corpus.cases.entries()) {
-    if (pendingReview) await untilReviewed();
+    if (openReviews > 0) await untilReviewed();
     if (input.signal?.aborted || failure) break;
     const record = records.get(c.id);
     const previous = kept.get(c.id);
@@ -298,7 +299,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     );
   }
   await Promise.all(judging);
-  if (pendingReview) await untilReviewed();
+  if (openReviews > 0) await untilReviewed();
   if (failure) return failure;
   const graded = cases.filter((x) => x !== undefined).length;
   if (graded < total) return fail('run.cancelled', `The run was cancelled after ${graded} of ${total} cases.`);

@@ -251,6 +251,7 @@ export class Workspace {
     this.progress = { index: 0, total: stored.total, id: '', step: 'selfcheck', elapsedMs: 0, done: stored.cases.length };
     // Graded cases by corpus index: with a judge they can finish out of order.
     const graded: (CaseReport | undefined)[] = [];
+    let done = 0;
     const previous = stored.cases;
     const ordered = () => graded.filter((c): c is CaseReport => c !== undefined);
     // Earlier cases stay visible until this grading reaches (or keeps) them.
@@ -273,10 +274,11 @@ export class Workspace {
         update({ fixtureDigests: info.fixtureDigests, keptOnResume: info.resumed }, true);
       },
       progress: (event: GradeProgress & { elapsedMs: number }) => {
-        this.progress = { ...event, done: ordered().length };
+        this.progress = { ...event, done };
       },
       caseDone: (report: CaseReport, index: number) => {
         this.firstCaseAt ??= performance.now();
+        if (!graded[index]) done++;
         graded[index] = report;
         const cases = merged();
         const now = Date.now();
