@@ -8,12 +8,12 @@
 import type { Corpus, CorpusCase, LoadedCorpus } from '../corpus/types.ts';
 import type { LoadedRun, RunRecord } from '../corpus/load-run.ts';
 import type { CancelSignal, Engine } from '../engine.ts';
-import { fail, ok, type Outcome } from '../errors.ts';
+import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 import { classifyOutcome, type CaseResult } from '../gate/outcome.ts';
 import { summarizeRun, type RunSummary } from '../gate/summary.ts';
 import { createSemaphore, DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_THRESHOLD, summarizeJudgments, type CaseJudgment, type JudgeRunSummary } from '../judge/index.ts';
-import { evaluateStaged, type EvaluateOptions } from '../pipeline.ts';
+import { evaluateStaged, type EvaluateOptions, type StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { hardness } from '../structure/hardness.ts';
@@ -224,6 +224,13 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     }
   };
 
+  // judgeCase records its own failures; anything else (the fix check's engine) is kept as a warning.
+  const judged = (staged: StagedEvaluation): Promise<EvaluationReport> =>
+    staged.judge!().catch((thrown: unknown) => ({
+      ...staged.report,
+      warnings: [...staged.report.warnings, { code: 'judge', message: `The judge step failed: ${messageOf(thrown)}` }],
+    }));
+
   // A cancel also ends a pause: nobody has to answer the review first.
   const untilReviewed = (): Promise<void> => {
     const signal = input.signal;
@@ -276,13 +283,12 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       engine.value,
       { ...(input.judge ? { judge: input.judge } : {}), ...(input.signal ? { signal: input.signal } : {}) },
     );
-    const judge = staged.judge;
-    if (!judge) {
+    if (!staged.judge) {
       finish(index, c, record, staged.report);
       continue;
     }
     if (!staged.asksJudge) {
-      finish(index, c, record, await judge());
+      finish(index, c, record, await judged(staged));
       continue;
     }
     // Bounded concurrency: wait for a free slot, then grade the next case while this request is in flight.
@@ -292,8 +298,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       continue;
     }
     judging.push(
-      judge()
-        .catch(() => staged.report)
+      judged(staged)
         .then((report) => finish(index, c, record, report))
         .finally(release),
     );
