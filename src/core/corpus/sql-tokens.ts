@@ -1,77 +1,24 @@
 /**
- * A small lexical view of one SQL statement for the golden lint: tokens with
- * their parenthesis depth, and the clauses of the outermost query level
+ * A small lexical view of one SQL statement for the golden lint, on the
+ * tokens of the shared lexer: the clauses of the outermost query level
  * (select list, ORDER BY keys, LIMIT/OFFSET). It does not parse SQL; it only
  * finds what the lint needs, and says so when it cannot.
  */
 
-export interface Token {
-  kind: 'word' | 'number' | 'string' | 'quoted' | 'punct';
-  text: string;
-  start: number;
-  end: number;
-  /** Parenthesis depth at the token (0 = outermost level). */
-  depth: number;
-}
+import { tokenize as lex, type Token } from '../sql/lexer.ts';
 
+export type { Token };
+
+/**
+ * The shared lexer (src/core/sql/lexer.ts) as the lint reads SQL: a number
+ * runs over every following digit, `.`, `_` and `e`, so `LIMIT 1.2.3` stays
+ * one (unreadable) token.
+ */
 export function tokenize(sql: string): Token[] {
-  const tokens: Token[] = [];
-  let depth = 0;
-  let i = 0;
-  const n = sql.length;
-  while (i < n) {
-    const ch = sql[i]!;
-    const next = sql[i + 1];
-    if (/\s/.test(ch)) {
-      i++;
-      continue;
-    }
-    if (ch === '-' && next === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? n : end + 1;
-      continue;
-    }
-    if (ch === '/' && next === '*') {
-      const end = sql.indexOf('*/', i + 2);
-      i = end < 0 ? n : end + 2;
-      continue;
-    }
-    const start = i;
-    if (ch === "'" || ch === '"' || ch === '`') {
-      i++;
-      while (i < n) {
-        if (sql[i] === ch) {
-          if (sql[i + 1] === ch) {
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        i++;
-      }
-      tokens.push({ kind: ch === "'" ? 'string' : 'quoted', text: sql.slice(start, i), start, end: i, depth });
-      continue;
-    }
-    if (/[A-Za-z_\u0080-\uffff]/.test(ch)) {
-      while (i < n && /[A-Za-z0-9_$\u0080-\uffff]/.test(sql[i]!)) i++;
-      tokens.push({ kind: 'word', text: sql.slice(start, i), start, end: i, depth });
-      continue;
-    }
-    if (/[0-9]/.test(ch) || (ch === '.' && /[0-9]/.test(next ?? ''))) {
-      while (i < n && /[0-9._eE]/.test(sql[i]!)) i++;
-      tokens.push({ kind: 'number', text: sql.slice(start, i), start, end: i, depth });
-      continue;
-    }
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    tokens.push({ kind: 'punct', text: ch, start, end: i + 1, depth });
-    if (ch === '(') depth++;
-    i++;
-  }
-  return tokens;
+  return lex(sql, { numbers: 'run' });
 }
 
-const isWord = (t: Token | undefined, ...words: string[]) => t !== undefined && t.kind === 'word' && words.includes(t.text.toLowerCase());
+const isWord = (t: Token | undefined, ...words: string[]) => t !== undefined && t.type === 'word' && words.includes(t.text.toLowerCase());
 
 export interface OrderKey {
   /** The key expression as written, without ASC/DESC/NULLS. */
@@ -139,7 +86,7 @@ export function outlineQuery(raw: string): QueryOutline {
   if (limitIndex >= 0 && limitIndex > orderIndex) {
     const count = top[limitIndex + 1];
     const offset = offsetIndex >= 0 ? top[offsetIndex + 1] : undefined;
-    const readable = count?.kind === 'number' && /^\d+$/.test(count.text) && (offset === undefined || (offset.kind === 'number' && /^\d+$/.test(offset.text)));
+    const readable = count?.type === 'number' && /^\d+$/.test(count.text) && (offset === undefined || (offset.type === 'number' && /^\d+$/.test(offset.text)));
     const trailing = top.slice(Math.min(...tailStart)).filter((t) => !isWord(t, 'limit', 'offset', 'rows', 'row')).length;
     if (readable && trailing === (offset ? 2 : 1))
       limit = { count: Number(count!.text), offset: offset ? Number(offset.text) : 0, start: top[Math.min(...tailStart)]!.start };
@@ -176,7 +123,7 @@ function splitKeys(sql: string, tokens: Token[], start: number, end: number): Or
     group = [];
   };
   for (const t of inside) {
-    if (t.depth === base && t.kind === 'punct' && t.text === ',') flush();
+    if (t.depth === base && t.type === 'punct' && t.text === ',') flush();
     else group.push(t);
   }
   flush();
@@ -196,13 +143,13 @@ export function findWords(sql: string, names: readonly string[]): { name: string
   const tokens = tokenize(sql);
   const out: { name: string; offset: number }[] = [];
   tokens.forEach((t, k) => {
-    if (t.kind !== 'word') return;
+    if (t.type !== 'word') return;
     const name = t.text.toLowerCase();
     if (!wanted.has(name)) return;
     const previous = tokens[k - 1];
-    if (previous?.kind === 'punct' && previous.text === '.') return; // a qualified column such as t.now
-    const called = tokens[k + 1]?.kind === 'punct' && tokens[k + 1]!.text === '(';
-    const usingSample = name === 'sample' && previous?.kind === 'word' && previous.text.toLowerCase() === 'using';
+    if (previous?.type === 'punct' && previous.text === '.') return; // a qualified column such as t.now
+    const called = tokens[k + 1]?.type === 'punct' && tokens[k + 1]!.text === '(';
+    const usingSample = name === 'sample' && previous?.type === 'word' && previous.text.toLowerCase() === 'using';
     if (called || BARE_KEYWORDS.has(name) || usingSample) out.push({ name, offset: t.start });
   });
   return out;
@@ -211,7 +158,7 @@ export function findWords(sql: string, names: readonly string[]): { name: string
 /** SQLite's clock: the string 'now' as a date/time function argument. */
 export function findNowLiterals(sql: string): number[] {
   return tokenize(sql)
-    .filter((t) => t.kind === 'string' && t.text.toLowerCase() === "'now'")
+    .filter((t) => t.type === 'string' && t.raw.toLowerCase() === "'now'")
     .map((t) => t.start);
 }
 

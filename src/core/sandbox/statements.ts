@@ -1,3 +1,4 @@
+// Not on the shared lexer (src/core/sql/lexer.ts) on purpose: that one knows no E'…' backslash escapes, $tag$ dollar quotes or [bracket] skipping, so its view of where a statement ends could differ from this gate's.
 /**
  * A lexical view of untrusted SQL: where statements end, and what kind each
  * one is. It is not the gate — the engine is (see `src/engines`) — but it

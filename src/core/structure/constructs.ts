@@ -8,8 +8,7 @@
  * against the real grammars, so the list cannot drift from the parser.
  */
 import type { Dialect } from './grammar.ts';
-import type { Token } from './tokens.ts';
-import { tokenize } from './tokens.ts';
+import { tokenize, type Token } from '../sql/lexer.ts';
 
 export interface ConstructDef {
   /** Stable name shown to users, e.g. "QUALIFY". */

@@ -18,7 +18,8 @@ import type { Dialect, GrammarName } from './grammar.ts';
 import { GRAMMAR_CHAIN, grammarOption, grammarParser } from './grammar.ts';
 import type { Query } from './ir.ts';
 import { allSelects, childQueries, selectExprs } from './ir.ts';
-import { explicitAliases, quotedIdentifiers, tokenize } from './tokens.ts';
+import { tokenize } from '../sql/lexer.ts';
+import { explicitAliases, quotedIdentifiers } from './tokens.ts';
 
 export interface ParseWarning {
   code: 'implicit_column_alias';
