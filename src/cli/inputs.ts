@@ -44,6 +44,11 @@ export async function readRun(spec: string, caseIds: readonly string[], io: Io):
   return result.run;
 }
 
+/** A file's text (errors name the file and what it was meant to be). */
+export function readTextFile(file: string, io: Io, what: string): string {
+  return new TextDecoder().decode(readBytes(file, io.cwd, what));
+}
+
 export function readJsonFile(file: string, io: Io, what: string): unknown {
   const text = new TextDecoder().decode(readBytes(file, io.cwd, what));
   try {

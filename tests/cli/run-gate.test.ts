@@ -121,6 +121,19 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
     expect(gate.stdout).toMatch(/refuse-salary/);
   });
 
+  it('a bad baseline file is bad input (exit 2) named by file, line and field', async () => {
+    const text = readFileSync(at('baseline.json'), 'utf8').replace(/"size": \d+/, '"size": "many"');
+    writeFileSync(at('bad-baseline.json'), text);
+    const line = text.split('\n').findIndex((l) => l.includes('"corpus": {')) + 1;
+    const gate = await runCli(['gate', '--report', at('flawed.json'), '--baseline', at('bad-baseline.json')]);
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toContain(`bad-baseline.json:${line} (field corpus): Not a valid baseline: corpus needs name, size and sha256.`);
+    writeFileSync(at('broken-baseline.json'), '{\n  "suite": "x"\n  "path": "y"\n}');
+    const broken = await runCli(['gate', '--report', at('flawed.json'), '--baseline', at('broken-baseline.json')]);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/broken-baseline\.json:3: not valid JSON/);
+  });
+
   it('refuses a run on another model (exit 2, not a regression)', async () => {
     const other = jsonl([{ run: { ...strong[0]!.run, model: 'model-b' } }, ...strong.slice(1)]);
     writeFileSync(at('other.jsonl'), other);

@@ -2,11 +2,12 @@ import { recordBaseline, parseBaseline } from '../../core/gate/baseline.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
+import { readBaselineFile } from '../../core/gate/baseline-file.ts';
 import { applyGate } from '../../core/gate/gate.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
-import { readJsonFile } from '../inputs.ts';
+import { readJsonFile, readTextFile } from '../inputs.ts';
 import { writeOutput, type Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
 
@@ -51,8 +52,10 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
   const summary = summaryOf(values.report, io);
-  const baseline = readJsonFile(values.baseline, io, 'baseline');
-  const result = applyGate(summary, baseline);
+  // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
+  const baseline = readBaselineFile(values.baseline, readTextFile(values.baseline, io, 'baseline'));
+  if (!baseline.ok) throw new CliError(`Not a usable baseline: ${baseline.error.message}`);
+  const result = applyGate(summary, baseline.value);
   if (values.markdown) writeOutput(values.markdown, toMarkdown(summary, { gate: result }), io);
   if (values.junit) writeOutput(values.junit, toJUnit(summary, result), io);
   if (values.json) io.out(prettyJson(result));

@@ -6,7 +6,7 @@
  */
 import { isMap, type Node } from 'yaml';
 import { nodeAtPath, Source } from '../corpus/source.ts';
-import { fail, type Outcome } from '../errors.ts';
+import { fail, messageOf, type Outcome } from '../errors.ts';
 import { parseBaseline, type Baseline } from './baseline.ts';
 
 /** Line of a character offset (1-based). */
@@ -28,10 +28,10 @@ function syntaxLine(text: string, message: string): number | undefined {
 export function readBaselineFile(file: string, text: string): Outcome<Baseline> {
   let value: unknown;
   try {
-    // JSON.parse, as the CLI's gate reads it: a file the CLI rejects is rejected here too.
+    // JSON.parse: baselines are the JSON `sql-verdict baseline record` writes.
     value = JSON.parse(text);
   } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message : String(thrown);
+    const message = messageOf(thrown);
     const line = syntaxLine(text, message);
     return fail('input.invalid', `${file}${line ? `:${line}` : ''}: not valid JSON (${message}).`, { location: line ? `${file}:${line}` : file });
   }

@@ -10,7 +10,7 @@ import { recordBaseline, type Baseline } from '../../core/gate/baseline.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
 import { applyGate, type GateCheckName, type GateResult } from '../../core/gate/gate.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
-import type { VerdictError } from '../../core/errors.ts';
+import { messageOf, type VerdictError } from '../../core/errors.ts';
 import type { StoredRun } from './store.ts';
 
 export interface BaselineSource {
@@ -69,7 +69,7 @@ export class GateState {
     try {
       text = await file.text();
     } catch (thrown) {
-      this.fail({ code: 'input.invalid', message: `${file.name}: the file could not be read (${thrown instanceof Error ? thrown.message : String(thrown)}).`, location: file.name });
+      this.fail({ code: 'input.invalid', message: `${file.name}: the file could not be read (${messageOf(thrown)}).`, location: file.name });
       return;
     }
     this.useText(file.name, text);
