@@ -11,6 +11,7 @@ import { benchNodeEngines } from './engines-node.ts';
 import { benchPipeline } from './pipeline.ts';
 import { resultCompareFigures, runResultCompareBench } from './result-compare.ts';
 import { loadBaseline, printFigures, recordBaseline, type Figure } from './harness.ts';
+import { benchSpiderRun } from './spider-run.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const baselineFile = path.join(here, 'baseline.json');
@@ -19,6 +20,25 @@ const baseline = loadBaseline(baselineFile);
 
 console.log(`SQL Verdict benchmarks — baseline: ${baseline ? `${path.relative(process.cwd(), baselineFile)} (recorded ${baseline.recorded}, ${baseline.machine})` : 'none recorded'}`);
 const all: Figure[] = [];
+// `--only spider` (or BENCH_ONLY=spider): just the whole-run Spider bench against the official evaluator.
+const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const only = onlyArg ?? process.env.BENCH_ONLY;
+const limitArg = process.argv.includes('--limit') ? Number(process.argv[process.argv.indexOf('--limit') + 1]) : undefined;
+
+const spiderRun = await benchSpiderRun(spider, path.resolve(here, '..'), limitArg ? { limit: limitArg } : {});
+if (spiderRun) {
+  console.log(`\n## sql-verdict run on ${spiderRun.pairs} Spider pairs vs the official evaluator (back to back, whole processes)`);
+  console.log(spiderRun.lines.join('\n'));
+  printFigures('Spider run figures', spiderRun.figures, baseline);
+  all.push(...spiderRun.figures);
+}
+if (only === 'spider') {
+  if (process.argv.includes('--record')) {
+    recordBaseline(baselineFile, all, 'node kind, 2 cores, Node 20');
+    console.log(`\nBaseline written to ${baselineFile}`);
+  }
+  process.exit(0);
+}
 
 const nodeEngines = await benchNodeEngines(spider);
 printFigures('Engines in Node (worker thread, sandboxed) vs the raw engine call', nodeEngines, baseline);

@@ -6,6 +6,7 @@
 import type { Dialect } from './grammar.ts';
 import type { Query } from './ir.ts';
 import { sameTree } from './ir.ts';
+import { memoByTree } from './memo.ts';
 import type { ParsedSql, ParseOutcome } from './parse.ts';
 import { parseSql } from './parse.ts';
 import { printQuery } from './print.ts';
@@ -22,8 +23,17 @@ export interface CanonicalSql {
 
 export type CanonicalOutcome = { ok: true; value: CanonicalSql } | Extract<ParseOutcome, { ok: false }>;
 
-/** Apply rules to a tree (one pass each, repeated until the text is stable: sort keys depend on other rules' output). */
+/**
+ * Apply rules to a tree (one pass each, repeated until the text is stable: sort
+ * keys depend on other rules' output). With the standard rules, computed once
+ * per tree object (memo.ts).
+ */
 export function canonicalizeQuery(query: Query, dialect: Dialect, rules: readonly CanonicalRule[] = RULES): CanonicalSql {
+  if (rules === RULES) return memoByTree(`canonical:${dialect}`, query, () => applyRules(query, dialect, rules));
+  return applyRules(query, dialect, rules);
+}
+
+function applyRules(query: Query, dialect: Dialect, rules: readonly CanonicalRule[]): CanonicalSql {
   const applied = new Set<string>();
   let cur = query;
   let text = printQuery(cur, dialect);

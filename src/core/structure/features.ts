@@ -9,6 +9,7 @@ import type { Dialect } from './grammar.ts';
 import type { Expr, Query, Select } from './ir.ts';
 import { AGGREGATES, childQueries, conjuncts, forEachExpr, selectExprs } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
+import { memoByTree } from './memo.ts';
 import { resolveOutputRefs } from './compare.ts';
 import { printExpr } from './print.ts';
 
@@ -192,7 +193,12 @@ function countNested(q: Query): number {
  * tree already is canonical.
  */
 export function clauseFeatures(query: Query, dialect: Dialect = 'duckdb', opts: { canonical?: boolean } = {}): ClauseFeatures {
+  // Once per tree: the features of a canonical tree are those of the tree it came from.
   const q = opts.canonical ? query : canonicalizeQuery(query, dialect).query;
+  return memoByTree(`features:${dialect}`, q, () => featuresOf(q, dialect));
+}
+
+function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
   let s: Query = q;
   while (s.kind === 'setop') s = s.arms[0]!;
   // ORDER BY / GROUP BY / HAVING references to output aliases and ordinals name their expressions.

@@ -277,9 +277,47 @@ export function ident(value: string, quoted = false): Ident {
   return { value, quoted };
 }
 
-/** Structural equality of two trees (ignoring key order). */
+/**
+ * Structural equality of two trees (ignoring key order, `undefined` fields and
+ * false `parens`): the same answer as comparing their stableJson, without
+ * building either string. Canonicalization asks it once per rule per pass, so
+ * it walks the trees directly and stops at the first difference; subtrees a
+ * rule left untouched are the same object and compare in O(1).
+ */
 export function sameTree(a: unknown, b: unknown): boolean {
-  return stableJson(a) === stableJson(b);
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameTree(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    return true;
+  }
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    if (Array.isArray(b)) return false;
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    let defined = 0;
+    for (const key in ra) {
+      const v = ra[key];
+      if (!meaningful(key, v)) continue;
+      defined++;
+      if (!Object.prototype.hasOwnProperty.call(rb, key) || !sameTree(v, rb[key])) return false;
+    }
+    for (const key in rb) if (meaningful(key, rb[key])) defined--;
+    return defined === 0;
+  }
+  // Primitives: JSON identity (NaN and ±Infinity print as null; -0 as 0).
+  if (typeof a === 'number' && typeof b === 'number') return JSON.stringify(a) === JSON.stringify(b);
+  if (a === null || b === null) return jsonNull(a) && jsonNull(b);
+  return false;
+}
+
+/** A key stableJson keeps (functions and symbols never occur in trees). */
+function meaningful(key: string, v: unknown): boolean {
+  return v !== undefined && !(key === 'parens' && v === false);
+}
+
+function jsonNull(v: unknown): boolean {
+  return v === null || (typeof v === 'number' && !Number.isFinite(v));
 }
 
 /** JSON with sorted keys and without `undefined`/false `parens`: the identity of a tree. */

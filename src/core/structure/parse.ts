@@ -20,6 +20,7 @@ import type { Query } from './ir.ts';
 import { allSelects, childQueries, selectExprs } from './ir.ts';
 import { tokenize } from '../sql/lexer.ts';
 import { explicitAliases, quotedIdentifiers } from './tokens.ts';
+import { memoParse } from './memo.ts';
 
 export interface ParseWarning {
   code: 'implicit_column_alias';
@@ -50,9 +51,16 @@ function failure(code: ParseFailure['code'], message: string, extra: Partial<Par
   return { ok: false, error: { code, message, attempts: [], constructs: [], ...extra } };
 }
 
-/** Parse one read query. Never throws. */
+/**
+ * Parse one read query. Never throws. One parse per distinct text and dialect:
+ * the outcome is cached and shared (frozen), see memo.ts.
+ */
 export function parseSql(sql: string, dialect: Dialect): ParseOutcome {
   if (typeof sql !== 'string') return failure('validation.empty_sql', 'No SQL text was given.');
+  return memoParse(sql, dialect, () => parseUncached(sql, dialect));
+}
+
+function parseUncached(sql: string, dialect: Dialect): ParseOutcome {
   const statements = lexStatements(sql).filter((s) => !s.empty);
   if (statements.length === 0) return failure('validation.empty_sql', 'There is no SQL statement (the text is empty or only comments).');
   if (statements.length > 1)
