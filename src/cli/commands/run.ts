@@ -3,7 +3,8 @@ import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
 import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
-import { gradeRun, type RunReport } from '../../core/run/grade-run.ts';
+import { gradeRun, type CaseReport, type RunReport } from '../../core/run/grade-run.ts';
+import { RunReportWriter } from '../report-stream.ts';
 import { openEngine } from '../../engines/node.ts';
 import { resolveFixture } from '../fixtures.ts';
 import { parseFlags, positiveInteger } from '../args.ts';
@@ -53,7 +54,8 @@ function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
 }
 
-export function summarizeRunReport(report: RunReport): string {
+/** `flagged`: the cases with review flags, when the report does not hold its cases (a streamed --out). */
+export function summarizeRunReport(report: RunReport, flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = report.cases.filter((k) => k.review_flags.length)): string {
   const s = report.summary;
   const lines = [
     `${report.corpus.name} v${report.corpus.version} (${report.corpus.size} cases, sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'} / ${report.run.path ?? 'no path'}`,
@@ -80,7 +82,6 @@ export function summarizeRunReport(report: RunReport): string {
     );
     if (j.review_queue.length) lines.push(`  review queue (judge disagrees): ${j.review_queue.join(', ')}`);
   }
-  const flagged = report.cases.filter((k) => k.review_flags.length);
   if (flagged.length) lines.push(`For review (${flagged.length}): ${flagged.map((k) => `${k.id} [${[...new Set(k.review_flags.map((f) => f.code))].join(', ')}]`).join('; ')}`);
   return lines.join('\n');
 }
@@ -119,6 +120,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
+  // --out streams case reports as they are graded; only --json needs them all in memory at the end.
+  const writer = values.out ? new RunReportWriter(values.out, io) : null;
+  const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
   try {
     let last = 0;
     const graded = await gradeRun({
@@ -128,6 +132,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}) },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
+      retainCases: !!values.json,
+      onCase: (k, index) => {
+        writer?.add(k, index);
+        if (k.review_flags.length) flagged[index] = { id: k.id, review_flags: k.review_flags };
+      },
       onProgress: (p) => {
         const now = Date.now();
         if (p.step === 'done' && (now - last > 1000 || p.index + 1 === p.total)) {
@@ -138,13 +147,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
     if (!graded.ok) throw new CliError(graded.error.message);
     const report = graded.value;
-    if (values.out) writeOutput(values.out, prettyJson(report), io);
+    writer?.finish(report);
     if (values.markdown) writeOutput(values.markdown, toMarkdown(report.summary), io);
     if (values.junit) writeOutput(values.junit, toJUnit(report.summary), io);
     if (values.csv) writeOutput(values.csv, toCsv(report.summary), io);
-    io.out(values.json ? prettyJson(report) : summarizeRunReport(report));
+    io.out(values.json ? prettyJson(report) : summarizeRunReport(report, flagged.filter((k) => k !== undefined)));
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {
+    writer?.abort();
     await pool.close();
   }
 }

@@ -69,6 +69,18 @@ export interface GradeRunInput {
   judge?: EvaluateOptions['judge'];
   /** Judge requests in flight at most (default 4); grading goes on meanwhile. */
   judgeConcurrency?: number;
+  /**
+   * Cases graded at once (default 4) when there is no judge and no review
+   * pause: one case's parsing overlaps another's queries in the engine
+   * threads. Cases still finish (onCase, the report) in corpus order.
+   */
+  concurrency?: number;
+  /**
+   * Keep every case report in the returned run report (default true). A
+   * caller that streams them from onCase passes false: memory then does not
+   * grow with the corpus, and the report's `cases` is empty.
+   */
+  retainCases?: boolean;
 }
 
 export interface CaseReport {
@@ -151,15 +163,19 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const config: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...input.config };
   const total = corpus.cases.length;
 
-  // Fixture digests before anything runs.
+  // Fixture digests before anything runs (the engines start and load side by side).
   const fixtureNames = [...new Set(corpus.cases.map((c) => c.fixture))];
   const before = new Map<string, string>();
-  for (const name of fixtureNames) {
-    const engine = await input.engineFor(name);
+  const opened = await Promise.all(
+    fixtureNames.map(async (name) => {
+      const engine = await input.engineFor(name);
+      return { name, engine, digest: engine.ok ? await engine.value.contentDigest() : null };
+    }),
+  );
+  for (const { name, engine, digest } of opened) {
     if (!engine.ok) return fail(engine.error.code, `Fixture ${name}: ${engine.error.message}`, { location: name });
-    const digest = await engine.value.contentDigest();
-    if (!digest.ok) return fail('sandbox.digest_changed', `Fixture ${name}: cannot compute its content digest (${digest.error.message}).`);
-    before.set(name, digest.value);
+    if (!digest!.ok) return fail('sandbox.digest_changed', `Fixture ${name}: cannot compute its content digest (${digest!.error.message}).`);
+    before.set(name, digest!.value);
   }
 
   const check = input.skipSelfCheck ? { checked: 0, findings: [] } : await selfCheck(corpus, input.engineFor, (id) => input.onProgress?.({ index: 0, total, id, step: 'selfcheck' }));
@@ -174,7 +190,11 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   input.onStart?.({ fixtureDigests: Object.fromEntries(before), resumed: kept.size });
 
   const results: CaseResult[] = new Array(total);
-  const cases: CaseReport[] = new Array(total);
+  const retain = input.retainCases ?? true;
+  const cases: CaseReport[] = retain ? new Array(total) : [];
+  // By corpus index: with a judge, cases can finish out of order.
+  const judgments: (CaseJudgment | undefined)[] = new Array(total);
+  let graded = 0;
   const judgeSlots = createSemaphore(input.judgeConcurrency ?? DEFAULT_JUDGE_CONCURRENCY);
   const judging: Promise<void>[] = [];
   // Review mode: flagged cases are shown one after the other; the next case waits for the last decision.
@@ -182,6 +202,14 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   // Flagged cases not yet answered (several can queue up while judge answers arrive).
   let openReviews = 0;
   let failure: Outcome<never> | null = null;
+
+  const record_ = (index: number, caseReport: CaseReport, record: RunRecord | undefined): void => {
+    results[index] = caseResultOf(caseReport, record);
+    if (retain) cases[index] = caseReport;
+    if (caseReport.report?.judge) judgments[index] = caseReport.report.judge;
+    graded++;
+    input.onCase?.(caseReport, index);
+  };
 
   const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null): void => {
     const sql = record?.sql ?? null;
@@ -209,9 +237,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       report,
       review_flags: reviewFlags(report, input.reviewConfidence),
     };
-    results[index] = caseResultOf(caseReport, record);
-    cases[index] = caseReport;
-    input.onCase?.(caseReport, index);
+    record_(index, caseReport, record);
     input.onProgress?.({ index, total, id: c.id, step: 'done' });
     if (caseReport.review_flags.length && input.onReview) {
       openReviews++;
@@ -246,15 +272,24 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     });
   };
 
+  // Without judge or review, several cases are in flight; they finish strictly in corpus order.
+  const window = input.judge || input.onReview ? 1 : Math.max(1, input.concurrency ?? 4);
+  const inFlight: { index: number; c: CorpusCase; record: RunRecord | undefined; staged: Promise<StagedEvaluation> | null }[] = [];
+  const drain = async (keep: number): Promise<void> => {
+    while (inFlight.length > keep) {
+      const next = inFlight.shift()!;
+      finish(next.index, next.c, next.record, next.staged ? (await next.staged).report : null);
+    }
+  };
+
   for (const [index, c] of corpus.cases.entries()) {
     if (openReviews > 0) await untilReviewed();
     if (input.signal?.aborted || failure) break;
     const record = records.get(c.id);
     const previous = kept.get(c.id);
     if (previous) {
-      results[index] = caseResultOf(previous, record);
-      cases[index] = previous;
-      input.onCase?.(previous, index);
+      await drain(0);
+      record_(index, previous, record);
       continue;
     }
     input.onProgress?.({ index, total, id: c.id, step: 'parse' });
@@ -262,16 +297,18 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     const hasReference = !!(c.referenceSql || c.expected);
     const answered = !(record?.declined ?? false) && sql !== null && sql.trim() !== '';
     if (!answered || !hasReference || c.arm === 'must_refuse') {
+      await drain(0);
       finish(index, c, record, null);
       continue;
     }
     const engine = await input.engineFor(c.fixture);
     if (!engine.ok) {
+      await drain(0);
       finish(index, c, record, null);
       continue;
     }
     input.onProgress?.({ index, total, id: c.id, step: 'execute' });
-    const staged = await evaluateStaged(
+    const evaluation = evaluateStaged(
       {
         user_query: c.question,
         actual_sql: sql,
@@ -283,6 +320,12 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       engine.value,
       { ...(input.judge ? { judge: input.judge } : {}), ...(input.signal ? { signal: input.signal } : {}) },
     );
+    if (window > 1) {
+      inFlight.push({ index, c, record, staged: evaluation });
+      await drain(window - 1);
+      continue;
+    }
+    const staged = await evaluation;
     if (!staged.judge) {
       finish(index, c, record, staged.report);
       continue;
@@ -303,10 +346,10 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
         .finally(release),
     );
   }
+  await drain(0);
   await Promise.all(judging);
   if (openReviews > 0) await untilReviewed();
   if (failure) return failure;
-  const graded = cases.filter((x) => x !== undefined).length;
   if (graded < total) return fail('run.cancelled', `The run was cancelled after ${graded} of ${total} cases.`);
 
   const fixtures = [];
@@ -326,10 +369,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     { reliabilityPenalty: input.reliabilityPenalty ?? 1 },
   );
   if (!summary.ok) return summary;
-  const judgments = cases.map((c) => c.report?.judge).filter((j): j is CaseJudgment => !!j);
   const judgeSummary =
     config.enable_ai_judge && input.judge
-      ? summarizeJudgments(judgments, {
+      ? summarizeJudgments(judgments.filter((j): j is CaseJudgment => !!j), {
           provider: input.judge.provider,
           threshold: input.judge.options?.threshold ?? DEFAULT_JUDGE_THRESHOLD,
           concurrency: input.judgeConcurrency ?? DEFAULT_JUDGE_CONCURRENCY,
