@@ -64,7 +64,7 @@ export function writeInputs(dir: string, pairs: Pair[]): { corpus: string; run: 
   };
   const files = { corpus: path.join(dir, 'corpus.json'), run: path.join(dir, 'run.jsonl') };
   writeFileSync(files.corpus, JSON.stringify(corpus));
-  const records = [{ run: { agent: 'spider-pairs', model: null, path: null } }, ...pairs.map((p) => ({ id: caseId(p.id), sql: p.pred_sql, declined: false }))];
+  const records = [{ run: { agent: 'spider-pairs', model: 'published-spider-dev-predictions', path: 'spider_dev', created_at: '2026-12-01T00:00:00Z' } }, ...pairs.map((p) => ({ id: caseId(p.id), sql: p.pred_sql, declined: false }))];
   writeFileSync(files.run, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return files;
 }

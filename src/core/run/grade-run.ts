@@ -185,7 +185,6 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     });
 
   const records = new Map<string, RunRecord>(run.records.map((r) => [r.id, r]));
-  const difficulties = corpus.cases.map((c) => caseDifficulty(c, corpus.engine));
   const kept = keptCases(input, records, before);
   input.onStart?.({ fixtureDigests: Object.fromEntries(before), resumed: kept.size });
 
@@ -230,7 +229,8 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       arm: c.arm ?? null,
       stratum: c.stratum ?? null,
       shape: c.shape ?? null,
-      difficulty: difficulties[index] ?? null,
+      // Computed as the case finishes: its reference is parsed (once, cached) while earlier cases run.
+      difficulty: caseDifficulty(c, corpus.engine) ?? null,
       fixture: c.fixture,
       question: c.question,
       enriched_question: record?.enrichedQuestion ?? null,
@@ -278,7 +278,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const drain = async (keep: number): Promise<void> => {
     while (inFlight.length > keep) {
       const next = inFlight.shift()!;
-      finish(next.index, next.c, next.record, next.staged ? (await next.staged).report : null);
+      const report = next.staged ? (await next.staged).report : null;
+      // After a cancel no further case is recorded, as if it had not started.
+      if (!input.signal?.aborted) finish(next.index, next.c, next.record, report);
     }
   };
 
