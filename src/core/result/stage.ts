@@ -1,0 +1,30 @@
+/** Layer 3 as a stage: the two results compared under the case's policy. */
+import type { Compared, Validated } from '../evaluation/case-record.ts';
+import type { ClauseFeatures } from '../structure/features.ts';
+import type { ResultTable } from '../value/kind.ts';
+import { compareResults } from './compare.ts';
+
+/** ORDER BY keys of the reference as indices into its result columns, or null when unknown. */
+export function orderKeyIndices(features: ClauseFeatures | null, expected: ResultTable): number[] | null {
+  if (!features) return null;
+  const keys: number[] = [];
+  for (const key of features.orderBy) {
+    let index = features.projections.findIndex((p) => p.expr === key.expr || (p.alias !== null && p.alias === key.expr));
+    if (index < 0) index = expected.columns.findIndex((c) => c.name === key.expr);
+    if (index < 0 || index >= expected.columns.length) return null;
+    keys.push(index);
+  }
+  return keys;
+}
+
+/** Only for a case nothing blocked: both tables exist. */
+export function compareStage(v: Validated): Compared {
+  const t = v.now();
+  const tables = { expected: v.tables.expected!, actual: v.tables.actual! };
+  const orderKeys = orderKeyIndices(v.parsed.expectedFeatures, tables.expected);
+  const result = compareResults(tables.expected, tables.actual, v.comparison, {
+    ...(v.request.context.shape ? { shape: v.request.context.shape } : {}),
+    orderKeys,
+  });
+  return { ...v, tables, result, pass: result.result_equality_family.mode_pass, orderKeys, timings: { ...v.timings, compare: v.now() - t } };
+}

@@ -1,0 +1,133 @@
+/**
+ * Layer 1 as a stage: parse both sides (one cached parse per text, shared by
+ * structure, features and hardness), execute both (the engine decides
+ * validity), and the validity block; then the failure-state precedence that
+ * may block the case.
+ */
+import type { CaseRecord, ParsedPair, Validated } from '../evaluation/case-record.ts';
+import type { ExecuteOutcome } from '../engine.ts';
+import type { ErrorCategory } from '../errors.ts';
+import type { Validity, Warning } from '../report/report.ts';
+import { clauseFeatures } from '../structure/features.ts';
+import { parseSql } from '../structure/parse.ts';
+import { compareStructure } from '../structure/structure.ts';
+
+const SYNTAX_CATEGORIES: (ErrorCategory | undefined)[] = ['syntax_error'];
+
+function isParseFailure(outcome: ExecuteOutcome): boolean {
+  return !outcome.ok && (SYNTAX_CATEGORIES.includes(outcome.error.category) || outcome.error.code === 'validation.empty_sql');
+}
+
+function parsePair(record: CaseRecord): ParsedPair {
+  const { request, dialect, actualSql } = record;
+  const expected = parseSql(request.expected_sql, dialect);
+  const actual = actualSql ? parseSql(actualSql, dialect) : null;
+  return {
+    expected,
+    actual,
+    expectedFeatures: expected.ok ? clauseFeatures(expected.value.query, dialect) : null,
+    actualFeatures: actual?.ok ? clauseFeatures(actual.value.query, dialect) : null,
+  };
+}
+
+export async function validate(record: CaseRecord): Promise<Validated> {
+  const { request, engine, dialect, actualSql, now } = record;
+  let t = now();
+  const structure = actualSql ? compareStructure(request.expected_sql, actualSql, dialect) : null;
+  const parsed = parsePair(record);
+  const parseMs = now() - t;
+
+  t = now();
+  const expectedRun = request.expected_result ? null : await engine.execute(request.expected_sql, record.execOptions);
+  const actualRun = request.actual_result || !actualSql ? null : await engine.execute(actualSql, record.execOptions);
+  const executeMs = now() - t;
+
+  const tables = {
+    expected: request.expected_result ?? (expectedRun?.ok ? expectedRun.value : null),
+    actual: request.actual_result ?? (actualRun?.ok ? actualRun.value : null),
+  };
+  const validity = validityOf(record, parsed, structure, { expected: expectedRun, actual: actualRun }, tables.expected !== null, tables.actual !== null);
+  return {
+    ...record,
+    timings: { ...record.timings, parse: parseMs, execute: executeMs },
+    warnings: [...record.warnings, ...parserWarnings(validity, parsed)],
+    parsed,
+    structure,
+    runs: { expected: expectedRun, actual: actualRun },
+    tables,
+    validity,
+  };
+}
+
+function validityOf(
+  record: CaseRecord,
+  parsed: ParsedPair,
+  structure: Validated['structure'],
+  runs: Validated['runs'],
+  expectedOk: boolean,
+  actualOk: boolean,
+): Validity {
+  const { request, actualSql } = record;
+  const { expected: expectedRun, actual: actualRun } = runs;
+  const parserOk = { expected: parsed.expected.ok, actual: parsed.actual?.ok ?? false };
+  const validity: Validity = {
+    parse_success_expected: expectedRun ? !isParseFailure(expectedRun) : parserOk.expected,
+    parse_success_actual: actualSql ? (actualRun ? !isParseFailure(actualRun) : parserOk.actual) : false,
+    parser_unsupported_expected: false,
+    parser_unsupported_actual: false,
+    execution_success_expected: expectedOk,
+    execution_success_actual: actualOk,
+    execution_error_expected: expectedRun && !expectedRun.ok ? expectedRun.error : null,
+    execution_error_actual: actualRun && !actualRun.ok ? actualRun.error : null,
+    execution_time_expected_ms: expectedRun?.ok ? Math.round(expectedRun.value.elapsedMs * 1000) / 1000 : null,
+    execution_time_actual_ms: actualRun?.ok ? Math.round(actualRun.value.elapsedMs * 1000) / 1000 : null,
+    normalized_sql_expected: structure?.normalized_sql_expected ?? null,
+    normalized_sql_actual: structure?.normalized_sql_actual ?? null,
+    expected_source: request.expected_result ? 'frozen' : 'executed',
+    actual_source: request.actual_result ? 'frozen' : actualSql ? 'executed' : 'none',
+  };
+  validity.parser_unsupported_expected = validity.parse_success_expected && !parserOk.expected;
+  validity.parser_unsupported_actual = !!actualSql && validity.parse_success_actual && !parserOk.actual;
+  return validity;
+}
+
+/** The engine runs SQL the structural parser cannot parse: structure is blocked, results are still compared. */
+function parserWarnings(validity: Validity, parsed: ParsedPair): Warning[] {
+  const warnings: Warning[] = [];
+  for (const side of ['expected', 'actual'] as const) {
+    if (!validity[`parser_unsupported_${side}`]) continue;
+    const outcome = side === 'expected' ? parsed.expected : parsed.actual;
+    const failure = outcome && !outcome.ok ? outcome.error : null;
+    const construct = failure?.constructs[0];
+    warnings.push({
+      code: 'parser_unsupported',
+      message: `The engine runs the ${side} SQL but the structural parser cannot parse it${construct ? ` (${construct})` : ''}: the structural comparison is blocked for this case; results are still compared.`,
+    });
+  }
+  return warnings;
+}
+
+export interface Blocked {
+  reason: 'no_query' | 'parse_failure' | 'execution_failure';
+  explanation: string;
+}
+
+/** The failure-state precedence: no query, then a parse failure, then an execution failure (null: not blocked). */
+export function blockedBy(v: Validated): Blocked | null {
+  const validity = v.validity;
+  if (!v.actualSql) return { reason: 'no_query', explanation: 'No query was produced: a graded failure.' };
+  if (!validity.parse_success_expected || !validity.parse_success_actual) {
+    const side = !validity.parse_success_actual ? 'candidate' : 'reference';
+    const error = !validity.parse_success_actual ? validity.execution_error_actual : validity.execution_error_expected;
+    return { reason: 'parse_failure', explanation: `The ${side} SQL does not parse: ${error?.message ?? 'syntax error'}.` };
+  }
+  if (!validity.execution_success_expected || !validity.execution_success_actual) {
+    const side = !validity.execution_success_actual ? 'candidate' : 'reference';
+    const error = !validity.execution_success_actual ? validity.execution_error_actual : validity.execution_error_expected;
+    return {
+      reason: 'execution_failure',
+      explanation: `The ${side} query failed to execute${error?.category ? ` (${error.category})` : ''}: ${error?.message ?? 'unknown error'}.`,
+    };
+  }
+  return null;
+}
