@@ -72,6 +72,8 @@ export function writeInputs(dir: string, pairs: Pair[]): { corpus: string; run: 
 interface Timed {
   seconds: number;
   maxRssKiB: number | null;
+  /** User + system CPU seconds of the process and its threads (less sensitive than wall time to a loaded machine). */
+  cpuSeconds: number | null;
   code: number;
   stdout: string;
   stderr: string;
@@ -92,7 +94,10 @@ function timed(command: string, args: string[], cwd: string): Promise<Timed> {
     child.on('close', (code) => {
       const seconds = (performance.now() - started) / 1000;
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
-      resolve({ seconds, maxRssKiB: rss ? Number(rss[1]) : null, code: code ?? -1, stdout, stderr });
+      const user = /User time \(seconds\): ([\d.]+)/.exec(stderr);
+      const system = /System time \(seconds\): ([\d.]+)/.exec(stderr);
+      const cpuSeconds = user && system ? Number(user[1]) + Number(system[1]) : null;
+      resolve({ seconds, maxRssKiB: rss ? Number(rss[1]) : null, cpuSeconds, code: code ?? -1, stdout, stderr });
     });
   });
 }
@@ -148,7 +153,9 @@ export async function benchSpiderRun(spider: string, repo: string, options: { li
     lines.push(
       `sql-verdict run: ${pairs.length} pairs in ${cli.seconds.toFixed(1)} s = ${rate.toFixed(1)} pairs/s (whole process), peak RSS ${cli.maxRssKiB === null ? '?' : `${(cli.maxRssKiB / 1024).toFixed(0)} MiB`}, report ${(reportBytes / 1e6).toFixed(1)} MB`,
       `  agreement with verdict_exec_keep_distinct: ${agree}/${pairs.length}`,
+      `  CPU ${cli.cpuSeconds === null ? '?' : `${cli.cpuSeconds.toFixed(1)} s = ${(pairs.length / cli.cpuSeconds).toFixed(1)} pairs per CPU-second`}`,
     );
+    if (cli.cpuSeconds !== null) figures.push({ name: 'spider_run.pairs_per_cpu_s', value: pairs.length / cli.cpuSeconds, unit: 'pairs/CPU-s', lowerIsBetter: false });
     figures.push(
       { name: 'spider_run.pairs_per_s', value: rate, unit: 'pairs/s', lowerIsBetter: false },
       { name: 'spider_run.wall_s', value: cli.seconds, unit: 's' },
@@ -175,6 +182,11 @@ export async function benchSpiderRun(spider: string, repo: string, options: { li
         lines.push(
           `official execution match (${mode}): ${peerRate.toFixed(1)} pairs/s (whole process; ${(Number(m[1]) / Number(m[2])).toFixed(1)} pairs/s in its loop), peak RSS ${run.maxRssKiB === null ? '?' : `${(run.maxRssKiB / 1024).toFixed(0)} MiB`} → ratio sql-verdict / official = ${(rate / peerRate).toFixed(2)}×`,
         );
+        if (run.cpuSeconds !== null && cli.cpuSeconds !== null) {
+          const peerPerCpu = Number(m[1]) / run.cpuSeconds;
+          lines.push(`  CPU ${run.cpuSeconds.toFixed(1)} s = ${peerPerCpu.toFixed(1)} pairs per CPU-second → CPU ratio ${(pairs.length / cli.cpuSeconds / peerPerCpu).toFixed(2)}×`);
+          figures.push({ name: `spider_run.cpu_ratio_vs_official_${mode}`, value: pairs.length / cli.cpuSeconds / peerPerCpu, unit: '×', lowerIsBetter: false });
+        }
         figures.push(
           { name: `spider_run.official_${mode}_pairs_per_s`, value: peerRate, unit: 'pairs/s', lowerIsBetter: false },
           { name: `spider_run.ratio_vs_official_${mode}`, value: rate / peerRate, unit: '×', lowerIsBetter: false },
