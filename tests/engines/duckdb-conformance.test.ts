@@ -48,28 +48,33 @@ function parseFloatText(text: string): number {
   return Number(text);
 }
 
+type Match = 'text' | 'regex' | 'exact_number' | 'float_within_1pct' | 'boolean' | null;
+
 /** The runner's comparison of one value: exact text, else by value for numeric and boolean columns. */
-function cellMatches(column: Column, cell: Cell, actual: string, expected: string): boolean {
-  if (actual === expected) return true;
+function cellMatches(column: Column, cell: Cell, actual: string, expected: string): Match {
+  if (actual === expected) return 'text';
   const regex = /^<(!?)REGEX>:(.*)$/s.exec(expected);
-  if (regex) return new RegExp(`^(?:${regex[2]})$`, 's').test(actual) === (regex[1] === '');
-  if (cell === null || expected === 'NULL') return false;
+  if (regex) return new RegExp(`^(?:${regex[2]})$`, 's').test(actual) === (regex[1] === '') ? 'regex' : null;
+  if (cell === null || expected === 'NULL') return null;
   switch (column.kind) {
     case 'integer':
     case 'decimal': {
       const e = expected.trim();
-      if (isDecimalText(e)) return normalizeDecimal(String(cell)) === normalizeDecimal(e);
+      if (isDecimalText(e)) return normalizeDecimal(String(cell)) === normalizeDecimal(e) ? 'exact_number' : null;
       // A numeric expected value in another spelling (1e3): the runner casts it to the column type.
-      return Number.isFinite(Number(e)) && Number(e) === Number(cell);
+      return Number.isFinite(Number(e)) && Number(e) === Number(cell) ? 'exact_number' : null;
     }
-    case 'float':
-      return approxEqual(cell as number, parseFloatText(expected.trim()));
+    case 'float': {
+      const e = parseFloatText(expected.trim());
+      if (Object.is(e, cell) || e === cell) return 'exact_number';
+      return approxEqual(cell as number, e) ? 'float_within_1pct' : null;
+    }
     case 'boolean': {
       const e = expected.toLowerCase();
-      return cell === (e === 'true' || e === '1') && (e === 'true' || e === '1' || e === 'false' || e === '0');
+      return cell === (e === 'true' || e === '1') && (e === 'true' || e === '1' || e === 'false' || e === '0') ? 'boolean' : null;
     }
     default:
-      return false;
+      return null;
   }
 }
 
@@ -201,11 +206,12 @@ interface Tally {
   comparisonDefects: string[];
   notChangeable: number;
   notes: Notes;
+  matches: Map<string, number>;
 }
 
 describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped: ${DIR} is absent`})`, () => {
   let engine: SupervisedEngine;
-  const tally: Tally = { blocks: 0, cells: 0, engineErrors: [], valueDefects: [], comparisonDefects: [], notChangeable: 0, notes: new Map() };
+  const tally: Tally = { blocks: 0, cells: 0, engineErrors: [], valueDefects: [], comparisonDefects: [], notChangeable: 0, notes: new Map(), matches: new Map() };
 
   beforeAll(async () => {
     engine = openEngine('duckdb');
@@ -237,7 +243,13 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
         continue;
       }
       const expected = expectedRows(block);
-      const actualText = table.rows.map((row) => row.map((cell, c) => duckDbText(table.columns[c]!, cell, tally.notes)));
+      let actualText: string[][];
+      try {
+        actualText = table.rows.map((row) => row.map((cell, c) => duckDbText(table.columns[c]!, cell, tally.notes)));
+      } catch (thrown) {
+        tally.valueDefects.push(`${where}: a cell is not of its column's kind (${(thrown as Error).message})`);
+        continue;
+      }
       if (!expected || table.columns.length !== block.columns || expected.length !== table.rows.length) {
         tally.valueDefects.push(`${where}: shape ${table.rows.length}×${table.columns.length}, DuckDB expects ${expected?.length ?? '?'}×${block.columns}\n  ${block.sql}`);
         continue;
@@ -253,16 +265,23 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
           const column = block.sort === 'valuesort' ? table.columns[0]! : table.columns[c]!;
           // Sorting reorders texts, not cells: the by-value rules read the value back from the text then.
           const cell = block.sort === 'nosort' ? table.rows[r]![c]! : a === 'NULL' ? null : column.kind === 'float' ? parseFloatText(a) : a;
-          if (!(a === e || cellMatches(column, cell, a, e)))
+          const match = cellMatches(column, cell, a, e);
+          tally.matches.set(match ?? 'none', (tally.matches.get(match ?? 'none') ?? 0) + 1);
+          if (!match)
             tally.valueDefects.push(`${where} row ${r + 1} col ${c + 1} (${column.engineType}): got ${JSON.stringify(a)}, DuckDB says ${JSON.stringify(e)}\n  ${block.sql.split('\n').join(' ')}`);
         }
       // Result comparison: itself passes; with one cell changed it fails.
-      const self = compareResults(outcome.value, table);
-      if (!self.result_equality_family.mode_pass) tally.comparisonDefects.push(`${where}: the result does not equal itself read back from JSON`);
-      const change = withOneCellChanged(table);
-      if (!change) tally.notChangeable++;
-      else if (compareResults(table, change.table).result_equality_family.mode_pass)
-        tally.comparisonDefects.push(`${where}: a change at ${change.at} still compares equal`);
+      try {
+        const self = compareResults(outcome.value, table);
+        if (!self.result_equality_family.mode_pass) tally.comparisonDefects.push(`${where}: the result does not equal itself read back from JSON`);
+        const change = withOneCellChanged(table);
+        if (!change) tally.notChangeable++;
+        else if (compareResults(table, change.table).result_equality_family.mode_pass)
+          tally.comparisonDefects.push(`${where}: a change at ${change.at} still compares equal`);
+      } catch (thrown) {
+        // A cell that is not what its column kind says makes the comparison (or the change) throw.
+        tally.comparisonDefects.push(`${where}: comparison threw ${(thrown as Error).message}`);
+      }
     }
 
     const reasons = new Map<string, number>();
@@ -272,6 +291,7 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
       self_contained_blocks: blocks.length,
       blocks_run: tally.blocks,
       cells_checked: tally.cells,
+      cells_matched_by: Object.fromEntries(tally.matches),
       engine_errors: tally.engineErrors.length,
       value_defects: tally.valueDefects.length,
       comparison_defects: tally.comparisonDefects.length,
