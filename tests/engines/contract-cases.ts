@@ -266,6 +266,11 @@ export const CASES: ContractCase[] = [
     // A float column would round 9007199254740993: the column keeps exact mixed values.
     sqlite: { sql: 'SELECT 9007199254740993 AS x UNION ALL SELECT 1.5', kinds: ['other'], rows: [[9007199254740993n], [1.5]] },
   },
+  {
+    name: 'a NUL inside text, JSON text (SQLite; DuckDB has no json extension offline) and an empty blob',
+    duckdb: { sql: "SELECT 'a' || chr(0) || 'b' AS nul, ''::BLOB AS empty", kinds: ['text', 'blob'], row: ['a\u0000b', new Uint8Array([])] },
+    sqlite: { sql: "SELECT 'a' || char(0) || 'b' AS nul, json_object('a', 1, 'b', 9007199254740993) AS j, zeroblob(0) AS empty", kinds: ['text', 'text', 'blob'], row: ['a\u0000b', '{"a":1,"b":9007199254740993}', new Uint8Array([])] },
+  },
 ];
 
 /** The rows a case states (one row or several). */
