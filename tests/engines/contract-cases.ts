@@ -267,6 +267,22 @@ export const CASES: ContractCase[] = [
     sqlite: { sql: 'SELECT 9007199254740993 AS x UNION ALL SELECT 1.5', kinds: ['other'], rows: [[9007199254740993n], [1.5]] },
   },
   {
+    name: 'lists of UUID, ENUM and BIT are DuckDB’s text per element; TIMESTAMP_S and _MS lists exact',
+    duckdb: {
+      sql: `SELECT * FROM (VALUES
+        (1, ['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::UUID], ['b'::ENUM('a', 'b')], ['101'::BIT], [TIMESTAMP_S '2024-01-02 03:04:05', NULL], [TIMESTAMP_MS '2024-01-02 03:04:05.123']),
+        (2, [NULL], ['a'::ENUM('a', 'b'), NULL], [], [], NULL)
+      ) t(k, u, e, b, s, ms) ORDER BY k`,
+      kinds: ['integer', 'list', 'list', 'list', 'list', 'list'],
+      children: [undefined, ['other'], ['other'], ['other'], ['timestamp'], ['timestamp']],
+      rows: [
+        [1, ['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'], ['b'], ['101'], ['2024-01-02 03:04:05', null], ['2024-01-02 03:04:05.123']],
+        [2, [null], ['a', null], [], [], null],
+      ],
+    },
+    sqlite: { sql: "SELECT 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' AS u", kinds: ['text'], row: ['a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'] },
+  },
+  {
     name: 'a NUL inside text, JSON text (SQLite; DuckDB has no json extension offline) and an empty blob',
     duckdb: { sql: "SELECT 'a' || chr(0) || 'b' AS nul, ''::BLOB AS empty", kinds: ['text', 'blob'], row: ['a\u0000b', new Uint8Array([])] },
     sqlite: { sql: "SELECT 'a' || char(0) || 'b' AS nul, json_object('a', 1, 'b', 9007199254740993) AS j, zeroblob(0) AS empty", kinds: ['text', 'text', 'blob'], row: ['a\u0000b', '{"a":1,"b":9007199254740993}', new Uint8Array([])] },
