@@ -18,9 +18,9 @@
  */
 import { type Data, type DataType, type RecordBatch, type Table, Type, makeVector } from 'apache-arrow';
 import { decimalFromUnscaled } from '../../core/value/decimal.ts';
-import type { Cell, Column, Kind } from '../../core/value/kind.ts';
+import type { Cell, Column } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
-import { arrowSafeType, columnOfType, kindOfType, needsCast, parseDuckDbType } from './types.ts';
+import { arrowSafeType, columnOfType, needsCast, parseDuckDbType } from './types.ts';
 
 const INT64_MAX = 9223372036854775807n;
 const DATE_INFINITY_DAYS = 2147483647;
@@ -38,12 +38,6 @@ export function arrowCastOf(engineType: string): string | null {
   const type = parseDuckDbType(engineType);
   if (!type) return 'VARCHAR';
   return needsCast(type) ? arrowSafeType(type) : null;
-}
-
-/** The portable kind of a DuckDB type name (as DESCRIBE prints it). */
-export function kindOfDuckDbType(engineType: string): Kind {
-  const type = parseDuckDbType(engineType);
-  return type ? kindOfType(type) : 'other';
 }
 
 type Reader = (index: number) => Cell;
