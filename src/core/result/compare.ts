@@ -102,7 +102,7 @@ function compareCore(
   }
 
   const evaluator = createEvaluator(E, A, tol, setMode, keys);
-  const { allE, allA, evaluate, matchOf, orderOf, setOf, indexesOf, rowsAgree } = evaluator;
+  const { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree } = evaluator;
   const passes = (ev: MappingEvaluation): boolean =>
     mode === 'order-sensitive' ? rowsAgree(ev) && orderOf(ev).pass : rowsAgree(ev);
 
@@ -116,6 +116,7 @@ function compareCore(
     bagPrefilter: !setMode,
     evaluate,
     passes,
+    forget,
   });
   const ev = choice.evaluation ?? evaluate(choice.mapping);
   const match = matchOf(ev);

@@ -32,6 +32,8 @@ export interface Evaluator {
   readonly allE: Int32Array;
   readonly allA: Int32Array;
   evaluate(mapping: Mapping): MappingEvaluation;
+  /** Drop an evaluation from the cache (a failed candidate of the alignment search: its memory is freed). */
+  forget(ev: MappingEvaluation): void;
   matchOf(ev: MappingEvaluation): ListMatch;
   orderOf(ev: MappingEvaluation): OrderResult;
   setOf(ev: MappingEvaluation): SetResult;
@@ -128,5 +130,12 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
     matchOf(ev);
     return setMode ? setOf(ev).pass : ev.bagPass;
   };
-  return { allE, allA, evaluate, matchOf, orderOf, setOf, indexesOf, rowsAgree };
+  const forget = (ev: MappingEvaluation): void => {
+    const at = evaluations.indexOf(ev);
+    if (at >= 0) evaluations.splice(at, 1);
+    orders.delete(ev);
+    indexes.delete(ev);
+    sets.delete(ev);
+  };
+  return { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree };
 }
