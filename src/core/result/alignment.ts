@@ -10,6 +10,7 @@
  */
 import { SCHEME_NORMAL, SCHEME_SIMILAR, fmix, hashByKind } from './cell-hash.ts';
 import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
+import { SEARCH_LIMITS } from './limits.ts';
 import { columnSummary, nullCounts, schemeFor, type Side } from './side.ts';
 import { cellsEqual, isTolerantKind, kindsCompatible, toDouble, type Tolerance } from './value-policy.ts';
 
@@ -56,15 +57,7 @@ export interface AlignmentChoice {
   unnamed: { expected: number[]; actual: number[] };
 }
 
-/**
- * Work budgets of the content search, per comparison. Running out is never
- * silent: `searchCapped` is set and, when no alignment passed, the verdict is
- * `undecided` (see compare.ts).
- * - cells hashed or probed while extending partial mappings;
- * - cells of complete mappings compared in full (at least MIN_FULL_CHECKS mappings).
- */
-export const SEARCH_CELL_BUDGET = 200_000_000;
-export const FULL_CHECK_CELL_BUDGET = 100_000_000;
+/** Complete mappings the content search may always compare in full, whatever their size (see SEARCH_LIMITS). */
 const MIN_FULL_CHECKS = 64;
 /** Expected rows probed for an equal row on the columns mapped so far (floats and other tolerant pairs). */
 const PROBE_ROWS = 16;
@@ -498,7 +491,7 @@ export function searchMappings(input: SearchInput): boolean {
       for (let q = 0; q < k && !covered; q++) covered = !used[opts[q]!] && rep[opts[q]!] === rep[j];
       if (covered) continue;
       if (!forced) {
-        if (work > SEARCH_CELL_BUDGET) {
+        if (work > SEARCH_LIMITS.alignmentCells) {
           capped = true;
           return true;
         }
@@ -596,7 +589,7 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
       bag: req.bagPrefilter,
       options,
       leaf: (mapping) => {
-        if (fullCells > FULL_CHECK_CELL_BUDGET && checked >= MIN_FULL_CHECKS) return 'capped';
+        if (fullCells > SEARCH_LIMITS.alignmentCheckCells && checked >= MIN_FULL_CHECKS) return 'capped';
         result = attempt(mapping, 'content');
         return result ? 'stop' : 'continue';
       },

@@ -278,7 +278,22 @@ function compareCore(
   else modePass = (setMode ? setRes.pass : ev.bagPass) && nameProblems.length === 0;
   modePass = modePass && shapeOk && E.m === A.m;
 
-  if (!modePass && strictOrder && !positionalFreePass(ev)) {
+  // A failure is certain when shapes, names or kinds rule out every alignment. Otherwise, when a
+  // search ran out of its budget (the column search, or a tolerance matching), a longer search might
+  // have found the pass: the verdict is `undecided`, never a fail with reasons that may not be true.
+  const certainFail =
+    E.m !== A.m || !shapeOk || nameProblems.length > 0 || (!setMode && E.n !== A.n) || (mode === 'exact' && (!namesEqual || kindDiffs.length > 0));
+  const undecided = !modePass && !certainFail && (choice.searchCapped || evaluator.budgetExhausted());
+  if (undecided) {
+    const what = choice.searchCapped
+      ? 'the column-alignment search ran out of its work budget before trying every alignment whose columns can hold the same values'
+      : 'the tolerance matching ran out of its work budget with rows left unpaired that a longer search might pair';
+    reasons.length = 0;
+    reasons.push({ code: 'matching_incomplete', message: `Undecided: ${what}. No verdict is given rather than a fail that may not be true.` });
+    warnings.push({ code: 'comparison_undecided', message: `The comparison is undecided: ${what}.` });
+  }
+
+  if (!modePass && !undecided && strictOrder && !positionalFreePass(ev)) {
     const free = chooseAlignment({
       E,
       A,
@@ -382,6 +397,7 @@ function compareCore(
       comparison_mode: mode,
       set_semantics: setMode,
       mode_pass: modePass,
+      ...(undecided ? { undecided: true as const } : {}),
       mode_details: { exact: exactOutcome, 'order-insensitive': bagOutcome, 'order-sensitive': orderedOutcome, set: setOutcome },
     },
     reasons,

@@ -18,6 +18,7 @@ import {
   type ListMatch,
   type RowIndex,
 } from './row-match.ts';
+import { SEARCH_LIMITS } from './limits.ts';
 import { makePairs, type Side } from './side.ts';
 import type { Tolerance } from './value-policy.ts';
 
@@ -41,6 +42,8 @@ export interface Evaluator {
   indexesOf(ev: MappingEvaluation): { aIndex: RowIndex; eIndex: RowIndex };
   /** Does the evaluation pass as a bag (or as a set under set semantics)? */
   rowsAgree(ev: MappingEvaluation): boolean;
+  /** Some evaluation's tolerance matching ran out of its budget (its failure is then not certain). */
+  budgetExhausted(): boolean;
 }
 
 /** Rows of a matching left without a partner. */
@@ -61,12 +64,15 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
   const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
   const sets = new Map<MappingEvaluation, SetResult>();
 
+  // One tolerance budget for every alignment the comparison tries: the total work stays bounded.
+  const budget = { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false };
   const evaluate = (mapping: Mapping): MappingEvaluation => {
     const known = evaluations.find(
       (ev) => ev.mapping.length === mapping.length && ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
     );
     if (known) return known;
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
+    ctx.budget = budget;
     const prepared = prepareMatch(ctx, allE, allA, true);
     // The passes yield every aligned column's fingerprint: keep them for the column filter.
     for (const p of ctx.keyPairs) {
@@ -137,5 +143,5 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
     indexes.delete(ev);
     sets.delete(ev);
   };
-  return { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree };
+  return { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree, budgetExhausted: () => budget.exhausted };
 }

@@ -21,6 +21,7 @@
  */
 import type { Cell } from '../value/kind.ts';
 import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
+import { SEARCH_LIMITS } from './limits.ts';
 import { rowsEqual, type ColumnPair, type Side } from './side.ts';
 import { classOf, EXACT, FLOAT, LIST, STRUCT, toDouble, type Tolerance } from './value-policy.ts';
 
@@ -57,8 +58,6 @@ export interface MatchContext {
   budget: { left: number; exhausted: boolean };
 }
 
-/** Row comparisons the tolerance phase may spend per comparison before it gives up (and says so). */
-export const TOLERANCE_BUDGET = 30_000_000;
 
 function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
@@ -199,7 +198,7 @@ export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: T
     tolerantPairs,
     eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
     aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
-    budget: { left: TOLERANCE_BUDGET, exhausted: false },
+    budget: { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false },
   };
 }
 
