@@ -100,10 +100,6 @@ export function nameMapping(E: Side, A: Side): { pairs: [number, number][]; expe
   return { pairs, expected, actual };
 }
 
-function sameMapping(a: Mapping, b: Mapping): boolean {
-  return a.length === b.length && a.every(([x, y], k) => b[k]![0] === x && b[k]![1] === y);
-}
-
 // ---------------------------------------------------------------------------
 // Necessary conditions for a column pair to hold the same bag of values.
 
@@ -617,7 +613,7 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
           .filter((j, k, xs) => xs.indexOf(j) === k)
           .filter((j) => pairMay(i, j)),
       );
-      const { result, capped } = options.some((o) => o.length > 1) ? search(options) : { result: null, capped: false };
+      const { result, capped } = search(options);
       if (result) return { ...found(result, 'name'), unnamed };
       const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
       if (fallback) return { ...found(fallback.evaluation, 'name', capped), unnamed };
