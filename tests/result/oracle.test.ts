@@ -9,31 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compareResults, resultVerdict, type ComparisonConfig } from '../../src/core/result/index.ts';
 import { DEFAULT_COMPARISON_CONFIG } from '../../src/core/result/config.ts';
 import { SEARCH_LIMITS } from '../../src/core/result/limits.ts';
-import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
+import type { Cell, Kind, ResultTable } from '../../src/core/value/kind.ts';
 import { col, expectPass, table } from './helpers.ts';
 import { disagreement, oracleModePass } from './oracle.ts';
-import { describePair, pairArb, recipeArb, type Pair } from './pair-gen.ts';
+import { describePair, floatChain, identicalMultisetTable, pairArb, permuteColumns, recipeArb, shuffleRows, type Pair } from './pair-gen.ts';
 
 /** The seed of the `npm test` slice; the bench runs ≥ 20,000 pairs from other seeds. */
 export const ORACLE_SEED = 20_241_201;
-
-function permuteColumns(t: ResultTable, perm: number[], rename = true): ResultTable {
-  return {
-    columns: perm.map((k, i) => ({ ...t.columns[k]!, name: rename ? `x${i}` : t.columns[k]!.name })),
-    rows: t.rows.map((row) => perm.map((k) => row[k]!)),
-  };
-}
-
-function shuffleRows(t: ResultTable, seed: number): ResultTable {
-  const rows = t.rows.slice();
-  let s = seed >>> 0 || 1;
-  for (let i = rows.length - 1; i > 0; i--) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    const j = s % (i + 1);
-    [rows[i], rows[j]] = [rows[j]!, rows[i]!];
-  }
-  return { columns: t.columns, rows };
-}
 
 describe('the comparison agrees with the brute-force oracle', () => {
   it('on generated pairs (fixed seed): equal by construction, one change away, adversarial shapes, every mode', () => {
@@ -184,19 +166,16 @@ describe('regressions: counterexamples found by the differential fuzz', () => {
 
   it('a 2,000-row one-column float chain within tolerance (was: 470/500 matched at depth 256, no budget flag)', () => {
     const n = 2000;
-    const step = 0.7e-6;
     // Expected rows from the top of the chain down; each actual value is within tolerance of its own
-    // expected value and of the next one up, so pairing each expected row with its lower partner
-    // strands the lowest row until an augmenting path through the whole chain repairs it.
-    const E = table([col('v', 'float')], Array.from({ length: n }, (_, k) => [1 + (n - 1 - k) * step]));
-    const A = table([col('v', 'float')], Array.from({ length: n }, (_, k) => [1 + k * step + 0.35e-6]));
+    // expected value and of the next one up (see floatChain).
+    const { expected: E, actual: A } = floatChain(n);
     const result = expectPass(E, A);
     expect(result.row_overlap.matched_rows).toBe(n);
     expect(result.limits.tolerance_budget_exhausted).toBe(false);
     // The same chain behind a constant float column (rows then come in their own order): one
     // augmenting path runs through all 2,000 rows, followed without recursion or a depth limit.
-    const withConstant = (t: ResultTable) => table([col('k', 'float'), col('v', 'float')], t.rows.map((r) => [5, r[0]!]));
-    expect(expectPass(withConstant(E), withConstant(A)).row_overlap.matched_rows).toBe(n);
+    const chained = floatChain(n, true);
+    expect(expectPass(chained.expected, chained.actual).row_overlap.matched_rows).toBe(n);
   });
 
   it('an all-NULL column typed differently on each side pairs with any kind, in any column order (was: fail, or best_effort)', () => {
@@ -231,11 +210,7 @@ describe('regressions: counterexamples found by the differential fuzz', () => {
   });
 
   it('8 columns with identical value multisets × 2,000 rows, renamed and permuted: pass; one swapped pair of cells: fail', () => {
-    const n = 2000;
-    const base = Array.from({ length: n }, (_, r) => (r * 7919) % 50);
-    const perms = Array.from({ length: 8 }, (_, c) => shuffleRows({ columns: [], rows: base.map((v) => [v]) }, c + 1).rows.map((r) => r[0] as number));
-    const columns: Column[] = Array.from({ length: 8 }, (_, c) => col(`c${c}`, 'integer'));
-    const E = table(columns, Array.from({ length: n }, (_, r) => perms.map((p) => p[r]!)));
+    const E = identicalMultisetTable(8, 2000);
     const A = shuffleRows(permuteColumns(E, [5, 2, 7, 0, 3, 6, 1, 4]), 99);
     expectPass(E, A);
     const B = { columns: A.columns, rows: A.rows.map((r) => r.slice()) };

@@ -268,3 +268,41 @@ export const pairArb = (maxColumns = 6, maxRows = 10): fc.Arbitrary<Pair> => rec
 export function describePair(p: Pair): string {
   return JSON.stringify(p, (_, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'number' && !Number.isFinite(v) ? String(v) : Object.is(v, -0) ? '-0' : v));
 }
+
+// ---------------------------------------------------------------------------
+// Large adversarial shapes (the named regressions and the bench share them).
+
+export function permuteColumns(t: ResultTable, perm: number[], rename = true): ResultTable {
+  return {
+    columns: perm.map((k, i) => ({ ...t.columns[k]!, name: rename ? `x${i}` : t.columns[k]!.name })),
+    rows: t.rows.map((row) => perm.map((k) => row[k]!)),
+  };
+}
+
+export function shuffleRows(t: ResultTable, seed: number): ResultTable {
+  return { columns: t.columns, rows: shuffled(t.rows, seed || 1) };
+}
+
+/** `width` columns of one kind, each a reshuffle of the same `n` values (`distinct` of them): identical multisets. */
+export function identicalMultisetTable(width: number, n: number, kind: 'integer' | 'float' = 'integer', distinct = 50): ResultTable {
+  const base = Array.from({ length: n }, (_, r) => (r * 7919) % distinct);
+  const perms = Array.from({ length: width }, (_, c) => shuffled(base, c + 1));
+  const columns: Column[] = Array.from({ length: width }, (_, c) => ({ name: `c${c}`, kind, engineType: kind === 'float' ? 'DOUBLE' : 'INTEGER' }));
+  return { columns, rows: Array.from({ length: n }, (_, r) => perms.map((p) => (kind === 'float' ? p[r]! + 0.25 : p[r]!))) };
+}
+
+/**
+ * A float chain: expected values 0.7 tolerance apart from the top down, actual values 0.35
+ * tolerance above each: every actual value is equal to two expected ones, and pairing every
+ * expected row with its lower partner strands the lowest one (an augmenting path through the chain).
+ */
+export function floatChain(n: number, constantColumn = false): { expected: ResultTable; actual: ResultTable } {
+  const columns: Column[] = constantColumn
+    ? [{ name: 'k', kind: 'float', engineType: 'DOUBLE' }, { name: 'v', kind: 'float', engineType: 'DOUBLE' }]
+    : [{ name: 'v', kind: 'float', engineType: 'DOUBLE' }];
+  const row = (v: number): Cell[] => (constantColumn ? [5, v] : [v]);
+  return {
+    expected: { columns, rows: Array.from({ length: n }, (_, k) => row(1 + (n - 1 - k) * 0.7 * TOL)) },
+    actual: { columns, rows: Array.from({ length: n }, (_, k) => row(1 + k * 0.7 * TOL + 0.35 * TOL)) },
+  };
+}
