@@ -20,6 +20,8 @@ export interface OracleBenchResult {
   firstDisagreement: string | null;
   oracleMs: number;
   productMs: number;
+  /** CPU time of the product's comparisons (wall time is noisy on a shared machine). */
+  productCpuMs: number;
   adversarial: { name: string; verdict: string; expected: string; ms: number }[];
 }
 
@@ -62,12 +64,16 @@ export function runOracleBench(options: { pairs?: number; log?: (line: string) =
   let firstDisagreement: string | null = null;
   let oracleMs = 0;
   let productMs = 0;
+  let productCpuMs = 0;
   // In batches of 1,000 pairs, each from its own seed (fc.sample holds the batch in memory).
   for (let done = 0, batch = 0; done < pairs; batch++) {
     const size = Math.min(1000, pairs - done);
     for (const p of fc.sample(pairArb(), { seed: SEED + batch, numRuns: size })) {
       const d = disagreement(p, (e, a, c, o) => {
+        const cpu = process.cpuUsage();
         const run = timed(() => compareResults(e, a, c, o));
+        const used = process.cpuUsage(cpu);
+        productCpuMs += (used.user + used.system) / 1000;
         productMs += run.ms;
         return run.value;
       });
@@ -82,7 +88,7 @@ export function runOracleBench(options: { pairs?: number; log?: (line: string) =
   const probe = fc.sample(pairArb(), { seed: SEED, numRuns: 1000 });
   const oracleRun = timed(() => probe.forEach((p) => disagreement(p, () => ({ result_equality_family: { mode_pass: false }, reasons: [{ code: 'x' }] }))));
   oracleMs = (oracleRun.ms * pairs) / 1000;
-  log(`oracle: ${pairs} generated pairs, ${disagreements} disagreements; product ${productMs.toFixed(0)} ms (${((productMs / pairs) * 1000).toFixed(1)} µs/pair), oracle ≈ ${oracleMs.toFixed(0)} ms`);
+  log(`oracle: ${pairs} generated pairs, ${disagreements} disagreements; product ${productMs.toFixed(0)} ms wall, ${productCpuMs.toFixed(0)} ms CPU (${((productCpuMs / pairs) * 1000).toFixed(0)} µs CPU/pair), oracle ≈ ${oracleMs.toFixed(0)} ms`);
   if (firstDisagreement) log(`first disagreement: ${firstDisagreement.slice(0, 4000)}`);
 
   const adversarial: OracleBenchResult['adversarial'] = [];
@@ -93,14 +99,14 @@ export function runOracleBench(options: { pairs?: number; log?: (line: string) =
     adversarial.push({ name: c.name, verdict: runs[0]!.value, expected: c.verdict, ms });
     log(`${c.name.padEnd(52)} ${runs[0]!.value.padEnd(9)} (right: ${c.verdict}) ${ms.toFixed(1).padStart(8)} ms`);
   }
-  return { pairs, disagreements, firstDisagreement, oracleMs, productMs, adversarial };
+  return { pairs, disagreements, firstDisagreement, oracleMs, productMs, productCpuMs, adversarial };
 }
 
 export function oracleFigures(r: OracleBenchResult): Figure[] {
   return [
     { name: 'result_oracle.pairs', value: r.pairs, unit: 'pairs', lowerIsBetter: false },
     { name: 'result_oracle.disagreements', value: r.disagreements, unit: 'pairs' },
-    { name: 'result_oracle.product_us_per_pair', value: (r.productMs / r.pairs) * 1000, unit: 'µs' },
+    { name: 'result_oracle.product_cpu_us_per_pair', value: (r.productCpuMs / r.pairs) * 1000, unit: 'µs' },
     ...r.adversarial.flatMap((a) => [
       { name: `result_adversarial.${a.name}.ms`, value: a.ms, unit: 'ms' },
       { name: `result_adversarial.${a.name}.wrong_verdict`, value: a.verdict === a.expected ? 0 : 1, unit: '' },
