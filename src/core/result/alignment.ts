@@ -70,7 +70,7 @@ const PROBE_ROWS = 16;
  */
 export function columnsCompatible(E: Side, i: number, A: Side, j: number): boolean {
   if (kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind)) return true;
-  return nullCounts(E)[i] === E.n || nullCounts(A)[j] === A.n;
+  return (E.n > 0 && nullCounts(E)[i] === E.n) || (A.n > 0 && nullCounts(A)[j] === A.n);
 }
 
 export function positionalMapping(E: Side, A: Side): [number, number][] {

@@ -4,7 +4,7 @@
  * graded metrics and reasons with witnesses. See `docs/comparison-policy.md`.
  */
 import type { ResultTable } from '../value/kind.ts';
-import { chooseAlignment, type MappingEvaluation } from './alignment.ts';
+import { chooseAlignment, columnsCompatible, type MappingEvaluation } from './alignment.ts';
 import { alignCells } from './cell-align.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
 import { createEvaluator, unmatched } from './evaluation.ts';
@@ -304,6 +304,7 @@ function compareCore(
       bagPrefilter: !setMode,
       evaluate,
       passes: rowsAgree,
+      forget,
     });
     const freeEv = free.evaluation;
     if (freeEv && rowsAgree(freeEv) && !freeEv.mapping.every(([i, j]) => i === j))
@@ -380,7 +381,8 @@ function compareCore(
 
   const schemaColumns = (side: Side): SchemaColumn[] =>
     side.columns.map((c, index) => ({ index, name: c.name, kind: c.kind, engine_type: c.engineType }));
-  const kindsCompatibleAll = mapping.every(([i, j]) => kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind));
+  // Compatible kinds, or a column of NULLs only (it pairs with any kind, see columnsCompatible).
+  const kindsCompatibleAll = mapping.every(([i, j]) => columnsCompatible(E, i, A, j));
   const sortedNames = (side: Side) => side.columns.map((c) => c.name).sort();
   const alignedColumns: AlignedColumn[] = mapping.map(([i, j]) => ({
     expected_index: i,

@@ -240,7 +240,7 @@ export interface SchemaMatch {
   names_equal_as_set: boolean;
   /** Aligned columns have identical kinds (a column of kind null, all NULL, matches any). */
   kinds_equal: boolean;
-  /** Aligned columns have kinds whose values can be equal (integer, decimal and float; date and timestamp). */
+  /** Aligned columns have kinds whose values can be equal (integer, decimal and float; date and timestamp), or one holds only NULLs. */
   kinds_compatible: boolean;
   /** The alignment keeps every column at its position. */
   order_equal: boolean;
