@@ -36,6 +36,12 @@ function freezeClock(asOf: string | undefined): boolean {
   return true;
 }
 
+/** Connection settings a query could try to change (PRAGMA is refused; these show it stayed so). */
+const SQLITE_STATE_PRAGMAS = [
+  'query_only', 'foreign_keys', 'recursive_triggers', 'case_sensitive_like', 'reverse_unordered_selects', 'trusted_schema',
+  'cell_size_check', 'defer_foreign_keys', 'ignore_check_constraints', 'automatic_index', 'cache_size', 'journal_mode', 'temp_store', 'schema_version', 'user_version',
+];
+
 interface Materialized {
   columns: Column[];
   rows: Cell[][];
@@ -182,6 +188,19 @@ export class SqliteSession implements EngineSession {
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
       return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
+  async sandboxState(): Promise<Outcome<Record<string, string>>> {
+    const db = this.db;
+    if (!db) return fail('fixture.not_loaded', 'No fixture is loaded.');
+    try {
+      const pragmas = SQLITE_STATE_PRAGMAS.map((p) => `${p}=${String(db.exec(`PRAGMA ${p}`)[0]?.values[0]?.[0] ?? '')}`).join('\n');
+      const temp = (db.exec('SELECT type, name FROM temp.sqlite_schema ORDER BY 1, 2')[0]?.values ?? []).map((r) => r.join('=')).join('\n');
+      const databases = (db.exec('PRAGMA database_list')[0]?.values ?? []).map((r) => String(r[1])).join('\n');
+      return ok({ settings: pragmas, temp_objects: temp, databases, total_changes: String(db.exec('SELECT total_changes()')[0]?.values[0]?.[0]) });
+    } catch (thrown) {
+      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
     }
   }
 
