@@ -8,7 +8,7 @@ import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { readJsonFile, readTextFile } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import { checkOutputPath, writeOutput, type Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
 
 export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--json] [--markdown FILE] [--junit FILE]
@@ -51,6 +51,7 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
+  for (const flag of ['markdown', 'junit'] as const) if (values[flag]) checkOutputPath(`--${flag}`, values[flag], io);
   const summary = summaryOf(values.report, io);
   // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
   const baseline = readBaselineFile(values.baseline, readTextFile(values.baseline, io, 'baseline'));
@@ -87,6 +88,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`baseline record: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.out) throw new CliError('baseline record: --report and --out are required.');
+  checkOutputPath('--out', values.out, io);
   const summary = summaryOf(values.report, io);
   const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10) });
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);

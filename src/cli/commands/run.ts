@@ -10,7 +10,7 @@ import { parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import { checkOutputPath, writeOutput, type Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
 
@@ -116,6 +116,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
+  for (const flag of ['out', 'markdown', 'junit', 'csv'] as const) if (values[flag]) checkOutputPath(`--${flag}`, values[flag], io);
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
