@@ -83,5 +83,16 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
       if (outcome.ok) expect(outcome.value.rows[0]![0]).toBe(3);
       expect(readdirSync(scratch)).toEqual([]);
     });
+
+    // Last: it replaces the fixture.
+    it('a fixture dump with a syntax error names its file and line once', async () => {
+      const loaded = await engine.load(sqlFixture('broken', 'CREATE TABLE t (x INTEGER);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2;\n'));
+      expect(loaded.ok).toBe(false);
+      if (!loaded.ok) {
+        expect(loaded.error.message).toMatch(/^broken\.sql:3: .*syntax error/);
+        expect(loaded.error.message.match(/broken\.sql/g)).toHaveLength(1);
+        expect(loaded.error.message).not.toMatch(/LINE \d/);
+      }
+    });
   });
 }

@@ -199,10 +199,11 @@ export class DuckDbSession implements EngineSession {
         await this.driver.query(sql);
         return ok(undefined);
       } catch (thrown) {
-        return fail('fixture.load_failed', `${file.fileName}: ${messageOf(thrown).split('\n')[0]}`, {
-          raw: messageOf(thrown),
-          location: file.fileName,
-        });
+        // DuckDB names the line of the whole text ("LINE 3: …", repeated): say it once, as file:line.
+        const raw = messageOf(thrown);
+        const line = file.format === 'sql' ? /\bLINE (\d+):/.exec(raw)?.[1] : undefined;
+        const where = line ? `${file.fileName}:${line}` : file.fileName;
+        return fail('fixture.load_failed', `${where}: ${raw.split('\n')[0]}`, { raw, location: where });
       }
     };
     switch (file.format) {

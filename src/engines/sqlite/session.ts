@@ -117,10 +117,13 @@ export class SqliteSession implements EngineSession {
       } else {
         this.db = new this.SQL.Database();
         for (const file of fixture.files) {
+          const text = new TextDecoder('utf-8').decode(file.bytes);
           try {
-            this.db.exec(new TextDecoder('utf-8').decode(file.bytes));
+            this.db.exec(text);
           } catch (thrown) {
-            return fail('fixture.load_failed', `${file.fileName}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: file.fileName });
+            const line = this.failingLine(text);
+            const where = line ? `${file.fileName}:${line}` : file.fileName;
+            return fail('fixture.load_failed', `${where}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: where });
           }
         }
       }
@@ -144,6 +147,29 @@ export class SqliteSession implements EngineSession {
       const raw = messageOf(thrown);
       const message = /file is not a database|malformed/i.test(raw) ? `${databaseFile?.fileName ?? fixture.name} is not a readable SQLite database (${raw}).` : `Could not load fixture "${fixture.name}": ${raw}`;
       return fail('fixture.load_failed', message, { raw });
+    }
+  }
+
+  /** SQLite does not say where a script failed: replay it statement by statement on a scratch database to find the line. */
+  private failingLine(text: string): number | undefined {
+    const scratch = new this.SQL.Database();
+    let cursor = 0;
+    const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
+    try {
+      for (const statement of scratch.iterateStatements(text)) {
+        const sql = statement.getSQL().trim();
+        const start = text.indexOf(sql, cursor);
+        if (start >= 0) cursor = start;
+        statement.run();
+        if (start >= 0) cursor = start + sql.length;
+      }
+      return undefined;
+    } catch {
+      // The statement at the cursor (or the next one, when it did not even parse).
+      const next = text.slice(cursor).search(/\S/);
+      return lineAt(cursor + Math.max(0, next));
+    } finally {
+      scratch.close();
     }
   }
 
