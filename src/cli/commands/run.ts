@@ -11,7 +11,7 @@ import { parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import { checkOutputPath, writeOutput, type Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
 
@@ -36,6 +36,9 @@ Options:
                          cases below the 0.92 score threshold; advisory only
   --judge-threshold X    judge only cases scoring below X (0–1, default 0.92)
   --judge-concurrency N  judge requests in flight at most (default 4)
+  --allow-corpus-mismatch
+                         grade a run whose run.corpus / run.corpus_sha256 names another
+                         corpus or version (refused by default, exit 2)
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -101,6 +104,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'judge-threshold': { type: 'string' },
     'judge-concurrency': { type: 'string' },
     json: { type: 'boolean' },
+    'allow-corpus-mismatch': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -117,8 +121,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
+  for (const flag of ['out', 'markdown', 'junit', 'csv'] as const) if (values[flag]) checkOutputPath(`--${flag}`, values[flag], io);
   const corpus = await readCorpus(values.corpus, io);
-  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
+  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
   // --out streams case reports as they are graded; only --json needs them all in memory at the end.
   const writer = values.out ? new RunReportWriter(values.out, io) : null;

@@ -5,6 +5,7 @@
  */
 import type { Diagnosed, Measured, Validated } from '../evaluation/case-record.ts';
 import type { ErrorCategory } from '../errors.ts';
+import { resultVerdict } from '../result/types.ts';
 import { failureSeverity, overallScore, resultScore, type Severity } from '../score/scoring.ts';
 import { encodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
@@ -137,7 +138,7 @@ export async function assemble(m: Measured): Promise<EvaluationReport> {
   const rScore = resultScore(result);
   const report: EvaluationReport = {
     ...common(m),
-    deterministic_verdict: m.pass ? 'pass' : 'fail',
+    deterministic_verdict: resultVerdict(result),
     overall_score: overallScore(m.pass, rScore, m.structureScore, diagnosis.diagnostic_scores),
     structure_score: m.structureScore,
     result_score: rScore,
