@@ -36,7 +36,7 @@ grep -q '<div id="app"' "$work/index.html" || { echo "fresh-clone-check: npm sta
 echo "fresh-clone-check: npm start serves the app on port $port"
 
 node bin/sql-verdict.mjs --version
-CI=true npx vitest run \
+CI=true npx vitest run --testTimeout=180000 \
   tests/structure/hardness.test.ts tests/structure/corpus-invariants.test.ts tests/structure/rules-execute.test.ts \
   tests/engines/fixture-formats.test.ts tests/pipeline/evaluate.test.ts \
   tests/cli/judge-cli.test.ts tests/cli/run-gate.test.ts tests/cli/query.test.ts

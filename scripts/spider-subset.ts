@@ -34,7 +34,11 @@ pairs.sort((a, b) => (hash(a.pair.id) < hash(b.pair.id) ? -1 : 1));
 // Every distinct gold query once (the hardness and canonicalization tests cover them all), then a hash-ordered fill.
 const chosen = new Set<string>();
 const seenGold = new Set<string>();
-for (const p of pairs) if (!seenGold.has(p.pair.gold_sql)) (seenGold.add(p.pair.gold_sql), chosen.add(p.pair.id));
+for (const p of pairs) {
+  if (seenGold.has(p.pair.gold_sql)) continue;
+  seenGold.add(p.pair.gold_sql);
+  chosen.add(p.pair.id);
+}
 for (const p of pairs) if (chosen.size < PAIRS) chosen.add(p.pair.id);
 // Original file order, so the subset reads like the source.
 const kept = lines.filter((l) => chosen.has((JSON.parse(l) as Pair).id));

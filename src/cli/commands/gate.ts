@@ -1,6 +1,6 @@
 import { recordBaseline, parseBaseline } from '../../core/gate/baseline.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
-import { toJUnit } from '../../core/gate/export/junit.ts';
+import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
 import { applyGate } from '../../core/gate/gate.ts';
@@ -8,8 +8,9 @@ import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { readJsonFile, readTextFile } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import type { Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
+import { outputs } from '../outputs.ts';
 
 export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--json] [--markdown FILE] [--junit FILE]
 
@@ -17,23 +18,36 @@ Apply the release gate to a run report against its recorded baseline and print t
 arithmetic: answer accuracy at most 2 points below the baseline; the corpus never
 shrinks and no baseline case disappears; refusal recall floor max(0.85, baseline −
 0.075) in whole cases; over-refusal at most 3 of 20 (scaled); another path or model, or
-no model at all, is refused. Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
+no model at all, is refused. "-" as --markdown or --junit writes it on stdout (the
+verdict lines go to stderr). Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
 
 export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME]
 
 Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
-figures and the date. Only this explicit command writes a baseline; the gate never does.`;
+figures and the date. Only this explicit command writes a baseline; the gate never does.
+"--out -" prints the baseline on stdout.`;
 
-export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json]
+export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json] [--fail-on-regression]
 
 Compare two runs of the same corpus case by case (fixed, regressed, unchanged) with
-McNemar's exact test on the paired outcomes. Refuses reports of different corpora.`;
+McNemar's exact test on the paired outcomes. Refuses reports of different corpora.
 
-function summaryOf(file: string, io: Io): RunSummary {
-  const value = readJsonFile(file, io, 'report') as { kind?: string; summary?: RunSummary };
+Options:
+  --fail-on-regression  exit 1 when any case right in A is wrong in B (names them)
+  --json                print the diff as JSON
+Exit status: 0 (or, with --fail-on-regression, 0 no regression / 1 regressions), 2 bad input.`;
+
+type ReportFile = { kind?: string; summary?: RunSummary } & Parameters<typeof junitDetailsOf>[0];
+
+function reportOf(file: string, io: Io): ReportFile & { summary: RunSummary } {
+  const value = readJsonFile(file, io, 'report') as ReportFile;
   if (!value || typeof value !== 'object' || value.kind !== 'run' || !value.summary)
     throw new CliError(`${file} is not a run report (expected the JSON written by "sql-verdict run --out").`);
-  return value.summary;
+  return value as ReportFile & { summary: RunSummary };
+}
+
+function summaryOf(file: string, io: Io): RunSummary {
+  return reportOf(file, io).summary;
 }
 
 export async function gateCommand(argv: string[], io: Io): Promise<number> {
@@ -51,19 +65,21 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
-  const summary = summaryOf(values.report, io);
+  const reportFile = reportOf(values.report, io);
+  const summary = reportFile.summary;
   // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
   const baseline = readBaselineFile(values.baseline, readTextFile(values.baseline, io, 'baseline'));
   if (!baseline.ok) throw new CliError(`Not a usable baseline: ${baseline.error.message}`);
+  const out = outputs('gate', io, { markdown: values.markdown, junit: values.junit }, { json: values.json });
   const result = applyGate(summary, baseline.value);
-  if (values.markdown) writeOutput(values.markdown, toMarkdown(summary, { gate: result }), io);
-  if (values.junit) writeOutput(values.junit, toJUnit(summary, result), io);
+  out.write(values.markdown, () => toMarkdown(summary, { gate: result }));
+  out.write(values.junit, () => toJUnit(summary, result, junitDetailsOf(reportFile)));
   if (values.json) io.out(prettyJson(result));
   else {
-    io.out(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
-    for (const c of result.checks) io.out(`  [${c.status}] ${c.arithmetic}`);
-    for (const r of result.reasons) io.out(`Reason: ${r}`);
-    for (const w of result.warnings) io.out(`Warning: ${w}`);
+    out.print(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
+    for (const c of result.checks) out.print(`  [${c.status}] ${c.arithmetic}`);
+    for (const r of result.reasons) out.print(`Reason: ${r}`);
+    for (const w of result.warnings) out.print(`Warning: ${w}`);
   }
   return result.exit_code;
 }
@@ -92,8 +108,9 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
   const checked = parseBaseline(baseline.value);
   if (!checked.ok) throw new CliError(checked.error.message);
-  writeOutput(values.out, prettyJson(baseline.value), io);
-  io.out(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
+  const out = outputs('baseline record', io, { out: values.out });
+  out.write(values.out, () => prettyJson(baseline.value));
+  out.print(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
   return EXIT.ok;
 }
 
@@ -101,6 +118,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('diff', argv, {
     report: { type: 'string', multiple: true },
     json: { type: 'boolean' },
+    'fail-on-regression': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -120,6 +138,10 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
     io.out(`McNemar exact test: b=${d.mcnemar.b}, c=${d.mcnemar.c}, p=${d.mcnemar.p_value.toPrecision(4)}`);
     if (d.fixed_ids.length) io.out(`Fixed: ${d.fixed_ids.join(', ')}`);
     if (d.regressed_ids.length) io.out(`Regressed: ${d.regressed_ids.join(', ')}`);
+  }
+  if (values['fail-on-regression'] && d.counts.regressed > 0) {
+    io.err(`diff: ${d.counts.regressed} regression${d.counts.regressed === 1 ? '' : 's'} (--fail-on-regression): ${d.regressed_ids.join(', ')}`);
+    return EXIT.failed;
   }
   return EXIT.ok;
 }
