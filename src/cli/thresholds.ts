@@ -27,7 +27,7 @@ function fraction(flag: string, raw: string | undefined): Fraction | undefined {
   const m = /^(\d+)(?:\.(\d+))?(%?)$/.exec(raw.trim());
   if (!m) throw new CliError(`${flag} must be a number from 0 to 1 or a percentage ("0.85", "85%"), got "${raw}".`);
   const decimals = m[2] ?? '';
-  let num = BigInt(`${m[1]}${decimals}`);
+  const num = BigInt(`${m[1]}${decimals}`);
   let den = 10n ** BigInt(decimals.length);
   if (m[3]) den *= 100n;
   if (num > den) throw new CliError(`${flag} must be at most 1 (100%), got "${raw}".`);
