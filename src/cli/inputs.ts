@@ -1,5 +1,5 @@
 /** Reading corpora, runs and reports from disk, with every problem reported by file, line, case and field. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
@@ -32,6 +32,8 @@ function report(problems: LoadProblem[], io: Io): void {
 
 export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {
   const file = corpusPath(spec, io.cwd);
+  if (!existsSync(file))
+    throw new CliError(`Corpus not found: ${spec} (no such file, and not a built-in corpus: ${BUILT_IN_CORPORA.join(', ')}).`);
   const result = await loadCorpus(readBytes(file, io.cwd, 'corpus'), { file: spec });
   report(result.problems, io);
   if (!result.ok || hasErrors(result.problems)) throw new CliError(`Corpus ${spec} has errors (listed above); nothing was graded.`);

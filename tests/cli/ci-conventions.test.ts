@@ -67,6 +67,9 @@ describe('run thresholds (teams without a baseline)', () => {
     const bad = await runCli([...base('mixed.jsonl'), '--min-accuracy', '1.5']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--min-accuracy must be at most 1/);
+    const nope = await runCli(['run', '--corpus', 'nope', '--run', at('mixed.jsonl')]);
+    expect(nope.code).toBe(2);
+    expect(nope.stderr).toMatch(/Corpus not found: nope .*execution_goldens, refusal_battery/);
   });
 });
 
