@@ -77,3 +77,29 @@ describe('docs/baseline.schema.json', () => {
     expect(schema('baseline')).toEqual(JSON.parse(JSON.stringify(BASELINE_SCHEMA)));
   });
 });
+
+describe('docs/report.schema.json', () => {
+  // As the pipeline tests compile it: its older parts name required keys without typing them (ajv strictRequired).
+  const validateReport = new Ajv2020({ strict: false, allErrors: true }).compile(schema('report'));
+  // Cases with a pipeline report (declined cases have an outcome and a reason only).
+  const goldens = files('tests/golden/flawed-run', /\.json$/).filter((f) => readFileSync(f, 'utf8').includes('"report_version"'));
+  // The goldens mask what varies run to run ("<ms>", "<timing>"): put numbers back.
+  const TIMINGS = { parse: 0, execute: 0, compare: 0, diagnose: 0, judge: 0, total: 0 };
+  const readGolden = (f: string) => JSON.parse(readFileSync(f, 'utf8'), (_k, v) => (v === '<ms>' ? 1 : v === '<timing>' ? TIMINGS : v)) as unknown;
+  it('accepts the golden reports of the flawed run', () => {
+    expect(goldens.length).toBeGreaterThan(5);
+    for (const f of goldens) expect(validateReport(readGolden(f)), `${f}: ${errors(validateReport)}`).toBe(true);
+  });
+  it('is strict below the top level: row_overlap.f1 "x" and unknown overlap fields do not validate', () => {
+    const withResult = goldens.map((f) => readGolden(f) as { evidence: { result: Record<string, Record<string, unknown>> | null } }).find((r) => r.evidence.result);
+    expect(withResult).toBeTruthy();
+    const mutate = (edit: (r: Record<string, Record<string, unknown>>) => void) => {
+      const copy = JSON.parse(JSON.stringify(withResult)) as { evidence: { result: Record<string, Record<string, unknown>> } };
+      edit(copy.evidence.result);
+      return copy;
+    };
+    expect(validateReport(mutate((r) => (r.row_overlap!.f1 = 'x')))).toBe(false);
+    expect(validateReport(mutate((r) => (r.cell_overlap!.extra = 1)))).toBe(false);
+    expect(validateReport(mutate((r) => (r.cardinality_match!.pass = 'yes')))).toBe(false);
+  });
+});
