@@ -3,9 +3,10 @@
  * baseline, diff --fail-on-regression, "-" as stdout for output flags, JUnit with times and questions,
  * progress on stderr (a bar on a terminal, plain lines otherwise).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { progressReporter } from '../../src/cli/progress.ts';
@@ -50,6 +51,20 @@ beforeAll(async () => {
   const b = await runCli([...base('mixed.jsonl'), '--out', at('mixed.json')]);
   expect([a.code, b.code]).toEqual([0, 1]);
 }, 180_000);
+
+describe('docs/run-report.schema.json', () => {
+  it('accepts the reports run --out writes, and is strict below the top level', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema(JSON.parse(readFileSync(path.join(repoRoot, 'docs/report.schema.json'), 'utf8')));
+    const validate = ajv.compile(JSON.parse(readFileSync(path.join(repoRoot, 'docs/run-report.schema.json'), 'utf8')));
+    for (const f of ['strong.json', 'mixed.json']) {
+      const report = JSON.parse(readFileSync(at(f), 'utf8')) as { cases: Record<string, unknown>[]; corpus: Record<string, unknown> };
+      expect(validate(report), `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(validate({ ...report, cases: [{ ...report.cases[0], outcome: 'fine' }] })).toBe(false);
+      expect(validate({ ...report, corpus: { ...report.corpus, size: 'many' } })).toBe(false);
+    }
+  });
+});
 
 describe('run thresholds (teams without a baseline)', () => {
   it('--min-accuracy decides the exit status alone, exactly in whole cases', async () => {
