@@ -39,6 +39,9 @@ ${THRESHOLD_HELP}
                          cases below the 0.92 score threshold; advisory only
   --judge-threshold X    judge only cases scoring below X (0–1, default 0.92)
   --judge-concurrency N  judge requests in flight at most (default 4)
+  --allow-corpus-mismatch
+                         grade a run whose run.corpus / run.corpus_sha256 names another
+                         corpus or version (refused by default, exit 2)
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -105,6 +108,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'judge-threshold': { type: 'string' },
     'judge-concurrency': { type: 'string' },
     json: { type: 'boolean' },
+    'allow-corpus-mismatch': { type: 'boolean' },
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
     'max-over-refusal': { type: 'string' },
@@ -128,7 +132,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
-  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
+  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
   try {
     const graded = await gradeRun({
