@@ -17,7 +17,7 @@ import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
 import type { EngineSession, HostExecuteOptions, HostSettings } from '../host-api.ts';
 import { executionError, rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
-import { childrenOf, decodeBatches, decodeTable, kindOfDuckDbType, needsTextCast } from './decode.ts';
+import { arrowCastOf, decodeBatches, decodeTable, duckDbColumn } from './decode.ts';
 import { parquetToSql } from './parquet.ts';
 import { buildCallPolicy, checkCalls, TOKEN_SENTINEL, type CallPolicy, type ScriptTokens } from '../../core/sandbox/calls.ts';
 
@@ -287,18 +287,17 @@ export class DuckDbSession implements EngineSession {
     return decodeTable(described, [
       { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
       { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
-    ]).map((r) => {
-      const engineType = String(r[1]);
-      return { name: String(r[0]), engineType, kind: needsTextCast(engineType) ? (engineType === 'INTERVAL' ? 'interval' : 'other') : kindOfDuckDbType(engineType) };
-    });
+    ]).map((r) => duckDbColumn(String(r[0]), String(r[1])));
   }
 
-  /** The SQL that materializes `source`, casting columns Arrow cannot carry exactly to VARCHAR. */
+  /**
+   * The SQL that materializes `source`, casting the parts Arrow cannot carry
+   * exactly to VARCHAR (a column, or only the elements or fields that need it).
+   */
   private projection(columns: Column[], source: string): string {
-    if (!columns.some((c) => needsTextCast(c.engineType))) return source;
-    const list = columns
-      .map((c, i) => (needsTextCast(c.engineType) ? `CAST(#${i + 1} AS VARCHAR) AS ${IDENT(c.name)}` : `#${i + 1}`))
-      .join(', ');
+    const casts = columns.map((c) => arrowCastOf(c.engineType));
+    if (casts.every((cast) => cast === null)) return source;
+    const list = columns.map((c, i) => (casts[i] ? `CAST(#${i + 1} AS ${casts[i]}) AS ${IDENT(c.name)}` : `#${i + 1}`)).join(', ');
     return `SELECT ${list} FROM (${source})`;
   }
 
@@ -344,7 +343,7 @@ export class DuckDbSession implements EngineSession {
     }
     // Run the validated text itself so output names stay exact (query() renames duplicates);
     // only the rare columns Arrow cannot carry exactly go through a casting projection.
-    const runnable = columns.some((c) => needsTextCast(c.engineType)) ? this.projection(columns, gated) : sql;
+    const runnable = columns.some((c) => arrowCastOf(c.engineType) !== null) ? this.projection(columns, gated) : sql;
     try {
       const streamed = await this.driver.stream(runnable);
       const rows: Cell[][] = [];
@@ -363,11 +362,7 @@ export class DuckDbSession implements EngineSession {
           };
         }
       }
-      const finalColumns = columns.map((c, i) => {
-        const field = streamed.fields[i];
-        const children = field && (c.kind === 'list' || c.kind === 'struct') ? childrenOf(field.type) : undefined;
-        return { ...c, name: field?.name ?? c.name, ...(children ? { children } : {}) };
-      });
+      const finalColumns = columns.map((c, i) => ({ ...c, name: streamed.fields[i]?.name ?? c.name }));
       return { ok: true, value: { columns: finalColumns, rows, elapsedMs: elapsed() } };
     } catch (thrown) {
       return executionError('duckdb', messageOf(thrown), elapsed());

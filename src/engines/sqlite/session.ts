@@ -60,9 +60,11 @@ function cellOf(value: unknown): Cell {
 /** SQLite is dynamically typed: a column's kind is what its values are. */
 function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineType: string } {
   const seen = new Set<string>();
+  let unsafeInteger = false;
   for (const row of rows) {
     const v = row[index];
     if (v === null || v === undefined) continue;
+    if (typeof v === 'bigint' && (v > 9007199254740991n || v < -9007199254740991n)) unsafeInteger = true;
     seen.add(typeof v === 'bigint' ? 'INTEGER' : typeof v === 'number' ? 'REAL' : typeof v === 'string' ? 'TEXT' : 'BLOB');
     if (seen.size > 2) break;
   }
@@ -72,7 +74,9 @@ function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineTyp
     const kind: Kind = only === 'INTEGER' ? 'integer' : only === 'REAL' ? 'float' : only === 'TEXT' ? 'text' : 'blob';
     return { kind, engineType: only };
   }
-  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL')) return { kind: 'float', engineType: 'INTEGER|REAL' };
+  // INTEGER and REAL together read as floats, unless an integer is beyond 2^53: a float would
+  // round it, so the column keeps exact mixed values (kind other).
+  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL') && !unsafeInteger) return { kind: 'float', engineType: 'INTEGER|REAL' };
   return { kind: 'other', engineType: [...seen].sort().join('|') };
 }
 
