@@ -4,6 +4,7 @@ import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
 import { applyGate } from '../../core/gate/gate.ts';
+import { boundarySweep, sweepText } from '../../core/gate/sweep.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -19,10 +20,14 @@ shrinks and no baseline case disappears; refusal recall floor max(0.85, baseline
 0.075) in whole cases; over-refusal at most 3 of 20 (scaled); another path or model, or
 no model at all, is refused. Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
 
-export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME]
+export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--sweep FILE]
 
 Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
-figures and the date. Only this explicit command writes a baseline; the gate never does.`;
+figures and the date. Only this explicit command writes a baseline; the gate never does.
+Next to it (B with .sweep.json, or --sweep FILE) it writes the gate's boundary sweep: for
+answer accuracy, refusal recall and over-refusal, the gate's decision at every count of
+misses k = 0..n, and the probability of passing for a per-question miss rate p, with the
+caveats that come with that projection.`;
 
 export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json]
 
@@ -68,6 +73,11 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   return result.exit_code;
 }
 
+/** baseline.json → baseline.sweep.json, beside it. */
+export function sweepPath(baselineFile: string): string {
+  return /\.json$/i.test(baselineFile) ? baselineFile.replace(/\.json$/i, '.sweep.json') : `${baselineFile}.sweep.json`;
+}
+
 export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h') {
@@ -79,6 +89,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
     report: { type: 'string' },
     out: { type: 'string' },
     suite: { type: 'string' },
+    sweep: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -94,6 +105,12 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   if (!checked.ok) throw new CliError(checked.error.message);
   writeOutput(values.out, prettyJson(baseline.value), io);
   io.out(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
+  // The sweep is judged under the policy recorded with the baseline (the one the gate applies to it).
+  const sweep = boundarySweep(checked.value, checked.value.policy);
+  const sweepFile = values.sweep ?? sweepPath(values.out);
+  writeOutput(sweepFile, prettyJson(sweep), io);
+  io.out(`Boundary sweep written to ${sweepFile}.`);
+  io.out(sweepText(sweep));
   return EXIT.ok;
 }
 

@@ -9,6 +9,8 @@ export { BASELINE_VERSION, parseBaseline, recordBaseline } from './baseline.ts';
 export type { Baseline, BaselineFigures, RecordBaselineOptions } from './baseline.ts';
 export { GATE_CHECKS, allowedCases, applyGate, requiredCases } from './gate.ts';
 export type { CheckStatus, GateCheck, GateCheckName, GateResult, GateStatus } from './gate.ts';
+export { SWEEP_CAVEATS, SWEEP_GRID, SWEEP_VERSION, boundarySweep, passProbability, sweepText } from './sweep.ts';
+export type { BoundarySweep, FigureSweep, SweepPoint, SweepRow, SweptFigure } from './sweep.ts';
 export { diffRuns } from './diff.ts';
 export type { CaseChange, CaseDiff, RunDiff } from './diff.ts';
 export { mcnemarExact } from './mcnemar.ts';
