@@ -14,17 +14,19 @@ import type { CancelSignal, Engine, ExecuteOutcome, QueryResult } from './engine
 import type { ErrorCategory } from './errors.ts';
 import type { EvaluationRequest } from './evaluation/request.ts';
 import { judgeCase, skipReason, type JudgeInput, type JudgeOptions, type JudgeProvider, type VerifyFix } from './judge/index.ts';
+import { buildIntermediates } from './report/intermediates.ts';
 import { orderReport, REPORT_VERSION, TOOL_VERSION, type CounterfactualEvidence, type EvaluationReport, type Validity, type Warning } from './report/report.ts';
 import { compareResults } from './result/compare.ts';
 import type { ComparisonConfig } from './result/config.ts';
 import type { ResultComparison } from './result/types.ts';
+import { queryResourceCost, resourceCost } from './score/resource-cost.ts';
 import { failureSeverity, overallScore, resultScore, type Severity } from './score/scoring.ts';
 import type { ClauseMatch } from './structure/compare.ts';
 import { clauseWeightedDistance, structureScore } from './structure/distance.ts';
 import { clauseFeatures, type ClauseFeatures } from './structure/features.ts';
 import type { Dialect } from './structure/grammar.ts';
 import { parseSql } from './structure/parse.ts';
-import { compareStructure, type StructuralComparison } from './structure/structure.ts';
+import { compareStructure, markParserUnsupported, type StructuralComparison } from './structure/structure.ts';
 import { formatCell } from './value/format.ts';
 import { encodeResultTable } from './value/json-codec.ts';
 import type { ResultTable } from './value/kind.ts';
@@ -153,11 +155,13 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
     warnings.push({ code: 'order_matters', message: 'The case declares order_matters: rows are compared in order (ties in the ORDER BY keys may come in any order).' });
   }
   const actualSql = request.actual_sql?.trim() ? request.actual_sql : null;
-  const configHash = (await sha256Text(stableJson(config))).slice(0, 16);
+  // `include` only adds report sections; it does not change grading, so it is not part of the hash.
+  const { include, ...gradingConfig } = config;
+  const configHash = (await sha256Text(stableJson(gradingConfig))).slice(0, 16);
 
   // 1. Validation: parse (structural parser) and execute (the engine decides validity).
   let t = now();
-  const structure: StructuralComparison | null = actualSql ? compareStructure(request.expected_sql, actualSql, dialect) : null;
+  let structure: StructuralComparison | null = actualSql ? compareStructure(request.expected_sql, actualSql, dialect) : null;
   const expectedParsed = parseSql(request.expected_sql, dialect);
   const expectedFeatures = expectedParsed.ok ? clauseFeatures(expectedParsed.value.query, dialect) : null;
   const actualParsed = actualSql ? parseSql(actualSql, dialect) : null;
@@ -191,6 +195,7 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
   };
   validity.parser_unsupported_expected = validity.parse_success_expected && !parserOk.expected;
   validity.parser_unsupported_actual = !!actualSql && validity.parse_success_actual && !parserOk.actual;
+  if (structure) structure = markParserUnsupported(structure, { expected: validity.parser_unsupported_expected, actual: validity.parser_unsupported_actual });
   for (const side of ['expected', 'actual'] as const) {
     if (!validity[`parser_unsupported_${side}`]) continue;
     const failure = side === 'expected' ? (expectedParsed.ok ? null : expectedParsed.error) : actualParsed && !actualParsed.ok ? actualParsed.error : null;
@@ -211,6 +216,9 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
     verdict_consistency_flag: null,
     error_types: [...new Set(errorTypes)],
     validity,
+    ...(include?.includes('intermediates')
+      ? { intermediates: buildIntermediates({ dialect, expectedParsed, actualParsed, expectedTable, actualTable }) }
+      : {}),
     judge: null,
   };
   const metadata = async () => ({
@@ -246,6 +254,7 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
       performance_scores: null,
       severity: 'critical failure' as Severity,
       explanations: [explanation],
+      per_column_mismatch_map: [],
       mismatch_map: [],
       blocked_reason: reason,
       warnings,
@@ -350,13 +359,23 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
     const e = validity.execution_time_expected_ms;
     const a = validity.execution_time_actual_ms;
     const [planActual, planExpected] = await Promise.all([engine.explain(actualSql), engine.explain(request.expected_sql)]);
+    // Measured cardinalities (EXPLAIN ANALYZE runs each query once more); the plain plans above keep plan_complexity the optimizer's.
+    const [analyzedActual, analyzedExpected] = await Promise.all([engine.explain(actualSql, { analyze: true }), engine.explain(request.expected_sql, { analyze: true })]);
+    const cost = resourceCost(
+      queryResourceCost(analyzedActual.ok ? analyzedActual.value : planActual.ok ? planActual.value : null, actualTable!),
+      queryResourceCost(analyzedExpected.ok ? analyzedExpected.value : planExpected.ok ? planExpected.value : null, expectedTable!),
+    );
     performance = {
       execution_time_ratio: e && a ? Math.round((a / e) * 1000) / 1000 : null,
+      resource_cost_score: cost.resource_cost_score,
+      resource_cost: cost,
       plan_complexity_score: planActual.ok ? planComplexity(planActual.value.operators) : null,
       plan_complexity_expected: planExpected.ok ? planComplexity(planExpected.value.operators) : null,
       plan_operators_actual: planActual.ok ? planActual.value.operators : [],
     };
     if (!planActual.ok) warnings.push({ code: 'plan_unavailable', message: `No query plan for the candidate: ${planActual.error.message}` });
+    if (cost.basis === 'result_bytes')
+      warnings.push({ code: 'plan_stats_missing', message: `The ${engine.name} engine gives no operator cardinalities: resource_cost_score compares result bytes only.` });
     if (e === null || a === null || e < 5 || a < 5)
       warnings.push({ code: 'performance_noisy', message: 'Execution times under 5 ms (or frozen results) are too noisy to compare: treat execution_time_ratio as indicative only.' });
   }
@@ -371,6 +390,7 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
     performance_scores: performance,
     severity,
     explanations,
+    per_column_mismatch_map: diagnosis.per_column_mismatch_map,
     mismatch_map: diagnosis.per_column_mismatch_map,
     blocked_reason: null,
     warnings,
