@@ -8,11 +8,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBaseline, recordBaseline } from '../../src/core/gate/baseline.ts';
 import { applyGate, type GateCheckName } from '../../src/core/gate/gate.ts';
 import type { CaseResult } from '../../src/core/gate/outcome.ts';
 import { fromDecimal, rat, toNumber, cmp } from '../../src/core/gate/rational.ts';
+import { BOUNDARY_SWEEP_SCHEMA } from '../../src/core/gate/schema.ts';
 import { summarizeRun, type RunSummary } from '../../src/core/gate/summary.ts';
 import { boundarySweep, passProbability, SWEEP_GRID, type BoundarySweep, type SweptFigure } from '../../src/core/gate/sweep.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -69,6 +71,8 @@ describe('baseline record on the refusal battery strong sample writes the bounda
     expect(sweep.caveats).toContain('Zero observed misses do not prove zero population risk.');
     expect(sweep.caveats).toContain('The sweep does not prove a narrower tolerance is unavailable.');
     expect(sweep.grid).toEqual([...SWEEP_GRID]);
+    const validate = new Ajv2020({ allErrors: true, strict: false }).compile(BOUNDARY_SWEEP_SCHEMA);
+    expect(validate(sweep), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('pass/block at every k is the decision of the gate run on a run with k misses', () => {

@@ -19,4 +19,4 @@ export { toMarkdown } from './export/markdown.ts';
 export type { MarkdownOptions } from './export/markdown.ts';
 export { toJUnit } from './export/junit.ts';
 export { CSV_COLUMNS, csvCell, toCsv } from './export/csv.ts';
-export { BASELINE_SCHEMA, GATE_RESULT_SCHEMA } from './schema.ts';
+export { BASELINE_SCHEMA, BOUNDARY_SWEEP_SCHEMA, GATE_RESULT_SCHEMA } from './schema.ts';
