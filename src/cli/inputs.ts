@@ -37,10 +37,24 @@ export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {
   return result.loaded;
 }
 
-export async function readRun(spec: string, caseIds: readonly string[], io: Io): Promise<LoadedRun> {
+export async function readRun(spec: string, caseIds: readonly string[], io: Io, binding?: { corpus: LoadedCorpus; allowMismatch: boolean }): Promise<LoadedRun> {
   const result = await loadRun(readBytes(spec, io.cwd, 'run file'), { file: spec, caseIds });
   report(result.problems, io);
   if (!result.ok || hasErrors(result.problems)) throw new CliError(`Run file ${spec} has errors (listed above); nothing was graded.`);
+  if (binding) {
+    // A run answers one corpus: grading it against another (or another version) measures nothing.
+    const { corpus, allowMismatch } = binding;
+    const meta = result.run.metadata;
+    const problems: string[] = [];
+    if (meta.corpus !== undefined && meta.corpus !== corpus.corpus.name) problems.push(`it declares corpus "${meta.corpus}", the corpus graded is "${corpus.corpus.name}"`);
+    if (meta.corpusSha256 !== undefined && meta.corpusSha256 !== corpus.sha256)
+      problems.push(`it declares corpus_sha256 ${meta.corpusSha256.slice(0, 12)}…, the corpus graded has ${corpus.sha256.slice(0, 12)}…`);
+    if (problems.length) {
+      const line = `${spec} (field run.corpus${meta.corpus !== undefined && meta.corpus !== corpus.corpus.name ? '' : '_sha256'}): ${problems.join('; ')}`;
+      if (!allowMismatch) throw new CliError(`${line}. Nothing was graded; pass --allow-corpus-mismatch to grade it anyway.`);
+      io.err(`Warning: ${line} (graded anyway: --allow-corpus-mismatch).`);
+    }
+  }
   return result.run;
 }
 

@@ -37,6 +37,17 @@ Run "sql-verdict <command> --help" for a command's options.
 Exit status: 0 pass, 1 verdict or gate failure, 2 bad input.`;
 }
 
+/**
+ * A bug, not bad input: one line saying so and how to report it. The stack
+ * trace only with SQL_VERDICT_DEBUG=1 (never by default: it is noise to a CI
+ * log reader and can carry local paths).
+ */
+export function internalError(thrown: unknown, env: Record<string, string | undefined> = {}): string {
+  const message = (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0]!.slice(0, 300);
+  const line = `Internal error (a bug in sql-verdict, not in your input): ${message}. Please report it with the command you ran; SQL_VERDICT_DEBUG=1 prints the stack trace.`;
+  return env.SQL_VERDICT_DEBUG === '1' && thrown instanceof Error && thrown.stack ? `${line}\n${thrown.stack}` : line;
+}
+
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -59,7 +70,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.err(thrown.message);
       return thrown.exitCode;
     }
-    io.err(`Internal error: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+    io.err(internalError(thrown, io.env));
     return EXIT.badInput;
   }
 }

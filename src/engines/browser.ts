@@ -49,6 +49,7 @@ function spawnWorkerHost(): HostHandle {
       execute: (sql, options) => remote.execute(sql, options),
       contentDigest: () => remote.contentDigest(),
       explain: (sql, options) => remote.explain(sql, options),
+      sandboxState: () => remote.sandboxState(),
       cancel: () => remote.cancel(),
     },
     terminate,

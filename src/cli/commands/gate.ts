@@ -1,44 +1,68 @@
-import { recordBaseline, parseBaseline } from '../../core/gate/baseline.ts';
+import { recordBaseline, parseBaseline, parsePolicy } from '../../core/gate/baseline.ts';
+import { sha256Hex } from '../../core/digest/sha256.ts';
+import { DEFAULT_GATE_POLICY, type GatePolicy } from '../../core/gate/policy.ts';
+import { readReportFile } from '../../core/gate/report-file.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
-import { applyGate } from '../../core/gate/gate.ts';
+import { applyGate, type GateOptions } from '../../core/gate/gate.ts';
 import { boundarySweep, sweepText } from '../../core/gate/sweep.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
-import { readJsonFile, readTextFile } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import { readTextFile } from '../inputs.ts';
+import { checkOutputPath, writeOutput, type Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
 
-export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--json] [--markdown FILE] [--junit FILE]
+export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--policy FILE] [--json] [--markdown FILE] [--junit FILE]
 
 Apply the release gate to a run report against its recorded baseline and print the
 arithmetic: answer accuracy at most 2 points below the baseline; the corpus never
 shrinks and no baseline case disappears; refusal recall floor max(0.85, baseline −
 0.075) in whole cases; over-refusal at most 3 of 20 (scaled); another path or model, or
-no model at all, is refused. Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
+no model at all, is refused. The thresholds are the documented policy, or those of
+--policy FILE (JSON naming every threshold; its SHA-256 is printed and recorded); a
+baseline recorded under another policy is refused. The report's summary is recomputed
+from its cases; a report whose summary disagrees is refused.
+Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
 
-export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--sweep FILE]
+export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--policy FILE] [--sweep FILE]
 
 Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
-figures and the date. Only this explicit command writes a baseline; the gate never does.
-Next to it (B with .sweep.json, or --sweep FILE) it writes the gate's boundary sweep: for
-answer accuracy, refusal recall and over-refusal, the gate's decision at every count of
-misses k = 0..n, and the probability of passing for a per-question miss rate p, with the
-caveats that come with that projection.`;
+figures, the date and the gate policy (the documented one, or --policy FILE). Only this
+explicit command writes a baseline; the gate never does.
+Next to it (B with .sweep.json, or --sweep FILE) it writes the gate's boundary sweep under
+that policy: for answer accuracy, refusal recall and over-refusal, the gate's decision at
+every count of misses k = 0..n, and the probability of passing for a per-question miss rate
+p, with the caveats that come with that projection.`;
 
 export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json]
 
 Compare two runs of the same corpus case by case (fixed, regressed, unchanged) with
 McNemar's exact test on the paired outcomes. Refuses reports of different corpora.`;
 
+/** A report's summary, validated field by field and recomputed from its cases (errors name file, line and field). */
 function summaryOf(file: string, io: Io): RunSummary {
-  const value = readJsonFile(file, io, 'report') as { kind?: string; summary?: RunSummary };
-  if (!value || typeof value !== 'object' || value.kind !== 'run' || !value.summary)
-    throw new CliError(`${file} is not a run report (expected the JSON written by "sql-verdict run --out").`);
-  return value.summary;
+  const read = readReportFile(file, readTextFile(file, io, 'report'));
+  if (!read.ok) throw new CliError(`Not a usable run report: ${read.error.message}`);
+  return read.value;
+}
+
+/** The gate policy of --policy FILE (with its digest), or the documented default. */
+async function policyOf(file: string | undefined, io: Io): Promise<{ policy: GatePolicy; options: GateOptions; line: string }> {
+  if (!file) return { policy: { ...DEFAULT_GATE_POLICY }, options: {}, line: 'Policy: the documented default (docs/gate.md)' };
+  const text = readTextFile(file, io, 'policy file');
+  const sha256 = await sha256Hex(new TextEncoder().encode(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (thrown) {
+    throw new CliError(`Policy file ${file}: not valid JSON (${(thrown as Error).message}).`);
+  }
+  const parsed = parsePolicy(value);
+  if (!parsed.ok) throw new CliError(`Policy file ${file}${parsed.error.location ? ` (field ${parsed.error.location})` : ''}: ${parsed.error.message}`);
+  return { policy: parsed.value, options: { policy: parsed.value, policyFile: { file, sha256 } }, line: `Policy: ${file} (sha256 ${sha256})` };
 }
 
 export async function gateCommand(argv: string[], io: Io): Promise<number> {
@@ -48,6 +72,7 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
     markdown: { type: 'string' },
     junit: { type: 'string' },
+    policy: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -56,16 +81,19 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
+  for (const flag of ['markdown', 'junit'] as const) if (values[flag]) checkOutputPath(`--${flag}`, values[flag], io);
+  const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
   // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
   const baseline = readBaselineFile(values.baseline, readTextFile(values.baseline, io, 'baseline'));
   if (!baseline.ok) throw new CliError(`Not a usable baseline: ${baseline.error.message}`);
-  const result = applyGate(summary, baseline.value);
+  const result = applyGate(summary, baseline.value, policy.options);
   if (values.markdown) writeOutput(values.markdown, toMarkdown(summary, { gate: result }), io);
   if (values.junit) writeOutput(values.junit, toJUnit(summary, result), io);
   if (values.json) io.out(prettyJson(result));
   else {
     io.out(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
+    io.out(policy.line);
     for (const c of result.checks) io.out(`  [${c.status}] ${c.arithmetic}`);
     for (const r of result.reasons) io.out(`Reason: ${r}`);
     for (const w of result.warnings) io.out(`Warning: ${w}`);
@@ -89,6 +117,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
     report: { type: 'string' },
     out: { type: 'string' },
     suite: { type: 'string' },
+    policy: { type: 'string' },
     sweep: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -98,8 +127,12 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`baseline record: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.out) throw new CliError('baseline record: --report and --out are required.');
+  checkOutputPath('--out', values.out, io);
+  const sweepFile = values.sweep ?? sweepPath(values.out);
+  checkOutputPath('--sweep', sweepFile, io);
+  const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
-  const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10) });
+  const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10), policy: policy.policy });
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
   const checked = parseBaseline(baseline.value);
   if (!checked.ok) throw new CliError(checked.error.message);
@@ -107,7 +140,6 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   io.out(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
   // The sweep is judged under the policy recorded with the baseline (the one the gate applies to it).
   const sweep = boundarySweep(checked.value, checked.value.policy);
-  const sweepFile = values.sweep ?? sweepPath(values.out);
   writeOutput(sweepFile, prettyJson(sweep), io);
   io.out(`Boundary sweep written to ${sweepFile}.`);
   io.out(sweepText(sweep));

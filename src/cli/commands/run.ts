@@ -11,7 +11,7 @@ import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import { checkOutputPath, writeOutput, type Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
 
@@ -39,6 +39,9 @@ Options:
   --include intermediates
                          add each case's ASTs, full result tables and result schemas
                          to its report (large); verdicts are unchanged
+  --allow-corpus-mismatch
+                         grade a run whose run.corpus / run.corpus_sha256 names another
+                         corpus or version (refused by default, exit 2)
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -105,6 +108,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'judge-concurrency': { type: 'string' },
     include: { type: 'string', multiple: true },
     json: { type: 'boolean' },
+    'allow-corpus-mismatch': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -122,8 +126,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
   const include = [...new Set((values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!))];
+  for (const flag of ['out', 'markdown', 'junit', 'csv'] as const) if (values[flag]) checkOutputPath(`--${flag}`, values[flag], io);
   const corpus = await readCorpus(values.corpus, io);
-  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
+  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
   const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
   try {
     let last = 0;

@@ -29,6 +29,8 @@ export const PROBLEM_CODES = {
   unknown_case: 'A run record names a case id the corpus does not have.',
   run_metadata: 'Run metadata is missing or incomplete.',
   inconsistent_record: 'A run record contradicts itself or its run.',
+  empty_file: 'The file is empty.',
+  corpus_mismatch: 'The run declares another corpus, or another version of it, than the one graded.',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -48,7 +48,7 @@ export const REPORT_SCHEMA = {
   properties: {
     report_version: { const: REPORT_VERSION },
     id: { type: 'string' },
-    deterministic_verdict: { enum: ['pass', 'fail'] },
+    deterministic_verdict: { enum: ['pass', 'fail', 'undecided'] },
     ai_advisory_verdict: { enum: ['pass', 'fail', null] },
     verdict_consistency_flag: { type: ['boolean', 'null'] },
     overall_score: score,

@@ -23,7 +23,7 @@ export interface ReviewItem {
   expectedSql: string;
   actualSql: string;
   orderMatters: boolean;
-  deterministic: 'pass' | 'fail';
+  deterministic: 'pass' | 'fail' | 'undecided';
   advisory: 'pass' | 'fail';
   model: string | null;
 }
