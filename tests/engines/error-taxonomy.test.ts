@@ -33,7 +33,7 @@ const PROBES: Record<ErrorCategory, Record<Engines, string | null>> = {
   // SQLite has no extensions: an unknown function is unknown_error.
   engine_unsupported: { duckdb: 'SELECT ST_Point(1, 2)', sqlite: null },
   resource_exhausted: { duckdb: 'SELECT list(range) FROM range(50000000)', sqlite: 'SELECT zeroblob(2000000000)' },
-  unknown_error: { duckdb: "SELECT error('boom')", sqlite: 'SELECT nope()' },
+  unknown_error: { duckdb: 'SELECT 2147483647::INTEGER + 1::INTEGER', sqlite: 'SELECT nope()' },
 };
 
 const engines = {} as Record<Engines, SupervisedEngine>;
