@@ -1,6 +1,7 @@
 /** Reading corpora, runs and reports from disk, with every problem reported by file, line, case and field. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
@@ -8,7 +9,7 @@ import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { CliError } from './cli-error.ts';
 import type { Io } from './io.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUILT_IN_CORPORA = ['execution_goldens', 'refusal_battery'];
 
 function readBytes(file: string, cwd: string, what: string): Uint8Array {
@@ -31,6 +32,8 @@ function report(problems: LoadProblem[], io: Io): void {
 
 export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {
   const file = corpusPath(spec, io.cwd);
+  if (!existsSync(file))
+    throw new CliError(`Corpus not found: ${spec} (no such file, and not a built-in corpus: ${BUILT_IN_CORPORA.join(', ')}).`);
   const result = await loadCorpus(readBytes(file, io.cwd, 'corpus'), { file: spec });
   report(result.problems, io);
   if (!result.ok || hasErrors(result.problems)) throw new CliError(`Corpus ${spec} has errors (listed above); nothing was graded.`);

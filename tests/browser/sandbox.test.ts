@@ -49,6 +49,7 @@ for (const engine of ['duckdb', 'sqlite'] as const) {
         (name) => (globalThis as unknown as { sqlVerdictSandbox: { run: (e: string) => Promise<typeof results> } }).sqlVerdictSandbox.run(name),
         engine,
       );
+      console.log(`${engine} in Chromium (${results.version}): ${results.attacks.length} attacks, ${results.clock.length} clock probes`);
     }, 300_000);
 
     it('refuses every attack, with digest and state unchanged after each', () => {

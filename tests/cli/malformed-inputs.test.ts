@@ -110,10 +110,18 @@ const CASES: Case[] = [
   { input: 'run: declares another corpus digest', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('other-digest.json', run([{ id: 'customer-count', sql: 'SELECT 1' }], { corpus: 'tiny', corpus_sha256: '0'.repeat(64) }))], message: /^other-digest\.json \(field run\.corpus_sha256\): it declares corpus_sha256 000000000000…, the corpus graded has [0-9a-f]{12}…\. Nothing was graded/ },
   { input: 'run: --out is a directory', argv: ['run', '--corpus', 'corpus.yaml', '--run', 'other-corpus.json', '--out', 'a-folder'], message: /^--out a-folder is a directory: give a file path\.$/ },
   { input: 'run: run file not UTF-8', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('latin1.json', '{"run": {"agent": "caf\u00e9"}}'.replace('é', '\u00e9'))], message: /./ },
+  // stef --log: the log's encoding
+  { input: 'stef: a Latin-1 log (was: U+FFFD, silently)', argv: ['stef', '--log', 'latin1.jsonl'], message: /^latin1\.jsonl:1:\d+: the log is not UTF-8 \(.*\); save it as UTF-8\.$/ },
+  { input: 'stef: a UTF-16 log (was: NULs echoed)', argv: ['stef', '--log', 'utf16.jsonl'], message: /^utf16\.jsonl: the log is UTF-16 \(byte-order mark\); save it as UTF-8\.$/ },
+  { input: 'stef: a UTF-16 log without byte-order mark', argv: ['stef', '--log', 'utf16-nobom.jsonl'], message: /^utf16-nobom\.jsonl:1: the log contains a NUL byte/ },
 ];
+const logLine = '{"timestamp": "2026-11-30T10:00:00Z", "agent_version": "v1", "question": "Combien de caf\u00e9s?", "sql": "SELECT 1"}\n';
+writeFileSync(path.join(dir, 'latin1.jsonl'), Buffer.from(logLine, 'latin1'));
+writeFileSync(path.join(dir, 'utf16.jsonl'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(logLine, 'utf16le')]));
+writeFileSync(path.join(dir, 'utf16-nobom.jsonl'), Buffer.from(logLine, 'utf16le'));
 // Latin-1 bytes need a binary write.
 writeFileSync(path.join(dir, 'latin1.json'), Buffer.from('{"run": {"agent": "caf\xe9"}, "records": []}', 'latin1'));
-CASES[CASES.length - 1]!.message = /^latin1\.json:1:\d+: error \[not_utf8\]/;
+CASES.find((c) => c.input === 'run: run file not UTF-8')!.message = /^latin1\.json:1:\d+: error \[not_utf8\]/;
 
 const DOC = path.join(repoRoot, 'docs', 'cli-errors.md');
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { AppRules, MonitorReport, StefReport } from '../../core/stef/index.ts';
 import { evaluateStefWithJudge, monitor, parseLog, parseRules, scoreLog } from '../../core/stef/index.ts';
 import { oneOf, parseFlags, positiveInteger } from '../args.ts';
+import { decodeUtf8Strict } from '../../core/corpus/utf8.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
@@ -34,11 +35,23 @@ Options:
 Exit status: 0 done (Φ ≥ --min-phi), 1 Φ below --min-phi, 2 bad input.`;
 
 function readText(file: string, cwd: string, what: string): string {
+  let bytes: Uint8Array;
   try {
-    return readFileSync(path.resolve(cwd, file), 'utf8');
+    bytes = new Uint8Array(readFileSync(path.resolve(cwd, file)));
   } catch (thrown) {
     throw new CliError(`Cannot read ${what} ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
   }
+  // Strict UTF-8: Latin-1 would turn into U+FFFD silently, UTF-16 into text full of NULs.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    throw new CliError(`${file}: the ${what} is UTF-16 (byte-order mark); save it as UTF-8.`);
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    const line = bytes.subarray(0, nul).reduce((n, b) => n + (b === 10 ? 1 : 0), 1);
+    throw new CliError(`${file}:${line}: the ${what} contains a NUL byte (UTF-16 without a byte-order mark?); save it as UTF-8.`);
+  }
+  const decoded = decodeUtf8Strict(bytes);
+  if (!decoded.ok) throw new CliError(`${file}:${decoded.line}:${decoded.column}: the ${what} is not UTF-8 (${decoded.reason} at byte ${decoded.offset}); save it as UTF-8.`);
+  return decoded.text.replace(/^\uFEFF/, '');
 }
 
 /** Read and check R_app; errors name the file and the field. */

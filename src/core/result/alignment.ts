@@ -445,14 +445,14 @@ export function searchMappings(input: SearchInput): boolean {
       work += E.n + A.n;
       if (!eStore[d]) eStore[d] = new Int32Array(E.n);
       if (!aStore[d]) aStore[d] = new Int32Array(A.n);
-      extendRun(eRuns[d]!, E, i, eStore[d]!);
-      extendRun(aRuns[d]!, A, j, aStore[d]!);
+      extendRun(eRuns[d] ?? null, E, i, eStore[d]!);
+      extendRun(aRuns[d] ?? null, A, j, aStore[d]!);
       eRuns[d + 1] = eStore[d]!;
       aRuns[d + 1] = aStore[d]!;
       return sameHashes(eStore[d]!, aStore[d]!, bag);
     }
-    eRuns[d + 1] = eRuns[d]!;
-    aRuns[d + 1] = aRuns[d]!;
+    eRuns[d + 1] = eRuns[d] ?? null;
+    aRuns[d + 1] = aRuns[d] ?? null;
     // Tolerant pair: each probed expected row needs an actual row equal on every mapped tolerant column
     // (and with the same hash over the mapped exact ones).
     const eh = eRuns[d + 1];
