@@ -3,7 +3,7 @@
  * (correct by construction) and mechanical mutations of it (wrong by
  * construction), scored by the rules only. Prints ROC AUC, agreement at the
  * threshold and the disagreements — the figures in docs/stef.md.
- *   node --import tsx scripts/stef-validate.ts [--markdown]
+ *   node --import tsx scripts/stef-validate.ts [--conventions] [--held-out] [--doc] [--markdown]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,8 +43,20 @@ export interface Validation {
  */
 export const CONVENTION_RULES: AppRules = { values: { 'net revenue': { column: 'status', value: 'cancelled', operator: '<>' } } };
 
-export function validateOnGoldens(opts: { conventions?: boolean } = {}, root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')): Validation {
-  const corpus = parse(readFileSync(path.join(root, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as { cases: { id: string; fixture: string; question: string; reference_sql: string }[] };
+/**
+ * The ground truth: the 64 execution goldens, or — held out, never looked at
+ * while writing rules — the refusal battery's 20 must-answer controls (their
+ * reference SQL is correct by the same self-check).
+ */
+export type ValidationCorpus = 'execution_goldens' | 'refusal_controls';
+
+export function validateOnGoldens(
+  opts: { conventions?: boolean; corpus?: ValidationCorpus } = {},
+  root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
+): Validation {
+  const file = opts.corpus === 'refusal_controls' ? 'fixtures/corpora/refusal_battery.yaml' : 'fixtures/corpora/execution_goldens.yaml';
+  const all = parse(readFileSync(path.join(root, file), 'utf8')) as { cases: { id: string; fixture: string; question: string; reference_sql?: string }[] };
+  const corpus = { cases: all.cases.filter((c): c is typeof c & { reference_sql: string } => typeof c.reference_sql === 'string') };
   const rows: ValidationRow[] = [];
   const score = (id: string, fixture: string, question: string, sql: string, variant: ValidationRow['variant']) => {
     const r = evaluateStef({ question, sql, rules: { ...(opts.conventions ? CONVENTION_RULES : {}), reference_date: REFERENCE_DATES[fixture] } });
@@ -83,10 +95,14 @@ export function docRow(label: string, v: Validation): string {
   return `| ${label} | ${v.evaluated} (${v.positives} + ${v.negatives}) | ${v.evaluated}/${v.rows.length} | ${v.auc?.toFixed(3)} | ${v.agreement.toFixed(3)} |`;
 }
 
-export const DOC_LABELS = { plain: 'reference date only', conventions: 'plus the fixtures\' "net revenue" convention' } as const;
+export const DOC_LABELS = {
+  plain: 'reference date only',
+  conventions: 'plus the fixtures\' "net revenue" convention',
+  heldOut: 'held out: the refusal battery\'s 20 controls, reference date only',
+} as const;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const v = validateOnGoldens({ conventions: process.argv.includes('--conventions') });
+  const v = validateOnGoldens({ conventions: process.argv.includes('--conventions'), ...(process.argv.includes('--held-out') ? { corpus: 'refusal_controls' as const } : {}) });
   console.log(`rows ${v.rows.length}, evaluated ${v.evaluated} (${v.positives} references, ${v.negatives} mutants); ROC AUC ${v.auc}; agreement at Φ ≥ ${v.threshold}: ${v.agreement}`);
   const byVariant = new Map<string, ValidationRow[]>();
   for (const r of v.rows) byVariant.set(r.variant, [...(byVariant.get(r.variant) ?? []), r]);
@@ -97,6 +113,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   if (process.argv.includes('--doc')) {
     console.log(docRow(DOC_LABELS.plain, validateOnGoldens()));
     console.log(docRow(DOC_LABELS.conventions, validateOnGoldens({ conventions: true })));
+    console.log(docRow(DOC_LABELS.heldOut, validateOnGoldens({ corpus: 'refusal_controls' })));
   }
   if (process.argv.includes('--markdown'))
     for (const r of v.rows.filter((x) => x.phi === null || x.phi >= v.threshold !== x.positive))

@@ -76,11 +76,29 @@ export type ExecuteOutcome =
   | { ok: true; value: QueryResult }
   | { ok: false; error: VerdictError & { elapsedMs?: number } };
 
-/** A query plan reduced to what a complexity score needs. */
+/** A query plan reduced to what the performance scores need. */
 export interface PlanSummary {
   /** Operator names as the engine prints them (HASH_JOIN, SEQ_SCAN; SCAN, USE TEMP B-TREE...). */
   operators: string[];
   text: string;
+  /**
+   * Rows each plan operator produced, one per operator box, when the engine
+   * prints them: actual counts under `analyze` (DuckDB EXPLAIN ANALYZE),
+   * otherwise the optimizer's estimates (DuckDB EXPLAIN "~N rows"). Absent
+   * when the engine gives none (SQLite's EXPLAIN QUERY PLAN).
+   */
+  cardinalities?: { operator: string; rows: number }[];
+  /** Whether `cardinalities` are measured (analyze) or estimated. */
+  cardinality_source?: 'analyze' | 'estimate';
+}
+
+export interface ExplainOptions {
+  /**
+   * Run the query to measure operator cardinalities (DuckDB EXPLAIN ANALYZE).
+   * The statement passes the same gate as execute first; engines that cannot
+   * analyze return the plain plan.
+   */
+  analyze?: boolean;
 }
 
 export interface Engine {
@@ -97,7 +115,7 @@ export interface Engine {
    * The engine's query plan of one read statement (it is checked by the same
    * gate as execute and never run): the operator names, one per plan node.
    */
-  explain(sql: string): Promise<Outcome<PlanSummary>>;
+  explain(sql: string, options?: ExplainOptions): Promise<Outcome<PlanSummary>>;
   close(): Promise<void>;
 }
 

@@ -48,7 +48,7 @@ function spawnWorkerHost(): HostHandle {
       load: (fixture) => remote.load(fixture),
       execute: (sql, options) => remote.execute(sql, options),
       contentDigest: () => remote.contentDigest(),
-      explain: (sql) => remote.explain(sql),
+      explain: (sql, options) => remote.explain(sql, options),
       sandboxState: () => remote.sandboxState(),
       cancel: () => remote.cancel(),
     },

@@ -2,7 +2,7 @@
  * The contract between a supervisor and an engine host (a worker thread in
  * Node, a Web Worker in the browser). Everything crossing it is plain data.
  */
-import type { EngineName, ExecuteOutcome, FixtureInfo, FixtureSource, PlanSummary } from '../core/engine.ts';
+import type { EngineName, ExecuteOutcome, ExplainOptions, FixtureInfo, FixtureSource, PlanSummary } from '../core/engine.ts';
 import type { Outcome } from '../core/errors.ts';
 
 export interface HostExecuteOptions {
@@ -19,7 +19,7 @@ export interface EngineSession {
   load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>>;
   execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome>;
   contentDigest(): Promise<Outcome<string>>;
-  explain(sql: string): Promise<Outcome<PlanSummary>>;
+  explain(sql: string, options?: ExplainOptions): Promise<Outcome<PlanSummary>>;
   /**
    * The engine state a query could leave behind for the next one (settings,
    * logs, temporary objects, variables), read by trusted SQL: tests compare

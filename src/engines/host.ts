@@ -36,9 +36,9 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
         return { ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } };
       }
     },
-    async explain(sql: string) {
+    async explain(sql: string, options?: { analyze?: boolean }) {
       try {
-        return await need().explain(String(sql));
+        return await need().explain(String(sql), { analyze: options?.analyze === true });
       } catch (thrown) {
         return fail('execution.error', messageOf(thrown));
       }

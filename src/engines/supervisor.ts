@@ -15,6 +15,7 @@ import {
   type ExecuteOutcome,
   type FixtureInfo,
   type FixtureSource,
+  type ExplainOptions,
   type PlanSummary,
 } from '../core/engine.ts';
 import { fail, messageOf, type Outcome } from '../core/errors.ts';
@@ -260,12 +261,12 @@ export class SupervisedEngine implements Engine {
     if (!stopped) this.kill('stopped');
   }
 
-  explain(sql: string): Promise<Outcome<PlanSummary>> {
+  explain(sql: string, options?: ExplainOptions): Promise<Outcome<PlanSummary>> {
     return this.serialize(async () => {
       try {
         const host = await this.ready();
         const budget = timer(this.options.cancelGraceMs ?? 5000);
-        const result = await Promise.race([host.api.explain(sql), budget.promise]);
+        const result = await Promise.race([host.api.explain(sql, options), budget.promise]);
         budget.cancel();
         if (result === TIMED_OUT) {
           this.kill('explain timeout');

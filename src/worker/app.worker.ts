@@ -235,7 +235,7 @@ function withSignal(engine: Engine, signal: AbortSignal): Engine {
     load: (f) => engine.load(f),
     execute: (sql, options) => engine.execute(sql, { ...options, signal }),
     contentDigest: () => engine.contentDigest(),
-    explain: (sql) => engine.explain(sql),
+    explain: (sql, options) => engine.explain(sql, options),
     close: () => engine.close(),
   };
 }

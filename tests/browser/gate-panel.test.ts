@@ -16,6 +16,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { GateResult } from '../../src/core/gate/gate.ts';
+import type { BoundarySweep } from '../../src/core/gate/sweep.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
@@ -151,6 +152,15 @@ describe('release gate panel in Chromium (production build)', () => {
     expect(ids).toEqual(blocked[0]!.case_ids);
     expect(ids.length).toBeGreaterThan(0);
     expect(await page.locator('[data-check=answer_accuracy] .scope').textContent()).toMatch(/answer set/);
+    // The boundary sweep `baseline record` wrote beside the baseline, drawn as a chart: one line per gated figure, the same rules and caveats.
+    const sweep = JSON.parse(readFileSync(baselineFile.replace(/\.json$/, '.sweep.json'), 'utf8')) as BoundarySweep;
+    const gated = sweep.figures.filter((f) => f.n > 0);
+    await page.getByTestId('gate-sweep').locator('summary').click();
+    expect(await page.locator('[data-testid=gate-sweep-line]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-figure')))).toEqual(gated.map((f) => f.figure));
+    expect(await page.locator('[data-testid=gate-sweep-table] tbody tr td.mono').allTextContents()).toEqual(gated.map((f) => f.rule));
+    expect(await page.locator('[data-testid=gate-sweep-caveats] li').allTextContents()).toEqual(sweep.caveats);
+    const points = await page.locator('[data-testid=gate-sweep-line]').first().getAttribute('points');
+    expect(points?.split(' ')).toHaveLength(sweep.grid.length);
     await page.getByTestId('gate-panel').screenshot({ path: path.join(SHOTS, 'gate.png') });
   });
 

@@ -23,6 +23,7 @@ describe('STEF validation on the execution goldens', () => {
     const doc = readFileSync(path.join(repoRoot, 'docs/stef.md'), 'utf8');
     expect(doc).toContain(docRow(DOC_LABELS.plain, validateOnGoldens()));
     expect(doc).toContain(docRow(DOC_LABELS.conventions, validateOnGoldens({ conventions: true })));
+    expect(doc).toContain(docRow(DOC_LABELS.heldOut, validateOnGoldens({ corpus: 'refusal_controls' })));
   });
   it('the sample R_app is valid', () => {
     expect(parseRules(JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/stef/r_app.json'), 'utf8'))).ok).toBe(true);

@@ -4,6 +4,7 @@ import { ENGINE_NAMES, type EngineName } from '../../core/engine.ts';
 import { parseEvaluationRequest, resolveEvaluationConfig, SHAPES, type EvaluationRequest } from '../../core/evaluation/request.ts';
 import { evaluate } from '../../core/pipeline.ts';
 import { COMPARISON_MODES } from '../../core/result/config.ts';
+import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
 import type { EvaluationReport } from '../../core/report/report.ts';
 import { openEngine } from '../../engines/node.ts';
 import { oneOf, parseFlags, positiveInteger } from '../args.ts';
@@ -35,6 +36,9 @@ Options:
   --config FILE         JSON configuration (the seed's option names)
   --engine duckdb|sqlite
   --timeout-ms N        per-query budget (default 5000)
+  --include intermediates
+                        add the ASTs (parsed and canonical trees), the full result tables
+                        and the result schemas to the report (config key "include")
   --judge               ask the configured AI judge (SQL_VERDICT_JUDGE_* variables); advisory only
   --json                print the full JSON report
   -h, --help            show this help
@@ -107,6 +111,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     'timeout-ms': { type: 'string' },
     'as-of': { type: 'string' },
     judge: { type: 'boolean' },
+    include: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -140,6 +145,11 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   if (rtol !== undefined) config.numeric_rel_tolerance = rtol;
   if (values['timeout-ms']) config.query_timeout_ms = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   if (values.judge) config.enable_ai_judge = true;
+  if (values.include?.length) {
+    const asked = values.include.flatMap((v) => v.split(',')).map((v) => v.trim());
+    for (const v of asked) oneOf('--include', v, INCLUDE_OPTIONS);
+    config.include = [...new Set([...((config.include as string[] | undefined) ?? []), ...asked])];
+  }
   const checked = resolveEvaluationConfig(config);
   if (!checked.ok) throw new CliError(`Invalid configuration: ${checked.error.message}`);
   const context: Record<string, unknown> = { ...((raw.context as Record<string, unknown> | undefined) ?? {}) };

@@ -7,6 +7,7 @@ import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
 import { applyGate, type GateOptions } from '../../core/gate/gate.ts';
+import { boundarySweep, sweepText } from '../../core/gate/sweep.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -28,11 +29,16 @@ from its cases; a report whose summary disagrees is refused. "-" as --markdown o
 --junit writes it on stdout (the verdict lines go to stderr).
 Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
 
-export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--policy FILE]
+export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--policy FILE] [--sweep FILE]
 
 Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
 figures, the date and the gate policy (the documented one, or --policy FILE). Only this
-explicit command writes a baseline; the gate never does. "--out -" prints it on stdout.`;
+explicit command writes a baseline; the gate never does. "--out -" prints it on stdout.
+Next to it (B with .sweep.json, or --sweep FILE; with "--out -" only when --sweep is given)
+it writes the gate's boundary sweep under that policy: for answer accuracy, refusal recall
+and over-refusal, the gate's decision at every count of misses k = 0..n, and the
+probability of passing for a per-question miss rate p, with the caveats that come with
+that projection.`;
 
 export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json] [--fail-on-regression]
 
@@ -112,6 +118,11 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   return result.exit_code;
 }
 
+/** baseline.json → baseline.sweep.json, beside it. */
+export function sweepPath(baselineFile: string): string {
+  return /\.json$/i.test(baselineFile) ? baselineFile.replace(/\.json$/i, '.sweep.json') : `${baselineFile}.sweep.json`;
+}
+
 export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h') {
@@ -124,6 +135,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
     out: { type: 'string' },
     suite: { type: 'string' },
     policy: { type: 'string' },
+    sweep: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -132,7 +144,8 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`baseline record: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.out) throw new CliError('baseline record: --report and --out are required.');
-  const out = outputs('baseline record', io, { out: values.out });
+  const sweepFile = values.sweep ?? (values.out === '-' ? undefined : sweepPath(values.out));
+  const out = outputs('baseline record', io, { out: values.out, sweep: sweepFile });
   const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
   const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10), policy: policy.policy });
@@ -141,6 +154,13 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   if (!checked.ok) throw new CliError(checked.error.message);
   out.write(values.out, () => prettyJson(baseline.value));
   out.print(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
+  if (sweepFile !== undefined) {
+    // The sweep is judged under the policy recorded with the baseline (the one the gate applies to it).
+    const sweep = boundarySweep(checked.value, checked.value.policy);
+    out.write(sweepFile, () => prettyJson(sweep));
+    out.print(`Boundary sweep written to ${sweepFile}.`);
+    out.print(sweepText(sweep));
+  }
   return EXIT.ok;
 }
 

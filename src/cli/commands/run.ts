@@ -7,7 +7,8 @@ import { gradeRun, type CaseReport, type RunReport } from '../../core/run/grade-
 import { RunReportWriter } from '../report-stream.ts';
 import { openEngine } from '../../engines/node.ts';
 import { resolveFixture } from '../fixtures.ts';
-import { parseFlags, positiveInteger } from '../args.ts';
+import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
+import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
@@ -40,6 +41,9 @@ ${THRESHOLD_HELP}
                          cases below the 0.92 score threshold; advisory only
   --judge-threshold X    judge only cases scoring below X (0–1, default 0.92)
   --judge-concurrency N  judge requests in flight at most (default 4)
+  --include intermediates
+                         add each case's ASTs, full result tables and result schemas
+                         to its report (large); verdicts are unchanged
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
                          corpus or version (refused by default, exit 2)
@@ -108,6 +112,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     judge: { type: 'boolean' },
     'judge-threshold': { type: 'string' },
     'judge-concurrency': { type: 'string' },
+    include: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     'allow-corpus-mismatch': { type: 'boolean' },
     'min-accuracy': { type: 'string' },
@@ -129,6 +134,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
+  const include = [...new Set((values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!))];
   const thresholds = parseThresholds(values);
   const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
   const progress = progressReporter(io, { json: values.json });
@@ -145,7 +151,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus,
       run,
       engineFor: pool.engineFor,
-      config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}) },
+      config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       retainCases: !!values.json || values.out === '-',

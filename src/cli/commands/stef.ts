@@ -27,10 +27,12 @@ Options:
   --bucket B          day | week (default day), for --log
   --worst N           worst queries listed per agent version (default 5)
   --judge             semantic verdict from the configured AI judge (SQL_VERDICT_JUDGE_*); rules on failure
+  --min-phi X         exit 1 when Φ is below X (0–100; default 0: never); with --log, when any
+                      agent version's mean Φ is below X
   --json              print the JSON report
   -h, --help          show this help
 
-Exit status: 0 done, 2 bad input.`;
+Exit status: 0 done (Φ ≥ --min-phi), 1 Φ below --min-phi, 2 bad input.`;
 
 function readText(file: string, cwd: string, what: string): string {
   let bytes: Uint8Array;
@@ -105,6 +107,7 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
     bucket: { type: 'string' },
     worst: { type: 'string' },
     judge: { type: 'boolean' },
+    'min-phi': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -112,6 +115,9 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
     io.out(STEF_HELP);
     return EXIT.ok;
   }
+  const minPhi = values['min-phi'] === undefined ? 0 : Number(values['min-phi']);
+  if (values['min-phi'] !== undefined && (values['min-phi'].trim() === '' || !Number.isFinite(minPhi) || minPhi < 0 || minPhi > 100))
+    throw new CliError(`--min-phi must be a number from 0 to 100, got "${values['min-phi']}".`);
   if (positionals.length) throw new CliError(`stef: unexpected argument "${positionals[0]}" (the SQL goes in --sql).`);
   const rules = values.rules ? readRules(values.rules, io.cwd) : {};
   if (values.log) {
@@ -123,6 +129,11 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
     const bucket = oneOf('--bucket', values.bucket, ['day', 'week'] as const, 'day')!;
     const report = monitor(scoreLog(records, rules), { bucket, worst: positiveInteger('--worst', values.worst, 5) });
     io.out(values.json ? prettyJson(report) : summarizeMonitor(report));
+    const below = report.agents.filter((a) => a.mean_phi !== null && a.mean_phi < minPhi);
+    if (below.length) {
+      io.err(`Mean Φ below --min-phi ${minPhi}: ${below.map((a) => `${a.agent_version} ${a.mean_phi}`).join(', ')}.`);
+      return EXIT.failed;
+    }
     return EXIT.ok;
   }
   if (values.question === undefined) throw new CliError('stef: --question is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
@@ -134,5 +145,9 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
   const result = await evaluateStefWithJudge({ question: values.question, enriched_question: values.enriched ?? null, sql: values.sql, rules, dialect }, provider);
   if (!result.ok) throw new CliError(`stef: ${result.error.location ? `--${result.error.location}: ` : ''}${result.error.message}`);
   io.out(values.json ? prettyJson(result.value) : summarizeStef(result.value));
+  if (result.value.phi < minPhi) {
+    io.err(`Φ ${result.value.phi} is below --min-phi ${minPhi}.`);
+    return EXIT.failed;
+  }
   return EXIT.ok;
 }

@@ -95,6 +95,12 @@ export interface Measured extends Diagnosed {
   performanceWarnings: readonly Warning[];
 }
 
+/** `include` only adds report sections; it does not change grading, so it is not part of the hash. */
+async function configHashOf(config: EvaluationRequest['config']): Promise<string> {
+  const { include: _include, ...gradingConfig } = config;
+  return (await sha256Text(stableJson(gradingConfig))).slice(0, 16);
+}
+
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
@@ -134,7 +140,7 @@ export async function openCase(request: EvaluationRequest, engine: Engine, optio
     orderMatters,
     actualSql: request.actual_sql?.trim() ? request.actual_sql : null,
     execOptions: { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows },
-    configHash: (await sha256Text(stableJson(config))).slice(0, 16),
+    configHash: await configHashOf(config),
     now,
     started,
     timings: { parse: 0, execute: 0, compare: 0, diagnose: 0, judge: 0, total: 0 },

@@ -5,6 +5,7 @@
  */
 import { fail, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_COMPARISON_CONFIG, resolveComparisonConfig, type ComparisonConfig } from '../result/config.ts';
+import { INCLUDE_OPTIONS, type IncludeOption } from '../report/intermediates.ts';
 import type { CaseShape } from '../result/types.ts';
 import { decodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
@@ -26,6 +27,12 @@ export interface EvaluationConfig extends ComparisonConfig {
   safety_limit_threshold: number;
   /** Rows materialized per query at most. */
   max_rows: number;
+  /**
+   * Extra sections for the report: "intermediates" adds seed 001's ASTs,
+   * full result tables and result schemas. Absent by default (size); never
+   * changes a verdict, so it is left out of config_hash.
+   */
+  include?: IncludeOption[];
 }
 
 export const DEFAULT_EVALUATION_CONFIG: Readonly<EvaluationConfig> = Object.freeze({
@@ -66,7 +73,7 @@ type Raw = Record<string, unknown>;
 
 const BOOLEAN_KEYS = ['enable_ai_judge', 'enable_performance_metrics', 'enable_counterfactuals'] as const;
 const INTEGER_KEYS = ['query_timeout_ms', 'max_counterfactuals', 'safety_limit_threshold', 'max_rows'] as const;
-const EXTRA_KEYS: string[] = [...BOOLEAN_KEYS, ...INTEGER_KEYS];
+const EXTRA_KEYS: string[] = [...BOOLEAN_KEYS, ...INTEGER_KEYS, 'include'];
 
 /** Validate a configuration object (seed option names); unknown options are errors. */
 export function resolveEvaluationConfig(input: unknown = {}): Outcome<EvaluationConfig> {
@@ -88,6 +95,12 @@ export function resolveEvaluationConfig(input: unknown = {}): Outcome<Evaluation
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (key !== 'max_counterfactuals' && v === 0))
       return fail('input.invalid', `config.${key} must be a ${key === 'max_counterfactuals' ? 'non-negative' : 'positive'} whole number.`, { location: `config.${key}` });
     out[key] = v;
+  }
+  if (raw.include !== undefined) {
+    const inc = raw.include;
+    if (!Array.isArray(inc) || !inc.every((x) => (INCLUDE_OPTIONS as readonly unknown[]).includes(x)))
+      return fail('input.invalid', `config.include must be a list of ${INCLUDE_OPTIONS.map((o) => JSON.stringify(o)).join(', ')}.`, { location: 'config.include' });
+    out.include = [...new Set(inc as IncludeOption[])];
   }
   return ok(out);
 }

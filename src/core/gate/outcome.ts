@@ -54,6 +54,11 @@ export interface CaseResult {
   severity?: string;
   /** The system's own words when it declined. */
   decline_reason?: string;
+  /**
+   * The engine ran a side's SQL that the structural parser cannot parse:
+   * structure was not compared (results were). Present only when true.
+   */
+  parser_unsupported?: true;
 }
 
 /** Outcomes that count as "right" for run-vs-run comparison and RS(c). */

@@ -113,3 +113,55 @@ export const GATE_RESULT_SCHEMA = {
     },
   },
 } as const;
+
+/** The boundary sweep `sql-verdict baseline record` writes beside the baseline (`B.sweep.json`). */
+export const BOUNDARY_SWEEP_SCHEMA = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  $id: 'https://sql-verdict.dev/schema/boundary-sweep-1.json',
+  title: 'SQL Verdict gate boundary sweep',
+  type: 'object',
+  required: ['sweep_version', 'kind', 'baseline', 'grid', 'caveats', 'figures'],
+  additionalProperties: false,
+  properties: {
+    sweep_version: { const: 1 },
+    kind: { const: 'boundary_sweep' },
+    baseline: {
+      type: 'object',
+      required: ['suite', 'path', 'model', 'recorded_at'],
+      additionalProperties: false,
+      properties: { suite: { type: 'string' }, path: nullableString, model: { type: 'string' }, recorded_at: { type: 'string' } },
+    },
+    grid: { type: 'array', items: { type: 'string', pattern: '^(0|1|0\\.\\d+)$' } },
+    caveats: { type: 'array', items: { type: 'string' }, minItems: 3 },
+    figures: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['figure', 'arm', 'miss', 'n', 'observed_misses', 'max_passing_misses', 'rule', 'table', 'projection'],
+        additionalProperties: false,
+        properties: {
+          figure: { enum: ['answer_accuracy', 'refusal_recall', 'over_refusal'] },
+          arm: { enum: ['answer_set', 'must_refuse', 'must_answer'] },
+          miss: { type: 'string' },
+          n: count,
+          observed_misses: count,
+          max_passing_misses: { type: ['integer', 'null'], minimum: 0 },
+          rule: { type: 'string' },
+          table: {
+            type: 'array',
+            items: { type: 'object', required: ['k', 'decision'], additionalProperties: false, properties: { k: count, decision: { enum: ['pass', 'blocked'] } } },
+          },
+          projection: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['p', 'pass_probability', 'pass_probability_value'],
+              additionalProperties: false,
+              properties: { p: { type: 'string' }, pass_probability: { type: 'string', pattern: '^[01]\\.\\d{6}$' }, pass_probability_value: { type: 'number', minimum: 0, maximum: 1 } },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;

@@ -6,6 +6,8 @@
 import type { Diagnosed, Measured, Validated } from '../evaluation/case-record.ts';
 import type { ErrorCategory } from '../errors.ts';
 import { resultVerdict } from '../result/types.ts';
+import { queryResourceCost, resourceCost } from '../score/resource-cost.ts';
+import { buildIntermediates } from './intermediates.ts';
 import { failureSeverity, overallScore, resultScore, type Severity } from '../score/scoring.ts';
 import { encodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
@@ -38,13 +40,23 @@ export async function performanceStage(d: Diagnosed): Promise<Measured> {
   const e = d.validity.execution_time_expected_ms;
   const a = d.validity.execution_time_actual_ms;
   const [planActual, planExpected] = await Promise.all([d.engine.explain(d.actualSql!), d.engine.explain(d.request.expected_sql)]);
+  // Measured cardinalities (EXPLAIN ANALYZE runs each query once more); the plain plans above keep plan_complexity the optimizer's.
+  const [analyzedActual, analyzedExpected] = await Promise.all([d.engine.explain(d.actualSql!, { analyze: true }), d.engine.explain(d.request.expected_sql, { analyze: true })]);
+  const cost = resourceCost(
+    queryResourceCost(analyzedActual.ok ? analyzedActual.value : planActual.ok ? planActual.value : null, d.tables.actual!),
+    queryResourceCost(analyzedExpected.ok ? analyzedExpected.value : planExpected.ok ? planExpected.value : null, d.tables.expected!),
+  );
   const performance = {
     execution_time_ratio: e && a ? Math.round((a / e) * 1000) / 1000 : null,
+    resource_cost_score: cost.resource_cost_score,
+    resource_cost: cost,
     plan_complexity_score: planActual.ok ? planComplexity(planActual.value.operators) : null,
     plan_complexity_expected: planExpected.ok ? planComplexity(planExpected.value.operators) : null,
     plan_operators_actual: planActual.ok ? planActual.value.operators : [],
   };
   if (!planActual.ok) warnings.push({ code: 'plan_unavailable', message: `No query plan for the candidate: ${planActual.error.message}` });
+  if (cost.basis === 'result_bytes')
+    warnings.push({ code: 'plan_stats_missing', message: `The ${d.engine.name} engine gives no operator cardinalities: resource_cost_score compares result bytes only.` });
   if (e === null || a === null || e < 5 || a < 5)
     warnings.push({ code: 'performance_noisy', message: 'Execution times under 5 ms (or frozen results) are too noisy to compare: treat execution_time_ratio as indicative only.' });
   return { ...d, performance, performanceWarnings: warnings };
@@ -66,6 +78,9 @@ function common(v: Validated) {
     verdict_consistency_flag: null,
     error_types: [...new Set(errorTypes)],
     validity,
+    ...(v.config.include?.includes('intermediates')
+      ? { intermediates: buildIntermediates({ dialect: v.dialect, expectedParsed: v.parsed.expected, actualParsed: v.parsed.actual, expectedTable: v.tables.expected, actualTable: v.tables.actual }) }
+      : {}),
     judge: null,
   };
 }
@@ -110,6 +125,7 @@ export async function assembleBlocked(v: Validated, blocked: Blocked): Promise<E
     performance_scores: null,
     severity: 'critical failure' as Severity,
     explanations: [blocked.explanation],
+    per_column_mismatch_map: [],
     mismatch_map: [],
     blocked_reason: blocked.reason,
     warnings: [...v.warnings],
@@ -146,6 +162,7 @@ export async function assemble(m: Measured): Promise<EvaluationReport> {
     performance_scores: m.performance,
     severity: m.pass ? 'pass' : failureSeverity(result, diagnosis.diagnostic_scores),
     explanations: explanationsOf(m),
+    per_column_mismatch_map: diagnosis.per_column_mismatch_map,
     mismatch_map: diagnosis.per_column_mismatch_map,
     blocked_reason: null,
     warnings: [...m.warnings, ...result.warnings, ...m.performanceWarnings],

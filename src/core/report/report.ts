@@ -7,11 +7,18 @@ import type { CaseJudgment } from '../judge/index.ts';
 import type { ColumnMismatchEntry, DiagnosticScores, Finding } from '../diagnose/attribute.ts';
 import type { VerdictError, ErrorCategory } from '../errors.ts';
 import type { ResultComparison } from '../result/types.ts';
+import type { ResourceCost } from '../score/resource-cost.ts';
 import type { Severity } from '../score/scoring.ts';
 import type { StructuralComparison } from '../structure/structure.ts';
 import type { JsonResultTable } from '../value/json-codec.ts';
+import type { Intermediates } from './intermediates.ts';
 
-export const REPORT_VERSION = '1.0.0';
+/**
+ * 1.1.0: `per_column_mismatch_map` (the seed's glossary name) replaces
+ * `mismatch_map`, which stays as an identical alias in 1.1.x only;
+ * `intermediates` on request.
+ */
+export const REPORT_VERSION = '1.1.0';
 export const TOOL_VERSION = 'sql-verdict 0.1.0';
 
 export type BlockedReason = 'parse_failure' | 'execution_failure' | 'no_query' | null;
@@ -62,6 +69,10 @@ export interface EvaluationReport {
   diagnostic_scores: DiagnosticScores | null;
   performance_scores: {
     execution_time_ratio: number | null;
+    /** Candidate work over reference work (see src/core/score/resource-cost.ts and docs/scoring.md). */
+    resource_cost_score: number | null;
+    /** The measures behind resource_cost_score, per side, and the basis used. */
+    resource_cost?: ResourceCost;
     plan_complexity_score: number | null;
     plan_complexity_expected?: number | null;
     plan_operators_actual?: string[];
@@ -69,7 +80,13 @@ export interface EvaluationReport {
   severity: Severity;
   /** Plain-language sentences a reviewer can act on. */
   explanations: string[];
-  /** per_column_mismatch_map: attribute-level mismatch rates. */
+  /** Attribute-level mismatch rates and severity (seed 001, Layer 4). */
+  per_column_mismatch_map: ColumnMismatchEntry[];
+  /**
+   * @deprecated The same array as per_column_mismatch_map, under its pre-1.1
+   * name (the seed's output-contract shorthand); kept for report version
+   * 1.1.x only.
+   */
   mismatch_map: ColumnMismatchEntry[];
   /** Error taxonomy categories triggered during execution. */
   error_types: ErrorCategory[];
@@ -88,6 +105,8 @@ export interface EvaluationReport {
     expected_sample: (JsonResultTable & { total_rows: number }) | null;
     actual_sample: (JsonResultTable & { total_rows: number }) | null;
   };
+  /** Only when requested (config.include: ["intermediates"]): trees, full result tables, schemas. */
+  intermediates?: Intermediates;
   judge: CaseJudgment | null;
   run_metadata: {
     engine: string;
@@ -103,8 +122,8 @@ export interface EvaluationReport {
 
 const KEY_ORDER: (keyof EvaluationReport)[] = [
   'report_version', 'id', 'deterministic_verdict', 'ai_advisory_verdict', 'verdict_consistency_flag', 'overall_score',
-  'structure_score', 'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'mismatch_map',
-  'error_types', 'blocked_reason', 'warnings', 'validity', 'evidence', 'judge', 'run_metadata',
+  'structure_score', 'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'per_column_mismatch_map',
+  'mismatch_map', 'error_types', 'blocked_reason', 'warnings', 'validity', 'evidence', 'intermediates', 'judge', 'run_metadata',
 ];
 
 /** The report with its fields in the contract's order (readable JSON; same content). */

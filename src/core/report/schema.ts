@@ -44,6 +44,22 @@ const error = {
   properties: { code: { type: 'string' }, message: { type: 'string' }, category: { enum: [...ERROR_CATEGORIES] }, raw: { type: 'string' } },
 };
 
+const mismatchMap = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['column', 'status', 'mismatch_rate', 'severity'],
+    properties: { column: { type: 'string' }, status: { enum: ['aligned', 'missing', 'extra'] }, mismatch_rate: score, severity: { enum: ['none', 'low', 'high'] } },
+  },
+} as const;
+
+const tree = { type: ['object', 'null'], description: 'A query tree of the structural layer (src/core/structure/ir.ts); null when that side did not parse.' } as const;
+const table = nullable({ type: 'object', required: ['columns', 'rows'], properties: { columns: { type: 'array' }, rows: { type: 'array', items: { type: 'array' } } } });
+const resultSchema = nullable({
+  type: 'array',
+  items: { type: 'object', required: ['name', 'engine_type', 'kind'], properties: { name: { type: 'string' }, engine_type: { type: 'string' }, kind: { type: 'string' } } },
+});
+
 export const REPORT_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: `https://sql-verdict.dev/schemas/report-${REPORT_VERSION}.json`,
@@ -52,7 +68,7 @@ export const REPORT_SCHEMA = {
   type: 'object',
   required: [
     'report_version', 'deterministic_verdict', 'ai_advisory_verdict', 'verdict_consistency_flag', 'overall_score', 'structure_score',
-    'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'mismatch_map', 'error_types',
+    'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'per_column_mismatch_map', 'mismatch_map', 'error_types',
     'blocked_reason', 'warnings', 'validity', 'evidence', 'run_metadata',
   ],
   properties: {
@@ -89,18 +105,21 @@ export const REPORT_SCHEMA = {
     }),
     performance_scores: nullable({
       type: 'object',
-      required: ['execution_time_ratio', 'plan_complexity_score'],
-      properties: { execution_time_ratio: { type: ['number', 'null'] }, plan_complexity_score: { type: ['number', 'null'] } },
+      required: ['execution_time_ratio', 'resource_cost_score', 'plan_complexity_score'],
+      properties: {
+        execution_time_ratio: { type: ['number', 'null'] },
+        resource_cost_score: { type: ['number', 'null'], minimum: 0 },
+        resource_cost: { type: 'object', required: ['resource_cost_score', 'basis', 'actual', 'expected'], properties: { basis: { enum: ['operator_rows', 'result_bytes'] } } },
+        plan_complexity_score: { type: ['number', 'null'] },
+      },
     }),
     severity: { enum: [...SEVERITIES] },
     explanations: { type: 'array', items: { type: 'string' } },
+    per_column_mismatch_map: { ...mismatchMap, description: 'Attribute-level mismatch rate and severity per column (seed 001, Layer 4 Diagnostic Attribution).' },
     mismatch_map: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['column', 'status', 'mismatch_rate', 'severity'],
-        properties: { column: { type: 'string' }, status: { enum: ['aligned', 'missing', 'extra'] }, mismatch_rate: score, severity: { enum: ['none', 'low', 'high'] } },
-      },
+      ...mismatchMap,
+      deprecated: true,
+      description: 'Deprecated alias of per_column_mismatch_map (identical content), kept for report version 1.1.x only; read per_column_mismatch_map.',
     },
     error_types: { type: 'array', items: { enum: [...ERROR_CATEGORIES] } },
     blocked_reason: { enum: ['parse_failure', 'execution_failure', 'no_query', null] },
@@ -158,6 +177,23 @@ export const REPORT_SCHEMA = {
           type: 'array',
           items: { type: 'object', required: ['clause', 'direction', 'sql', 'executed', 'agrees'] },
         },
+      },
+    },
+    intermediates: {
+      type: 'object',
+      description: 'Present only when requested (config.include: ["intermediates"], CLI --include intermediates): seed 001 Validation-layer intermediates. Never changes a verdict.',
+      required: [
+        'ast_expected', 'ast_actual', 'canonical_ast_expected', 'canonical_ast_actual', 'expected_result_table', 'actual_result_table', 'expected_schema', 'actual_schema',
+      ],
+      properties: {
+        ast_expected: tree,
+        ast_actual: tree,
+        canonical_ast_expected: tree,
+        canonical_ast_actual: tree,
+        expected_result_table: table,
+        actual_result_table: table,
+        expected_schema: resultSchema,
+        actual_schema: resultSchema,
       },
     },
     judge: { type: ['object', 'null'] },

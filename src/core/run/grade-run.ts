@@ -414,6 +414,7 @@ function caseResultOf(c: CaseReport, record: RunRecord | undefined): CaseResult 
     fixture: c.fixture,
     ...(c.report ? { severity: c.report.severity } : {}),
     ...(record?.declineReason ? { decline_reason: record.declineReason } : {}),
+    ...(c.report?.validity.parser_unsupported_actual || c.report?.validity.parser_unsupported_expected ? { parser_unsupported: true as const } : {}),
   };
 }
 

@@ -279,10 +279,13 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
   }
 
   // ---- superlatives: "top 5", "five customers ... the most", "the highest" ----
+  // Where a "top N" / "bottom N" ranking ends: a "by X" right after it names the ranking metric, not a grouping.
+  let rankingEnd: number | null = null;
   const sup = (words: string[], direction: 'ASC' | 'DESC') => {
     for (const m of matches(new RegExp(`\\b(?:(top|bottom) (\\d+|${numberWords})\\b|(${alt(words)})\\b)`, 'g'), text)) {
       if (!spans.free(m.index, m.index + m[0].length)) continue;
       spans.take(m.index, m.index + m[0].length);
+      if (m[1]) rankingEnd ??= m.index + m[0].length;
       let n = m[2] ? numberOf(m[2], v) : null;
       if (n === null) {
         const before = text.slice(Math.max(0, m.index - 40), m.index).split(/\s+/).filter(Boolean).slice(-5);
@@ -335,6 +338,26 @@ export function extractQuestion(question: string, rules: AppRules = {}, opts: Ex
       if (!spans.free(m.index, m.index + g.length)) continue;
       const prev = text.slice(0, m.index).trim().split(/\s+/).pop()?.replace(/[^a-z]/g, '') ?? '';
       if (g === 'by' && (v.byNotGrouping.includes(prev) || m[1] === 'how' || /^\d/.test(m[1]!))) continue;
+      if (g === 'by' && ordering && rankingEnd !== null && m.index >= rankingEnd) {
+        // "Top 5 customers by revenue": at most a few words (the ranked entity) between the ranking and "by", no clause break.
+        const between = text.slice(rankingEnd, m.index);
+        if (!/[,.;:?]/.test(between) && between.trim().split(/\s+/).filter(Boolean).length <= 3) {
+          // The metric runs to the next clause word or break ("by number of orders in 2024" → "number of orders").
+          const words: string[] = [];
+          for (const w of text.slice(m.index + g.length + 1).split(/\s+/)) {
+            const clean = w.replace(/[^a-z0-9_']/g, '');
+            if (!clean || words.length === 4 || /^(in|for|from|during|since|per|each|and|with|on|at|over|between|who|that|which|where|when|than)$/.test(clean)) break;
+            words.push(clean);
+            if (/[,.;:?]$/.test(w)) break;
+          }
+          const metric = words.join(' ') || m[1]!;
+          spans.take(m.index, m.index + g.length);
+          ordering = { ...ordering, metric };
+          trace.push(`ranking "${ordering.phrase} … by ${metric}" → ORDER BY ${metric} ${ordering.direction} (the ranking metric, not a grouping)`);
+          rankingEnd = null;
+          continue;
+        }
+      }
       if (g === 'each' && (prev === 'for' || prev === 'in')) continue;
       const adjective = m[1] === 'calendar' || m[1] === 'fiscal';
       const first = adjective && m[2] ? m[2] : m[1]!;

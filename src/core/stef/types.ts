@@ -88,6 +88,8 @@ export interface QuestionOrdering {
   phrase: string;
   /** The user asked for a sort order explicitly ("highest first", "in descending order"), not only a superlative. */
   explicit: boolean;
+  /** What is ranked by: "revenue" in "top 5 customers by revenue" (read as the ORDER BY key, not a GROUP BY). */
+  metric?: string;
 }
 
 /** The semantic specification of a question. */

@@ -38,7 +38,8 @@ export interface ParsedSql {
 }
 
 export interface ParseFailure extends VerdictError {
-  code: 'validation.parse_error' | 'validation.empty_sql';
+  /** validation.parser_unsupported once the pipeline knows the engine runs the SQL. */
+  code: 'validation.parse_error' | 'validation.empty_sql' | 'validation.parser_unsupported';
   /** Grammars tried, in order, with each one's message. */
   attempts: { grammar: GrammarName; message: string }[];
   /** Dialect constructs used by the SQL that the parser chain does not support (most likely cause first). */

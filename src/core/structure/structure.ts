@@ -35,8 +35,20 @@ export interface StructuralComparison {
   rules_applied_expected: string[];
   rules_applied_actual: string[];
   warnings: { side: 'expected' | 'actual'; warning: ParseWarning }[];
-  /** Set when the comparison could not run: the pipeline turns a parser failure on SQL the engine runs into parser_unsupported. */
-  blocked_reason: 'parse_failure' | null;
+  /**
+   * The engine runs that side's SQL but the structural parser cannot parse
+   * it (set by the pipeline, which knows what the engine said): that side's
+   * parse_success_* is then true and its parse_error_* carries the code
+   * validation.parser_unsupported.
+   */
+  parser_unsupported_expected: boolean;
+  parser_unsupported_actual: boolean;
+  /**
+   * Why the clause comparison did not run: `parse_failure` (the SQL does not
+   * parse), or `parser_unsupported` (valid SQL the structural parser cannot
+   * read: results are still compared).
+   */
+  blocked_reason: 'parse_failure' | 'parser_unsupported' | null;
 }
 
 export interface CompareStructureOptions {
@@ -77,6 +89,8 @@ export function compareStructure(expectedSql: string, actualSql: string, dialect
       ...(pe.ok ? pe.value.warnings.map((warning) => ({ side: 'expected' as const, warning })) : []),
       ...(pa.ok ? pa.value.warnings.map((warning) => ({ side: 'actual' as const, warning })) : []),
     ],
+    parser_unsupported_expected: false,
+    parser_unsupported_actual: false,
     blocked_reason: ce && ca ? null : 'parse_failure',
   };
   if (!ce || !ca) return base;
@@ -89,4 +103,25 @@ export function compareStructure(expectedSql: string, actualSql: string, dialect
     clause_distance: distance,
     structure_score: structureScore(clauseMatch, base.normalized_sql_match, { weights: opts.weights, matchWeight: opts.matchWeight }),
   };
+}
+
+/**
+ * The structure section once the engine has spoken: a side the engine runs
+ * but the parser cannot read is parser_unsupported, not a parse failure.
+ */
+export function markParserUnsupported(s: StructuralComparison, sides: { expected: boolean; actual: boolean }): StructuralComparison {
+  if (!sides.expected && !sides.actual) return s;
+  const relabel = (e: ParseFailure | null): ParseFailure | null => (e ? { ...e, code: 'validation.parser_unsupported' } : e);
+  const out: StructuralComparison = {
+    ...s,
+    parser_unsupported_expected: sides.expected,
+    parser_unsupported_actual: sides.actual,
+    parse_success_expected: s.parse_success_expected || sides.expected,
+    parse_success_actual: s.parse_success_actual || sides.actual,
+    parse_error_expected: sides.expected ? relabel(s.parse_error_expected) : s.parse_error_expected,
+    parse_error_actual: sides.actual ? relabel(s.parse_error_actual) : s.parse_error_actual,
+  };
+  // Still parse_failure if a side the parser rejected is not one the engine runs.
+  if (out.blocked_reason === 'parse_failure' && out.parse_success_expected && out.parse_success_actual) out.blocked_reason = 'parser_unsupported';
+  return out;
 }

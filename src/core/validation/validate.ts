@@ -10,7 +10,7 @@ import type { ErrorCategory } from '../errors.ts';
 import type { Validity, Warning } from '../report/report.ts';
 import { clauseFeatures } from '../structure/features.ts';
 import { parseSql } from '../structure/parse.ts';
-import { compareStructure } from '../structure/structure.ts';
+import { compareStructure, markParserUnsupported } from '../structure/structure.ts';
 
 const SYNTAX_CATEGORIES: (ErrorCategory | undefined)[] = ['syntax_error'];
 
@@ -47,12 +47,13 @@ export async function validate(record: CaseRecord): Promise<Validated> {
     actual: request.actual_result ?? (actualRun?.ok ? actualRun.value : null),
   };
   const validity = validityOf(record, parsed, structure, { expected: expectedRun, actual: actualRun }, tables.expected !== null, tables.actual !== null);
+  const marked = structure ? markParserUnsupported(structure, { expected: validity.parser_unsupported_expected, actual: validity.parser_unsupported_actual }) : null;
   return {
     ...record,
     timings: { ...record.timings, parse: parseMs, execute: executeMs },
     warnings: [...record.warnings, ...parserWarnings(validity, parsed)],
     parsed,
-    structure,
+    structure: marked,
     runs: { expected: expectedRun, actual: actualRun },
     tables,
     validity,

@@ -11,7 +11,7 @@
  * single-SELECT check (`query('<sql>')`) before they run.
  */
 import type { DataType, RecordBatch, Table } from 'apache-arrow';
-import type { ExecuteOutcome, FixtureFile, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
+import type { ExecuteOutcome, ExplainOptions, FixtureFile, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
@@ -301,7 +301,7 @@ export class DuckDbSession implements EngineSession {
     return `SELECT ${list} FROM (${source})`;
   }
 
-  async explain(sql: string): Promise<Outcome<PlanSummary>> {
+  async explain(sql: string, options: ExplainOptions = {}): Promise<Outcome<PlanSummary>> {
     if (!this.fixture) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
     const pre = rejectedByPrecheck(sql);
     if (pre && !pre.ok) return { ok: false, error: pre.error };
@@ -310,14 +310,16 @@ export class DuckDbSession implements EngineSession {
     try {
       // The same gate as execute: DuckDB's parser must see exactly one SELECT-like statement.
       await this.describe(`SELECT * FROM query(${SQL_STRING(sql)})`);
-      const plan = await this.driver.query(`EXPLAIN ${sql}`);
+      const analyze = options.analyze === true;
+      const plan = await this.driver.query(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${sql}`);
       const rows = decodeTable(plan, [
         { name: 'explain_key', engineType: 'VARCHAR', kind: 'text' },
         { name: 'explain_value', engineType: 'VARCHAR', kind: 'text' },
       ]);
       const text = rows.map((r) => String(r[1] ?? '')).join('\n');
-      const operators = [...text.matchAll(/│\s*([A-Z][A-Z_]{2,})\s*│/g)].map((m) => m[1]!).filter((op) => !/^(PROJECTIONS?|CARDINALITY|ESTIMATED)$/.test(op));
-      return ok({ operators, text });
+      const operators = [...text.matchAll(/│\s*([A-Z][A-Z_]{2,})\s*│/g)].map((m) => m[1]!).filter((op) => !/^(PROJECTIONS?|CARDINALITY|ESTIMATED|QUERY|EXPLAIN|ANALYZE|TOTAL)$/.test(op));
+      const cardinalities = planCardinalities(text);
+      return ok({ operators, text, ...(cardinalities.length ? { cardinalities, cardinality_source: analyze ? ('analyze' as const) : ('estimate' as const) } : {}) });
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }
@@ -368,4 +370,33 @@ export class DuckDbSession implements EngineSession {
       return executionError('duckdb', messageOf(thrown), elapsed());
     }
   }
+}
+
+/**
+ * Operator cardinalities from DuckDB's box-drawn plan. Boxes sit side by side,
+ * so the text is read as a grid: each box is a column span of lines, its first
+ * upper-case line is the operator and its "N rows" (EXPLAIN ANALYZE) or
+ * "~N rows" (EXPLAIN estimate) line the rows it produced.
+ */
+export function planCardinalities(text: string): { operator: string; rows: number }[] {
+  const out: { operator: string; rows: number }[] = [];
+  const open = new Map<number, { end: number; operator: string | null; rows: number | null }>();
+  for (const line of text.split('\n')) {
+    for (const [start, box] of [...open]) {
+      if (line[start] === '└') {
+        open.delete(start);
+        if (box.operator && box.rows !== null && box.operator !== 'EXPLAIN_ANALYZE') out.push({ operator: box.operator, rows: box.rows });
+        continue;
+      }
+      const cell = line.slice(start + 1, box.end).trim();
+      const rows = /^~?([\d,]+) rows$/i.exec(cell);
+      if (rows && box.rows === null) box.rows = Number(rows[1]!.replaceAll(',', ''));
+      else if (box.operator === null && /^[A-Z][A-Z_]{2,}$/.test(cell)) box.operator = cell;
+    }
+    for (let i = line.indexOf('┌'); i >= 0; i = line.indexOf('┌', i + 1)) {
+      const end = line.indexOf('┐', i);
+      if (end > i && !open.has(i)) open.set(i, { end, operator: null, rows: null });
+    }
+  }
+  return out;
 }

@@ -123,6 +123,16 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
     out.push(...table(['Shape', 'Cases', 'Correct', 'Wrong', 'No query', 'Declined'], s.shapes.map((x) => [mdInline(x.shape), x.total, x.correct, x.wrong, x.no_query, x.over_refusal + x.declined_unarmed + x.correct_refusal]), ['---', '--:', '--:', '--:', '--:', '--:']), '');
   }
 
+  const unsupported = s.cases.filter((k) => k.parser_unsupported);
+  if (unsupported.length) {
+    out.push(`### parser_unsupported (${unsupported.length})`, '');
+    out.push(
+      'The engine ran this SQL but the structural parser cannot parse it: the structure was not compared (structure_score is null); the results were compared and graded as usual.',
+      '',
+    );
+    out.push(...table(['Case', 'Outcome', 'Structure'], unsupported.map((k) => [mdCode(k.id), k.outcome, 'parser_unsupported'])), '');
+  }
+
   const max = options.maxFailures ?? 50;
   out.push(`### Failures (${s.failures.length})`, '');
   if (s.failures.length === 0) out.push('None.', '');
