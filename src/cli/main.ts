@@ -1,6 +1,7 @@
 /** The sql-verdict command line: one entry, one module per command. */
 import { CliError, EXIT } from './cli-error.ts';
 import { COMPARE_HELP, compareCommand } from './commands/compare.ts';
+import { IMPORT_HELP, importCommand } from './commands/bench.ts';
 import { DIGEST_HELP, digestCommand } from './commands/digest.ts';
 import { BASELINE_HELP, baselineCommand, DIFF_HELP, diffCommand, GATE_HELP, gateCommand } from './commands/gate.ts';
 import { RUN_HELP, runCommand, SELFCHECK_HELP, selfcheckCommand } from './commands/run.ts';
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', run: baselineCommand, help: BASELINE_HELP },
   diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', run: diffCommand, help: DIFF_HELP },
   stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', run: stefCommand, help: STEF_HELP },
+  import: { summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run', run: importCommand, help: IMPORT_HELP },
   digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', run: digestCommand, help: DIGEST_HELP },
 };
 

@@ -12,9 +12,12 @@ import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import { writeOutput, type Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
+import { benchRunCommand } from './bench.ts';
 import { prettyJson } from '../json.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
+       sql-verdict run --format spider|bird|csv ... --db-dir DIR   (benchmark files as they are;
+                                                                  "run --format x --help")
 
 Grade every case of a corpus against a run of the system under test. The oracle
 self-check runs first: a reference that no longer returns its frozen result refuses
@@ -86,6 +89,8 @@ export function summarizeRunReport(report: RunReport): string {
 }
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
+  // A benchmark's own files (Spider, BIRD, CSV): see bench.ts.
+  if (argv.some((a) => a === '--format' || a.startsWith('--format=') || a === '--db-dir' || a.startsWith('--db-dir='))) return benchRunCommand(argv, io);
   const { values, positionals } = parseFlags('run', argv, {
     corpus: { type: 'string' },
     run: { type: 'string' },

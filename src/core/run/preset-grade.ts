@@ -1,0 +1,149 @@
+/**
+ * Grading under a benchmark's own policy (`--policy spider`, `--policy bird`):
+ * after the run is graded by SQL Verdict's policy, every answered case is
+ * judged again by the preset (src/core/presets) and the preset's verdict
+ * decides the outcome, so answer_accuracy is the benchmark's figure. Each
+ * case keeps SQL Verdict's own outcome beside it, and the run says how many
+ * cases the two policies decide differently.
+ */
+import type { LoadedCorpus } from '../corpus/types.ts';
+import type { LoadedRun } from '../corpus/load-run.ts';
+import type { Engine } from '../engine.ts';
+import { ok, type Outcome } from '../errors.ts';
+import type { CaseOutcome } from '../gate/outcome.ts';
+import { summarizeRun } from '../gate/summary.ts';
+import { birdResultEq } from '../presets/bird.ts';
+import { spiderPrepare, spiderResultEq } from '../presets/spider.ts';
+import { caseConfig, referencesOf } from './case-references.ts';
+import { caseResultOf, type RunReport } from './grade-run.ts';
+import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
+
+export const POLICY_PRESETS = ['spider', 'bird'] as const;
+export type PolicyPresetName = (typeof POLICY_PRESETS)[number];
+
+export interface PolicyPreset {
+  name: PolicyPresetName;
+  /** spider only: compare with DISTINCT kept (the official `--keep_distinct`). */
+  keepDistinct?: boolean;
+}
+
+export interface PresetCaseVerdict {
+  preset: PolicyPresetName;
+  verdict: 'pass' | 'fail';
+  /** e.g. `spider.row_count`, `bird.row_set`, `spider.prediction_failed`; `spider.equal` on a pass. */
+  reason_code: string;
+  reason: string;
+  /** What the preset's preprocessing changed in the queries (DISTINCT removed, ...). */
+  changes: string[];
+  /** 0-based reference that matched under the preset (null when none did). */
+  matched_index: number | null;
+  /** SQL Verdict's own outcome and reason for this case. */
+  native_outcome: CaseOutcome;
+  native_reason_code: string | null;
+  /** The two policies decide this case differently. */
+  differs: boolean;
+}
+
+export interface PresetRunSummary {
+  preset: PolicyPresetName;
+  keep_distinct: boolean;
+  /** SQL Verdict's own figure for the same run, beside the preset's (summary.answer_accuracy). */
+  native_answer_accuracy: { correct: number; total: number };
+  /** Cases the preset passes and SQL Verdict fails, and the other way round. */
+  differences: { preset_pass_native_fail: string[]; preset_fail_native_pass: string[] };
+}
+
+export interface CaseJudgeInput {
+  gold: string;
+  pred: string;
+  engine: Engine;
+  timeoutMs: number;
+  maxRows: number;
+}
+
+/** The preset's verdict on one (gold, prediction) pair, both run on the engine. */
+export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'differs' | 'matched_index'>> {
+  const name = preset.name;
+  const exec = { timeoutMs: input.timeoutMs, maxRows: input.maxRows };
+  const prepared = name === 'spider' ? spiderPrepare(input.gold, input.pred, { keepDistinct: preset.keepDistinct ?? false }) : { gold: input.gold, pred: input.pred, orderMatters: false, changes: [] };
+  const gold = await input.engine.execute(prepared.gold, exec);
+  if (!gold.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.gold_failed`, reason: `The gold query fails: ${gold.error.message}`, changes: prepared.changes };
+  const pred = await input.engine.execute(prepared.pred, exec);
+  if (!pred.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.prediction_failed`, reason: `The prediction fails: ${pred.error.message}`, changes: prepared.changes };
+  const match = name === 'spider' ? spiderResultEq(gold.value, pred.value, prepared.orderMatters) : birdResultEq(gold.value, pred.value);
+  return { preset: name, verdict: match.equal ? 'pass' : 'fail', reason_code: `${name}.${match.code}`, reason: match.message, changes: prepared.changes };
+}
+
+export interface ApplyPresetInput {
+  report: RunReport;
+  corpus: LoadedCorpus;
+  run: LoadedRun;
+  engineFor(fixture: string): Promise<Outcome<Engine>>;
+  preset: PolicyPreset;
+  config?: Partial<EvaluationConfig>;
+  reliabilityPenalty?: number;
+  onProgress?(done: number, total: number): void;
+}
+
+/** The report with the preset's verdict as each case's outcome, SQL Verdict's kept beside it. */
+export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunReport>> {
+  const { report, corpus: loaded, run, preset } = input;
+  const corpus = loaded.corpus;
+  const runConfig: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...input.config };
+  const records = new Map(run.records.map((r) => [r.id, r]));
+  const cases = [...report.cases];
+  const nativeCorrect = report.summary.answer_accuracy.correct;
+  const differences: PresetRunSummary['differences'] = { preset_pass_native_fail: [], preset_fail_native_pass: [] };
+  for (const [index, c] of corpus.cases.entries()) {
+    input.onProgress?.(index, corpus.cases.length);
+    const graded = cases[index]!;
+    // Only answers are judged by the preset; refusals, missing records and must_refuse cases keep their outcome.
+    if (graded.outcome !== 'correct' && graded.outcome !== 'wrong') continue;
+    const sql = records.get(c.id)?.sql;
+    const references = referencesOf(c);
+    if (!sql || references.length === 0) continue;
+    const engine = await input.engineFor(c.fixture);
+    const config = caseConfig(c, runConfig);
+    let verdict: PresetCaseVerdict;
+    if (!engine.ok) {
+      verdict = { preset: preset.name, verdict: 'fail', reason_code: `${preset.name}.no_database`, reason: engine.error.message, changes: [], matched_index: null, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+    } else {
+      let first: Awaited<ReturnType<typeof presetJudge>> | null = null;
+      let matched: number | null = null;
+      for (const [i, gold] of references.entries()) {
+        const v = await presetJudge(preset, { gold, pred: sql, engine: engine.value, timeoutMs: config.query_timeout_ms, maxRows: config.max_rows });
+        first ??= v;
+        if (v.verdict === 'pass') {
+          first = v;
+          matched = i;
+          break;
+        }
+      }
+      verdict = { ...first!, matched_index: matched, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+    }
+    const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
+    verdict.differs = outcome !== graded.outcome;
+    if (verdict.differs) (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
+    cases[index] = {
+      ...graded,
+      outcome,
+      reason: outcome === 'correct' ? null : verdict.reason,
+      reason_code: outcome === 'correct' ? null : verdict.reason_code,
+      policy_preset: verdict,
+    };
+  }
+  const summary = summarizeRun(
+    cases.map((k) => caseResultOf(k, records.get(k.id))),
+    { name: corpus.name, version: corpus.version, size: corpus.cases.length, sha256: loaded.sha256 },
+    report.summary.run,
+    { reliabilityPenalty: input.reliabilityPenalty ?? 1 },
+  );
+  if (!summary.ok) return summary;
+  const policy: PresetRunSummary = {
+    preset: preset.name,
+    keep_distinct: preset.name === 'spider' ? (preset.keepDistinct ?? false) : false,
+    native_answer_accuracy: { correct: nativeCorrect, total: report.summary.answer_accuracy.total },
+    differences,
+  };
+  return ok({ ...report, summary: summary.value, cases, policy });
+}
