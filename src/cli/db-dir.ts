@@ -53,7 +53,7 @@ export class DbDirPool {
 
   constructor(
     private readonly files: Map<string, string>,
-    private readonly capacity = 2,
+    private readonly capacity = 1,
   ) {}
 
   engineFor = async (fixture: string): Promise<Outcome<Engine>> => {

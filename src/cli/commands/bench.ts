@@ -173,7 +173,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: label });
   report(corpus.problems.filter((p) => p.severity === 'error'), io);
   if (!corpus.ok) throw new CliError(`Internal: the imported corpus does not load (listed above).`);
-  const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), { file: values.pred, caseIds: corpus.loaded.corpus.cases.map((k) => k.id) });
+  const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), { file: values.pred, format: 'jsonl', caseIds: corpus.loaded.corpus.cases.map((k) => k.id) });
   // Metadata warnings (no model, no created_at) say nothing about the files the user gave.
   report(run.problems.filter((p) => p.severity === 'error'), io);
   if (!run.ok) throw new CliError('Internal: the imported run does not load (listed above).');

@@ -103,7 +103,7 @@ export function importBird(input: BirdImportInput): ImportResult {
     questions.push({ key, db: r.db_id as string, line, index: i });
   }
   if (errors()) return fail();
-  checkDatabases(questions.map((q) => ({ db: q.db, line: q.line, field: 'db_id', file })), input.databases, problems);
+  checkDatabases(questions.map((q, i) => ({ db: q.db, line: q.line, field: 'db_id', file, case_id: cases[i]!.id })), input.databases, problems);
 
   let records: ImportedRecord[] = [];
   if (input.pred) {
