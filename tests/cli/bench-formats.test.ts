@@ -42,6 +42,7 @@ describe('BIRD layout', () => {
       keep_distinct: false,
       native_answer_accuracy: { correct: 3, total: 6 },
       differences: { preset_pass_native_fail: ['q0002'], preset_fail_native_pass: ['q0003'] },
+      difference_reasons: { set_semantics: 1, tuple_equality: 1 },
     });
     expect(report.cases[2]!.policy_preset).toMatchObject({ verdict: 'pass', native_outcome: 'wrong', native_reason_code: 'result.row_count_mismatch', differs: true });
     expect(report.cases[5]!.reason_code).toBe('bird.prediction_failed');

@@ -9,6 +9,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Engine } from '../../src/core/engine.ts';
+import type { Outcome } from '../../src/core/errors.ts';
+import { importSpider } from '../../src/core/import/spider.ts';
+import { presetJudge } from '../../src/core/run/preset-grade.ts';
 import { spiderDir } from './paths.ts';
 
 export const SPIDER_SYSTEMS = ['c3sql_gpt35', 'dailsql_gpt4', 'dailsql_gpt4_sc', 'graphix_t5', 'dinsql_gpt4', 'gpt4_fewshot', 'gpt4_zeroshot', 'dinsql_codex', 'codex_fewshot'];
@@ -89,4 +93,23 @@ export function buildSpiderLayout(keep: (index: number, kept: number) => boolean
       return { exec, keepDistinct };
     },
   };
+}
+
+/**
+ * The spider preset's verdict on every line of a system, through the
+ * importer and the preset alone (no SQL Verdict pipeline): quick enough for
+ * all 972 lines of nine systems.
+ */
+export async function presetVerdicts(layout: SpiderLayout, system: string, keepDistinct: boolean, pool: { engineFor(db: string): Promise<Outcome<Engine>> }): Promise<boolean[]> {
+  const bytes = (f: string) => ({ file: path.basename(f), bytes: new Uint8Array(readFileSync(f)) });
+  const imported = importSpider({ gold: bytes(layout.gold), pred: bytes(layout.pred(system)) });
+  if (!imported.ok) throw new Error(imported.problems.map((p) => p.message).join('; '));
+  const out: boolean[] = [];
+  for (const [i, c] of imported.imported.corpus.cases.entries()) {
+    const engine = await pool.engineFor(c.fixture);
+    if (!engine.ok) throw new Error(engine.error.message);
+    const v = await presetJudge({ name: 'spider', keepDistinct }, { gold: c.reference_sql as string, pred: imported.imported.records[i]!.sql!, engine: engine.value, timeoutMs: 30_000, maxRows: 1_000_000 });
+    out.push(v.verdict === 'pass');
+  }
+  return out;
 }

@@ -18,7 +18,7 @@ import { importCsv } from '../../core/import/csv.ts';
 import { importSpider } from '../../core/import/spider.ts';
 import { sha256Hex } from '../../core/digest/sha256.ts';
 import { gradeRun, type RunReport } from '../../core/run/grade-run.ts';
-import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
+import { applyPreset, POLICY_DIFFERENCES, POLICY_PRESETS, type PolicyDifference, type PolicyPresetName } from '../../core/run/preset-grade.ts';
 import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
@@ -240,6 +240,7 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
       `SQL Verdict's own policy: ${n.correct}/${n.total} (${pct(n.correct, n.total)}); the policies differ on ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length} case(s): ` +
         `${p.differences.preset_pass_native_fail.length} pass only under ${p.preset}, ${p.differences.preset_fail_native_pass.length} only under SQL Verdict's`,
     );
+    for (const [name, count] of Object.entries(p.difference_reasons)) lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
   } else lines.push(`Answer accuracy: ${a.correct}/${a.total} (${pct(a.correct, a.total)})`);
   const levels = s.difficulty_pyramid.filter((l) => l.total > 0);
   if (levels.length) lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);

@@ -42,6 +42,44 @@ export interface PresetCaseVerdict {
   native_reason_code: string | null;
   /** The two policies decide this case differently. */
   differs: boolean;
+  /** When they differ: the policy difference that explains it (see POLICY_DIFFERENCES). */
+  policy_difference?: PolicyDifference;
+}
+
+/** Why a preset and SQL Verdict's own policy can decide a case differently, by name. */
+export const POLICY_DIFFERENCES = {
+  distinct_removed: 'Spider removes DISTINCT from both queries before comparing; SQL Verdict keeps it.',
+  empty_results: 'Spider passes two empty results whatever their columns; SQL Verdict also compares the columns.',
+  value_plug: "Spider's driver replaces 'value' with 1 in the prediction before running it.",
+  first_statement: "Spider's DISTINCT removal keeps only the prediction's first statement.",
+  set_semantics: 'BIRD compares sets of rows (duplicates ignored); SQL Verdict compares bags.',
+  python_equality: 'The benchmark compares Python values (1 = 1.0, text is never a number); SQL Verdict compares typed values.',
+  tuple_equality: "The benchmark compares rows as tuples in the query's column order, values exactly; SQL Verdict aligns columns and allows a float tolerance.",
+  order_rule: "Order: Spider keeps row order only when the gold text has 'order by', compared exactly; SQL Verdict's order check is tie-aware.",
+  execution: "The candidate ran in one policy's reading and not in the other's (sandbox gate, or the preset's rewriting).",
+  other: 'None of the named differences: to be reviewed.',
+} as const;
+export type PolicyDifference = keyof typeof POLICY_DIFFERENCES;
+
+/** The named policy difference behind a case the two policies decide differently. */
+export function policyDifference(v: Pick<PresetCaseVerdict, 'preset' | 'verdict' | 'reason_code' | 'changes'>, nativeReasonCode: string | null): PolicyDifference {
+  const native = nativeReasonCode ?? '';
+  if (v.verdict === 'pass') {
+    if (v.changes.includes('DISTINCT removed')) return 'distinct_removed';
+    if (v.reason_code.endsWith('.empty_results')) return 'empty_results';
+    if (v.changes.some((c) => c.includes("'value'"))) return 'value_plug';
+    if (v.changes.some((c) => c.includes('first statement'))) return 'first_statement';
+    if (native.startsWith('validation.')) return 'execution';
+    if (v.preset === 'bird' && /row_count_mismatch|duplicate_rows/.test(native)) return 'set_semantics';
+    if (/type_mismatch|value_mismatch|column_count_mismatch|scalar_shape/.test(native)) return 'python_equality';
+    if (/order/.test(native)) return 'order_rule';
+    return 'other';
+  }
+  if (v.reason_code.endsWith('.prediction_failed') || v.reason_code.endsWith('.gold_failed')) return 'execution';
+  if (v.preset === 'bird' && v.reason_code.endsWith('.row_set')) return 'tuple_equality';
+  if (v.preset === 'spider' && (v.reason_code.endsWith('.order') || (v.reason_code.endsWith('.values') && v.changes.length === 0))) return v.reason_code.endsWith('.order') ? 'order_rule' : 'tuple_equality';
+  if (v.changes.includes('DISTINCT removed')) return 'distinct_removed';
+  return 'other';
 }
 
 export interface PresetRunSummary {
@@ -51,6 +89,8 @@ export interface PresetRunSummary {
   native_answer_accuracy: { correct: number; total: number };
   /** Cases the preset passes and SQL Verdict fails, and the other way round. */
   differences: { preset_pass_native_fail: string[]; preset_fail_native_pass: string[] };
+  /** The differing cases per named policy difference (only the differences that occur). */
+  difference_reasons: Partial<Record<PolicyDifference, number>>;
 }
 
 export interface CaseJudgeInput {
@@ -123,6 +163,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     }
     const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
     verdict.differs = outcome !== graded.outcome;
+    if (verdict.differs) verdict.policy_difference = policyDifference(verdict, graded.reason_code);
     if (verdict.differs) (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
     cases[index] = {
       ...graded,
@@ -144,6 +185,11 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     keep_distinct: preset.name === 'spider' ? (preset.keepDistinct ?? false) : false,
     native_answer_accuracy: { correct: nativeCorrect, total: report.summary.answer_accuracy.total },
     differences,
+    difference_reasons: {},
   };
+  for (const k of cases) {
+    const d = k.policy_preset?.policy_difference;
+    if (d) policy.difference_reasons[d] = (policy.difference_reasons[d] ?? 0) + 1;
+  }
   return ok({ ...report, summary: summary.value, cases, policy });
 }
