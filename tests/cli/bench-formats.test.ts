@@ -37,7 +37,7 @@ describe('BIRD layout', () => {
     // By hand: 0 right; 1 wrong max; 2 duplicates (a set match); 3 columns swapped (tuples differ); 4 right, order ignored; 5 fails to run.
     expect(outcomes(report)).toEqual({ q0000: true, q0001: false, q0002: true, q0003: false, q0004: true, q0005: false });
     expect(report.summary.answer_accuracy).toMatchObject({ correct: 3, total: 6 });
-    expect(report.policy).toEqual({
+    expect(report.policy).toMatchObject({
       preset: 'bird',
       keep_distinct: false,
       native_answer_accuracy: { correct: 3, total: 6 },
@@ -53,6 +53,20 @@ describe('BIRD layout', () => {
     ]);
     expect(report.cases[0]!.evidence).toBe("live in Lisbon refers to city = 'Lisbon'");
     expect(report.cases[0]!.report!.evidence.user_query).toBe("How many customers live in Lisbon?\nEvidence: live in Lisbon refers to city = 'Lisbon'");
+  });
+
+  it('Soft-F1 and R-VES per case and per difficulty (hand-computed Soft-F1; R-VES from the timed reward bands)', async () => {
+    const r = await cli(['run', '--format', 'bird', '--questions', 'dev.json', '--pred', 'predict_dev.json', '--db-dir', 'dev_databases', '--policy', 'bird', '--ves-iterations', '3', '--json'], bird);
+    const report = JSON.parse(r.stdout) as RunReport;
+    // By hand: 1 the max differs (0); 3 the same cells in another column order (1); 5 fails (0).
+    expect(report.cases.map((c) => c.policy_preset!.soft_f1)).toEqual([1, 0, 1, 1, 1, 0]);
+    const m = report.policy!.bird_metrics!;
+    expect(m.ex).toBe(50);
+    expect(m.soft_f1).toBeCloseTo(400 / 6, 10);
+    expect(m.by_difficulty.map((d) => [d.difficulty, d.cases, d.soft_f1])).toEqual([['simple', 2, 50], ['moderate', 2, 100], ['challenging', 2, 50]]);
+    const rewards = report.cases.map((c) => c.policy_preset!.rves!.reward);
+    report.cases.forEach((c, i) => expect(c.outcome === 'correct' ? [0.25, 0.5, 0.75, 1, 1.25] : [0]).toContain(rewards[i]));
+    expect(m.r_ves).toBeCloseTo((100 * rewards.reduce((a, x) => a + Math.sqrt(x), 0)) / 6, 10);
   });
 
   it('without a preset, with the format detected (and said so)', async () => {

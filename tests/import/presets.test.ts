@@ -5,7 +5,7 @@
  * and BIRD's set comparison; Python's float repr for the within-row sort.
  */
 import { describe, expect, it } from 'vitest';
-import { birdResultEq } from '../../src/core/presets/bird.ts';
+import { birdResultEq, birdSoftF1, cleanAbnormal, rvesReward } from '../../src/core/presets/bird.ts';
 import { pythonFloatRepr } from '../../src/core/presets/python-values.ts';
 import { removeDistinct, spiderPrepare, spiderResultEq } from '../../src/core/presets/spider.ts';
 import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
@@ -62,5 +62,22 @@ describe('bird preset', () => {
     expect(birdResultEq(table(['text', 'integer'], [['a', 1]]), table(['integer', 'text'], [[1, 'a']])).equal).toBe(false);
     expect(birdResultEq(table(['integer'], []), table(['integer'], [])).equal).toBe(true);
     expect(birdResultEq(table(['float'], [[2.0]]), table(['integer'], [[2]])).equal).toBe(true);
+  });
+});
+
+describe('BIRD Soft-F1 and R-VES', () => {
+  it('Soft-F1: rows deduplicated and paired by position, cells matched whatever their column order', () => {
+    expect(birdSoftF1(table(['text', 'integer'], [['a', 1]]), table(['integer', 'text'], [[1, 'a']]))).toBe(1);
+    expect(birdSoftF1(table(['integer'], []), table(['integer'], []))).toBe(1);
+    // gold (a,1),(b,2); prediction (a,9): tp 0.5, fp 0.5, fn 0.5 + 1 (the unpaired gold row) → P 0.5, R 0.25 → F1 1/3.
+    expect(birdSoftF1(table(['text', 'integer'], [['a', 1], ['b', 2]]), table(['text', 'integer'], [['a', 9]]))).toBeCloseTo(1 / 3, 12);
+    // An extra predicted row counts 1 against precision: tp 1, fp 1 → P 0.5, R 1 → F1 2/3.
+    expect(birdSoftF1(table(['integer'], [[1]]), table(['integer'], [[1], [2]]))).toBeCloseTo(2 / 3, 12);
+  });
+
+  it("R-VES reward bands and BIRD's outlier cleaning (mean ± 3σ, strict)", () => {
+    expect([0, 0.1, 0.25, 0.5, 0.99, 1, 1.99, 2, 10].map(rvesReward)).toEqual([0, 0.25, 0.5, 0.75, 0.75, 1, 1, 1.25, 1.25]);
+    expect(cleanAbnormal([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100])).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    expect(cleanAbnormal([2, 2, 2])).toEqual([2, 2, 2]);
   });
 });

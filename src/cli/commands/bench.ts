@@ -43,6 +43,8 @@ Options:
                        match) or bird (BIRD's EX, set comparison); with a preset the
                        report keeps SQL Verdict's own verdict per case beside it
   --keep-distinct      with --policy spider: compare with DISTINCT kept (--keep_distinct)
+  --ves-iterations N   with --policy bird: time each correct prediction and its gold N times
+                       for R-VES (BIRD's reward bands); Soft-F1 is always reported
   --agent NAME         system name (default: the predictions file's name)
   --model ID           model identity of the run
   --timeout-ms N       per-query budget (default 5000; 30000 under a preset)
@@ -145,6 +147,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
     ...FLAGS,
     policy: { type: 'string' },
     'keep-distinct': { type: 'boolean' },
+    'ves-iterations': { type: 'string' },
     'timeout-ms': { type: 'string' },
     'reliability-c': { type: 'string' },
     out: { type: 'string' },
@@ -161,6 +164,8 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
   if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
   const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
+  if (values['ves-iterations'] !== undefined && policy !== 'bird') throw new CliError('--ves-iterations goes with --policy bird.');
+  const vesIterations = values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], preset ? 30_000 : 5000);
   const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
   if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
@@ -207,6 +212,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
         preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
         config,
         reliabilityPenalty: c,
+        vesIterations,
       });
       if (!withPreset.ok) throw new CliError(withPreset.error.message);
       result = withPreset.value;
@@ -241,6 +247,12 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
         `${p.differences.preset_pass_native_fail.length} pass only under ${p.preset}, ${p.differences.preset_fail_native_pass.length} only under SQL Verdict's`,
     );
     for (const [name, count] of Object.entries(p.difference_reasons)) lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
+    const b = p.bird_metrics;
+    if (b) {
+      const f = (x: { ex: number; soft_f1: number; r_ves: number | null }) => `EX ${x.ex.toFixed(2)}, Soft-F1 ${x.soft_f1.toFixed(2)}${x.r_ves === null ? '' : `, R-VES ${x.r_ves.toFixed(2)}`}`;
+      lines.push(`BIRD: ${f(b)}${b.r_ves === null ? ' (R-VES: --ves-iterations N)' : ''}`);
+      for (const d of b.by_difficulty) lines.push(`  ${d.difficulty} (${d.cases}): ${f(d)}`);
+    }
   } else lines.push(`Answer accuracy: ${a.correct}/${a.total} (${pct(a.correct, a.total)})`);
   const levels = s.difficulty_pyramid.filter((l) => l.total > 0);
   if (levels.length) lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);

@@ -12,7 +12,7 @@ import type { Engine } from '../engine.ts';
 import { ok, type Outcome } from '../errors.ts';
 import type { CaseOutcome } from '../gate/outcome.ts';
 import { summarizeRun } from '../gate/summary.ts';
-import { birdResultEq } from '../presets/bird.ts';
+import { birdResultEq, birdSoftF1, cleanAbnormal, rvesReward } from '../presets/bird.ts';
 import { spiderPrepare, spiderResultEq } from '../presets/spider.ts';
 import { caseConfig, referencesOf } from './case-references.ts';
 import { caseResultOf, type RunReport } from './grade-run.ts';
@@ -44,6 +44,18 @@ export interface PresetCaseVerdict {
   differs: boolean;
   /** When they differ: the policy difference that explains it (see POLICY_DIFFERENCES). */
   policy_difference?: PolicyDifference;
+  /** bird: BIRD mini-dev's Soft-F1 of the two results (0–1; 0 when a query fails). */
+  soft_f1?: number;
+  /** bird with timed repetitions: mean gold/prediction time ratio (outliers cleaned) and the R-VES reward band. */
+  rves?: { time_ratio: number; reward: number; iterations: number };
+}
+
+/** BIRD's figures, overall and per difficulty: EX, Soft-F1 and (when timed) R-VES, each ×100 over all cases. */
+export interface BirdMetrics {
+  ex: number;
+  soft_f1: number;
+  r_ves: number | null;
+  by_difficulty: { difficulty: string; cases: number; ex: number; soft_f1: number; r_ves: number | null }[];
 }
 
 /** Why a preset and SQL Verdict's own policy can decide a case differently, by name. */
@@ -91,6 +103,8 @@ export interface PresetRunSummary {
   differences: { preset_pass_native_fail: string[]; preset_fail_native_pass: string[] };
   /** The differing cases per named policy difference (only the differences that occur). */
   difference_reasons: Partial<Record<PolicyDifference, number>>;
+  /** bird only. */
+  bird_metrics?: BirdMetrics;
 }
 
 export interface CaseJudgeInput {
@@ -102,16 +116,24 @@ export interface CaseJudgeInput {
 }
 
 /** The preset's verdict on one (gold, prediction) pair, both run on the engine. */
-export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'differs' | 'matched_index'>> {
+export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'differs' | 'matched_index' | 'rves'>> {
   const name = preset.name;
   const exec = { timeoutMs: input.timeoutMs, maxRows: input.maxRows };
   const prepared = name === 'spider' ? spiderPrepare(input.gold, input.pred, { keepDistinct: preset.keepDistinct ?? false }) : { gold: input.gold, pred: input.pred, orderMatters: false, changes: [] };
   const gold = await input.engine.execute(prepared.gold, exec);
-  if (!gold.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.gold_failed`, reason: `The gold query fails: ${gold.error.message}`, changes: prepared.changes };
+  if (!gold.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.gold_failed`, reason: `The gold query fails: ${gold.error.message}`, changes: prepared.changes, ...(name === 'bird' ? { soft_f1: 0 } : {}) };
   const pred = await input.engine.execute(prepared.pred, exec);
-  if (!pred.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.prediction_failed`, reason: `The prediction fails: ${pred.error.message}`, changes: prepared.changes };
+  const zero = name === 'bird' ? { soft_f1: 0 } : {};
+  if (!pred.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.prediction_failed`, reason: `The prediction fails: ${pred.error.message}`, changes: prepared.changes, ...zero };
   const match = name === 'spider' ? spiderResultEq(gold.value, pred.value, prepared.orderMatters) : birdResultEq(gold.value, pred.value);
-  return { preset: name, verdict: match.equal ? 'pass' : 'fail', reason_code: `${name}.${match.code}`, reason: match.message, changes: prepared.changes };
+  return {
+    preset: name,
+    verdict: match.equal ? 'pass' : 'fail',
+    reason_code: `${name}.${match.code}`,
+    reason: match.message,
+    changes: prepared.changes,
+    ...(name === 'bird' ? { soft_f1: birdSoftF1(gold.value, pred.value) } : {}),
+  };
 }
 
 export interface ApplyPresetInput {
@@ -123,6 +145,21 @@ export interface ApplyPresetInput {
   config?: Partial<EvaluationConfig>;
   reliabilityPenalty?: number;
   onProgress?(done: number, total: number): void;
+  /** bird: time each correct prediction and its gold this many times for R-VES (0: no R-VES). */
+  vesIterations?: number;
+}
+
+/** The mean gold/prediction time ratio over repeated runs, as BIRD's VES measures it (outliers cleaned). */
+async function timeRatio(gold: string, pred: string, engine: Engine, iterations: number, exec: { timeoutMs: number; maxRows: number }): Promise<number> {
+  const ratios: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const p = await engine.execute(pred, exec);
+    const g = await engine.execute(gold, exec);
+    if (!p.ok || !g.ok) return 0;
+    ratios.push(g.value.elapsedMs / Math.max(p.value.elapsedMs, 1e-3));
+  }
+  const kept = cleanAbnormal(ratios);
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
 }
 
 /** The report with the preset's verdict as each case's outcome, SQL Verdict's kept beside it. */
@@ -160,6 +197,11 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
         }
       }
       verdict = { ...first!, matched_index: matched, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+      const iterations = input.vesIterations ?? 0;
+      if (preset.name === 'bird' && iterations > 0) {
+        const ratio = verdict.verdict === 'pass' ? await timeRatio(references[matched ?? 0]!, sql, engine.value, iterations, { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows }) : 0;
+        verdict.rves = { time_ratio: ratio, reward: rvesReward(ratio), iterations };
+      }
     }
     const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
     verdict.differs = outcome !== graded.outcome;
@@ -191,5 +233,30 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     const d = k.policy_preset?.policy_difference;
     if (d) policy.difference_reasons[d] = (policy.difference_reasons[d] ?? 0) + 1;
   }
+  if (preset.name === 'bird') policy.bird_metrics = birdMetrics(cases, (input.vesIterations ?? 0) > 0);
   return ok({ ...report, summary: summary.value, cases, policy });
+}
+
+/** EX, Soft-F1 and R-VES as BIRD reports them (×100, over every answerable case; an unjudged case scores 0), per difficulty. */
+function birdMetrics(cases: RunReport['cases'], timed: boolean): BirdMetrics {
+  const scored = cases.filter((k) => k.arm !== 'must_refuse');
+  const figures = (list: typeof scored) => {
+    const n = list.length || 1;
+    const sum = (f: (k: (typeof list)[number]) => number) => (100 * list.reduce((a, k) => a + f(k), 0)) / n;
+    return {
+      ex: sum((k) => (k.outcome === 'correct' ? 1 : 0)),
+      soft_f1: sum((k) => k.policy_preset?.soft_f1 ?? 0),
+      r_ves: timed ? sum((k) => Math.sqrt(k.policy_preset?.rves?.reward ?? 0)) : null,
+    };
+  };
+  const levels = [...new Set(scored.map((k) => k.difficulty ?? 'unrated'))];
+  const order = ['simple', 'moderate', 'challenging'];
+  levels.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  return {
+    ...figures(scored),
+    by_difficulty: levels.map((difficulty) => {
+      const list = scored.filter((k) => (k.difficulty ?? 'unrated') === difficulty);
+      return { difficulty, cases: list.length, ...figures(list) };
+    }),
+  };
 }
