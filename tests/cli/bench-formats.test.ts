@@ -124,6 +124,8 @@ describe('Spider layout', () => {
     expect(imp.stdout).toContain('corpus.yaml (6 cases, 2 database(s): shop, school)');
     const fixtures = ['shop', 'school'].flatMap((d) => ['--fixture', `${d}=${path.join(spider, 'database', d, `${d}.sqlite`)}`]);
     const native = JSON.parse((await cli(['run', '--corpus', 'corpus.yaml', '--run', 'run.jsonl', ...fixtures, '--json'], tmp)).stdout) as RunReport;
+    const viaDbDir = JSON.parse((await cli(['run', '--corpus', 'corpus.yaml', '--run', 'run.jsonl', '--db-dir', path.join(spider, 'database'), '--json'], tmp)).stdout) as RunReport;
+    expect(outcomes(viaDbDir)).toEqual(outcomes(native));
     const direct = JSON.parse((await cli(['run', '--format', 'spider', '--gold', path.join(spider, 'dev_gold.sql'), '--pred', path.join(spider, 'pred.txt'), '--db-dir', path.join(spider, 'database'), '--json'], tmp)).stdout) as RunReport;
     expect(native.corpus.sha256).toBe(direct.corpus.sha256);
     expect(outcomes(native)).toEqual(outcomes(direct));

@@ -13,6 +13,7 @@ import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import { writeOutput, type Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand } from './bench.ts';
+import { listDbDir } from '../db-dir.ts';
 import { prettyJson } from '../json.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
@@ -28,6 +29,7 @@ Options:
   --corpus FILE|NAME     corpus YAML/JSON, or execution_goldens / refusal_battery
   --run FILE             run file (JSON or JSONL records {id, sql, declined, ...})
   --fixture NAME=PATH    load fixture NAME from PATH (repeatable)
+  --db-dir DIR           load every fixture NAME from DIR/NAME/NAME.sqlite (or DIR/NAME.sqlite)
   --timeout-ms N         per-query budget (default 5000)
   --reliability-c C      penalty c of the reliability score RS(c) (default 1)
   --out FILE             write the JSON run report
@@ -90,11 +92,13 @@ export function summarizeRunReport(report: RunReport): string {
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   // A benchmark's own files (Spider, BIRD, CSV): see bench.ts.
-  if (argv.some((a) => a === '--format' || a.startsWith('--format=') || a === '--db-dir' || a.startsWith('--db-dir='))) return benchRunCommand(argv, io);
+  const has = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
+  if (has('--format') || (has('--db-dir') && !has('--corpus'))) return benchRunCommand(argv, io);
   const { values, positionals } = parseFlags('run', argv, {
     corpus: { type: 'string' },
     run: { type: 'string' },
     fixture: { type: 'string', multiple: true },
+    'db-dir': { type: 'string' },
     'timeout-ms': { type: 'string' },
     'reliability-c': { type: 'string' },
     out: { type: 'string' },
@@ -123,7 +127,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
-  const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
+  const overrides = fixtureOverrides(values.fixture, io.cwd);
+  // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
+  if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
+  const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
   try {
     let last = 0;
     const graded = await gradeRun({
