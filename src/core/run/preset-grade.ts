@@ -74,8 +74,15 @@ export const POLICY_DIFFERENCES = {
 export type PolicyDifference = keyof typeof POLICY_DIFFERENCES;
 
 /** The named policy difference behind a case the two policies decide differently. */
-export function policyDifference(v: Pick<PresetCaseVerdict, 'preset' | 'verdict' | 'reason_code' | 'changes'>, nativeReasonCode: string | null): PolicyDifference {
+export function policyDifference(
+  v: Pick<PresetCaseVerdict, 'preset' | 'verdict' | 'reason_code' | 'changes'>,
+  nativeReasonCode: string | null,
+  /** spider: whether the keep-distinct verdict agrees with SQL Verdict's (then DISTINCT removal is the whole difference). */
+  keepDistinctAgrees?: boolean,
+): PolicyDifference {
   const native = nativeReasonCode ?? '';
+  if (keepDistinctAgrees === true && v.changes.includes('DISTINCT removed')) return 'distinct_removed';
+  if (keepDistinctAgrees === false) v = { ...v, changes: v.changes.filter((c) => c !== 'DISTINCT removed') };
   if (v.verdict === 'pass') {
     if (v.changes.includes('DISTINCT removed')) return 'distinct_removed';
     if (v.reason_code.endsWith('.empty_results')) return 'empty_results';
@@ -205,7 +212,15 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     }
     const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
     verdict.differs = outcome !== graded.outcome;
-    if (verdict.differs) verdict.policy_difference = policyDifference(verdict, graded.reason_code);
+    if (verdict.differs) {
+      // Is DISTINCT removal the whole difference? The same pair with DISTINCT kept tells.
+      let keepDistinctAgrees: boolean | undefined;
+      if (preset.name === 'spider' && !preset.keepDistinct && verdict.changes.includes('DISTINCT removed') && engine.ok) {
+        const kept = await presetJudge({ name: 'spider', keepDistinct: true }, { gold: references[verdict.matched_index ?? 0]!, pred: sql, engine: engine.value, timeoutMs: config.query_timeout_ms, maxRows: config.max_rows });
+        keepDistinctAgrees = (kept.verdict === 'pass') === (graded.outcome === 'correct');
+      }
+      verdict.policy_difference = policyDifference(verdict, graded.reason_code, keepDistinctAgrees);
+    }
     if (verdict.differs) (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
     cases[index] = {
       ...graded,
