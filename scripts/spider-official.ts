@@ -46,7 +46,7 @@ for (const system of systems) {
     await main(['run', '--format', 'spider', '--gold', layout.gold, '--pred', layout.pred(system), '--db-dir', layout.dbDir, '--policy', 'spider', '--out', report], io);
     const graded = JSON.parse(readFileSync(report, 'utf8')) as RunReport;
     exec = graded.cases.map((c) => c.outcome === 'correct');
-    native = graded.policy!.native_answer_accuracy.correct;
+    native = graded.policy_preset!.native_answer_accuracy.correct;
     // --keep-distinct on the same native grading: the preset pass again.
     const bytes = (f: string) => ({ file: path.basename(f), bytes: new Uint8Array(readFileSync(f)) });
     const imported = importSpider({ gold: bytes(layout.gold), pred: bytes(layout.pred(system)) });

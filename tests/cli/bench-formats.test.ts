@@ -37,7 +37,7 @@ describe('BIRD layout', () => {
     // By hand: 0 right; 1 wrong max; 2 duplicates (a set match); 3 columns swapped (tuples differ); 4 right, order ignored; 5 fails to run.
     expect(outcomes(report)).toEqual({ q0000: true, q0001: false, q0002: true, q0003: false, q0004: true, q0005: false });
     expect(report.summary.answer_accuracy).toMatchObject({ correct: 3, total: 6 });
-    expect(report.policy).toMatchObject({
+    expect(report.policy_preset).toMatchObject({
       preset: 'bird',
       keep_distinct: false,
       native_answer_accuracy: { correct: 3, total: 6 },
@@ -60,7 +60,7 @@ describe('BIRD layout', () => {
     const report = JSON.parse(r.stdout) as RunReport;
     // By hand: 1 the max differs (0); 3 the same cells in another column order (1); 5 fails (0).
     expect(report.cases.map((c) => c.policy_preset!.soft_f1)).toEqual([1, 0, 1, 1, 1, 0]);
-    const m = report.policy!.bird_metrics!;
+    const m = report.policy_preset!.bird_metrics!;
     expect(m.ex).toBe(50);
     expect(m.soft_f1).toBeCloseTo(400 / 6, 10);
     expect(m.by_difficulty.map((d) => [d.difficulty, d.cases, d.soft_f1])).toEqual([['simple', 2, 50], ['moderate', 2, 100], ['challenging', 2, 50]]);
@@ -97,7 +97,7 @@ describe('Spider layout', () => {
     const kept = JSON.parse((await cli([...args, '--keep-distinct'], spider)).stdout) as RunReport;
     expect(outcomes(kept).q0002).toBe(false);
     expect(kept.cases[2]!.reason_code).toBe('spider.row_count');
-    expect(kept.policy?.keep_distinct).toBe(true);
+    expect(kept.policy_preset?.keep_distinct).toBe(true);
   });
 
   it('misaligned predictions, an unknown db_id and a missing database file: file, line, field (exit 2)', async () => {

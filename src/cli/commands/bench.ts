@@ -237,7 +237,7 @@ function pct(n: number, d: number): string {
 export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat): string {
   const s = report.summary;
   const a = s.answer_accuracy;
-  const p = report.policy;
+  const p = report.policy_preset;
   const lines = [`${format} · ${report.corpus.name} (${report.corpus.size} cases, corpus sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'}`];
   if (p) {
     const n = p.native_answer_accuracy;

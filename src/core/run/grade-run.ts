@@ -113,7 +113,7 @@ export interface RunReport {
   judge_summary: JudgeRunSummary | null;
   cases: CaseReport[];
   /** Graded under a benchmark's policy preset (spider, bird): which, and SQL Verdict's own figure beside it. */
-  policy?: PresetRunSummary;
+  policy_preset?: PresetRunSummary;
   run_metadata: {
     tool_version: string;
     started_at: string;

@@ -249,7 +249,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     if (d) policy.difference_reasons[d] = (policy.difference_reasons[d] ?? 0) + 1;
   }
   if (preset.name === 'bird') policy.bird_metrics = birdMetrics(cases, (input.vesIterations ?? 0) > 0);
-  return ok({ ...report, summary: summary.value, cases, policy });
+  return ok({ ...report, summary: summary.value, cases, policy_preset: policy });
 }
 
 /** EX, Soft-F1 and R-VES as BIRD reports them (×100, over every answerable case; an unjudged case scores 0), per difficulty. */
