@@ -8,7 +8,8 @@ import tseslint from 'typescript-eslint';
 const layer = (name, patterns) => ({ group: patterns, message: `${name} must not import this layer (see README: Architecture).` });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'public/**', '.bench/**', '.scratch/**'] },
+
+  { ignores: ['dist/**', 'lib/**', 'node_modules/**', 'public/**', '.bench/**', '.test-dist/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs['flat/recommended'],

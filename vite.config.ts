@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -42,15 +44,19 @@ function contentSecurityPolicy(): Plugin {
 
 /**
  * Emits sw.js: the service worker of src/ui/sw-template.js with the list of
- * every file of the build (page, workers, wasm, built-in fixtures) to cache
- * on install, so the app works offline after the first visit.
+ * every file of the build (page, workers, wasm, built-in fixtures, lazily
+ * loaded views and their CSS) and of public/ (icons, web manifest) to cache
+ * on install, so the app works offline right after the first visit.
  */
 function serviceWorker(): Plugin {
   return {
     name: 'sql-verdict:service-worker',
     apply: 'build',
     generateBundle(_options, bundle) {
-      const assets = Object.keys(bundle)
+      const publicFiles = readdirSync(new URL('./public/', import.meta.url), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile() && e.name !== '_headers')
+        .map((e) => path.relative(fileURLToPath(new URL('./public/', import.meta.url)), path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+      const assets = [...new Set([...Object.keys(bundle), ...publicFiles])]
         .filter((f) => !f.endsWith('.map') && f !== 'index.html')
         .map((f) => `./${f}`)
         .sort();

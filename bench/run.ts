@@ -10,6 +10,7 @@ import { benchBrowserEngines } from './browser-engines.ts';
 import { benchNodeEngines } from './engines-node.ts';
 import { benchPipeline } from './pipeline.ts';
 import { resultCompareFigures, runResultCompareBench } from './result-compare.ts';
+import { oracleFigures, runOracleBench } from './result-oracle.ts';
 import { loadBaseline, printFigures, recordBaseline, type Figure } from './harness.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -27,6 +28,11 @@ all.push(...nodeEngines);
 const compare = resultCompareFigures(await runResultCompareBench());
 printFigures('Result comparison in Node (bag mode, 5 columns): time, peak memory, ratio to producing both results in DuckDB', compare, baseline);
 all.push(...compare);
+
+console.log('\n## Result matching against the brute-force oracle (generated pairs), and large adversarial shapes');
+const oracle = oracleFigures(runOracleBench({ pairs: 20_000 }));
+printFigures('Result matching vs the oracle: disagreements must be 0; adversarial verdicts wrong_verdict 0', oracle, baseline);
+all.push(...oracle);
 
 const pipeline = await benchPipeline(path.resolve(here, '..'));
 printFigures('The deterministic pipeline in Node (64 goldens, flawed sample run, self-check excluded)', pipeline, baseline);

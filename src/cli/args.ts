@@ -3,8 +3,10 @@ import { CliError } from './cli-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+
 /** Strict flag parsing: an unknown flag or a missing value is a clear bad-input error. */
-export function parseFlags<O extends Options>(command: string, argv: string[], options: O) {
+export function parseFlags<O extends Options>(command: string, argv: string[], options: O): Parsed<O> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (thrown) {

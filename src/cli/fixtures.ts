@@ -1,6 +1,7 @@
 /** Resolve a fixture given on the command line: a file, a folder of table files, or a built-in name. */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { detectFixtureFormat, enginesForFormat, type EngineName, type FixtureFile, type FixtureSource } from '../core/engine.ts';
 import { CliError } from './cli-error.ts';
 
@@ -10,7 +11,7 @@ export interface ResolvedFixture {
   engines: EngineName[];
 }
 
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 interface BuiltInEntry {
   dump: string;

@@ -1,6 +1,7 @@
 /** Reading corpora, runs and reports from disk, with every problem reported by file, line, case and field. */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
@@ -8,7 +9,7 @@ import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { CliError } from './cli-error.ts';
 import type { Io } from './io.ts';
 
-const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BUILT_IN_CORPORA = ['execution_goldens', 'refusal_battery'];
 
 function readBytes(file: string, cwd: string, what: string): Uint8Array {
@@ -31,16 +32,32 @@ function report(problems: LoadProblem[], io: Io): void {
 
 export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {
   const file = corpusPath(spec, io.cwd);
+  if (!existsSync(file))
+    throw new CliError(`Corpus not found: ${spec} (no such file, and not a built-in corpus: ${BUILT_IN_CORPORA.join(', ')}).`);
   const result = await loadCorpus(readBytes(file, io.cwd, 'corpus'), { file: spec });
   report(result.problems, io);
   if (!result.ok || hasErrors(result.problems)) throw new CliError(`Corpus ${spec} has errors (listed above); nothing was graded.`);
   return result.loaded;
 }
 
-export async function readRun(spec: string, caseIds: readonly string[], io: Io): Promise<LoadedRun> {
+export async function readRun(spec: string, caseIds: readonly string[], io: Io, binding?: { corpus: LoadedCorpus; allowMismatch: boolean }): Promise<LoadedRun> {
   const result = await loadRun(readBytes(spec, io.cwd, 'run file'), { file: spec, caseIds });
   report(result.problems, io);
   if (!result.ok || hasErrors(result.problems)) throw new CliError(`Run file ${spec} has errors (listed above); nothing was graded.`);
+  if (binding) {
+    // A run answers one corpus: grading it against another (or another version) measures nothing.
+    const { corpus, allowMismatch } = binding;
+    const meta = result.run.metadata;
+    const problems: string[] = [];
+    if (meta.corpus !== undefined && meta.corpus !== corpus.corpus.name) problems.push(`it declares corpus "${meta.corpus}", the corpus graded is "${corpus.corpus.name}"`);
+    if (meta.corpusSha256 !== undefined && meta.corpusSha256 !== corpus.sha256)
+      problems.push(`it declares corpus_sha256 ${meta.corpusSha256.slice(0, 12)}…, the corpus graded has ${corpus.sha256.slice(0, 12)}…`);
+    if (problems.length) {
+      const line = `${spec} (field run.corpus${meta.corpus !== undefined && meta.corpus !== corpus.corpus.name ? '' : '_sha256'}): ${problems.join('; ')}`;
+      if (!allowMismatch) throw new CliError(`${line}. Nothing was graded; pass --allow-corpus-mismatch to grade it anyway.`);
+      io.err(`Warning: ${line} (graded anyway: --allow-corpus-mismatch).`);
+    }
+  }
   return result.run;
 }
 

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { CliError } from './cli-error.ts';
 
 /** Where a command writes: injectable so tests can run commands in-process. */
 export interface Io {
@@ -16,9 +17,65 @@ export const processIo: Io = {
   env: process.env,
 };
 
-/** Write an output file (relative to the command's cwd), creating its folder; text ends with a newline. */
+const CHUNK = 1 << 20;
+
+/**
+ * Check, before any work, that `file` (relative to the command's cwd) can be
+ * written as a file: not a directory, its folder a folder we may write in (or
+ * creatable). A bad --out then fails in a second, not after grading.
+ */
+export function checkOutputPath(flag: string, file: string, io: Io): void {
+  const target = path.resolve(io.cwd, file);
+  const stat = statOrNull(target);
+  if (stat?.isDirectory()) throw new CliError(`${flag} ${file} is a directory: give a file path.`);
+  if (stat && !stat.isFile()) throw new CliError(`${flag} ${file} is not a regular file.`);
+  let folder = path.dirname(target);
+  while (!statOrNull(folder)) folder = path.dirname(folder);
+  if (!statOrNull(folder)!.isDirectory()) throw new CliError(`${flag} ${file}: ${folder} is not a directory.`);
+  try {
+    accessSync(folder, constants.W_OK);
+  } catch {
+    throw new CliError(`${flag} ${file}: the folder ${folder} is not writable.`);
+  }
+}
+
+function statOrNull(p: string) {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Write an output file (relative to the command's cwd), creating its folder;
+ * text ends with a newline. Atomic: the text goes to a temporary file in the
+ * same folder, is flushed, then renamed over the target, so a crash or kill
+ * mid-write leaves the previous file whole.
+ */
 export function writeOutput(file: string, text: string, io: Io): void {
   const target = path.resolve(io.cwd, file);
-  mkdirSync(path.dirname(target), { recursive: true });
-  writeFileSync(target, text.endsWith('\n') ? text : `${text}\n`);
+  const folder = path.dirname(target);
+  mkdirSync(folder, { recursive: true });
+  if (statOrNull(target)?.isDirectory()) throw new CliError(`${file} is a directory: give a file path.`);
+  const temp = path.join(folder, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const bytes = Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8');
+  let fd: number | null = null;
+  try {
+    fd = openSync(temp, 'wx', 0o644);
+    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(CHUNK, bytes.length - at));
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = null;
+    renameSync(temp, target);
+  } catch (thrown) {
+    if (fd !== null) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Never created, or already renamed.
+    }
+    if (thrown instanceof CliError) throw thrown;
+    throw new CliError(`Cannot write ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
+  }
 }

@@ -1,32 +1,38 @@
 /** The sql-verdict command line: one entry, one module per command. */
+import { readFileSync } from 'node:fs';
 import { CliError, EXIT } from './cli-error.ts';
-import { COMPARE_HELP, compareCommand } from './commands/compare.ts';
-import { IMPORT_HELP, importCommand } from './commands/bench.ts';
-import { DIGEST_HELP, digestCommand } from './commands/digest.ts';
-import { BASELINE_HELP, baselineCommand, DIFF_HELP, diffCommand, GATE_HELP, gateCommand } from './commands/gate.ts';
-import { RUN_HELP, runCommand, SELFCHECK_HELP, selfcheckCommand } from './commands/run.ts';
-import { QUERY_HELP, queryCommand } from './commands/query.ts';
-import { STEF_HELP, stefCommand } from './commands/stef.ts';
 import { processIo, type Io } from './io.ts';
 
-type Command = { summary: string; run: (argv: string[], io: Io) => Promise<number>; help: string };
+type CommandFn = (argv: string[], io: Io) => Promise<number>;
+// Commands load on use: `sql-verdict --help` and `--version` import none of the engines or the core.
+type Command = { summary: string; load: () => Promise<CommandFn> };
 
 const COMMANDS: Record<string, Command> = {
-  query: { summary: 'run one read-only query on a fixture and print exact values', run: queryCommand, help: QUERY_HELP },
-  compare: { summary: 'evaluate one candidate query against a reference and explain the verdict', run: compareCommand, help: COMPARE_HELP },
-  run: { summary: 'grade a run of the system under test against a corpus (self-check first)', run: runCommand, help: RUN_HELP },
-  selfcheck: { summary: 'check that every reference still returns its frozen result', run: selfcheckCommand, help: SELFCHECK_HELP },
-  gate: { summary: 'apply the release gate to a run report against a baseline', run: gateCommand, help: GATE_HELP },
-  baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', run: baselineCommand, help: BASELINE_HELP },
-  diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', run: diffCommand, help: DIFF_HELP },
-  stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', run: stefCommand, help: STEF_HELP },
-  import: { summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run', run: importCommand, help: IMPORT_HELP },
-  digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', run: digestCommand, help: DIGEST_HELP },
+  query: { summary: 'run one read-only query on a fixture and print exact values', load: async () => (await import('./commands/query.ts')).queryCommand },
+  compare: { summary: 'evaluate one candidate query against a reference and explain the verdict', load: async () => (await import('./commands/compare.ts')).compareCommand },
+  run: { summary: 'grade a run of the system under test against a corpus (self-check first)', load: async () => (await import('./commands/run.ts')).runCommand },
+  selfcheck: { summary: 'check that every reference still returns its frozen result', load: async () => (await import('./commands/run.ts')).selfcheckCommand },
+  gate: { summary: 'apply the release gate to a run report against a baseline', load: async () => (await import('./commands/gate.ts')).gateCommand },
+  baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', load: async () => (await import('./commands/gate.ts')).baselineCommand },
+  diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', load: async () => (await import('./commands/gate.ts')).diffCommand },
+  stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', load: async () => (await import('./commands/stef.ts')).stefCommand },
+  import: { summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run', load: async () => (await import('./commands/bench.ts')).importCommand },
+  digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', load: async () => (await import('./commands/digest.ts')).digestCommand },
 };
+
+/** The package's version, read from package.json (two folders up from both src/cli and lib/cli). */
+export function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
-  return `sql-verdict — grade text-to-SQL output against reference SQL and frozen results
+  return `sql-verdict ${packageVersion()} — grade text-to-SQL output against reference SQL and frozen results
 
 Usage: sql-verdict <command> [options]
 
@@ -35,18 +41,37 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
   .join('\n')}
 
-Run "sql-verdict <command> --help" for a command's options.
+Run "sql-verdict help <command>" or "sql-verdict <command> --help" for a command's options.
 Exit status: 0 pass, 1 verdict or gate failure, 2 bad input.`;
 }
 
+/**
+ * A bug, not bad input: one line saying so and how to report it. The stack
+ * trace only with SQL_VERDICT_DEBUG=1 (never by default: it is noise to a CI
+ * log reader and can carry local paths).
+ */
+export function internalError(thrown: unknown, env: Record<string, string | undefined> = {}): string {
+  const message = (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0]!.slice(0, 300);
+  const line = `Internal error (a bug in sql-verdict, not in your input): ${message}. Please report it with the command you ran; SQL_VERDICT_DEBUG=1 prints the stack trace.`;
+  return env.SQL_VERDICT_DEBUG === '1' && thrown instanceof Error && thrown.stack ? `${line}\n${thrown.stack}` : line;
+}
+
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
-  const [name, ...rest] = argv;
+  let [name, ...rest] = argv;
+  if (name === 'help' && rest[0] && !rest[0].startsWith('-')) {
+    // `help run` is `run --help`.
+    if (!COMMANDS[rest[0]]) {
+      io.err(`Unknown command "${rest[0]}".\n\n${usage()}`);
+      return EXIT.badInput;
+    }
+    [name, rest] = [rest[0], ['--help']];
+  }
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
     return name ? EXIT.ok : EXIT.badInput;
   }
-  if (name === '--version' || name === '-v') {
-    io.out('sql-verdict 0.1.0');
+  if (name === '--version' || name === '-v' || name === 'version') {
+    io.out(`sql-verdict ${packageVersion()}`);
     return EXIT.ok;
   }
   const command = COMMANDS[name];
@@ -55,13 +80,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return EXIT.badInput;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (thrown) {
     if (thrown instanceof CliError) {
       io.err(thrown.message);
       return thrown.exitCode;
     }
-    io.err(`Internal error: ${thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown)}`);
+    io.err(internalError(thrown, io.env));
     return EXIT.badInput;
   }
 }

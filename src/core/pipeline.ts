@@ -17,7 +17,7 @@ import { judgeCase, skipReason, type JudgeInput, type JudgeOptions, type JudgePr
 import { orderReport, REPORT_VERSION, TOOL_VERSION, type CounterfactualEvidence, type EvaluationReport, type Validity, type Warning } from './report/report.ts';
 import { compareResults } from './result/compare.ts';
 import type { ComparisonConfig } from './result/config.ts';
-import type { ResultComparison } from './result/types.ts';
+import { resultVerdict, type ResultComparison } from './result/types.ts';
 import { failureSeverity, overallScore, resultScore, type Severity } from './score/scoring.ts';
 import type { ClauseMatch } from './structure/compare.ts';
 import { clauseWeightedDistance, structureScore } from './structure/distance.ts';
@@ -363,7 +363,7 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
 
   const report: EvaluationReport = {
     ...base,
-    deterministic_verdict: pass ? 'pass' : 'fail',
+    deterministic_verdict: resultVerdict(result),
     overall_score: overallScore(pass, rScore, structureScoreValue, diagnosis.diagnostic_scores),
     structure_score: structureScoreValue,
     result_score: rScore,

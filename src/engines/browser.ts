@@ -49,6 +49,7 @@ function spawnWorkerHost(): HostHandle {
       execute: (sql, options) => remote.execute(sql, options),
       contentDigest: () => remote.contentDigest(),
       explain: (sql) => remote.explain(sql),
+      sandboxState: () => remote.sandboxState(),
       cancel: () => remote.cancel(),
     },
     terminate,

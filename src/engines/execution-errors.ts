@@ -15,6 +15,9 @@ export function rejectedByPrecheck(sql: string): ExecuteOutcome | null {
   };
 }
 
+/** First keywords of texts the lexer takes for reads: naming them as the refused kind ("SELECT is not allowed") would be wrong. */
+const READ_KINDS = new Set(['select', 'with', 'values', 'from', 'table', 'describe', 'show', 'summarize', 'pivot', 'unpivot', '(', 'unknown']);
+
 /** The engine's gate refused the text: name the statement kind as best the lexer can. */
 export function rejectedStatement(sql: string, raw: string, elapsedMs: number): ExecuteOutcome {
   const statements = lexStatements(sql).filter((s) => !s.empty);
@@ -25,7 +28,11 @@ export function rejectedStatement(sql: string, raw: string, elapsedMs: number): 
       code: 'sandbox.statement_rejected',
       category: 'statement_rejected',
       statement_kind: kind,
-      message: `${describeKind(kind)} is not allowed: only a single read query runs in the sandbox.`,
+      message: kind === 'pivot'
+        ? "A PIVOT without an IN list is not a single read in DuckDB (it first creates a type from the column's distinct values): name the values, e.g. PIVOT t ON col IN ('a', 'b') USING sum(x)."
+        : READ_KINDS.has(kind)
+        ? `Only a single read query runs in the sandbox, and the engine's parser did not accept this text as one (${raw.split('\n')[0]!.slice(0, 160)}).`
+        : `${describeKind(kind)} is not allowed: only a single read query runs in the sandbox.`,
       raw,
       elapsedMs,
     },

@@ -20,6 +20,12 @@ export interface EngineSession {
   execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome>;
   contentDigest(): Promise<Outcome<string>>;
   explain(sql: string): Promise<Outcome<PlanSummary>>;
+  /**
+   * The engine state a query could leave behind for the next one (settings,
+   * logs, temporary objects, variables), read by trusted SQL: tests compare
+   * it before and after each attack.
+   */
+  sandboxState(): Promise<Outcome<Record<string, string>>>;
   /** Ask a running query to stop. False when this engine cannot cancel (the supervisor then terminates the host). */
   cancel(): Promise<boolean>;
 }

@@ -50,6 +50,13 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
         return fail('execution.error', messageOf(thrown));
       }
     },
+    async sandboxState() {
+      try {
+        return await need().sandboxState();
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    },
     cancel: () => (session ? session.cancel() : Promise.resolve(false)),
   };
 }

@@ -10,12 +10,14 @@ import type { EngineName } from '../core/engine.ts';
 import type { EngineHostApi } from './host-api.ts';
 import { SupervisedEngine, type HostHandle, type SupervisorOptions } from './supervisor.ts';
 
-const BOOT = new URL('../worker/thread-boot.mjs', import.meta.url);
+// From source (tests, a checkout) the thread boots through tsx; the compiled package (lib/) runs its .js directly.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const BOOT = new URL(FROM_SOURCE ? '../worker/thread-boot.mjs' : '../worker/engine-host.thread.js', import.meta.url);
 const ENTRY = new URL('../worker/engine-host.thread.ts', import.meta.url).href;
 
 function spawnThreadHost(): HostHandle {
   // The engines log some errors to the console; the outcome carries them already.
-  const worker = new Worker(BOOT, { workerData: { entry: ENTRY }, stdout: true, stderr: true });
+  const worker = new Worker(BOOT, { ...(FROM_SOURCE ? { workerData: { entry: ENTRY } } : {}), stdout: true, stderr: true });
   worker.stdout.resume();
   worker.stderr.resume();
   worker.unref();

@@ -22,7 +22,7 @@ import type { EngineHostApi, HostSettings } from './host-api.ts';
 
 /** A started host: its API (a comlink proxy) and a way to kill it. */
 export interface HostHandle {
-  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel' | 'explain'>;
+  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel' | 'explain' | 'sandboxState'>;
   terminate(): void;
   /** Resolves when the worker dies on its own (crash). */
   exited: Promise<string>;
@@ -283,6 +283,18 @@ export class SupervisedEngine implements Engine {
       try {
         const host = await this.ready();
         return await host.api.contentDigest();
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    });
+  }
+
+  /** The engine state a query could leave behind (see EngineSession.sandboxState). */
+  sandboxState(): Promise<Outcome<Record<string, string>>> {
+    return this.serialize(async () => {
+      try {
+        const host = await this.ready();
+        return await host.api.sandboxState();
       } catch (thrown) {
         return fail('execution.error', messageOf(thrown));
       }

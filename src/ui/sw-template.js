@@ -2,7 +2,11 @@
  * The service worker (built by vite.config.ts, which fills in the asset list):
  * after the first visit the app shell, the workers and the engines' wasm are
  * served from the cache, so the app works with the network off. Same-origin
- * GETs only; nothing else is intercepted.
+ * GETs only; nothing else is intercepted. Lookups ignore Vary: servers send
+ * `Vary: Origin`, and the page's module scripts and stylesheets carry an
+ * Origin header that the install-time requests did not, so without
+ * ignoreVary the first visit's cache never matched and offline failed until
+ * a second online visit had re-cached everything.
  */
 /* global __ASSETS__, __VERSION__ */
 const CACHE = `sql-verdict-${__VERSION__}`; // __VERSION__ is a JSON string
@@ -38,13 +42,13 @@ self.addEventListener('fetch', (event) => {
           void caches.open(CACHE).then((cache) => cache.put('./', copy));
           return response;
         })
-        .catch(() => caches.match('./', { ignoreSearch: true }).then((r) => r ?? Response.error())),
+        .catch(() => caches.match('./', { ignoreSearch: true, ignoreVary: true }).then((r) => r ?? Response.error())),
     );
     return;
   }
   // Hashed assets never change: the cache first.
   event.respondWith(
-    caches.match(request, { ignoreSearch: true }).then(
+    caches.match(request, { ignoreSearch: true, ignoreVary: true }).then(
       (cached) =>
         cached ??
         fetch(request).then((response) => {

@@ -13,7 +13,7 @@ import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/probl
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome, type VerdictError } from '../core/errors.ts';
-import { DEFAULT_EVALUATION_CONFIG } from '../core/evaluation/request.ts';
+import { resolveEvaluationConfig, SHAPES } from '../core/evaluation/request.ts';
 import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfig, type StandardGlobals } from '../core/judge/index.ts';
 import { evaluate } from '../core/pipeline.ts';
 import type { EvaluationReport } from '../core/report/report.ts';
@@ -133,6 +133,10 @@ export interface CompareInput {
   expectedSql: string;
   actualSql: string;
   orderMatters?: boolean;
+  /** The case's shape (scalar, top_n, …), when it declares one. */
+  shape?: string | null;
+  /** Evaluation config fields (a shared case's); validated, over the defaults. */
+  config?: Record<string, unknown> | null;
   timeoutMs?: number;
   /**
    * An AI judge to annotate the comparison (advisory: the deterministic
@@ -458,14 +462,18 @@ const api = {
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const provider = judge.value;
+    const config = resolveEvaluationConfig(input.config ?? {});
+    if (!config.ok) return config;
+    const shape = input.shape ?? null;
+    if (shape !== null && !(SHAPES as readonly string[]).includes(shape)) return fail('input.invalid', `Unknown shape "${shape}" (one of ${SHAPES.join(', ')}).`);
     try {
       const report = await evaluate(
         {
           user_query: input.question,
           actual_sql: input.actualSql,
           expected_sql: input.expectedSql,
-          config: { ...DEFAULT_EVALUATION_CONFIG, query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, enable_ai_judge: provider !== null },
-          context: { fixture: name, order_matters: input.orderMatters ?? false },
+          config: { ...config.value, query_timeout_ms: input.timeoutMs ?? (input.config ? config.value.query_timeout_ms : DEFAULT_TIMEOUT_MS), enable_ai_judge: provider !== null },
+          context: { fixture: name, order_matters: input.orderMatters ?? false, ...(shape ? { shape: shape as (typeof SHAPES)[number] } : {}) },
         },
         pooled.value,
         provider ? { judge: { provider } } : {},

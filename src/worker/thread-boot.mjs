@@ -1,5 +1,5 @@
 // Worker-thread bootstrap: lets a Node worker thread run the TypeScript
-// engine host directly from source (the CLI and tests run from source too).
+// engine host directly from source (tests, and the CLI in a checkout whose lib/ is stale).
 import { register } from 'tsx/esm/api';
 import { workerData } from 'node:worker_threads';
 

@@ -3,18 +3,16 @@
  * the app worker on an uploaded SQLite file and an uploaded DuckDB dump, stops
  * runaway queries (Cancel button and timeout) and never talks to another origin.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Browser, Page } from 'playwright-core';
-import type { SqlJsStatic } from 'sql.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
 import { duckDbTestFile } from '../helpers/duckdb-file.ts';
-import { repoRoot, spiderDatabase, spiderDir } from '../helpers/paths.ts';
+import { repoRoot, spiderDatabase } from '../helpers/paths.ts';
 import { launchChromium, serveBuiltApp, serveStatic, type ServedApp } from './harness.ts';
 
 const CONCERT_SINGER = spiderDatabase('concert_singer');
@@ -23,20 +21,9 @@ const DUCKDB_DUMP = path.join(repoRoot, 'tests/fixtures/payments.duckdb.sql');
 const SCREENSHOT = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots/query.png') : path.join(repoRoot, 'test-results/query.png');
 const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT count(*) FROM r';
 
-/** The Spider database, or (when the data set is not on this machine) the same singer rows built with sql.js. */
+/** Spider's concert_singer, from the subset shipped in tests/fixtures/spider. */
 async function concertSingerBytes(): Promise<Buffer> {
-  if (existsSync(CONCERT_SINGER)) return readFileSync(CONCERT_SINGER);
-  console.warn(`${CONCERT_SINGER} not found (${spiderDir}; set SPIDER_DEV_DIR): using a stand-in SQLite file with the same singer rows.`);
-  const require = createRequire(import.meta.url);
-  const SQL = await (require('sql.js') as () => Promise<SqlJsStatic>)();
-  const db = new SQL.Database();
-  db.exec(`CREATE TABLE "singer" ("Singer_ID" int, "Name" text, "Country" text, "Song_Name" text, "Song_release_year" text, "Age" int, "Is_male" bool, PRIMARY KEY ("Singer_ID"));
-    INSERT INTO singer VALUES (1,'Joe Sharp','Netherlands','You','1992',52,'F'), (2,'Timbaland','United States','Dangerous','2008',32,'T'),
-      (3,'Justin Brown','France','Hey Oh','2013',29,'T'), (4,'Rose White','France','Sun','2003',41,'F'),
-      (5,'John Nizinik','France','Gentleman','2014',43,'T'), (6,'Tribal King','France','Love','2016',25,'T');`);
-  const bytes = Buffer.from(db.export());
-  db.close();
-  return bytes;
+  return readFileSync(CONCERT_SINGER);
 }
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'sql-verdict-browser-'));

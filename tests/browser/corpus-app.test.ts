@@ -129,6 +129,33 @@ describe('corpus app in Chromium (production build)', () => {
     expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
   });
 
+  test('a case share link carries the whole case: monthly-orders-by-month reopens as wrong; a changed link is refused', async () => {
+    const runUrl = page.url();
+    expect(runUrl).toMatch(/#\/runs\/[^/]+$/);
+    expect(cli.cases.find((c) => c.id === 'monthly-orders-by-month')?.outcome).toBe('wrong');
+    await page.goto(`${runUrl}/cases/monthly-orders-by-month`);
+    await page.getByTestId('share-case').click();
+    // Shown on the page whether or not a clipboard is available.
+    const link = (await page.getByTestId('case-share-link').getAttribute('href'))!;
+    expect(link).toContain('#/s/');
+    const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const other = await fresh.newPage();
+      await other.goto(link);
+      await other.getByTestId('playground').waitFor({ timeout: 30_000 });
+      expect(await other.getByTestId('shared-case').textContent()).toMatch(/monthly-orders-by-month.*shape time_series.*order matters/);
+      await expect.poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 90_000 }).toBe('fail');
+      // One character changed in the middle of the fragment: refused, with the reason.
+      const at = link.indexOf('#/s/') + 4 + Math.floor((link.length - link.indexOf('#/s/') - 4) / 2);
+      const changed = `${link.slice(0, at)}${link[at] === 'A' ? 'B' : 'A'}${link.slice(at + 1)}`;
+      await other.goto(changed);
+      await other.reload();
+      await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/changed or cut|corrupt/);
+    } finally {
+      await fresh.close();
+    }
+  }, 180_000);
+
   test('a share link opens the same comparison in a fresh context; a corrupt one says so', async () => {
     await page.goto(`${app.origin}/#/playground`);
     await page.getByTestId('pg-actual').fill("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");

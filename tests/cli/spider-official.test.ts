@@ -14,10 +14,11 @@ import { main } from '../../src/cli/main.ts';
 import { DbDirPool, listDbDir } from '../../src/cli/db-dir.ts';
 import type { Io } from '../../src/cli/io.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { FULL_SPIDER_SKIP } from '../helpers/paths.ts';
 import { buildSpiderLayout, presetVerdicts, SPIDER_SYSTEMS, spiderAvailable, type SpiderLayout } from '../helpers/spider-layout.ts';
 
 const available = spiderAvailable();
-if (!available) console.warn('skipped: ../shared/data/spider-dev/official is absent (set SPIDER_DEV_DIR)');
+if (!available) console.warn(`skipped: ${FULL_SPIDER_SKIP}`);
 const layouts: SpiderLayout[] = [];
 afterAll(() => {
   for (const l of layouts) rmSync(l.dir, { recursive: true, force: true });
@@ -25,7 +26,7 @@ afterAll(() => {
 
 const count = (v: boolean[]) => v.filter(Boolean).length;
 
-describe.skipIf(!available)('the official Spider layout under --policy spider', () => {
+describe.skipIf(!available)('the official Spider layout (full Spider dev data) under --policy spider', () => {
   it('preset verdicts equal the official ones on every 6th line of all nine systems (both DISTINCT modes)', async () => {
     const layout = buildSpiderLayout((_, k) => k % 6 === 0);
     layouts.push(layout);

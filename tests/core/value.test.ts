@@ -49,6 +49,14 @@ describe('temporal text', () => {
     expect(timestampFromEpochMicros(-1n)).toBe('1969-12-31 23:59:59.999999');
   });
 
+  it('reads back the first and last DATE DuckDB has (seven-digit years)', () => {
+    // DuckDB's DATE range: 5877642-06-25 (BC) to 5881580-07-10.
+    expect(dateFromEpochDays(-2147483646)).toBe('-5877641-06-25');
+    expect(dateFromEpochDays(2147483646)).toBe('+5881580-07-10');
+    for (const text of ['-5877641-06-25', '+5881580-07-10', '-000043-03-15'])
+      expect(decodeCell({ kind: 'date' }, text)).toBe(text);
+  });
+
   it('splits a timestamp into its day and time of day', () => {
     expect(splitTimestamp('2024-01-02 00:00:00')).toEqual({ date: '2024-01-02', micros: 0 });
     expect(splitTimestamp('2024-01-02 00:00:00.000001')).toEqual({ date: '2024-01-02', micros: 1 });

@@ -228,7 +228,7 @@ cases:
     const result = await load('{"corpus": "x", "version": 1,\n "cases": [\n  {"id": "a" "fixture": "retail"}\n]}', { file: 'x.json' });
     expect(result.ok).toBe(false);
     expect(result.problems.every((p) => p.code === 'syntax_error')).toBe(true);
-    expect(formatProblem(result.problems[0]!)).toBe('x.json:3:14: error [syntax_error]: Unexpected double-quoted-scalar token');
+    expect(formatProblem(result.problems[0]!)).toBe("x.json:3:14: error [syntax_error]: Not valid JSON: Expected ',' or '}' after property value.");
   });
 
   it('21. a document that is a list, not a corpus', async () => {
@@ -270,5 +270,17 @@ cases:
       message: expect.stringContaining('[unknown_shape]'),
       location: 'corpus.yaml:21, case orders-by-status, field shape',
     });
+  });
+});
+
+describe('a malformed JSON corpus', () => {
+  it('is reported in JSON terms with its line and column, not as YAML', async () => {
+    const text = '{\n  "corpus": "x",\n  "version": 1,\n  "engine": "duckdb"\n  "cases": []\n}\n';
+    const result = await loadCorpus(new TextEncoder().encode(text), { file: 'bad.json' });
+    expect(result.ok).toBe(false);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatchObject({ code: 'syntax_error', file: 'bad.json', line: 5, column: 3 });
+    expect(result.problems[0]!.message).toMatch(/^Not valid JSON: /);
+    expect(result.problems[0]!.message).not.toMatch(/YAML|flow|implicit/i);
   });
 });

@@ -33,11 +33,20 @@ describe('loadRun', () => {
     expect(result.run.missingIds).toEqual(['b']);
   });
 
-  it('treats a missing sql key as no query, and warns on an empty one', async () => {
-    const result = await load(JSON.stringify({ run: META, records: [{ id: 'a' }, { id: 'b', sql: '  ', declined: false }] }));
+  it('treats a missing sql key as no query when the record says it did not decline, and warns on an empty one', async () => {
+    const result = await load(JSON.stringify({ run: META, records: [{ id: 'a', declined: false }, { id: 'b', sql: '  ', declined: false }] }));
     if (!result.ok) throw new Error('not ok');
     expect(result.run.records.map((r) => r.sql)).toEqual([null, null]);
     expect(result.problems.map((p) => [p.code, p.case_id])).toEqual([['inconsistent_record', 'b']]);
+  });
+
+  it('refuses a record with only an id, and an empty file', async () => {
+    const idOnly = await load(JSON.stringify({ run: META, records: [{ id: 'a' }] }));
+    expect(errorsOf(idOnly).map(formatProblem)).toEqual([
+      "run.json:1: error [missing_field] case 'a' field 'sql': The record has only an id: give sql (the query, or null for no query) or declined: true.",
+    ]);
+    const empty = await load('  \n');
+    expect(errorsOf(empty).map((p) => p.code)).toEqual(['empty_file']);
   });
 
   it('rejects a duplicate record, naming both lines', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseBaseline, recordBaseline, type Baseline } from '../../src/core/gate/baseline.ts';
 import { allowedCases, applyGate, requiredCases, type GateResult } from '../../src/core/gate/gate.ts';
+import { DEFAULT_GATE_POLICY } from '../../src/core/gate/policy.ts';
 import { rat } from '../../src/core/gate/rational.ts';
 import type { RunSummary } from '../../src/core/gate/summary.ts';
 import { mixCases, summary, type Mix } from './build.ts';
@@ -158,7 +159,7 @@ describe('corpus size and case ids', () => {
 
   it('a digest mismatch blocks when the baseline policy says so', () => {
     const b = baselineOf(summary(mixCases({ correct: 2 })), { digest_mismatch: 'block' });
-    const g = applyGate(summary(mixCases({ correct: 2 }), { sha256: '0'.repeat(64) }), b);
+    const g = applyGate(summary(mixCases({ correct: 2 }), { sha256: '0'.repeat(64) }), b, { policy: { ...DEFAULT_GATE_POLICY, digest_mismatch: 'block' } });
     expect(checkOf(g, 'corpus_digest').status).toBe('blocked');
     expect(g.exit_code).toBe(1);
   });

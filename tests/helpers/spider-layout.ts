@@ -13,7 +13,10 @@ import type { Engine } from '../../src/core/engine.ts';
 import type { Outcome } from '../../src/core/errors.ts';
 import { importSpider } from '../../src/core/import/spider.ts';
 import { presetJudge } from '../../src/core/run/preset-grade.ts';
-import { spiderDir } from './paths.ts';
+import { fullSpiderDir } from './paths.ts';
+
+/** The full Spider dev data (null when absent: the callers skip). */
+const spiderDir = fullSpiderDir ?? '';
 
 export const SPIDER_SYSTEMS = ['c3sql_gpt35', 'dailsql_gpt4', 'dailsql_gpt4_sc', 'graphix_t5', 'dinsql_gpt4', 'gpt4_fewshot', 'gpt4_zeroshot', 'dinsql_codex', 'codex_fewshot'];
 
@@ -30,7 +33,7 @@ export interface SpiderLayout {
 }
 
 export function spiderAvailable(): boolean {
-  return existsSync(path.join(spiderDir, 'official', 'dev_gold.sql')) && existsSync(path.join(spiderDir, 'pairs.jsonl'));
+  return fullSpiderDir !== null && existsSync(path.join(spiderDir, 'official', 'dev_gold.sql'));
 }
 
 interface Pair {

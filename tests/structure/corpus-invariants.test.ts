@@ -9,7 +9,7 @@ import { canonicalize, parseSql, printQuery, sameTree } from '../../src/core/str
 import type { Dialect } from '../../src/core/structure/index.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { corpusReferenceSql, readYaml, repoRoot, spiderPairs } from './helpers.ts';
+import { corpusReferenceSql, describeSpider, readYaml, repoRoot, spiderDataSets, spiderPairs } from './helpers.ts';
 
 interface Tally {
   total: number;
@@ -37,32 +37,33 @@ function check(queries: { id: string; sql: string; dialect: Dialect }[]): Tally 
   return t;
 }
 
-const pairs = spiderPairs();
-
-describe('Spider dev (SQLite): coverage, round trip, idempotence', () => {
-  const dedupe = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
-  const CHUNK = 2000;
-  for (const [name, list] of [
-    ['gold', dedupe(pairs.map((p) => p.gold_sql))],
-    ['pred', dedupe(pairs.map((p) => p.pred_sql))],
-  ] as const) {
-    const totals: Tally = { total: 0, parsed: 0, roundTrip: 0, idempotent: 0, failures: [] };
-    for (let start = 0; start < list.length; start += CHUNK) {
-      const chunk = list.slice(start, start + CHUNK);
-      it(`${name} SQL ${start + 1}–${start + chunk.length}`, { timeout: 120_000 }, () => {
-        const t = check(chunk.map((sql, i) => ({ id: `${name}#${start + i}`, sql, dialect: 'sqlite' as const })));
-        for (const k of ['total', 'parsed', 'roundTrip', 'idempotent'] as const) totals[k] += t[k];
-        expect(t.failures).toEqual([]);
+for (const set of spiderDataSets()) {
+  describeSpider(`Spider dev (SQLite): coverage, round trip, idempotence, ${set.name}`, set.dir, (dir) => {
+    const pairs = spiderPairs(dir);
+    const dedupe = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
+    const CHUNK = 2000;
+    for (const [name, list] of [
+      ['gold', dedupe(pairs.map((p) => p.gold_sql))],
+      ['pred', dedupe(pairs.map((p) => p.pred_sql))],
+    ] as const) {
+      const totals: Tally = { total: 0, parsed: 0, roundTrip: 0, idempotent: 0, failures: [] };
+      for (let start = 0; start < list.length; start += CHUNK) {
+        const chunk = list.slice(start, start + CHUNK);
+        it(`${name} SQL ${start + 1}–${start + chunk.length}`, { timeout: 120_000 }, () => {
+          const t = check(chunk.map((sql, i) => ({ id: `${name}#${start + i}`, sql, dialect: 'sqlite' as const })));
+          for (const k of ['total', 'parsed', 'roundTrip', 'idempotent'] as const) totals[k] += t[k];
+          expect(t.failures).toEqual([]);
+        });
+      }
+      it(`${name} SQL: coverage`, () => {
+        console.info(`${name}: ${totals.total} distinct, ${totals.parsed} parsed, ${totals.roundTrip} round-trip, ${totals.idempotent} idempotent`);
+        // Floors from the measurement in docs/structure.md (1,227/1,232 gold; 7,682/7,699 pred).
+        expect(totals.total).toBe(list.length);
+        expect(totals.parsed / totals.total).toBeGreaterThan(name === 'gold' ? 0.995 : 0.997);
       });
     }
-    it(`${name} SQL: coverage`, () => {
-      console.info(`${name}: ${totals.total} distinct, ${totals.parsed} parsed, ${totals.roundTrip} round-trip, ${totals.idempotent} idempotent`);
-      // Floors from the measurement in docs/structure.md (1,227/1,232 gold; 7,682/7,699 pred).
-      expect(totals.total).toBe(list.length);
-      expect(totals.parsed / totals.total).toBeGreaterThan(name === 'gold' ? 0.995 : 0.997);
-    });
-  }
-});
+  });
+}
 
 const corpus = corpusReferenceSql();
 

@@ -1,17 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describe, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import type { Dialect } from '../../src/core/structure/index.ts';
+import { FULL_SPIDER_SKIP, fullSpiderDir, spiderSubsetDir } from '../helpers/paths.ts';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** Spider dev data (never copied into the repo): SPIDER_DEV_DIR, else ../shared/data/spider-dev beside the repo. */
-export function spiderDir(): string {
-  const dir = process.env.SPIDER_DEV_DIR ?? path.resolve(repoRoot, '../shared/data/spider-dev');
-  if (!existsSync(path.join(dir, 'pairs.jsonl'))) throw new Error(`Spider dev data not found at ${dir}: set SPIDER_DEV_DIR to its folder.`);
-  return dir;
-}
 
 export interface SpiderPair {
   id: string;
@@ -22,12 +17,26 @@ export interface SpiderPair {
   source: string;
 }
 
-export function spiderPairs(): SpiderPair[] {
-  const dir = spiderDir();
+/** Spider pairs of a data folder (the shipped subset, spiderSubsetDir, or the full data, fullSpiderDir). */
+export function spiderPairs(dir: string): SpiderPair[] {
   return readFileSync(path.join(dir, 'pairs.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as SpiderPair);
+}
+
+/** The Spider data sets a test runs on: the shipped subset always, the full data when present. */
+export function spiderDataSets(): { name: string; dir: string | null }[] {
+  return [
+    { name: 'Spider dev subset (tests/fixtures/spider)', dir: spiderSubsetDir },
+    { name: 'full Spider dev data', dir: fullSpiderDir },
+  ];
+}
+
+/** describe() for a Spider data set; an absent one shows as a single skipped test whose name is the reason. */
+export function describeSpider(name: string, dir: string | null, body: (dir: string) => void): void {
+  if (dir) describe(name, () => body(dir));
+  else describe(name, () => it.skip(`skipped: ${FULL_SPIDER_SKIP}`, () => {}));
 }
 
 export interface RulePair {

@@ -12,7 +12,8 @@ import type { Engine, EngineName, QueryResult } from '../../src/core/engine.ts';
 import { canonicalize } from '../../src/core/structure/index.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import { fileFixture, sqlFixture } from '../helpers/fixtures.ts';
-import { repoRoot, ruleFixtures, spiderDir, spiderPairs } from './helpers.ts';
+import { spiderDatabase } from '../helpers/paths.ts';
+import { describeSpider, repoRoot, ruleFixtures, spiderDataSets, spiderPairs } from './helpers.ts';
 
 /** Rows as a sorted bag of JSON texts (column names are labels; values decide). */
 function bag(r: QueryResult): string[] {
@@ -21,7 +22,6 @@ function bag(r: QueryResult): string[] {
 }
 
 const fixtures = ruleFixtures();
-const spider = spiderDir();
 
 for (const engineName of ['sqlite', 'duckdb'] as EngineName[]) {
   describe(`rule fixtures keep results on ${engineName}`, () => {
@@ -30,7 +30,7 @@ for (const engineName of ['sqlite', 'duckdb'] as EngineName[]) {
       engine = openEngine(engineName);
       const fixture =
         engineName === 'sqlite'
-          ? fileFixture(path.join(spider!, 'database/concert_singer/concert_singer.sqlite'))
+          ? fileFixture(spiderDatabase('concert_singer'))
           : sqlFixture('concert_singer', readFileSync(path.join(repoRoot, 'tests/structure/data/concert_singer.sql'), 'utf8'));
       const loaded = await engine.load(fixture);
       if (!loaded.ok) throw new Error(loaded.error.message);
@@ -52,45 +52,46 @@ for (const engineName of ['sqlite', 'duckdb'] as EngineName[]) {
   });
 }
 
-const pairs = spiderPairs();
-
-describe('canonical SQL of every Spider dev query (gold and predicted) returns the same rows on its database', () => {
-  let engine: Engine;
-  beforeAll(() => {
-    engine = openEngine('sqlite');
-  });
-  afterAll(async () => engine?.close());
-
-  const byDb = new Map<string, Set<string>>();
-  for (const p of pairs) {
-    const set = byDb.get(p.db_id) ?? new Set<string>();
-    set.add(p.gold_sql);
-    if (p.pred_sql) set.add(p.pred_sql);
-    byDb.set(p.db_id, set);
-  }
-  let total = 0;
-  afterAll(() => console.info(`canonical SQL executed and compared on Spider databases: ${total} queries`));
-  for (const [db, golds] of [...byDb].sort()) {
-    it(db, { timeout: 300_000 }, async () => {
-      const loaded = await engine.load(fileFixture(path.join(spider!, `database/${db}/${db}.sqlite`)));
-      if (!loaded.ok) throw new Error(loaded.error.message);
-      const differ: string[] = [];
-      let compared = 0;
-      for (const sql of golds) {
-        const canon = canonicalize(sql, 'sqlite');
-        if (!canon.ok) continue;
-        // A generous budget: a few Spider queries are quadratic, and CI machines are shared.
-        const before = await engine.execute(sql, { timeoutMs: 60_000 });
-        if (!before.ok) continue;
-        const after = await engine.execute(canon.value.sql, { timeoutMs: 60_000 });
-        compared++;
-        if (!after.ok) differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  fails: ${after.error.message}`);
-        else if (JSON.stringify(bag(after.value)) !== JSON.stringify(bag(before.value)) || after.value.columns.length !== before.value.columns.length)
-          differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  rows differ`);
-      }
-      total += compared;
-      expect(differ).toEqual([]);
-      expect(compared).toBeGreaterThan(0);
+for (const set of spiderDataSets()) {
+  describeSpider(`canonical SQL of every Spider dev query (gold and predicted) returns the same rows on its database, ${set.name}`, set.dir, (dir) => {
+    const pairs = spiderPairs(dir);
+    let engine: Engine;
+    beforeAll(() => {
+      engine = openEngine('sqlite');
     });
-  }
-});
+    afterAll(async () => engine?.close());
+
+    const byDb = new Map<string, Set<string>>();
+    for (const p of pairs) {
+      const sqls = byDb.get(p.db_id) ?? new Set<string>();
+      sqls.add(p.gold_sql);
+      if (p.pred_sql) sqls.add(p.pred_sql);
+      byDb.set(p.db_id, sqls);
+    }
+    let total = 0;
+    afterAll(() => console.info(`canonical SQL executed and compared on Spider databases (${set.name}): ${total} queries`));
+    for (const [db, golds] of [...byDb].sort()) {
+      it(db, { timeout: 300_000 }, async () => {
+        const loaded = await engine.load(fileFixture(path.join(dir, `database/${db}/${db}.sqlite`)));
+        if (!loaded.ok) throw new Error(loaded.error.message);
+        const differ: string[] = [];
+        let compared = 0;
+        for (const sql of golds) {
+          const canon = canonicalize(sql, 'sqlite');
+          if (!canon.ok) continue;
+          // A generous budget: a few Spider queries are quadratic, and CI machines are shared.
+          const before = await engine.execute(sql, { timeoutMs: 60_000 });
+          if (!before.ok) continue;
+          const after = await engine.execute(canon.value.sql, { timeoutMs: 60_000 });
+          compared++;
+          if (!after.ok) differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  fails: ${after.error.message}`);
+          else if (JSON.stringify(bag(after.value)) !== JSON.stringify(bag(before.value)) || after.value.columns.length !== before.value.columns.length)
+            differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  rows differ`);
+        }
+        total += compared;
+        expect(differ).toEqual([]);
+        expect(compared).toBeGreaterThan(0);
+      });
+    }
+  });
+}

@@ -39,7 +39,7 @@ Options:
   --json                print the full JSON report
   -h, --help            show this help
 
-Exit status: 0 pass, 1 fail, 2 bad input.`;
+Exit status: 0 pass, 1 fail or undecided (a result search ran out of budget), 2 bad input.`;
 
 function number(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;

@@ -1,39 +1,79 @@
-import { recordBaseline, parseBaseline } from '../../core/gate/baseline.ts';
+import { recordBaseline, parseBaseline, parsePolicy } from '../../core/gate/baseline.ts';
+import { sha256Hex } from '../../core/digest/sha256.ts';
+import { DEFAULT_GATE_POLICY, type GatePolicy } from '../../core/gate/policy.ts';
+import { readReportFile } from '../../core/gate/report-file.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
-import { toJUnit } from '../../core/gate/export/junit.ts';
+import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
-import { applyGate } from '../../core/gate/gate.ts';
+import { applyGate, type GateOptions } from '../../core/gate/gate.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
-import { readJsonFile, readTextFile } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import { readTextFile } from '../inputs.ts';
+import type { Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
+import { outputs } from '../outputs.ts';
 
-export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--json] [--markdown FILE] [--junit FILE]
+export const GATE_HELP = `Usage: sql-verdict gate --report R --baseline B [--policy FILE] [--json] [--markdown FILE] [--junit FILE]
 
 Apply the release gate to a run report against its recorded baseline and print the
 arithmetic: answer accuracy at most 2 points below the baseline; the corpus never
 shrinks and no baseline case disappears; refusal recall floor max(0.85, baseline −
 0.075) in whole cases; over-refusal at most 3 of 20 (scaled); another path or model, or
-no model at all, is refused. Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
+no model at all, is refused. The thresholds are the documented policy, or those of
+--policy FILE (JSON naming every threshold; its SHA-256 is printed and recorded); a
+baseline recorded under another policy is refused. The report's summary is recomputed
+from its cases; a report whose summary disagrees is refused. "-" as --markdown or
+--junit writes it on stdout (the verdict lines go to stderr).
+Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
 
-export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME]
+export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--policy FILE]
 
 Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
-figures and the date. Only this explicit command writes a baseline; the gate never does.`;
+figures, the date and the gate policy (the documented one, or --policy FILE). Only this
+explicit command writes a baseline; the gate never does. "--out -" prints it on stdout.`;
 
-export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json]
+export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json] [--fail-on-regression]
 
 Compare two runs of the same corpus case by case (fixed, regressed, unchanged) with
-McNemar's exact test on the paired outcomes. Refuses reports of different corpora.`;
+McNemar's exact test on the paired outcomes. Refuses reports of different corpora.
 
+Options:
+  --fail-on-regression  exit 1 when any case right in A is wrong in B (names them)
+  --json                print the diff as JSON
+Exit status: 0 (or, with --fail-on-regression, 0 no regression / 1 regressions), 2 bad input.`;
+
+/** What JUnit needs beyond the summary (questions, times): from the report file as written (already validated). */
+function junitDetailsFrom(file: string, io: Io) {
+  try {
+    return junitDetailsOf(JSON.parse(readTextFile(file, io, 'report')) as Parameters<typeof junitDetailsOf>[0]);
+  } catch {
+    return {};
+  }
+}
+
+/** A report's summary, validated field by field and recomputed from its cases (errors name file, line and field). */
 function summaryOf(file: string, io: Io): RunSummary {
-  const value = readJsonFile(file, io, 'report') as { kind?: string; summary?: RunSummary };
-  if (!value || typeof value !== 'object' || value.kind !== 'run' || !value.summary)
-    throw new CliError(`${file} is not a run report (expected the JSON written by "sql-verdict run --out").`);
-  return value.summary;
+  const read = readReportFile(file, readTextFile(file, io, 'report'));
+  if (!read.ok) throw new CliError(`Not a usable run report: ${read.error.message}`);
+  return read.value;
+}
+
+/** The gate policy of --policy FILE (with its digest), or the documented default. */
+async function policyOf(file: string | undefined, io: Io): Promise<{ policy: GatePolicy; options: GateOptions; line: string }> {
+  if (!file) return { policy: { ...DEFAULT_GATE_POLICY }, options: {}, line: 'Policy: the documented default (docs/gate.md)' };
+  const text = readTextFile(file, io, 'policy file');
+  const sha256 = await sha256Hex(new TextEncoder().encode(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (thrown) {
+    throw new CliError(`Policy file ${file}: not valid JSON (${(thrown as Error).message}).`);
+  }
+  const parsed = parsePolicy(value);
+  if (!parsed.ok) throw new CliError(`Policy file ${file}${parsed.error.location ? ` (field ${parsed.error.location})` : ''}: ${parsed.error.message}`);
+  return { policy: parsed.value, options: { policy: parsed.value, policyFile: { file, sha256 } }, line: `Policy: ${file} (sha256 ${sha256})` };
 }
 
 export async function gateCommand(argv: string[], io: Io): Promise<number> {
@@ -43,6 +83,7 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
     markdown: { type: 'string' },
     junit: { type: 'string' },
+    policy: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -51,19 +92,22 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
+  const out = outputs('gate', io, { markdown: values.markdown, junit: values.junit }, { json: values.json });
+  const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
   // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
   const baseline = readBaselineFile(values.baseline, readTextFile(values.baseline, io, 'baseline'));
   if (!baseline.ok) throw new CliError(`Not a usable baseline: ${baseline.error.message}`);
-  const result = applyGate(summary, baseline.value);
-  if (values.markdown) writeOutput(values.markdown, toMarkdown(summary, { gate: result }), io);
-  if (values.junit) writeOutput(values.junit, toJUnit(summary, result), io);
+  const result = applyGate(summary, baseline.value, policy.options);
+  out.write(values.markdown, () => toMarkdown(summary, { gate: result }));
+  out.write(values.junit, () => toJUnit(summary, result, junitDetailsFrom(values.report!, io)));
   if (values.json) io.out(prettyJson(result));
   else {
-    io.out(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
-    for (const c of result.checks) io.out(`  [${c.status}] ${c.arithmetic}`);
-    for (const r of result.reasons) io.out(`Reason: ${r}`);
-    for (const w of result.warnings) io.out(`Warning: ${w}`);
+    out.print(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
+    out.print(policy.line);
+    for (const c of result.checks) out.print(`  [${c.status}] ${c.arithmetic}`);
+    for (const r of result.reasons) out.print(`Reason: ${r}`);
+    for (const w of result.warnings) out.print(`Warning: ${w}`);
   }
   return result.exit_code;
 }
@@ -79,6 +123,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
     report: { type: 'string' },
     out: { type: 'string' },
     suite: { type: 'string' },
+    policy: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -87,13 +132,15 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`baseline record: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.out) throw new CliError('baseline record: --report and --out are required.');
+  const out = outputs('baseline record', io, { out: values.out });
+  const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
-  const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10) });
+  const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10), policy: policy.policy });
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
   const checked = parseBaseline(baseline.value);
   if (!checked.ok) throw new CliError(checked.error.message);
-  writeOutput(values.out, prettyJson(baseline.value), io);
-  io.out(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
+  out.write(values.out, () => prettyJson(baseline.value));
+  out.print(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
   return EXIT.ok;
 }
 
@@ -101,6 +148,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('diff', argv, {
     report: { type: 'string', multiple: true },
     json: { type: 'boolean' },
+    'fail-on-regression': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -120,6 +168,10 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
     io.out(`McNemar exact test: b=${d.mcnemar.b}, c=${d.mcnemar.c}, p=${d.mcnemar.p_value.toPrecision(4)}`);
     if (d.fixed_ids.length) io.out(`Fixed: ${d.fixed_ids.join(', ')}`);
     if (d.regressed_ids.length) io.out(`Regressed: ${d.regressed_ids.join(', ')}`);
+  }
+  if (values['fail-on-regression'] && d.counts.regressed > 0) {
+    io.err(`diff: ${d.counts.regressed} regression${d.counts.regressed === 1 ? '' : 's'} (--fail-on-regression): ${d.regressed_ids.join(', ')}`);
+    return EXIT.failed;
   }
   return EXIT.ok;
 }

@@ -1,5 +1,5 @@
 import { toCsv } from '../../core/gate/export/csv.ts';
-import { toJUnit } from '../../core/gate/export/junit.ts';
+import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
 import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
@@ -10,11 +10,14 @@ import { parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
-import { writeOutput, type Io } from '../io.ts';
+import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand } from './bench.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson } from '../json.ts';
+import { outputs } from '../outputs.ts';
+import { progressReporter } from '../progress.ts';
+import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
        sql-verdict run --format spider|bird|csv ... --db-dir DIR   (benchmark files as they are;
@@ -32,18 +35,23 @@ Options:
   --db-dir DIR           load every fixture NAME from DIR/NAME/NAME.sqlite (or DIR/NAME.sqlite)
   --timeout-ms N         per-query budget (default 5000)
   --reliability-c C      penalty c of the reliability score RS(c) (default 1)
-  --out FILE             write the JSON run report
+  --out FILE             write the JSON run report ("-": stdout, for every output flag)
   --markdown FILE        write a Markdown summary (pull-request comment)
-  --junit FILE           write JUnit XML (one test case per corpus case)
+  --junit FILE           write JUnit XML (one test case per corpus case, named by its question)
   --csv FILE             write a CSV of cases
+${THRESHOLD_HELP}
   --judge                ask the configured AI judge (SQL_VERDICT_JUDGE_* variables) about
                          cases below the 0.92 score threshold; advisory only
   --judge-threshold X    judge only cases scoring below X (0–1, default 0.92)
   --judge-concurrency N  judge requests in flight at most (default 4)
+  --allow-corpus-mismatch
+                         grade a run whose run.corpus / run.corpus_sha256 names another
+                         corpus or version (refused by default, exit 2)
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
-Exit status: 0 every case correct, 1 any failure, 2 bad input or a broken oracle.`;
+Exit status: 0 every case correct (with a threshold: every threshold met), 1 otherwise,
+2 bad input or a broken oracle.`;
 
 export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--fixture NAME=PATH ...] [--json]
 
@@ -109,6 +117,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'judge-threshold': { type: 'string' },
     'judge-concurrency': { type: 'string' },
     json: { type: 'boolean' },
+    'allow-corpus-mismatch': { type: 'boolean' },
+    'min-accuracy': { type: 'string' },
+    'min-refusal-recall': { type: 'string' },
+    'max-over-refusal': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -125,14 +137,16 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
+  const thresholds = parseThresholds(values);
+  const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
+  const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
-  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io);
+  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
   const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
   try {
-    let last = 0;
     const graded = await gradeRun({
       corpus,
       run,
@@ -141,20 +155,19 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       onProgress: (p) => {
-        const now = Date.now();
-        if (p.step === 'done' && (now - last > 1000 || p.index + 1 === p.total)) {
-          last = now;
-          io.err(`graded ${p.index + 1}/${p.total} (${p.id})`);
-        }
+        if (p.step === 'done') progress.update(p.index + 1, p.total, p.id);
       },
     });
+    progress.end();
     if (!graded.ok) throw new CliError(graded.error.message);
     const report = graded.value;
-    if (values.out) writeOutput(values.out, prettyJson(report), io);
-    if (values.markdown) writeOutput(values.markdown, toMarkdown(report.summary), io);
-    if (values.junit) writeOutput(values.junit, toJUnit(report.summary), io);
-    if (values.csv) writeOutput(values.csv, toCsv(report.summary), io);
-    io.out(values.json ? prettyJson(report) : summarizeRunReport(report));
+    out.write(values.out, () => prettyJson(report));
+    out.write(values.markdown, () => toMarkdown(report.summary));
+    out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf(report)));
+    out.write(values.csv, () => toCsv(report.summary));
+    const verdicts = checkThresholds(report.summary, thresholds);
+    out.print(values.json ? prettyJson(report) : [summarizeRunReport(report), ...verdicts.lines].join('\n'));
+    if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {
     await pool.close();

@@ -38,6 +38,26 @@ const CASE_FIELDS = [
 ] as const;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
+function looksLikeJson(file: string, text: string): boolean {
+  return /\.json$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\uFEFF?\s*[{[]/.test(text));
+}
+
+/** JSON.parse's complaint with its line and column (from the position V8 reports), or null when the text is JSON. */
+function jsonSyntaxError(text: string): { line: number; column: number; message: string } | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (thrown) {
+    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(/\s*\(line \d+ column \d+\)$/, '');
+    const at = /at position (\d+)/.exec(message);
+    const offset = at ? Number(at[1]) : text.length;
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    return { line, column, message: message.replace(/ in JSON at position \d+/, '') };
+  }
+}
+
 export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions): Promise<CorpusLoadResult> {
   const file = options.file;
   const sha256 = await sha256Hex(bytes);
@@ -53,6 +73,12 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
     problems.push({ severity: 'error', code: 'not_utf8', file, line: decoded.line, column: decoded.column, message: `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.` });
+    return failed();
+  }
+  // A JSON corpus is told about in JSON's terms (YAML would parse most of it and word its errors as YAML).
+  const jsonError = looksLikeJson(file, decoded.text) ? jsonSyntaxError(decoded.text) : null;
+  if (jsonError) {
+    problems.push({ severity: 'error', code: 'syntax_error', file, line: jsonError.line, column: jsonError.column, message: `Not valid JSON: ${jsonError.message}.` });
     return failed();
   }
   const source = new Source(decoded.text);

@@ -94,6 +94,11 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
     return failed();
   }
   const text = decoded.text;
+  // An empty file is a failed export, not a run with no answers: grading it would overwrite --out with all no_query.
+  if (text.trim() === '') {
+    push('empty_file', `The run file is empty (${sizeBytes} bytes); expected {"run": {...}, "records": [...]}, a list of records, or JSONL.`);
+    return failed();
+  }
   const lower = file.toLowerCase();
   const jsonl = options.format ? options.format === 'jsonl' : lower.endsWith('.jsonl') || lower.endsWith('.ndjson') || (!lower.endsWith('.json') && looksLikeJsonl(text));
 
@@ -271,6 +276,11 @@ function readRecord(item: Item, index: number, metadata: RunMetadata, push: Push
     } else optional[to] = v;
   }
   if (!ok) return undefined;
+  // {id} alone says nothing about the answer; "no query" must be said (sql: null), not implied.
+  if (!('sql' in r) && !('declined' in r)) {
+    push('missing_field', 'The record has only an id: give sql (the query, or null for no query) or declined: true.', where('sql'));
+    return undefined;
+  }
   const declined = r.declined === true;
   let sql = typeof r.sql === 'string' ? r.sql : null;
   if (sql !== null && sql.trim() === '') {

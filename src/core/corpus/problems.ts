@@ -32,6 +32,8 @@ export const PROBLEM_CODES = {
   missing_database: 'The database folder has no database file for this db_id.',
   bad_separator: 'A BIRD prediction is not "SQL<TAB>----- bird -----<TAB>db_id".',
   unknown_format: 'The benchmark format cannot be told from the files.',
+  empty_file: 'The file is empty.',
+  corpus_mismatch: 'The run declares another corpus, or another version of it, than the one graded.',
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;

@@ -146,3 +146,15 @@ export function parseBaseline(value: unknown): Outcome<Baseline> {
   if (policyError) return bad(policyError, 'policy');
   return ok({ ...(b as unknown as Baseline), cases: cases as Baseline['cases'], policy });
 }
+
+/** A gate policy file (JSON): every threshold named, nothing else (exit 2 for anything else). */
+export function parsePolicy(value: unknown): Outcome<GatePolicy> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return fail('input.invalid', 'a policy must be a JSON object of the gate thresholds.');
+  const known = Object.keys(DEFAULT_GATE_POLICY);
+  for (const key of Object.keys(value)) if (!known.includes(key)) return fail('input.invalid', `unknown field "${key}" (known: ${known.join(', ')}).`, { location: key });
+  for (const key of known) if (!(key in value)) return fail('input.invalid', `${key} is missing: a policy file names every threshold (${known.join(', ')}).`, { location: key });
+  const policy = value as GatePolicy;
+  const error = checkPolicy(policy);
+  if (error) return fail('input.invalid', error.replace(/^policy\./, ''), { location: error.match(/^policy\.(\w+)/)?.[1] ?? '' });
+  return ok({ ...policy, over_refusal_ceiling: { count: policy.over_refusal_ceiling.count, of: policy.over_refusal_ceiling.of } });
+}

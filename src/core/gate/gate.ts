@@ -7,7 +7,7 @@
  */
 import { parseBaseline, type Baseline } from './baseline.ts';
 import { dec3, decText, pct, points, quote, rateText, shortDigest } from './format.ts';
-import { EXIT_CODES, type GatePolicy } from './policy.ts';
+import { DEFAULT_GATE_POLICY, EXIT_CODES, policyDifferences, type GatePolicy } from './policy.ts';
 import { ceil, cmp, floor, fromDecimal, max, mul, rat, sub, type Rational } from './rational.ts';
 import type { RunSummary } from './summary.ts';
 
@@ -49,6 +49,22 @@ export interface GateResult {
   /** Lines for checks that warn without blocking (e.g. a changed corpus digest). */
   warnings: string[];
   baseline: { suite: string; path: string | null; model: string; recorded_at: string } | null;
+  /** The policy the thresholds came from: the documented default, or a policy file (with its SHA-256). */
+  policy: GatePolicyInForce;
+}
+
+export interface GatePolicyInForce {
+  values: GatePolicy;
+  /** The --policy file, or null for the documented default policy. */
+  file: string | null;
+  sha256: string | null;
+}
+
+export interface GateOptions {
+  /** The thresholds (default: the documented policy). A baseline never supplies them. */
+  policy?: GatePolicy;
+  /** Where `policy` came from, recorded in the result. */
+  policyFile?: { file: string; sha256: string };
 }
 
 function check(name: GateCheckName, status: CheckStatus, arithmetic: string, detail = '', case_ids: string[] = []): GateCheck {
@@ -63,7 +79,7 @@ const verdictWord: Record<CheckStatus, string> = {
   not_applicable: 'NOT APPLICABLE',
 };
 
-function finish(checks: GateCheck[], baseline: Baseline | null): GateResult {
+function finish(checks: GateCheck[], baseline: Baseline | null, policy: GatePolicyInForce): GateResult {
   const refused = checks.some((c) => c.status === 'refused');
   const blocked = checks.some((c) => c.status === 'blocked');
   const status: GateStatus = refused ? 'refused' : blocked ? 'blocked' : 'pass';
@@ -74,6 +90,7 @@ function finish(checks: GateCheck[], baseline: Baseline | null): GateResult {
     reasons: checks.filter((c) => !c.passed).map((c) => c.arithmetic),
     warnings: checks.filter((c) => c.status === 'warning').map((c) => c.arithmetic),
     baseline: baseline && { suite: baseline.suite, path: baseline.path, model: baseline.model, recorded_at: baseline.recorded_at },
+    policy,
   };
 }
 
@@ -81,14 +98,36 @@ function listIds(ids: readonly string[]): string {
   return ids.join(', ');
 }
 
-/** Apply the release gate of `baseline` (its own recorded policy) to a run summary. */
-export function applyGate(summary: RunSummary, baselineInput: Baseline | unknown): GateResult {
+/**
+ * Apply the release gate to a run summary against `baseline`, with the
+ * thresholds of the documented policy (or `options.policy`, e.g. a --policy
+ * file). A baseline recorded under another policy is refused, never used to
+ * loosen or tighten the gate silently.
+ */
+export function applyGate(summary: RunSummary, baselineInput: Baseline | unknown, options: GateOptions = {}): GateResult {
+  const policy = options.policy ?? DEFAULT_GATE_POLICY;
+  const inForce: GatePolicyInForce = { values: policy, file: options.policyFile?.file ?? null, sha256: options.policyFile?.sha256 ?? null };
+  const finishWith = (checks: GateCheck[], b: Baseline | null) => finish(checks, b, inForce);
   const parsed = parseBaseline(baselineInput);
   if (!parsed.ok) {
-    return finish([check('baseline', 'refused', `baseline: ${parsed.error.message} REFUSED`, 'A malformed baseline is bad input, not a regression.')], null);
+    return finishWith([check('baseline', 'refused', `baseline: ${parsed.error.message} REFUSED`, 'A malformed baseline is bad input, not a regression.')], null);
   }
   const baseline = parsed.value;
-  const policy = baseline.policy;
+  const differences = policyDifferences(baseline.policy, policy);
+  if (differences.length) {
+    const source = inForce.file ? `the policy file ${inForce.file}` : 'the documented gate policy';
+    return finishWith(
+      [
+        check(
+          'baseline',
+          'refused',
+          `baseline policy ≠ ${source} (${differences.join('; ')}): REFUSED (thresholds come from the gate's policy, never from a baseline)`,
+          'Re-record the baseline under the policy in force (sql-verdict baseline record, with the same --policy), or gate with the policy the baseline was recorded under (--policy FILE).',
+        ),
+      ],
+      baseline,
+    );
+  }
 
   const identity: GateCheck[] = [];
   const model = summary.run.model;
@@ -132,12 +171,12 @@ export function applyGate(summary: RunSummary, baselineInput: Baseline | unknown
   } else {
     identity.push(check('suite', 'pass', `corpus ${quote(summary.corpus.name)} = baseline corpus (suite ${quote(baseline.suite)}): PASS`));
   }
-  if (identity.some((c) => c.status === 'refused')) return finish(identity, baseline);
+  if (identity.some((c) => c.status === 'refused')) return finishWith(identity, baseline);
 
-  return finish([...identity, ...corpusChecks(summary, baseline), accuracyCheck(summary, baseline, policy), recallCheck(summary, baseline, policy), overRefusalCheck(summary, baseline, policy)], baseline);
+  return finishWith([...identity, ...corpusChecks(summary, baseline, policy), accuracyCheck(summary, baseline, policy), recallCheck(summary, baseline, policy), overRefusalCheck(summary, baseline, policy)], baseline);
 }
 
-function corpusChecks(summary: RunSummary, baseline: Baseline): GateCheck[] {
+function corpusChecks(summary: RunSummary, baseline: Baseline, policy: GatePolicy): GateCheck[] {
   const out: GateCheck[] = [];
   const size = summary.corpus.size;
   const was = baseline.corpus.size;
@@ -179,7 +218,7 @@ function corpusChecks(summary: RunSummary, baseline: Baseline): GateCheck[] {
       missing.length ? `${missing.length} deleted` : '',
       moved.length ? `${moved.length} moved between arms or strata` : '',
     ].filter(Boolean);
-    const status = baseline.policy.digest_mismatch === 'block' ? 'blocked' : 'warning';
+    const status = policy.digest_mismatch === 'block' ? 'blocked' : 'warning';
     out.push(
       check(
         'corpus_digest',

@@ -1,7 +1,9 @@
 /**
- * The release-gate policy (seed 003 "What blocks a release"). A baseline
- * carries the policy it will be judged by, so a later change of defaults
- * never silently re-judges an old floor.
+ * The release-gate policy (seed 003 "What blocks a release"). The gate's
+ * thresholds are this documented default, or an explicit policy file given
+ * to the gate (its digest printed and recorded). A baseline records the
+ * policy it was made under, and a baseline whose policy differs from the one
+ * in force is refused: a baseline file can never loosen the gate.
  */
 export interface GatePolicy {
   /** Answer accuracy may fall at most this many percentage points below the baseline. */
@@ -29,3 +31,13 @@ export const DEFAULT_GATE_POLICY: Readonly<GatePolicy> = Object.freeze({
 
 /** Exit status of the gate: 0 pass, 1 blocked, 2 refused or bad input (SPEC 8). */
 export const EXIT_CODES = { pass: 0, blocked: 1, refused: 2 } as const;
+
+/** "field baseline ≠ in force" for every threshold that differs (empty when the policies agree). */
+export function policyDifferences(recorded: GatePolicy, inForce: GatePolicy): string[] {
+  const out: string[] = [];
+  const show = (v: unknown) => (typeof v === 'object' && v !== null ? `${(v as { count: number }).count} of ${(v as { of: number }).of}` : JSON.stringify(v));
+  for (const key of Object.keys(DEFAULT_GATE_POLICY) as (keyof GatePolicy)[]) {
+    if (JSON.stringify(recorded[key]) !== JSON.stringify(inForce[key])) out.push(`${key} ${show(recorded[key])} in the baseline, ${show(inForce[key])} in force`);
+  }
+  return out;
+}

@@ -71,7 +71,7 @@ export const GATE_RESULT_SCHEMA = {
   $id: 'https://sql-verdict.dev/schema/gate-result-1.json',
   title: 'SQL Verdict gate result',
   type: 'object',
-  required: ['status', 'exit_code', 'checks', 'reasons', 'warnings', 'baseline'],
+  required: ['status', 'exit_code', 'checks', 'reasons', 'warnings', 'baseline', 'policy'],
   additionalProperties: false,
   properties: {
     status: { enum: ['pass', 'blocked', 'refused'] },
@@ -104,6 +104,12 @@ export const GATE_RESULT_SCHEMA = {
           properties: { suite: { type: 'string' }, path: nullableString, model: { type: 'string' }, recorded_at: { type: 'string' } },
         },
       ],
+    },
+    policy: {
+      type: 'object',
+      required: ['values', 'file', 'sha256'],
+      additionalProperties: false,
+      properties: { values: BASELINE_SCHEMA.properties.policy, file: nullableString, sha256: nullableString },
     },
   },
 } as const;

@@ -16,6 +16,8 @@ import type { ChatMessage, JudgeProvider, ProviderKind, TokenUsage } from './pro
 export const DEFAULT_JUDGE_THRESHOLD = 0.92;
 
 export type Verdict = 'pass' | 'fail';
+/** The deterministic side also knows `undecided` (a result search ran out of budget); the judge never answers it. */
+export type DeterministicVerdict = Verdict | 'undecided';
 
 /** `disabled`: the judge never runs (policy for production gates: SPEC 6, seed "AI Judge Guardrails"). */
 export type JudgePolicy = 'advisory' | 'disabled';
@@ -70,7 +72,7 @@ export interface CaseJudgment {
   status: JudgmentStatus;
   skipped_reason: SkippedReason | null;
   /** Echoed unchanged from the input: authoritative. */
-  deterministic_verdict: Verdict;
+  deterministic_verdict: DeterministicVerdict;
   deterministic_score: number;
   threshold: number;
   /** PASS → pass; PARTIAL and FAIL → fail. Null when the judge did not answer. */
@@ -103,7 +105,7 @@ export function advisoryVerdict(overall: OverallVerdict): Verdict {
   return overall === 'PASS' ? 'pass' : 'fail';
 }
 
-export function consistencyWarning(deterministic: Verdict, advisory: Verdict): string {
+export function consistencyWarning(deterministic: DeterministicVerdict, advisory: Verdict): string {
   return `The AI judge's advisory verdict (${advisory}) disagrees with the deterministic verdict (${deterministic}); the deterministic verdict stands. Review this case.`;
 }
 

@@ -31,7 +31,7 @@ export interface JudgeInput {
   /** SQL dialect: duckdb or sqlite. */
   dialect?: string;
   evidence: {
-    deterministic_verdict: 'pass' | 'fail';
+    deterministic_verdict: 'pass' | 'fail' | 'undecided';
     /** 0–1; the two-layer threshold reads it. */
     deterministic_score: number;
     severity?: string;

@@ -52,7 +52,8 @@ export interface Warning {
 export interface EvaluationReport {
   report_version: string;
   id?: string;
-  deterministic_verdict: 'pass' | 'fail';
+  /** undecided: the result comparison ran out of a search budget (see result_equality_family.undecided); counted as not passing. */
+  deterministic_verdict: 'pass' | 'fail' | 'undecided';
   ai_advisory_verdict: 'pass' | 'fail' | null;
   verdict_consistency_flag: boolean | null;
   overall_score: number;

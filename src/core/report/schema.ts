@@ -12,6 +12,32 @@ import { REPORT_VERSION } from './report.ts';
 
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
 const score = { type: 'number', minimum: 0, maximum: 1 };
+const count = { type: 'integer', minimum: 0 };
+const num = { type: 'number' };
+/** A closed object: every field typed, nothing else (so a mistyped nested field does not validate). */
+const closed = (properties: Record<string, object>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+const overlap = { jaccard: score, f1: score, precision: score, recall: score };
+const RESULT_COMPARISON = {
+  type: 'object',
+  required: ['result_equality_family', 'reasons', 'column_alignment', 'schema_match', 'row_overlap', 'cell_overlap', 'cardinality_match', 'numeric_tolerance_match', 'null_handling_match'],
+  properties: {
+    result_equality_family: { type: 'object' },
+    reasons: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+    column_alignment: { type: 'object' },
+    schema_match: { type: 'object', required: ['pass'], properties: { pass: { type: 'boolean' } } },
+    row_overlap: closed({ ...overlap, matched_rows: count, expected_rows: count, actual_rows: count, basis: { enum: ['all_columns', 'mapped_columns'] } }),
+    cell_overlap: closed({ ...overlap, matching_cells: count, expected_cells: count, actual_cells: count, aligned_partial_pairs: count, estimated: { type: 'boolean' } }),
+    cardinality_match: closed({ pass: { type: 'boolean' }, expected_rows: count, actual_rows: count, delta: { type: 'integer' }, ratio: { type: ['number', 'null'] } }),
+    numeric_tolerance_match: closed({
+      pass: { type: 'boolean' }, atol: num, rtol: num, rule: { type: 'string' }, float_cells_compared: count, within_tolerance_not_identical: count,
+      outside_tolerance: count, exact_cells_compared: count, exact_mismatches: count, max_abs_delta: { type: ['number', 'null'] }, max_rel_delta: { type: ['number', 'null'] },
+    }),
+    null_handling_match: closed({
+      pass: { type: 'boolean' }, null_equality_mode: { type: 'string' }, expected_nulls: count, actual_nulls: count, null_mismatches: count,
+      columns: { type: 'array', items: closed({ expected_index: count, actual_index: count, expected_nulls: count, actual_nulls: count }) },
+    }),
+  },
+};
 const error = {
   type: 'object',
   required: ['code', 'message'],
@@ -32,7 +58,7 @@ export const REPORT_SCHEMA = {
   properties: {
     report_version: { const: REPORT_VERSION },
     id: { type: 'string' },
-    deterministic_verdict: { enum: ['pass', 'fail'] },
+    deterministic_verdict: { enum: ['pass', 'fail', 'undecided'] },
     ai_advisory_verdict: { enum: ['pass', 'fail', null] },
     verdict_consistency_flag: { type: ['boolean', 'null'] },
     overall_score: score,
@@ -111,7 +137,7 @@ export const REPORT_SCHEMA = {
         actual_sql: { type: ['string', 'null'] },
         expected_sql: { type: 'string' },
         structure: nullable({ type: 'object', required: ['parse_success_expected', 'parse_success_actual', 'normalized_sql_match', 'clause_match', 'clause_weighted_distance'] }),
-        result: nullable({ type: 'object', required: ['result_equality_family', 'reasons', 'column_alignment', 'schema_match', 'row_overlap', 'cell_overlap', 'cardinality_match', 'numeric_tolerance_match', 'null_handling_match'] }),
+        result: nullable(RESULT_COMPARISON),
         findings: {
           type: 'array',
           items: {
@@ -145,7 +171,7 @@ export const REPORT_SCHEMA = {
         fixture: { type: ['string', 'null'] },
         config_hash: { type: 'string' },
         config: { type: 'object' },
-        timings_ms: { type: 'object', required: ['parse', 'execute', 'compare', 'diagnose', 'judge', 'total'] },
+        timings_ms: closed({ parse: num, execute: num, compare: num, diagnose: num, judge: num, total: num }),
         tool_version: { type: 'string' },
       },
     },

@@ -2,16 +2,17 @@
  * Column alignment: a one-to-one mapping of expected columns to actual
  * columns. Columns are never compared independently — every candidate
  * alignment is judged by comparing whole rows, so row-scrambled tables never
- * pass. Preference order: positional, then by name, then by content (other
- * one-to-one mappings whose columns hold the same values, tried in full);
- * when none makes the results agree, the alignment sharing the most values
- * (Hungarian assignment over per-column value overlap) is used for partial
- * credit and witnesses.
+ * pass. Preference order: positional, then by name, then by content (a
+ * search over one-to-one mappings, see `searchMappings`); when none makes
+ * the results agree, the alignment sharing the most values (Hungarian
+ * assignment over per-column value overlap) is used for partial credit and
+ * witnesses.
  */
-import { SCHEME_NORMAL, SCHEME_SIMILAR, hashByKind } from './cell-hash.ts';
+import { SCHEME_NORMAL, SCHEME_SIMILAR, fmix, hashByKind } from './cell-hash.ts';
 import type { ListMatch, MatchContext, PreparedMatch } from './row-match.ts';
-import { columnSummary, schemeFor, type Side } from './side.ts';
-import { isTolerantKind, kindsCompatible, toDouble, type Tolerance } from './value-policy.ts';
+import { SEARCH_LIMITS } from './limits.ts';
+import { columnSummary, nullCounts, schemeFor, type Side } from './side.ts';
+import { cellsEqual, isTolerantKind, kindsCompatible, toDouble, type Tolerance } from './value-policy.ts';
 
 export type Mapping = readonly (readonly [number, number])[];
 
@@ -42,6 +43,8 @@ export interface AlignmentRequest {
   evaluate(mapping: Mapping): MappingEvaluation;
   /** Does this evaluation pass the selected mode? */
   passes(evaluation: MappingEvaluation): boolean;
+  /** Drop a failed evaluation from the evaluator's cache (the search may try many). */
+  forget?(evaluation: MappingEvaluation): void;
 }
 
 export interface AlignmentChoice {
@@ -54,9 +57,21 @@ export interface AlignmentChoice {
   unnamed: { expected: number[]; actual: number[] };
 }
 
-/** Complete alignments compared in full at most, per comparison. */
-export const MAX_ALIGNMENT_CHECKS = 16;
-const MAX_SEARCH_STEPS = 100_000;
+/** Complete mappings the content search may always compare in full, whatever their size (see SEARCH_LIMITS). */
+const MIN_FULL_CHECKS = 64;
+/** Expected rows probed for an equal row on the columns mapped so far (floats and other tolerant pairs). */
+const PROBE_ROWS = 16;
+
+/**
+ * Can expected column `i` and actual column `j` ever be aligned? Their kinds
+ * must be able to hold equal values, except that a column holding only NULLs
+ * (on either side) pairs with a column of any kind: a NULL has no type to
+ * disagree with (INTEGER NULLs from one engine, VARCHAR NULLs from another).
+ */
+export function columnsCompatible(E: Side, i: number, A: Side, j: number): boolean {
+  if (kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind)) return true;
+  return (E.n > 0 && nullCounts(E)[i] === E.n) || (A.n > 0 && nullCounts(A)[j] === A.n);
+}
 
 export function positionalMapping(E: Side, A: Side): [number, number][] {
   return Array.from({ length: Math.min(E.m, A.m) }, (_, i) => [i, i] as [number, number]);
@@ -83,10 +98,6 @@ export function nameMapping(E: Side, A: Side): { pairs: [number, number][]; expe
   const actual: number[] = [];
   for (let j = 0; j < A.m; j++) if (!used[j]) actual.push(j);
   return { pairs, expected, actual };
-}
-
-function sameMapping(a: Mapping, b: Mapping): boolean {
-  return a.length === b.length && a.every(([x, y], k) => b[k]![0] === x && b[k]![1] === y);
 }
 
 // ---------------------------------------------------------------------------
@@ -159,7 +170,9 @@ class PairFilter {
   private decide(ei: number, ai: number): boolean {
     const ec = this.E.columns[ei]!;
     const ac = this.A.columns[ai]!;
-    if (!kindsCompatible(ec.kind, ac.kind)) return false;
+    if (!columnsCompatible(this.E, ei, this.A, ai)) return false;
+    // Equal bags hold as many NULLs (NULL equals only NULL; under sql_semantic no NULL can match at all).
+    if (nullCounts(this.E)[ei] !== nullCounts(this.A)[ai]) return false;
     if (!isTolerantKind(ec.kind) && !isTolerantKind(ac.kind)) {
       // Equal bags of values have equal fingerprints (equal values hash alike on non-tolerant kinds).
       const x = columnSummary(this.E, ei, schemeFor(ec, ac));
@@ -301,6 +314,214 @@ function bestEffortMapping(E: Side, A: Side, cap: number): { mapping: [number, n
 
 // ---------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------
+// The content search.
+
+/** Same value for pairing purposes: the same JavaScript value (NaN with NaN; -0 apart from 0 is harmless). */
+function sameCell(u: unknown, v: unknown): boolean {
+  return Object.is(u, v) || ((u === null || u === undefined) && (v === null || v === undefined));
+}
+
+/**
+ * Interchangeable actual columns: the same kind and engine type and the same
+ * cells row by row. Mapping an expected column to either gives the same
+ * comparison, so the search tries one per class. Returns each column's class
+ * representative (its own index when alone).
+ */
+function interchangeableClasses(A: Side): Int32Array {
+  const rep = Int32Array.from({ length: A.m }, (_, j) => j);
+  const hashes = A.columns.map((column, j) => {
+    let h = 0x2f1e4a37;
+    for (let r = 0; r < A.n; r++) h = (Math.imul(h ^ hashByKind(column, A.rows[r]![j], SCHEME_NORMAL), 0x01000193) + 0x7f4a7c15) | 0;
+    return h;
+  });
+  for (let j = 1; j < A.m; j++) {
+    const cj = A.columns[j]!;
+    for (let k = 0; k < j; k++) {
+      const ck = A.columns[k]!;
+      if (rep[k] !== k || hashes[k] !== hashes[j] || ck.kind !== cj.kind || ck.engineType !== cj.engineType) continue;
+      if (ck.children !== undefined || cj.children !== undefined) continue;
+      let same = true;
+      for (let r = 0; r < A.n && same; r++) same = sameCell(A.rows[r]![k], A.rows[r]![j]);
+      if (same) {
+        rep[j] = k;
+        break;
+      }
+    }
+  }
+  return rep;
+}
+
+const RUN_SEED = 0x3c6ef372;
+
+function extendRun(prev: Int32Array | null, side: Side, column: number, out: Int32Array): void {
+  const c = side.columns[column]!;
+  for (let r = 0; r < side.n; r++) {
+    const h = hashByKind(c, side.rows[r]![column], SCHEME_NORMAL);
+    out[r] = (Math.imul((prev ? prev[r]! : RUN_SEED) ^ h, 0x01000193) + 0x7f4a7c15) | 0;
+  }
+}
+
+/** Do two lists of row hashes hold the same multiset (bag) or the same set of values? Equal inputs always say yes. */
+function sameHashes(x: Int32Array, y: Int32Array, bag: boolean): boolean {
+  if (bag) {
+    if (x.length !== y.length) return false;
+    let a1 = 0;
+    let a2 = 0;
+    let b1 = 0;
+    let b2 = 0;
+    for (let r = 0; r < x.length; r++) {
+      a1 = (a1 + fmix(x[r]! ^ 0x5f356495)) | 0;
+      a2 = (a2 + fmix(Math.imul(x[r]!, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+    }
+    for (let r = 0; r < y.length; r++) {
+      b1 = (b1 + fmix(y[r]! ^ 0x5f356495)) | 0;
+      b2 = (b2 + fmix(Math.imul(y[r]!, 0x2c1b3c6d) ^ 0x297a2d39)) | 0;
+    }
+    return a1 === b1 && a2 === b2;
+  }
+  const sx = x.slice().sort();
+  const sy = y.slice().sort();
+  let i = 0;
+  let j = 0;
+  while (i < sx.length || j < sy.length) {
+    if (i === sx.length || j === sy.length || sx[i] !== sy[j]) return false;
+    const v = sx[i]!;
+    while (i < sx.length && sx[i] === v) i++;
+    while (j < sy.length && sy[j] === v) j++;
+  }
+  return true;
+}
+
+export interface SearchInput {
+  E: Side;
+  A: Side;
+  tol: Tolerance;
+  /** Rows must agree as a bag (true) or as a set (false). */
+  bag: boolean;
+  /** Per expected column, the actual columns it may take, in order of preference. */
+  options: readonly (readonly number[])[];
+  /** A complete mapping (sorted by expected index): stop (it passes), go on, or stop because the budget ran out. */
+  leaf(mapping: Mapping): 'stop' | 'continue' | 'capped';
+}
+
+/**
+ * Backtracking over one-to-one mappings, extending a partial mapping only
+ * while the rows projected on the columns mapped so far can still agree:
+ * for pairs of exact columns the projected rows must hold the same multiset
+ * (the same set under set semantics) of hashes — equal cells hash alike, so
+ * this never rules out a mapping that passes, and it cuts Latin squares and
+ * columns with identical value multisets after a column or two; for pairs
+ * involving floats (or other tolerant values) a few expected rows must still
+ * find an equal actual row on the mapped columns. Interchangeable actual
+ * columns are tried once. Returns true when a budget ran out before the
+ * search was complete.
+ */
+export function searchMappings(input: SearchInput): boolean {
+  const { E, A, tol, bag, options } = input;
+  const m = E.m;
+  if (m === 0) return input.leaf([]) === 'capped';
+  // Most constrained expected column first (ties: position).
+  const order = options.map((_, i) => i).sort((x, y) => options[x]!.length - options[y]!.length || x - y);
+  const rep = interchangeableClasses(A);
+  const used = new Uint8Array(A.m);
+  const assigned = new Int32Array(m).fill(-1);
+  const eRuns: (Int32Array | null)[] = new Array<Int32Array | null>(m + 1).fill(null);
+  const aRuns: (Int32Array | null)[] = new Array<Int32Array | null>(m + 1).fill(null);
+  const eStore: Int32Array[] = [];
+  const aStore: Int32Array[] = [];
+  const tolerantPath: [number, number][] = [];
+  const probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) => Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)));
+  let work = 0;
+  let capped = false;
+  // Everything forced: one complete mapping, nothing to prune.
+  const forced = options.every((o) => o.length === 1) && new Set(options.map((o) => o[0])).size === m;
+
+  /** Can the mapping be extended by (i, j) at depth d? Fills eRuns[d + 1], aRuns[d + 1]. */
+  const extend = (d: number, i: number, j: number): boolean => {
+    const ec = E.columns[i]!;
+    const ac = A.columns[j]!;
+    if (!isTolerantKind(ec.kind) && !isTolerantKind(ac.kind)) {
+      work += E.n + A.n;
+      if (!eStore[d]) eStore[d] = new Int32Array(E.n);
+      if (!aStore[d]) aStore[d] = new Int32Array(A.n);
+      extendRun(eRuns[d] ?? null, E, i, eStore[d]!);
+      extendRun(aRuns[d] ?? null, A, j, aStore[d]!);
+      eRuns[d + 1] = eStore[d]!;
+      aRuns[d + 1] = aStore[d]!;
+      return sameHashes(eStore[d]!, aStore[d]!, bag);
+    }
+    eRuns[d + 1] = eRuns[d] ?? null;
+    aRuns[d + 1] = aRuns[d] ?? null;
+    // Tolerant pair: each probed expected row needs an actual row equal on every mapped tolerant column
+    // (and with the same hash over the mapped exact ones).
+    const eh = eRuns[d + 1];
+    const ah = aRuns[d + 1];
+    for (const r of probes) {
+      let found = false;
+      for (let s = 0; s < A.n && !found; s++) {
+        if (eh && ah && eh[r] !== ah[s]) continue;
+        work += tolerantPath.length;
+        found = tolerantPath.every(([x, y]) => cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, tol));
+      }
+      if (!found) return false;
+    }
+    return true;
+  };
+
+  const descend = (d: number): boolean => {
+    if (d === m) {
+      const mapping: [number, number][] = [];
+      for (let i = 0; i < m; i++) mapping.push([i, assigned[i]!]);
+      const next = input.leaf(mapping);
+      if (next === 'capped') capped = true;
+      return next !== 'continue';
+    }
+    const i = order[d]!;
+    const opts = options[i]!;
+    for (let k = 0; k < opts.length; k++) {
+      const j = opts[k]!;
+      if (used[j]) continue;
+      // An unused interchangeable column earlier in the preferences already covers this one.
+      let covered = false;
+      for (let q = 0; q < k && !covered; q++) covered = !used[opts[q]!] && rep[opts[q]!] === rep[j];
+      if (covered) continue;
+      if (!forced) {
+        if (work > SEARCH_LIMITS.alignmentCells) {
+          capped = true;
+          return true;
+        }
+        const ec = E.columns[i]!;
+        const ac = A.columns[j]!;
+        const isTolerant = isTolerantKind(ec.kind) || isTolerantKind(ac.kind);
+        if (isTolerant) tolerantPath.push([i, j]);
+        const ok = extend(d, i, j);
+        if (!ok) {
+          if (isTolerant) tolerantPath.pop();
+          continue;
+        }
+        used[j] = 1;
+        assigned[i] = j;
+        const stop = descend(d + 1);
+        used[j] = 0;
+        assigned[i] = -1;
+        if (isTolerant) tolerantPath.pop();
+        if (stop) return true;
+      } else {
+        used[j] = 1;
+        assigned[i] = j;
+        const stop = descend(d + 1);
+        used[j] = 0;
+        assigned[i] = -1;
+        if (stop) return true;
+      }
+    }
+    return false;
+  };
+  descend(0);
+  return capped;
+}
+
 /** Choose the column alignment (see the module comment). */
 export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { evaluation: MappingEvaluation | null } {
   const { E, A } = req;
@@ -318,46 +539,30 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
     }
     return { mapping, method: 'positional', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
   }
-  if (req.strictNames) {
-    const named = nameMapping(E, A);
-    // Columns without a same-named partner are still compared, in order, so values are reported.
-    const pairs = [...named.pairs];
-    const leftovers = Math.min(named.expected.length, named.actual.length);
-    for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
-    pairs.sort((x, y) => x[0] - y[0]);
-    return {
-      mapping: pairs,
-      method: 'name',
-      checked: 0,
-      searchCapped: false,
-      sampled: false,
-      unnamed: { expected: named.expected, actual: named.actual },
-      evaluation: null,
-    };
-  }
 
   const filter = new PairFilter(E, A, req.tol);
   const sameShape = E.m === A.m && (!req.bagPrefilter || E.n === A.n);
   // Under set semantics duplicates may differ, so only kinds can rule a pair out.
-  const pairMay = (i: number, j: number) =>
-    req.bagPrefilter ? filter.mayMatch(i, j) : kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind);
+  const pairMay = (i: number, j: number) => (req.bagPrefilter ? filter.mayMatch(i, j) : columnsCompatible(E, i, A, j));
   // Positional and named candidates are compared directly (their rows get hashed anyway); content
   // candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
   const mayPass = (mapping: Mapping, cheap: boolean) =>
-    sameShape &&
-    mapping.length === E.m &&
-    mapping.every(([i, j]) => (cheap ? kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind) : pairMay(i, j)));
-  const tried: Mapping[] = [];
+    sameShape && mapping.length === E.m && mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : pairMay(i, j)));
+  const tried = new Set<string>();
   let checked = 0;
+  let fullCells = 0;
   let firstBagPass: { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null = null;
   const attempt = (mapping: Mapping, method: AlignmentChoice['method']): MappingEvaluation | null => {
-    if (tried.some((m) => sameMapping(m, mapping))) return null;
-    tried.push(mapping);
+    const key = mapping.map(([i, j]) => `${i}:${j}`).join(',');
+    if (tried.has(key)) return null;
+    tried.add(key);
     if (!mayPass(mapping, method !== 'content')) return null;
     checked++;
+    fullCells += E.n * Math.max(1, E.m);
     const evaluation = req.evaluate(mapping);
     if (req.passes(evaluation)) return evaluation;
     if (evaluation.bagPass && !firstBagPass) firstBagPass = { evaluation, method };
+    else if (method === 'content' && req.forget) req.forget(evaluation);
     return null;
   };
   const found = (evaluation: MappingEvaluation, method: AlignmentChoice['method'], searchCapped = false) => ({
@@ -369,6 +574,53 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
     unnamed: none,
     evaluation,
   });
+  /** Search other mappings among `options`; the passing evaluation, or null. */
+  const search = (options: number[][]): { result: MappingEvaluation | null; capped: boolean } => {
+    if (!options.every((o) => o.length > 0)) return { result: null, capped: false };
+    let result: MappingEvaluation | null = null;
+    const capped = searchMappings({
+      E,
+      A,
+      tol: req.tol,
+      bag: req.bagPrefilter,
+      options,
+      leaf: (mapping) => {
+        if (fullCells > SEARCH_LIMITS.alignmentCheckCells && checked >= MIN_FULL_CHECKS) return 'capped';
+        result = attempt(mapping, 'content');
+        return result ? 'stop' : 'continue';
+      },
+    });
+    return { result, capped };
+  };
+
+  if (req.strictNames) {
+    const named = nameMapping(E, A);
+    const byName = () => {
+      // Columns without a same-named partner are still compared, in order, so values are reported.
+      const pairs = [...named.pairs];
+      const leftovers = Math.min(named.expected.length, named.actual.length);
+      for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
+      return pairs.sort((x, y) => x[0] - y[0]);
+    };
+    const unnamed = { expected: named.expected, actual: named.actual };
+    if (sameShape && named.expected.length === 0 && named.actual.length === 0) {
+      const first = attempt(byName(), 'name');
+      if (first) return { ...found(first, 'name'), unnamed };
+      // Repeated names: any other bijection between same-named columns.
+      const byNamePartner = new Map(named.pairs);
+      const options = E.columns.map((c, i) =>
+        [byNamePartner.get(i)!, ...A.columns.map((a, j) => (a.name === c.name ? j : -1)).filter((j) => j >= 0)]
+          .filter((j, k, xs) => xs.indexOf(j) === k)
+          .filter((j) => pairMay(i, j)),
+      );
+      const { result, capped } = search(options);
+      if (result) return { ...found(result, 'name'), unnamed };
+      const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
+      if (fallback) return { ...found(fallback.evaluation, 'name', capped), unnamed };
+      return { mapping: byName(), method: 'name', checked, searchCapped: capped, sampled: false, unnamed, evaluation: null };
+    }
+    return { mapping: byName(), method: 'name', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
+  }
 
   if (sameShape) {
     const positional = attempt(positionalMapping(E, A), 'positional');
@@ -389,35 +641,8 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
       for (let j = 0; j < m; j++) prefs.push(j);
       options.push([...new Set(prefs)].filter((j) => pairMay(i, j)));
     }
-    let searchCapped = false;
-    if (options.every((o) => o.length > 0)) {
-      const used = new Uint8Array(m);
-      const current: [number, number][] = [];
-      let steps = 0;
-      let result: MappingEvaluation | null = null;
-      const search = (i: number): boolean => {
-        if (++steps > MAX_SEARCH_STEPS || checked >= MAX_ALIGNMENT_CHECKS) {
-          searchCapped = true;
-          return true;
-        }
-        if (i === m) {
-          result = attempt(current.slice(), 'content');
-          return result !== null;
-        }
-        for (const j of options[i]!) {
-          if (used[j]) continue;
-          used[j] = 1;
-          current.push([i, j]);
-          const stop = search(i + 1);
-          current.pop();
-          used[j] = 0;
-          if (stop) return true;
-        }
-        return false;
-      };
-      search(0);
-      if (result) return found(result, 'content');
-    }
+    const { result, capped: searchCapped } = search(options);
+    if (result) return found(result, 'content');
     const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
     if (fallback) return { ...found(fallback.evaluation, fallback.method), searchCapped };
     // No column could hold another position's values: nothing suggests a reordering, keep positions
@@ -430,8 +655,7 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
   // Different shapes: the same names, in order, with compatible kinds keep their positions without scoring.
   const k = Math.min(E.m, A.m);
   let named = k > 0;
-  for (let i = 0; i < k && named; i++)
-    named = E.columns[i]!.name === A.columns[i]!.name && kindsCompatible(E.columns[i]!.kind, A.columns[i]!.kind);
+  for (let i = 0; i < k && named; i++) named = E.columns[i]!.name === A.columns[i]!.name && columnsCompatible(E, i, A, i);
   if (named && E.m === A.m)
     return { mapping: positionalMapping(E, A), method: 'best_effort', checked, searchCapped: false, sampled: false, unnamed: none, evaluation: null };
   const best = bestEffortMapping(E, A, req.cap);

@@ -4,7 +4,7 @@
  * graded metrics and reasons with witnesses. See `docs/comparison-policy.md`.
  */
 import type { ResultTable } from '../value/kind.ts';
-import { chooseAlignment, type MappingEvaluation } from './alignment.ts';
+import { chooseAlignment, columnsCompatible, type MappingEvaluation } from './alignment.ts';
 import { alignCells } from './cell-align.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
 import { createEvaluator, unmatched } from './evaluation.ts';
@@ -102,7 +102,7 @@ function compareCore(
   }
 
   const evaluator = createEvaluator(E, A, tol, setMode, keys);
-  const { allE, allA, evaluate, matchOf, orderOf, setOf, indexesOf, rowsAgree } = evaluator;
+  const { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree } = evaluator;
   const passes = (ev: MappingEvaluation): boolean =>
     mode === 'order-sensitive' ? rowsAgree(ev) && orderOf(ev).pass : rowsAgree(ev);
 
@@ -116,6 +116,7 @@ function compareCore(
     bagPrefilter: !setMode,
     evaluate,
     passes,
+    forget,
   });
   const ev = choice.evaluation ?? evaluate(choice.mapping);
   const match = matchOf(ev);
@@ -277,7 +278,22 @@ function compareCore(
   else modePass = (setMode ? setRes.pass : ev.bagPass) && nameProblems.length === 0;
   modePass = modePass && shapeOk && E.m === A.m;
 
-  if (!modePass && strictOrder && !positionalFreePass(ev)) {
+  // A failure is certain when shapes, names or kinds rule out every alignment. Otherwise, when a
+  // search ran out of its budget (the column search, or a tolerance matching), a longer search might
+  // have found the pass: the verdict is `undecided`, never a fail with reasons that may not be true.
+  const certainFail =
+    E.m !== A.m || !shapeOk || nameProblems.length > 0 || (!setMode && E.n !== A.n) || (mode === 'exact' && (!namesEqual || kindDiffs.length > 0));
+  const undecided = !modePass && !certainFail && (choice.searchCapped || evaluator.budgetExhausted());
+  if (undecided) {
+    const what = choice.searchCapped
+      ? 'the column-alignment search ran out of its work budget before trying every alignment whose columns can hold the same values'
+      : 'the tolerance matching ran out of its work budget with rows left unpaired that a longer search might pair';
+    reasons.length = 0;
+    reasons.push({ code: 'matching_incomplete', message: `Undecided: ${what}. No verdict is given rather than a fail that may not be true.` });
+    warnings.push({ code: 'comparison_undecided', message: `The comparison is undecided: ${what}.` });
+  }
+
+  if (!modePass && !undecided && strictOrder && !positionalFreePass(ev)) {
     const free = chooseAlignment({
       E,
       A,
@@ -288,6 +304,7 @@ function compareCore(
       bagPrefilter: !setMode,
       evaluate,
       passes: rowsAgree,
+      forget,
     });
     const freeEv = free.evaluation;
     if (freeEv && rowsAgree(freeEv) && !freeEv.mapping.every(([i, j]) => i === j))
@@ -364,7 +381,8 @@ function compareCore(
 
   const schemaColumns = (side: Side): SchemaColumn[] =>
     side.columns.map((c, index) => ({ index, name: c.name, kind: c.kind, engine_type: c.engineType }));
-  const kindsCompatibleAll = mapping.every(([i, j]) => kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind));
+  // Compatible kinds, or a column of NULLs only (it pairs with any kind, see columnsCompatible).
+  const kindsCompatibleAll = mapping.every(([i, j]) => columnsCompatible(E, i, A, j));
   const sortedNames = (side: Side) => side.columns.map((c) => c.name).sort();
   const alignedColumns: AlignedColumn[] = mapping.map(([i, j]) => ({
     expected_index: i,
@@ -381,6 +399,7 @@ function compareCore(
       comparison_mode: mode,
       set_semantics: setMode,
       mode_pass: modePass,
+      ...(undecided ? { undecided: true as const } : {}),
       mode_details: { exact: exactOutcome, 'order-insensitive': bagOutcome, 'order-sensitive': orderedOutcome, set: setOutcome },
     },
     reasons,

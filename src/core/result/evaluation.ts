@@ -18,6 +18,7 @@ import {
   type ListMatch,
   type RowIndex,
 } from './row-match.ts';
+import { SEARCH_LIMITS } from './limits.ts';
 import { makePairs, type Side } from './side.ts';
 import type { Tolerance } from './value-policy.ts';
 
@@ -32,6 +33,8 @@ export interface Evaluator {
   readonly allE: Int32Array;
   readonly allA: Int32Array;
   evaluate(mapping: Mapping): MappingEvaluation;
+  /** Drop an evaluation from the cache (a failed candidate of the alignment search: its memory is freed). */
+  forget(ev: MappingEvaluation): void;
   matchOf(ev: MappingEvaluation): ListMatch;
   orderOf(ev: MappingEvaluation): OrderResult;
   setOf(ev: MappingEvaluation): SetResult;
@@ -39,6 +42,8 @@ export interface Evaluator {
   indexesOf(ev: MappingEvaluation): { aIndex: RowIndex; eIndex: RowIndex };
   /** Does the evaluation pass as a bag (or as a set under set semantics)? */
   rowsAgree(ev: MappingEvaluation): boolean;
+  /** Some evaluation's tolerance matching ran out of its budget (its failure is then not certain). */
+  budgetExhausted(): boolean;
 }
 
 /** Rows of a matching left without a partner. */
@@ -59,12 +64,15 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
   const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
   const sets = new Map<MappingEvaluation, SetResult>();
 
+  // One tolerance budget for every alignment the comparison tries: the total work stays bounded.
+  const budget = { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false };
   const evaluate = (mapping: Mapping): MappingEvaluation => {
     const known = evaluations.find(
       (ev) => ev.mapping.length === mapping.length && ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
     );
     if (known) return known;
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
+    ctx.budget = budget;
     const prepared = prepareMatch(ctx, allE, allA, true);
     // The passes yield every aligned column's fingerprint: keep them for the column filter.
     for (const p of ctx.keyPairs) {
@@ -128,5 +136,12 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
     matchOf(ev);
     return setMode ? setOf(ev).pass : ev.bagPass;
   };
-  return { allE, allA, evaluate, matchOf, orderOf, setOf, indexesOf, rowsAgree };
+  const forget = (ev: MappingEvaluation): void => {
+    const at = evaluations.indexOf(ev);
+    if (at >= 0) evaluations.splice(at, 1);
+    orders.delete(ev);
+    indexes.delete(ev);
+    sets.delete(ev);
+  };
+  return { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree, budgetExhausted: () => budget.exhausted };
 }

@@ -21,6 +21,7 @@
  */
 import type { Cell } from '../value/kind.ts';
 import { fmix, hashByKind, HASH_NULL, type HashScheme } from './cell-hash.ts';
+import { SEARCH_LIMITS } from './limits.ts';
 import { rowsEqual, type ColumnPair, type Side } from './side.ts';
 import { classOf, EXACT, FLOAT, LIST, STRUCT, toDouble, type Tolerance } from './value-policy.ts';
 
@@ -57,8 +58,6 @@ export interface MatchContext {
   budget: { left: number; exhausted: boolean };
 }
 
-/** Row comparisons the tolerance phase may spend per comparison before it gives up (and says so). */
-export const TOLERANCE_BUDGET = 30_000_000;
 
 function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
@@ -199,7 +198,7 @@ export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: T
     tolerantPairs,
     eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
     aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
-    budget: { left: TOLERANCE_BUDGET, exhausted: false },
+    budget: { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false },
   };
 }
 
@@ -684,7 +683,6 @@ export interface PreparedMatch {
   aFp: Int32Array;
 }
 
-const MAX_AUGMENT_DEPTH = 256;
 const MAX_CHAIN_MISSES = 32;
 const BLOCK = 64;
 
@@ -913,39 +911,79 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   const visited = new Int32Array(aList.length);
   let stamp = 0;
   const w = new Int32Array(2);
-  const augment = (i: number, depth: number): boolean => {
-    const er = rowE(i);
-    if (!windowOf(ctx, index, er, w)) return false;
+  // Augmenting paths (Kuhn), searched iteratively with an explicit stack: no recursion and no depth
+  // limit, so a long chain of float pairings is followed to its end. Each frame scans its row's
+  // window twice: for a free equal partner first (greedy), then through matched equal rows. A row is
+  // marked visited only once it is known to be equal to the frame's row: a row unequal to one
+  // expected row may still be the partner another one needs.
+  const depth = aList.length + 2;
+  const frameRow = new Int32Array(depth);
+  const frameAt = new Int32Array(depth);
+  const frameTo = new Int32Array(depth);
+  const frameFrom = new Int32Array(depth);
+  const framePass = new Uint8Array(depth);
+  const frameVia = new Int32Array(depth);
+  const push = (top: number, i: number): boolean => {
+    if (!windowOf(ctx, index, rowE(i), w)) return false;
+    frameRow[top] = i;
+    frameFrom[top] = w[0]!;
+    frameAt[top] = w[0]!;
+    frameTo[top] = w[1]!;
+    framePass[top] = 0;
+    return true;
+  };
+  const augment = (root: number): boolean => {
+    if (!push(0, root)) return false;
     const members = index.groups!.members;
-    const from = w[0]!;
-    const to = w[1]!;
-    // Free partner first (greedy), then augmenting through matched ones.
-    for (let pass = 0; pass < 2; pass++) {
-      for (let k = from; k < to; k++) {
-        const j = members[k]!;
-        const holder = matchA[j]!;
-        if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === stamp) continue;
-        if (pass === 1) visited[j] = stamp;
-        if (budget.left-- <= 0) {
-          budget.exhausted = true;
-          return false;
-        }
-        if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, er, rowA(j))) continue;
-        if (pass === 0 || (depth < MAX_AUGMENT_DEPTH && augment(holder, depth + 1))) {
-          matchA[j] = i;
-          matchE[i] = j;
-          record(i, er, rowA(j));
-          return true;
-        }
+    let top = 1;
+    while (top > 0) {
+      const f = top - 1;
+      if (frameAt[f]! >= frameTo[f]!) {
+        if (framePass[f] === 0) {
+          framePass[f] = 1;
+          frameAt[f] = frameFrom[f]!;
+        } else top--;
+        continue;
       }
+      const j = members[frameAt[f]!++]!;
+      const holder = matchA[j]!;
+      const pass = framePass[f]!;
+      if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === stamp) continue;
+      if (budget.left-- <= 0) {
+        budget.exhausted = true;
+        return false;
+      }
+      const i = frameRow[f]!;
+      if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, rowE(i), rowA(j))) continue;
+      frameVia[f] = j;
+      if (pass === 0) {
+        // A free partner: flip the path, every frame takes the row it came through.
+        for (let q = f; q >= 0; q--) {
+          const ii = frameRow[q]!;
+          const jj = frameVia[q]!;
+          matchA[jj] = ii;
+          matchE[ii] = jj;
+          record(ii, rowE(ii), rowA(jj));
+        }
+        return true;
+      }
+      visited[j] = stamp;
+      if (push(top, holder)) top++;
     }
     return false;
   };
+  // Expected rows in the order of their first tolerant number: greedy pairing along sorted values
+  // is already maximum on one float column (intervals), so augmenting paths stay short.
+  const pending: number[] = [];
+  for (let i = 0; i < eList.length; i++) if (matchE[i] === -1 && !(skip && skip[rowE(i)])) pending.push(i);
+  const firstTolerant = ctx.tolerantPairs[0]!;
+  const sortValues = Float64Array.from(pending, (i) => numericValue(kindOf(ctx, 'E', firstTolerant), cellOf(ctx, 'E', rowE(i), firstTolerant)));
+  const sorted = Array.from(argsortDoubles(sortValues), (k) => pending[k]!);
   const run = () => {
-    for (let i = 0; i < eList.length; i++) {
-      if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
+    for (const i of sorted) {
+      if (matchE[i] !== -1) continue;
       stamp++;
-      if (augment(i, 0)) {
+      if (augment(i)) {
         result.matched++;
         result.toleranceMatched++;
         if (result.matched === eList.length || result.matched === aList.length) return;

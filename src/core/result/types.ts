@@ -172,8 +172,15 @@ export interface ModeOutcome {
 export interface ResultEqualityFamily {
   comparison_mode: ComparisonMode;
   set_semantics: boolean;
-  /** The verdict under the selected mode (and set semantics), the result gate. */
+  /** The verdict under the selected mode (and set semantics), the result gate (false when undecided). */
   mode_pass: boolean;
+  /**
+   * Present, true, only when the comparison is undecided: a search ran out of
+   * its work budget before it could find an alignment or a row pairing that
+   * passes (mode_pass is then false, the only reason is `matching_incomplete`
+   * and a `comparison_undecided` warning says which search). See `resultVerdict`.
+   */
+  undecided?: true;
   /** Outcomes under every mode, for diagnosis only (e.g. ordering-only mismatches). */
   mode_details: {
     exact: ModeOutcome;
@@ -181,6 +188,12 @@ export interface ResultEqualityFamily {
     'order-sensitive': ModeOutcome;
     set: ModeOutcome;
   };
+}
+
+/** The comparison's verdict: pass, fail, or undecided (a search budget ran out). */
+export function resultVerdict(comparison: { result_equality_family: Pick<ResultEqualityFamily, 'mode_pass' | 'undecided'> }): 'pass' | 'fail' | 'undecided' {
+  const family = comparison.result_equality_family;
+  return family.mode_pass ? 'pass' : family.undecided ? 'undecided' : 'fail';
 }
 
 export interface AlignedColumn {
@@ -206,7 +219,7 @@ export interface ColumnAlignment {
   strict_order: boolean;
   /** Complete alignments whose rows were compared in full while searching. */
   alignments_checked: number;
-  /** The content search stopped at its limit (many columns with identical values). */
+  /** The content search ran out of its work budget before it was complete (the verdict is then undecided unless it passed). */
   search_capped: boolean;
 }
 
@@ -227,7 +240,7 @@ export interface SchemaMatch {
   names_equal_as_set: boolean;
   /** Aligned columns have identical kinds (a column of kind null, all NULL, matches any). */
   kinds_equal: boolean;
-  /** Aligned columns have kinds whose values can be equal (integer, decimal and float; date and timestamp). */
+  /** Aligned columns have kinds whose values can be equal (integer, decimal and float; date and timestamp), or one holds only NULLs. */
   kinds_compatible: boolean;
   /** The alignment keeps every column at its position. */
   order_equal: boolean;

@@ -53,8 +53,10 @@ export function lexStatements(sql: string): LexedStatement[] {
     const ch = sql[i]!;
     const next = sql[i + 1];
     if (ch === '-' && next === '-') {
-      const end = sql.indexOf('\n', i);
-      i = end < 0 ? n : end + 1;
+      // DuckDB's scanner also ends a line comment at a lone \r: so must we, or `--x\r; DROP …` hides a statement.
+      let end = i + 2;
+      while (end < n && sql[end] !== '\n' && sql[end] !== '\r') end++;
+      i = end + 1;
       continue;
     }
     if (ch === '/' && next === '*') {

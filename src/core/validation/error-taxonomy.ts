@@ -23,7 +23,9 @@ const DUCKDB_RULES: Rule[] = [
 ];
 
 const SQLITE_RULES: Rule[] = [
-  [/out of memory|string or blob too big|too many/i, 'resource_exhausted'],
+  // "too many arguments/columns/terms" are limits of the query text, not memory: no engine restart.
+  [/out of memory|string or blob too big/i, 'resource_exhausted'],
+  [/wrong number of arguments|too many arguments/i, 'type_mismatch'],
   [/readonly database|read-only|not authorized|query_only|access permission denied/i, 'permission_error'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, 'syntax_error'],
   [/no such table|no such view/i, 'missing_table'],

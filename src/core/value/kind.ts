@@ -13,7 +13,7 @@
  * | float       | `number` (NaN, ±Infinity and -0 kept)                       |
  * | text        | `string`                                                    |
  * | boolean     | `boolean`                                                   |
- * | date        | `"YYYY-MM-DD"` (years outside 0000–9999: `±YYYYYY`), `"infinity"` |
+ * | date        | `"YYYY-MM-DD"` (years outside 0000–9999: `±YYYYYY`, six or more digits), `"infinity"` |
  * | timestamp   | `"YYYY-MM-DD HH:MM:SS[.ffffff]"` to the microsecond          |
  * | timestamptz | as timestamp, in UTC, suffixed `+00`                         |
  * | time        | `"HH:MM:SS[.ffffff]"`                                        |

@@ -50,8 +50,9 @@ export function timestampFromEpochMicros(micros: bigint): string {
   return `${dateFromEpochDays(Number(days))} ${timeFromMicros(rest)}`;
 }
 
-const DATE_TEXT = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP_TEXT = /^([+-]\d{6}|\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(\+00)?$/;
+// Years outside 0000–9999 take a sign and at least six digits (DATE reaches year 5881580).
+const DATE_TEXT = /^([+-]\d{6,7}|\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP_TEXT = /^([+-]\d{6,7}|\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(\+00)?$/;
 
 export function isDateText(text: string): boolean {
   return DATE_TEXT.test(text) || text === 'infinity' || text === '-infinity';

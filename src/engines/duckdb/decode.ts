@@ -1,50 +1,51 @@
 /**
- * Arrow (as DuckDB-WASM returns it) → the exact value model. Values are read
- * from the raw buffers where Arrow's convenience getters lose precision:
- * DECIMAL arrives unscaled ("1250" for 12.50), TIMESTAMP through `get()` is a
- * float of milliseconds (microseconds lost past ~2255), HUGEINT is a 128-bit
- * decimal. See ENGINE-NOTES "Values".
+ * Arrow (as DuckDB-WASM returns it) → the exact value model.
+ *
+ * One reader per Arrow `Data`, reading a row by its index whatever the
+ * nesting: a list reads its elements from the child `Data` through the value
+ * offsets, a fixed-size list at `index × size`, a struct its fields at the
+ * same index. Nothing is sliced, so no offset is ever applied twice (with
+ * apache-arrow 17 a sliced `Data` has its value buffers already cut at the
+ * offset, but not its validity bitmap or boolean bits: the reader follows the
+ * same convention as Arrow's own getters).
+ *
+ * Values are read from the raw buffers where Arrow's convenience getters lose
+ * precision: DECIMAL arrives unscaled, TIMESTAMP through `get()` is a float of
+ * milliseconds, HUGEINT is a 128-bit decimal, UHUGEINT 16 little-endian bytes.
+ * The column (from DuckDB's own type names, see types.ts) says what a buffer
+ * means where Arrow cannot: HUGEINT vs DECIMAL(38,0), UHUGEINT vs bytes.
+ * See ENGINE-NOTES "Values".
  */
-import { type Data, type DataType, type RecordBatch, type Table, Type, type Vector } from 'apache-arrow';
+import { type Data, type DataType, type RecordBatch, type Table, Type, makeVector } from 'apache-arrow';
 import { decimalFromUnscaled } from '../../core/value/decimal.ts';
-import type { Cell, Column, Kind } from '../../core/value/kind.ts';
+import type { Cell, Column } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
+import { arrowSafeType, columnOfType, needsCast, parseDuckDbType } from './types.ts';
 
 const INT64_MAX = 9223372036854775807n;
 const DATE_INFINITY_DAYS = 2147483647;
+const utf8 = new TextDecoder('utf-8');
 
-/** DuckDB type names whose Arrow form is lossy or unreadable here: the gate casts them to VARCHAR. */
-const CAST_TO_TEXT = /\b(INTERVAL|TIMESTAMP_NS|TIMESTAMP WITH TIME ZONE_NS|TIME WITH TIME ZONE|TIMETZ|UUID|MAP|UNION|BIT|BITSTRING|ENUM|JSON|VARINT|BIGNUM|GEOMETRY)\b/i;
-
-export function needsTextCast(engineType: string): boolean {
-  return CAST_TO_TEXT.test(engineType);
+/** The column DESCRIBE's type name stands for; an unreadable name is read as text (cast to VARCHAR). */
+export function duckDbColumn(name: string, engineType: string): Column {
+  const type = parseDuckDbType(engineType);
+  if (!type) return { name, engineType, kind: 'other' };
+  return { ...columnOfType(name, type), name, engineType };
 }
 
-/** The portable kind of a DuckDB type name (as DESCRIBE prints it). */
-export function kindOfDuckDbType(engineType: string): Kind {
-  const t = engineType.toUpperCase().trim();
-  if (t.endsWith(']')) return needsTextCast(t) ? 'other' : 'list';
-  if (t.startsWith('STRUCT')) return needsTextCast(t) ? 'other' : 'struct';
-  if (t === 'INTERVAL') return 'interval';
-  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT)$/.test(t)) return 'integer';
-  if (t.startsWith('DECIMAL')) return 'decimal';
-  if (t === 'FLOAT' || t === 'DOUBLE') return 'float';
-  if (t === 'VARCHAR' || t.startsWith('ENUM') || t === 'JSON') return 'text';
-  if (t === 'BOOLEAN') return 'boolean';
-  if (t === 'DATE') return 'date';
-  if (t === 'TIMESTAMP WITH TIME ZONE' || t === 'TIMESTAMPTZ') return 'timestamptz';
-  if (t.startsWith('TIMESTAMP')) return 'timestamp';
-  if (t === 'TIME') return 'time';
-  if (t === 'BLOB') return 'blob';
-  if (t === '"NULL"' || t === 'NULL') return 'null';
-  return 'other';
+/** The SQL type to cast a column to before Arrow, or null when Arrow carries it exactly as it is. */
+export function arrowCastOf(engineType: string): string | null {
+  const type = parseDuckDbType(engineType);
+  if (!type) return 'VARCHAR';
+  return needsCast(type) ? arrowSafeType(type) : null;
 }
 
 type Reader = (index: number) => Cell;
 
 function validity(data: Data): (index: number) => boolean {
   const bitmap = data.nullBitmap;
-  if (!bitmap || data.nullCount === 0) return () => true;
+  if (!bitmap || bitmap.length === 0 || data.nullCount === 0) return () => true;
+  // The bitmap is never cut by a slice: it is read at offset + index.
   const offset = data.offset;
   return (i) => {
     const bit = offset + i;
@@ -52,63 +53,87 @@ function validity(data: Data): (index: number) => boolean {
   };
 }
 
-function int64ToCell(v: bigint): number | bigint {
+function safe(v: bigint): number | bigint {
   return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
 }
 
-function int128(words: Uint32Array, at: number, signed: boolean): bigint {
-  const value =
-    BigInt(words[at]!) |
-    (BigInt(words[at + 1]!) << 32n) |
-    (BigInt(words[at + 2]!) << 64n) |
-    (BigInt(words[at + 3]!) << 96n);
-  return signed && words[at + 3]! & 0x80000000 ? value - (1n << 128n) : value;
+/** A little-endian integer of `words` 32-bit words starting at word `at`. */
+function wideInteger(words: Uint32Array, at: number, count: number, signed: boolean): bigint {
+  let value = 0n;
+  for (let w = count - 1; w >= 0; w--) value = (value << 32n) | BigInt(words[at + w]!);
+  return signed && words[at + count - 1]! & 0x80000000 ? value - (1n << BigInt(32 * count)) : value;
 }
 
-/** A reader for one Arrow Data chunk. `asInteger` decodes scale-0 decimals as integers (HUGEINT). */
-function readerFor(data: Data, vector: Vector, asInteger = false): Reader {
+function unsignedFromBytes(bytes: Uint8Array, at: number, width: number): bigint {
+  let value = 0n;
+  for (let b = width - 1; b >= 0; b--) value = (value << 8n) | BigInt(bytes[at + b]!);
+  return value;
+}
+
+function isUnsignedHuge(column: Column | undefined): boolean {
+  return column?.kind === 'integer' && /^UHUGEINT$/i.test(column.engineType);
+}
+
+/**
+ * The reader of one Arrow `Data`: row index → cell. `column` (optional)
+ * carries DuckDB's type for this node; without it the Arrow type decides.
+ */
+export function readerFor(data: Data, column?: Column): Reader {
   const valid = validity(data);
-  const offset = data.offset;
   const type = data.type as DataType;
   const wrap = (read: Reader): Reader => (i) => (valid(i) ? read(i) : null);
   switch (type.typeId) {
     case Type.Null:
       return () => null;
-    case Type.Bool:
-      return wrap((i) => vector.get(i) as boolean);
+    case Type.Bool: {
+      // Boolean bits are not cut by a slice either.
+      const bits = data.values as Uint8Array;
+      const offset = data.offset;
+      return wrap((i) => ((bits[(offset + i) >> 3]! >> ((offset + i) & 7)) & 1) === 1);
+    }
     case Type.Int: {
       const values = data.values as ArrayLike<number | bigint>;
-      const bits = (type as unknown as { bitWidth: number }).bitWidth;
-      return bits === 64
-        ? wrap((i) => int64ToCell(values[offset + i] as bigint))
-        : wrap((i) => values[offset + i] as number);
+      return (type as unknown as { bitWidth: number }).bitWidth === 64
+        ? wrap((i) => safe(values[i] as bigint))
+        : wrap((i) => values[i] as number);
     }
     case Type.Float: {
-      const values = data.values as Float64Array | Float32Array;
-      return wrap((i) => values[offset + i]!);
+      const values = data.values as ArrayLike<number>;
+      return wrap((i) => values[i]!);
     }
     case Type.Decimal: {
       const words = data.values as Uint32Array;
-      const scale = (type as unknown as { scale: number }).scale;
-      const stride = ((type as unknown as { bitWidth?: number }).bitWidth ?? 128) / 32;
-      if (stride !== 4) return wrap((i) => String(vector.get(i)));
-      return asInteger && scale === 0
-        ? wrap((i) => int64ToCell(int128(words, (offset + i) * 4, true)))
-        : wrap((i) => decimalFromUnscaled(int128(words, (offset + i) * 4, true), scale));
+      const t = type as unknown as { scale: number; bitWidth?: number };
+      const stride = (t.bitWidth ?? 128) / 32;
+      // HUGEINT (and sum() of integers) arrive as DECIMAL(38,0): an integer when DuckDB says so.
+      return column?.kind === 'integer' && t.scale === 0
+        ? wrap((i) => safe(wideInteger(words, i * stride, stride, true)))
+        : wrap((i) => decimalFromUnscaled(wideInteger(words, i * stride, stride, true), t.scale));
     }
     case Type.Utf8:
-    case Type.LargeUtf8:
-    case Type.Dictionary:
-      return wrap((i) => String(vector.get(i)));
+    case Type.LargeUtf8: {
+      const offsets = data.valueOffsets as ArrayLike<number | bigint>;
+      const bytes = data.values as Uint8Array;
+      return wrap((i) => utf8.decode(bytes.subarray(Number(offsets[i]), Number(offsets[i + 1]))));
+    }
     case Type.Binary:
-    case Type.LargeBinary:
-    case Type.FixedSizeBinary:
-      return wrap((i) => (vector.get(i) as Uint8Array).slice());
+    case Type.LargeBinary: {
+      const offsets = data.valueOffsets as ArrayLike<number | bigint>;
+      const bytes = data.values as Uint8Array;
+      return wrap((i) => bytes.slice(Number(offsets[i]), Number(offsets[i + 1])));
+    }
+    case Type.FixedSizeBinary: {
+      const width = (type as unknown as { byteWidth: number }).byteWidth;
+      const bytes = data.values as Uint8Array;
+      // UHUGEINT reaches Arrow as 16 raw little-endian bytes ("arrow.opaque" uhugeint).
+      if (isUnsignedHuge(column) && width === 16) return wrap((i) => safe(unsignedFromBytes(bytes, i * width, width)));
+      return wrap((i) => bytes.slice(i * width, (i + 1) * width));
+    }
     case Type.Date: {
       const unit = (type as unknown as { unit: number }).unit;
       const values = data.values as Int32Array | BigInt64Array;
       return wrap((i) => {
-        const raw = values[offset + i]!;
+        const raw = values[i]!;
         const days = unit === 0 ? Number(raw) : Math.floor(Number(raw) / 86_400_000);
         if (days >= DATE_INFINITY_DAYS) return 'infinity';
         if (days <= -DATE_INFINITY_DAYS) return '-infinity';
@@ -121,7 +146,7 @@ function readerFor(data: Data, vector: Vector, asInteger = false): Reader {
       const toMicros = [1_000_000n, 1_000n, 1n, 0n][t.unit] ?? 1n; // SECOND, MILLISECOND, MICROSECOND, NANOSECOND
       const suffix = t.timezone ? '+00' : '';
       return wrap((i) => {
-        const raw = values[offset + i]!;
+        const raw = values[i]!;
         if (raw >= INT64_MAX) return 'infinity';
         if (raw <= -INT64_MAX) return '-infinity';
         const micros = toMicros === 0n ? raw / 1000n : raw * toMicros;
@@ -133,41 +158,48 @@ function readerFor(data: Data, vector: Vector, asInteger = false): Reader {
       const values = data.values as BigInt64Array | Int32Array;
       const toMicros = [1_000_000n, 1_000n, 1n, 0n][t.unit] ?? 1n;
       return wrap((i) => {
-        const raw = BigInt(values[offset + i]!);
+        const raw = BigInt(values[i]!);
         return timeFromMicros(toMicros === 0n ? raw / 1000n : raw * toMicros);
       });
     }
     case Type.List:
-    case Type.FixedSizeList:
-      return wrap((i) => decodeVector(vector.get(i) as Vector));
-    case Type.Struct: {
-      const children = (type as unknown as { children: { name: string }[] }).children;
-      const fieldReaders = children.map((field, f) => {
-        const child = vector.getChildAt(f)!;
-        return { name: field.name, read: readerFor(child.data[0]!, child) };
-      });
+    case Type.Map: {
+      // Value offsets index the child as a whole (children are not cut by a slice).
+      const offsets = data.valueOffsets as ArrayLike<number | bigint>;
+      const element = readerFor(data.children[0]!, column?.children?.[0]);
       return wrap((i) => {
-        const out: { [field: string]: Cell } = {};
-        for (const field of fieldReaders) out[field.name] = field.read(i);
+        const end = Number(offsets[i + 1]);
+        const out: Cell[] = [];
+        for (let j = Number(offsets[i]); j < end; j++) out.push(element(j));
         return out;
       });
     }
-    default:
+    case Type.FixedSizeList: {
+      const size = (type as unknown as { listSize: number }).listSize;
+      const element = readerFor(data.children[0]!, column?.children?.[0]);
+      return wrap((i) => {
+        const out: Cell[] = new Array(size);
+        for (let j = 0; j < size; j++) out[j] = element(i * size + j);
+        return out;
+      });
+    }
+    case Type.Struct: {
+      const fields = (type as unknown as { children: { name: string }[] }).children.map((field, f) => ({
+        name: field.name,
+        read: readerFor(data.children[f]!, column?.children?.[f]),
+      }));
+      return wrap((i) => {
+        const out: { [field: string]: Cell } = {};
+        for (const field of fields) out[field.name] = field.read(i);
+        return out;
+      });
+    }
+    default: {
+      // Types the session casts to VARCHAR never get here; anything else is shown as Arrow prints it.
+      const vector = makeVector(data);
       return wrap((i) => String(vector.get(i)));
+    }
   }
-}
-
-/** Decode a whole vector (possibly several chunks) into cells. */
-export function decodeVector(vector: Vector): Cell[] {
-  const out: Cell[] = new Array(vector.length);
-  let base = 0;
-  for (const data of vector.data) {
-    const chunk = new (vector.constructor as new (d: Data[]) => Vector)([data]);
-    const read = readerFor(data, chunk);
-    for (let i = 0; i < data.length; i++) out[base + i] = read(i);
-    base += data.length;
-  }
-  return out;
 }
 
 /**
@@ -178,10 +210,7 @@ export function decodeBatches(batches: Iterable<RecordBatch>, columns: Column[],
   const width = columns.length;
   for (const batch of batches) {
     const readers: Reader[] = [];
-    for (let c = 0; c < width; c++) {
-      const vector = batch.getChildAt(c)!;
-      readers.push(readerFor(vector.data[0]!, vector, columns[c]!.kind === 'integer'));
-    }
+    for (let c = 0; c < width; c++) readers.push(readerFor(batch.getChildAt(c)!.data[0]!, columns[c]));
     for (let r = 0; r < batch.numRows; r++) {
       const row: Cell[] = new Array(width);
       for (let c = 0; c < width; c++) row[c] = readers[c]!(r);
@@ -193,52 +222,4 @@ export function decodeBatches(batches: Iterable<RecordBatch>, columns: Column[],
 
 export function decodeTable(table: Table, columns: Column[]): Cell[][] {
   return decodeBatches(table.batches, columns);
-}
-
-/** Nested column description from an Arrow field type, for list element and struct field kinds. */
-export function childrenOf(type: DataType): Column[] | undefined {
-  const children = (type as unknown as { children?: { name: string; type: DataType }[] }).children;
-  if (!children || children.length === 0) return undefined;
-  return children.map((child) => ({
-    name: child.name,
-    engineType: String(child.type),
-    kind: kindOfArrowType(child.type),
-    children: childrenOf(child.type),
-  }));
-}
-
-function kindOfArrowType(type: DataType): Kind {
-  switch (type.typeId) {
-    case Type.Int:
-      return 'integer';
-    case Type.Float:
-      return 'float';
-    case Type.Decimal:
-      return 'decimal';
-    case Type.Utf8:
-    case Type.LargeUtf8:
-    case Type.Dictionary:
-      return 'text';
-    case Type.Bool:
-      return 'boolean';
-    case Type.Date:
-      return 'date';
-    case Type.Timestamp:
-      return (type as unknown as { timezone?: string | null }).timezone ? 'timestamptz' : 'timestamp';
-    case Type.Time:
-      return 'time';
-    case Type.Binary:
-    case Type.LargeBinary:
-    case Type.FixedSizeBinary:
-      return 'blob';
-    case Type.List:
-    case Type.FixedSizeList:
-      return 'list';
-    case Type.Struct:
-      return 'struct';
-    case Type.Null:
-      return 'null';
-    default:
-      return 'other';
-  }
 }

@@ -46,5 +46,7 @@ export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
     async registerFile(name, bytes) {
       await db.registerFileBuffer(name, bytes);
     },
+    tokenize: async (sql) => db.tokenize(sql),
+
   };
 }

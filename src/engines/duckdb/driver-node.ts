@@ -57,5 +57,7 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
     async registerFile(name, bytes) {
       db.registerFileBuffer(name, bytes);
     },
+    tokenize: async (sql) => db.tokenize(sql),
+
   };
 }

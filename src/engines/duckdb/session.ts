@@ -17,8 +17,9 @@ import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
 import type { EngineSession, HostExecuteOptions, HostSettings } from '../host-api.ts';
 import { executionError, rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
-import { childrenOf, decodeBatches, decodeTable, kindOfDuckDbType, needsTextCast } from './decode.ts';
+import { arrowCastOf, decodeBatches, decodeTable, duckDbColumn } from './decode.ts';
 import { parquetToSql } from './parquet.ts';
+import { buildCallPolicy, checkCalls, TOKEN_SENTINEL, type CallPolicy, type ScriptTokens } from '../../core/sandbox/calls.ts';
 
 export interface DuckDbDriver {
   /** Drop the current database and open a fresh in-memory one with default settings. */
@@ -30,6 +31,8 @@ export interface DuckDbDriver {
   stream(sql: string): Promise<StreamedResult>;
   cancel(): Promise<boolean>;
   registerFile(name: string, bytes: Uint8Array): Promise<void>;
+  /** DuckDB's own scanner: the tokens its parser will see. */
+  tokenize(sql: string): Promise<ScriptTokens>;
   readonly canCancel: boolean;
 }
 
@@ -57,6 +60,7 @@ function tableNameFromFile(fileName: string): string {
 
 export class DuckDbSession implements EngineSession {
   private fixture: FixtureInfo | null = null;
+  private calls: CallPolicy | null = null;
 
   constructor(
     private readonly driver: DuckDbDriver,
@@ -74,6 +78,7 @@ export class DuckDbSession implements EngineSession {
   async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
     const started = performance.now();
     this.fixture = null;
+    this.calls = null;
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     for (const file of fixture.files) {
       if (file.format === 'sqlite')
@@ -91,6 +96,8 @@ export class DuckDbSession implements EngineSession {
       const tables = await this.tables();
       const digest = await this.contentDigest();
       if (!digest.ok) return digest;
+      // After the fixture loaded: its own macros are in the catalog too.
+      this.calls = await this.callPolicy();
       this.fixture = {
         name: fixture.name,
         engine: 'duckdb',
@@ -126,6 +133,8 @@ export class DuckDbSession implements EngineSession {
         ['localtimestamp', ts],
       ] as const)
         await q(`CREATE OR REPLACE TEMP MACRO ${name}() AS ${value}`);
+      // age(x) measures from the current date: from the frozen one here.
+      await q(`CREATE OR REPLACE TEMP MACRO age(a) AS system.main.age(CAST(${date} AS TIMESTAMP), a), (a, b) AS system.main.age(a, b)`);
     }
     for (const name of BLOCKED_FUNCTIONS)
       await q(`CREATE OR REPLACE TEMP MACRO ${name}(x) AS error(${SQL_STRING(`${name}() is not allowed in the sandbox`)})`);
@@ -144,6 +153,45 @@ export class DuckDbSession implements EngineSession {
     await q('SET lock_configuration=true');
   }
 
+  /** The allow-list of callable names, from the engine's own catalog (see src/core/sandbox/calls.ts). */
+  private async callPolicy(): Promise<CallPolicy> {
+    const text = (name: string) => ({ name, engineType: 'VARCHAR', kind: 'text' as const });
+    const functions = decodeTable(
+      await this.driver.query(
+        'SELECT function_name, function_type, stability, CAST(has_side_effects AS VARCHAR), macro_definition FROM duckdb_functions()',
+      ),
+      ['name', 'type', 'stability', 'effects', 'body'].map(text),
+    ).map((r) => ({
+      name: String(r[0]),
+      type: String(r[1]),
+      stability: r[2] === null ? null : String(r[2]),
+      sideEffects: r[3] === null ? null : r[3] === 'true',
+      body: r[4] === null ? null : String(r[4]),
+    }));
+    const views = decodeTable(await this.driver.query('SELECT view_name, sql FROM duckdb_views() WHERE internal'), ['name', 'sql'].map(text)).map((r) => ({
+      name: String(r[0]),
+      sql: String(r[1] ?? ''),
+    }));
+    return buildCallPolicy(functions, views);
+  }
+
+  /** Refuse a call outside the allow-list, before the engine binds anything (binding a table function can already act). */
+  private async refusedCall(sql: string, elapsedMs: () => number): Promise<ExecuteOutcome | null> {
+    if (!this.calls) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    const verdict = checkCalls(sql, await this.driver.tokenize(sql + TOKEN_SENTINEL), this.calls);
+    if (verdict.ok) return null;
+    return {
+      ok: false,
+      error: {
+        code: 'sandbox.statement_rejected',
+        category: 'statement_rejected',
+        statement_kind: verdict.name ? 'function_call' : 'invalid_text',
+        message: verdict.reason,
+        elapsedMs: elapsedMs(),
+      },
+    };
+  }
+
   private async loadFile(file: FixtureFile): Promise<Outcome<void>> {
     const registeredAs = (file as FixtureFile & { registeredAs?: string }).registeredAs;
     const run = async (sql: string): Promise<Outcome<void>> => {
@@ -151,10 +199,11 @@ export class DuckDbSession implements EngineSession {
         await this.driver.query(sql);
         return ok(undefined);
       } catch (thrown) {
-        return fail('fixture.load_failed', `${file.fileName}: ${messageOf(thrown).split('\n')[0]}`, {
-          raw: messageOf(thrown),
-          location: file.fileName,
-        });
+        // DuckDB names the line of the whole text ("LINE 3: …", repeated): say it once, as file:line.
+        const raw = messageOf(thrown);
+        const line = file.format === 'sql' ? /\bLINE (\d+):/.exec(raw)?.[1] : undefined;
+        const where = line ? `${file.fileName}:${line}` : file.fileName;
+        return fail('fixture.load_failed', `${where}: ${raw.split('\n')[0]}`, { raw, location: where });
       }
     };
     switch (file.format) {
@@ -211,23 +260,44 @@ export class DuckDbSession implements EngineSession {
     }
   }
 
+  async sandboxState(): Promise<Outcome<Record<string, string>>> {
+    const read = async (sql: string) => {
+      const table = await this.driver.query(sql);
+      const columns = table.schema.fields.map((f) => ({ name: f.name, engineType: 'VARCHAR', kind: 'text' as const }));
+      return decodeTable(table, columns).map((r) => r.join('=')).join('\n');
+    };
+    try {
+      return ok({
+        settings: await read('SELECT name, CAST(value AS VARCHAR) FROM duckdb_settings() ORDER BY name'),
+        logs: await read('SELECT CAST(count(*) AS VARCHAR) FROM duckdb_logs()'),
+        temp_objects: await read(
+          "SELECT function_name, coalesce(macro_definition, '') FROM duckdb_functions() WHERE database_name = 'temp' UNION ALL SELECT table_name, '' FROM duckdb_tables() WHERE temporary UNION ALL SELECT view_name, '' FROM duckdb_views() WHERE temporary ORDER BY ALL",
+        ),
+        variables: await read('SELECT name, CAST(value AS VARCHAR) FROM duckdb_variables() ORDER BY name'),
+        sequences: await read('SELECT sequence_name, CAST(last_value AS VARCHAR) FROM duckdb_sequences() ORDER BY ALL'),
+        prepared: await read('SELECT name FROM duckdb_prepared_statements() ORDER BY name'),
+      });
+    } catch (thrown) {
+      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
   private async describe(selectSql: string): Promise<Column[]> {
     const described = await this.driver.query(`DESCRIBE ${selectSql}`);
     return decodeTable(described, [
       { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
       { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
-    ]).map((r) => {
-      const engineType = String(r[1]);
-      return { name: String(r[0]), engineType, kind: needsTextCast(engineType) ? (engineType === 'INTERVAL' ? 'interval' : 'other') : kindOfDuckDbType(engineType) };
-    });
+    ]).map((r) => duckDbColumn(String(r[0]), String(r[1])));
   }
 
-  /** The SQL that materializes `source`, casting columns Arrow cannot carry exactly to VARCHAR. */
+  /**
+   * The SQL that materializes `source`, casting the parts Arrow cannot carry
+   * exactly to VARCHAR (a column, or only the elements or fields that need it).
+   */
   private projection(columns: Column[], source: string): string {
-    if (!columns.some((c) => needsTextCast(c.engineType))) return source;
-    const list = columns
-      .map((c, i) => (needsTextCast(c.engineType) ? `CAST(#${i + 1} AS VARCHAR) AS ${IDENT(c.name)}` : `#${i + 1}`))
-      .join(', ');
+    const casts = columns.map((c) => arrowCastOf(c.engineType));
+    if (casts.every((cast) => cast === null)) return source;
+    const list = columns.map((c, i) => (casts[i] ? `CAST(#${i + 1} AS ${casts[i]}) AS ${IDENT(c.name)}` : `#${i + 1}`)).join(', ');
     return `SELECT ${list} FROM (${source})`;
   }
 
@@ -235,6 +305,8 @@ export class DuckDbSession implements EngineSession {
     if (!this.fixture) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
     const pre = rejectedByPrecheck(sql);
     if (pre && !pre.ok) return { ok: false, error: pre.error };
+    const refused = await this.refusedCall(sql, () => 0);
+    if (refused && !refused.ok) return { ok: false, error: refused.error };
     try {
       // The same gate as execute: DuckDB's parser must see exactly one SELECT-like statement.
       await this.describe(`SELECT * FROM query(${SQL_STRING(sql)})`);
@@ -257,6 +329,8 @@ export class DuckDbSession implements EngineSession {
     if (!this.fixture) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const pre = rejectedByPrecheck(sql);
     if (pre) return pre;
+    const refused = await this.refusedCall(sql, elapsed);
+    if (refused) return refused;
     const gated = `SELECT * FROM query(${SQL_STRING(sql)})`;
     let columns: Column[];
     try {
@@ -269,7 +343,7 @@ export class DuckDbSession implements EngineSession {
     }
     // Run the validated text itself so output names stay exact (query() renames duplicates);
     // only the rare columns Arrow cannot carry exactly go through a casting projection.
-    const runnable = columns.some((c) => needsTextCast(c.engineType)) ? this.projection(columns, gated) : sql;
+    const runnable = columns.some((c) => arrowCastOf(c.engineType) !== null) ? this.projection(columns, gated) : sql;
     try {
       const streamed = await this.driver.stream(runnable);
       const rows: Cell[][] = [];
@@ -288,11 +362,7 @@ export class DuckDbSession implements EngineSession {
           };
         }
       }
-      const finalColumns = columns.map((c, i) => {
-        const field = streamed.fields[i];
-        const children = field && (c.kind === 'list' || c.kind === 'struct') ? childrenOf(field.type) : undefined;
-        return { ...c, name: field?.name ?? c.name, ...(children ? { children } : {}) };
-      });
+      const finalColumns = columns.map((c, i) => ({ ...c, name: streamed.fields[i]?.name ?? c.name }));
       return { ok: true, value: { columns: finalColumns, rows, elapsedMs: elapsed() } };
     } catch (thrown) {
       return executionError('duckdb', messageOf(thrown), elapsed());

@@ -36,6 +36,12 @@ function freezeClock(asOf: string | undefined): boolean {
   return true;
 }
 
+/** Connection settings a query could try to change (PRAGMA is refused; these show it stayed so). */
+const SQLITE_STATE_PRAGMAS = [
+  'query_only', 'foreign_keys', 'recursive_triggers', 'case_sensitive_like', 'reverse_unordered_selects', 'trusted_schema',
+  'cell_size_check', 'defer_foreign_keys', 'ignore_check_constraints', 'automatic_index', 'cache_size', 'journal_mode', 'temp_store', 'schema_version', 'user_version',
+];
+
 interface Materialized {
   columns: Column[];
   rows: Cell[][];
@@ -54,9 +60,11 @@ function cellOf(value: unknown): Cell {
 /** SQLite is dynamically typed: a column's kind is what its values are. */
 function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineType: string } {
   const seen = new Set<string>();
+  let unsafeInteger = false;
   for (const row of rows) {
     const v = row[index];
     if (v === null || v === undefined) continue;
+    if (typeof v === 'bigint' && (v > 9007199254740991n || v < -9007199254740991n)) unsafeInteger = true;
     seen.add(typeof v === 'bigint' ? 'INTEGER' : typeof v === 'number' ? 'REAL' : typeof v === 'string' ? 'TEXT' : 'BLOB');
     if (seen.size > 2) break;
   }
@@ -66,7 +74,9 @@ function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineTyp
     const kind: Kind = only === 'INTEGER' ? 'integer' : only === 'REAL' ? 'float' : only === 'TEXT' ? 'text' : 'blob';
     return { kind, engineType: only };
   }
-  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL')) return { kind: 'float', engineType: 'INTEGER|REAL' };
+  // INTEGER and REAL together read as floats, unless an integer is beyond 2^53: a float would
+  // round it, so the column keeps exact mixed values (kind other).
+  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL') && !unsafeInteger) return { kind: 'float', engineType: 'INTEGER|REAL' };
   return { kind: 'other', engineType: [...seen].sort().join('|') };
 }
 
@@ -111,10 +121,13 @@ export class SqliteSession implements EngineSession {
       } else {
         this.db = new this.SQL.Database();
         for (const file of fixture.files) {
+          const text = new TextDecoder('utf-8').decode(file.bytes);
           try {
-            this.db.exec(new TextDecoder('utf-8').decode(file.bytes));
+            this.db.exec(text);
           } catch (thrown) {
-            return fail('fixture.load_failed', `${file.fileName}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: file.fileName });
+            const line = this.failingLine(text);
+            const where = line ? `${file.fileName}:${line}` : file.fileName;
+            return fail('fixture.load_failed', `${where}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: where });
           }
         }
       }
@@ -138,6 +151,29 @@ export class SqliteSession implements EngineSession {
       const raw = messageOf(thrown);
       const message = /file is not a database|malformed/i.test(raw) ? `${databaseFile?.fileName ?? fixture.name} is not a readable SQLite database (${raw}).` : `Could not load fixture "${fixture.name}": ${raw}`;
       return fail('fixture.load_failed', message, { raw });
+    }
+  }
+
+  /** SQLite does not say where a script failed: replay it statement by statement on a scratch database to find the line. */
+  private failingLine(text: string): number | undefined {
+    const scratch = new this.SQL.Database();
+    let cursor = 0;
+    const lineAt = (offset: number) => text.slice(0, offset).split('\n').length;
+    try {
+      for (const statement of scratch.iterateStatements(text)) {
+        const sql = statement.getSQL().trim();
+        const start = text.indexOf(sql, cursor);
+        if (start >= 0) cursor = start;
+        statement.run();
+        if (start >= 0) cursor = start + sql.length;
+      }
+      return undefined;
+    } catch {
+      // The statement at the cursor (or the next one, when it did not even parse).
+      const next = text.slice(cursor).search(/\S/);
+      return lineAt(cursor + Math.max(0, next));
+    } finally {
+      scratch.close();
     }
   }
 
@@ -182,6 +218,19 @@ export class SqliteSession implements EngineSession {
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
       return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    }
+  }
+
+  async sandboxState(): Promise<Outcome<Record<string, string>>> {
+    const db = this.db;
+    if (!db) return fail('fixture.not_loaded', 'No fixture is loaded.');
+    try {
+      const pragmas = SQLITE_STATE_PRAGMAS.map((p) => `${p}=${String(db.exec(`PRAGMA ${p}`)[0]?.values[0]?.[0] ?? '')}`).join('\n');
+      const temp = (db.exec('SELECT type, name FROM temp.sqlite_schema ORDER BY 1, 2')[0]?.values ?? []).map((r) => r.join('=')).join('\n');
+      const databases = (db.exec('PRAGMA database_list')[0]?.values ?? []).map((r) => String(r[1])).join('\n');
+      return ok({ settings: pragmas, temp_objects: temp, databases, total_changes: String(db.exec('SELECT total_changes()')[0]?.values[0]?.[0]) });
+    } catch (thrown) {
+      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
     }
   }
 

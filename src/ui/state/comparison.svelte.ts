@@ -11,6 +11,11 @@ import type { FullResultsBackend } from './full-results.svelte.ts';
 import { BUILT_IN_FIXTURES } from './builtins.ts';
 import { decodeShare, encodeShare, type SharedComparison } from './share.ts';
 
+/** The built-in fixture's content digest (fixtures/fixtures.json), or null for another fixture. */
+export function fixtureDigest(name: string): string | null {
+  return BUILT_IN_FIXTURES.find((f) => f.name === name)?.contentDigest ?? null;
+}
+
 export type Backend = Pick<AppClient, 'compare' | 'caseResults'>;
 
 export const DEBOUNCE_MS = 500;
@@ -23,7 +28,7 @@ export interface ReviewItem {
   expectedSql: string;
   actualSql: string;
   orderMatters: boolean;
-  deterministic: 'pass' | 'fail';
+  deterministic: 'pass' | 'fail' | 'undecided';
   advisory: 'pass' | 'fail';
   model: string | null;
 }
@@ -34,6 +39,9 @@ export class Comparison {
   expectedSql = $state("SELECT count(*) AS cancelled_orders FROM orders WHERE status = 'cancelled'");
   actualSql = $state("SELECT count(*) AS cancelled FROM orders WHERE status IN ('cancelled', 'returned')");
   orderMatters = $state(false);
+  /** A shared case's shape and config: they decide its verdict, so they stay until another link is opened. */
+  shape = $state<string | null>(null);
+  config = $state.raw<Record<string, unknown> | null>(null);
   report = $state.raw<EvaluationReport | null>(null);
   error = $state.raw<VerdictError | null>(null);
   running = $state(false);
@@ -80,6 +88,8 @@ export class Comparison {
         expectedSql: this.expectedSql,
         actualSql: this.actualSql,
         orderMatters: this.orderMatters,
+        shape: this.shape,
+        config: this.config,
         ...(judge ? { judge } : {}),
       });
       if (seq !== this.seq) return;
@@ -121,18 +131,22 @@ export class Comparison {
   }
 
   current(): SharedComparison {
-    return { v: 1, fixture: this.fixture, question: this.question, expectedSql: this.expectedSql, actualSql: this.actualSql, orderMatters: this.orderMatters };
+    return {
+      v: 2, fixture: this.fixture, fixtureDigest: fixtureDigest(this.fixture), question: this.question, expectedSql: this.expectedSql, actualSql: this.actualSql,
+      orderMatters: this.orderMatters, shape: this.shape, config: this.config,
+    };
   }
 
-  /** Put a share link in the clipboard (when allowed); returns what happened, in words. */
+  /** Put a share link in the clipboard (when allowed); returns what happened, in words. The link is also in lastLink, to show. */
   async share(payload: SharedComparison = this.current()): Promise<string> {
     const encoded = await encodeShare(payload);
     if (!encoded.ok) return encoded.message;
     const url = `${location.origin}${location.pathname}${location.search}${encoded.fragment}`;
     this.lastLink = url;
     try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
       await navigator.clipboard.writeText(url);
-      return 'Link copied to the clipboard.';
+      return 'Link copied to the clipboard (and shown below).';
     } catch {
       return 'Link ready below (copy it by hand).';
     }
@@ -152,12 +166,19 @@ export class Comparison {
       this.linkError = `This share link names fixture "${v.fixture}", which is not built into this app.`;
       return false;
     }
+    const digest = fixtureDigest(v.fixture);
+    if (v.fixtureDigest !== null && digest !== null && v.fixtureDigest !== digest) {
+      this.linkError = `This share link was made on another version of fixture "${v.fixture}" (content digest ${v.fixtureDigest.slice(0, 12)}…, this app has ${digest.slice(0, 12)}…): its verdict would not be the same, so it was not opened.`;
+      return false;
+    }
     this.linkError = null;
     this.fixture = v.fixture;
     this.question = v.question;
     this.expectedSql = v.expectedSql;
     this.actualSql = v.actualSql;
     this.orderMatters = v.orderMatters;
+    this.shape = v.shape;
+    this.config = v.config;
     this.sharedCase = v.caseId ?? null;
     this.report = null;
     void this.grade();

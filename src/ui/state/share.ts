@@ -1,24 +1,44 @@
 /**
- * Share links: a comparison (fixture, question, reference and candidate SQL)
- * compressed into the URL fragment, so nothing is sent anywhere. deflate-raw
- * + base64url; the decoded size is capped (a tiny link can inflate to
- * gigabytes) and Chromium refuses URLs of 2 MiB or more.
+ * Share links: a comparison compressed into the URL fragment, so nothing is
+ * sent anywhere. It carries everything that decides the verdict — both SQL
+ * texts, the fixture's name and content digest, order_matters, the shape and
+ * the evaluation config — plus a SHA-256 checksum of all of it, so a link
+ * changed or cut in transit is refused instead of opening a different
+ * comparison. deflate-raw + base64url; the decoded size is capped (a tiny
+ * link can inflate to gigabytes) and Chromium refuses URLs of 2 MiB or more.
  */
+import { sha256Text } from '../../core/digest/sha256.ts';
+
 export const SHARE_PREFIX = '#/s/';
 /** Largest decompressed payload accepted. */
 export const MAX_SHARE_DECODED = 1024 * 1024;
 /** Largest fragment we produce or read (well below Chromium's 2 MiB URL limit). */
 export const MAX_SHARE_ENCODED = 1_500_000;
 
+export const SHARE_VERSION = 2;
+
 export interface SharedComparison {
-  v: 1;
+  v: 2;
   fixture: string;
+  /** The fixture's content digest when the link was made (null: not known); a different one refuses the link. */
+  fixtureDigest: string | null;
   question: string;
   expectedSql: string;
   actualSql: string;
   orderMatters: boolean;
+  /** The case's declared shape (scalar, top_n, …), or null. */
+  shape: string | null;
+  /** The evaluation config the verdict was reached with (tolerances, modes); null: the defaults. */
+  config: Record<string, unknown> | null;
   /** The case it came from, when shared from a run. */
   caseId?: string;
+}
+
+/** Hex SHA-256 of the payload's canonical JSON (keys sorted), without the checksum itself. */
+async function checksumOf(payload: SharedComparison): Promise<string> {
+  const canonical = (x: unknown): unknown =>
+    Array.isArray(x) ? x.map(canonical) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, canonical((x as Record<string, unknown>)[k])])) : x;
+  return sha256Text(JSON.stringify(canonical(payload)));
 }
 
 function toBase64Url(bytes: Uint8Array): string {
@@ -65,7 +85,7 @@ function streamOf(bytes: Uint8Array): ReadableStream<BufferSource> {
 }
 
 export async function encodeShare(payload: SharedComparison): Promise<{ ok: true; fragment: string } | { ok: false; message: string }> {
-  const json = new TextEncoder().encode(JSON.stringify(payload));
+  const json = new TextEncoder().encode(JSON.stringify({ ...payload, checksum: await checksumOf(payload) }));
   if (json.length > MAX_SHARE_DECODED) return { ok: false, message: `This comparison is too large to share as a link (${json.length} bytes; at most ${MAX_SHARE_DECODED}).` };
   const compressed = await pump(streamOf(json).pipeThrough(new CompressionStream('deflate-raw')), MAX_SHARE_ENCODED);
   if (compressed === 'too_large') return { ok: false, message: 'This comparison is too large to share as a link.' };
@@ -79,6 +99,8 @@ export async function decodeShare(fragment: string): Promise<{ ok: true; value: 
   if (body.length > MAX_SHARE_ENCODED) return { ok: false, message: `This share link is too large (${body.length} characters; at most ${MAX_SHARE_ENCODED}).` };
   const bytes = fromBase64Url(body);
   if (!bytes || bytes.length === 0) return { ok: false, message: 'This share link is corrupt: its fragment is not base64url text.' };
+  // Only the one spelling we write: a changed last character can otherwise decode to the same bytes.
+  if (toBase64Url(bytes) !== body) return { ok: false, message: 'This share link was changed or cut: its fragment is not as written.' };
   let json: Uint8Array | 'too_large';
   try {
     json = await pump(streamOf(bytes).pipeThrough(new DecompressionStream('deflate-raw')), MAX_SHARE_DECODED);
@@ -92,9 +114,23 @@ export async function decodeShare(fragment: string): Promise<{ ok: true; value: 
   } catch {
     return { ok: false, message: 'This share link is corrupt: its content is not JSON.' };
   }
-  const v = value as Partial<SharedComparison> | null;
-  const text = (x: unknown) => typeof x === 'string';
-  if (!v || typeof v !== 'object' || v.v !== 1 || !text(v.fixture) || !text(v.question) || !text(v.expectedSql) || !text(v.actualSql) || typeof v.orderMatters !== 'boolean')
+  const v = value as (Omit<Partial<SharedComparison>, 'v'> & { v?: unknown; checksum?: unknown }) | null;
+  const text = (x: unknown): x is string => typeof x === 'string';
+  if (v && typeof v === 'object' && v.v === 1)
+    return { ok: false, message: 'This share link was made by an older version of SQL Verdict and does not carry everything that decides the verdict (order, shape, config); share the case again.' };
+  if (!v || typeof v !== 'object' || v.v !== SHARE_VERSION || !text(v.checksum))
     return { ok: false, message: 'This share link is not a SQL Verdict comparison (unknown version or missing fields).' };
-  return { ok: true, value: { v: 1, fixture: v.fixture!, question: v.question!, expectedSql: v.expectedSql!, actualSql: v.actualSql!, orderMatters: v.orderMatters!, ...(text(v.caseId) ? { caseId: v.caseId! } : {}) } };
+  const config = v.config;
+  const shaped =
+    text(v.fixture) && (v.fixtureDigest === null || text(v.fixtureDigest)) && text(v.question) && text(v.expectedSql) && text(v.actualSql) &&
+    typeof v.orderMatters === 'boolean' && (v.shape === null || text(v.shape)) && (config === null || (typeof config === 'object' && !Array.isArray(config))) &&
+    (v.caseId === undefined || text(v.caseId));
+  if (!shaped) return { ok: false, message: 'This share link is corrupt: fields are missing or of the wrong type.' };
+  const payload: SharedComparison = {
+    v: 2, fixture: v.fixture!, fixtureDigest: v.fixtureDigest ?? null, question: v.question!, expectedSql: v.expectedSql!, actualSql: v.actualSql!,
+    orderMatters: v.orderMatters!, shape: v.shape ?? null, config: (config ?? null) as Record<string, unknown> | null, ...(v.caseId !== undefined ? { caseId: v.caseId } : {}),
+  };
+  if ((await checksumOf(payload)) !== v.checksum)
+    return { ok: false, message: 'This share link was changed or cut: its checksum does not match its content, so it was not opened.' };
+  return { ok: true, value: payload };
 }

@@ -2,6 +2,8 @@
  * JUnit XML: one <testcase> per corpus case so CI systems show failures
  * natively, and, when a gate result is given, one <testcase> per gate check
  * (blocked → <failure>, refused → <error>, not applicable → <skipped>).
+ * With the run's details, each test is named by its question (CI lists read
+ * as the corpus does), carries its time in seconds, and the suite its timestamp.
  */
 import { isSuccess } from '../outcome.ts';
 import type { GateResult } from '../gate.ts';
@@ -14,20 +16,35 @@ function attrs(a: Record<string, string | number>): string {
     .join('');
 }
 
-export function toJUnit(summary: RunSummary, gate?: GateResult): string {
+/** What the summary lacks and CI shows: from the run report (cases[].question, report timings, run_metadata). */
+export interface JUnitDetails {
+  /** ISO instant the run started (run_metadata.started_at). */
+  timestamp?: string;
+  /** Seconds the whole run took. */
+  timeSeconds?: number;
+  cases?: Record<string, { question?: string; timeSeconds?: number }>;
+}
+
+const seconds = (s: number | undefined) => (s === undefined ? 0 : Math.round(s * 1000) / 1000).toFixed(3);
+
+export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDetails = {}): string {
   const suiteName = `${summary.corpus.name}${summary.corpus.version === null ? '' : ` v${summary.corpus.version}`}`;
   const caseLines: string[] = [];
   let failures = 0;
   for (const k of summary.cases) {
     const classname = ['sql-verdict', summary.corpus.name, k.arm ?? 'graded', k.stratum ?? k.shape].filter(Boolean).join('.');
-    const open = `    <testcase${attrs({ name: k.id, classname })}`;
+    const detail = details.cases?.[k.id];
+    const open = `    <testcase${attrs({ name: detail?.question || k.id, classname, time: seconds(detail?.timeSeconds) })}`;
+    // The case id stays findable when the question names the test.
+    const idProps = detail?.question ? [`      <properties><property${attrs({ name: 'case_id', value: k.id })}/></properties>`] : [];
     if (isSuccess(k.outcome)) {
-      caseLines.push(`${open}/>`);
+      caseLines.push(idProps.length ? `${open}>\n${idProps[0]}\n    </testcase>` : `${open}/>`);
       continue;
     }
     failures++;
     const reason = k.reason ?? DEFAULT_REASONS[k.outcome];
     const body = [
+      `case: ${k.id}`,
       `outcome: ${k.outcome}`,
       `reason: ${reason}`,
       k.reason_code ? `reason_code: ${k.reason_code}` : '',
@@ -36,7 +53,7 @@ export function toJUnit(summary: RunSummary, gate?: GateResult): string {
     ]
       .filter(Boolean)
       .join('\n');
-    caseLines.push(`${open}>`, `      <failure${attrs({ message: `${k.outcome}: ${reason}`, type: k.outcome })}>${xmlText(body)}</failure>`, '    </testcase>');
+    caseLines.push(`${open}>`, ...idProps, `      <failure${attrs({ message: `${k.outcome}: ${reason}`, type: k.outcome })}>${xmlText(body)}</failure>`, '    </testcase>');
   }
   const props = [
     ['corpus.name', summary.corpus.name],
@@ -50,7 +67,10 @@ export function toJUnit(summary: RunSummary, gate?: GateResult): string {
   ].map(([name, value]) => `      <property${attrs({ name: name!, value: value! })}/>`);
 
   const suites: string[] = [
-    `  <testsuite${attrs({ name: suiteName, tests: summary.cases.length, failures, errors: 0, skipped: 0 })}>`,
+    `  <testsuite${attrs({
+      name: suiteName, tests: summary.cases.length, failures, errors: 0, skipped: 0, time: seconds(details.timeSeconds),
+      ...(details.timestamp ? { timestamp: details.timestamp } : {}),
+    })}>`,
     '    <properties>',
     ...props.map((p) => `  ${p}`),
     '    </properties>',
@@ -90,9 +110,26 @@ export function toJUnit(summary: RunSummary, gate?: GateResult): string {
   }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${attrs({ name: 'sql-verdict', tests: totalTests, failures: totalFailures, errors: totalErrors, skipped: totalSkipped })}>`,
+    `<testsuites${attrs({ name: 'sql-verdict', tests: totalTests, failures: totalFailures, errors: totalErrors, skipped: totalSkipped, time: seconds(details.timeSeconds), ...(details.timestamp ? { timestamp: details.timestamp } : {}) })}>`,
     ...suites,
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/** The JUnit details of a run report (`sql-verdict run --out`): questions, per-case times, start and length. */
+export function junitDetailsOf(report: {
+  run_metadata?: { started_at?: string; elapsed_ms?: number };
+  cases?: { id: string; question?: string; report?: { run_metadata?: { timings_ms?: { total?: number } } } | null }[];
+}): JUnitDetails {
+  const cases: NonNullable<JUnitDetails['cases']> = {};
+  for (const c of report.cases ?? []) {
+    const ms = c.report?.run_metadata?.timings_ms?.total;
+    cases[c.id] = { ...(c.question ? { question: c.question } : {}), ...(typeof ms === 'number' ? { timeSeconds: ms / 1000 } : {}) };
+  }
+  return {
+    ...(report.run_metadata?.started_at ? { timestamp: report.run_metadata.started_at } : {}),
+    ...(typeof report.run_metadata?.elapsed_ms === 'number' ? { timeSeconds: report.run_metadata.elapsed_ms / 1000 } : {}),
+    cases,
+  };
 }

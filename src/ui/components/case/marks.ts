@@ -29,7 +29,17 @@ export function cellText(value: JsonValue): string {
   return JSON.stringify(value);
 }
 
-export function computeMarks(result: ResultComparison | null, expectedRows: JsonValue[][] | null, actualRows: JsonValue[][] | null): Marks {
+/** Both samples of a report hold every row of their result. */
+export function samplesWhole(ev: { expected_sample: { rows: unknown[]; total_rows: number } | null; actual_sample: { rows: unknown[]; total_rows: number } | null }): boolean {
+  return !!ev.expected_sample && !!ev.actual_sample && ev.expected_sample.rows.length === ev.expected_sample.total_rows && ev.actual_sample.rows.length === ev.actual_sample.total_rows;
+}
+
+/**
+ * `whole`: both samples hold every row of their result. Only then can a row without an equal in the
+ * other sample be called missing or extra: from capped samples (the first N rows of each side) a
+ * result that is merely out of order would look like rows missing from the candidate.
+ */
+export function computeMarks(result: ResultComparison | null, expectedRows: JsonValue[][] | null, actualRows: JsonValue[][] | null, whole = true): Marks {
   const marks: Marks = { expected: empty(), actual: empty() };
   for (const reason of result?.reasons ?? []) {
     switch (reason.code) {
@@ -52,7 +62,7 @@ export function computeMarks(result: ResultComparison | null, expectedRows: Json
     }
   }
   // Rows without an equal on the other side (bag semantics), when both samples are whole enough to say.
-  if (expectedRows && actualRows && result && !result.result_equality_family.mode_pass) {
+  if (whole && expectedRows && actualRows && result && !result.result_equality_family.mode_pass) {
     const key = (row: JsonValue[]) => JSON.stringify(row);
     const count = new Map<string, number>();
     for (const r of actualRows) count.set(key(r), (count.get(key(r)) ?? 0) + 1);

@@ -1,0 +1,11 @@
+/** Process entry of the sql-verdict command (bin/sql-verdict.mjs loads the compiled form, or this source). */
+import { internalError, main } from './main.ts';
+
+// A failure outside a command (a worker event, a stray rejection) is a bug too: one line, exit 2.
+const guard = (thrown: unknown) => {
+  process.stderr.write(`${internalError(thrown, process.env)}\n`);
+  process.exit(2);
+};
+process.on('uncaughtException', guard);
+process.on('unhandledRejection', guard);
+process.exitCode = await main(process.argv.slice(2));

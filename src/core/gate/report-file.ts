@@ -1,0 +1,129 @@
+/**
+ * A run report as the gate, `baseline record` and `diff` read it: validated
+ * field by field (a problem names the file, the line and the field), and its
+ * summary recomputed from its own cases. A summary that disagrees with the
+ * cases is refused: the gate judges what the cases say, not a figure someone
+ * edited.
+ */
+import { isMap, type Node } from 'yaml';
+import { nodeAtPath, Source } from '../corpus/source.ts';
+import { fail, messageOf, ok, type Outcome } from '../errors.ts';
+import { ARMS, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
+import { summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown): v is string => typeof v === 'string';
+const nullableText = (v: unknown) => v === null || typeof v === 'string';
+const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
+
+/** The first problem of a parsed report's summary: [field path, message], or null. */
+function summaryProblem(report: unknown): [string, string] | null {
+  if (!isObject(report)) return ['', 'expected a JSON object (the report "sql-verdict run --out" writes).'];
+  if (report.kind !== 'run') return ['kind', `kind must be "run" (the report "sql-verdict run --out" writes), got ${JSON.stringify(report.kind) ?? 'nothing'}.`];
+  const s = report.summary;
+  if (!isObject(s)) return ['summary', 'summary is missing or not an object.'];
+  if (s.summary_version !== SUMMARY_VERSION) return ['summary.summary_version', `summary_version must be ${SUMMARY_VERSION}, got ${JSON.stringify(s.summary_version) ?? 'nothing'}.`];
+  const corpus = s.corpus;
+  if (!isObject(corpus)) return ['summary.corpus', 'summary.corpus is missing or not an object.'];
+  if (!isText(corpus.name) || corpus.name === '') return ['summary.corpus.name', 'summary.corpus.name must be the corpus name.'];
+  if (!(corpus.version === null || isText(corpus.version) || typeof corpus.version === 'number')) return ['summary.corpus.version', 'summary.corpus.version must be a string, a number or null.'];
+  if (!Number.isSafeInteger(corpus.size) || (corpus.size as number) < 0) return ['summary.corpus.size', 'summary.corpus.size must be a whole number of cases.'];
+  if (!isText(corpus.sha256) || !/^[0-9a-f]{64}$/.test(corpus.sha256)) return ['summary.corpus.sha256', 'summary.corpus.sha256 must be 64 lower-case hex digits.'];
+  const run = s.run;
+  if (!isObject(run)) return ['summary.run', 'summary.run is missing or not an object.'];
+  for (const field of ['agent', 'model', 'path', 'created_at'])
+    if (!nullableText(run[field])) return [`summary.run.${field}`, `summary.run.${field} must be a string or null.`];
+  const reliability = s.reliability;
+  if (!isObject(reliability) || typeof reliability.c !== 'number' || !Number.isFinite(reliability.c) || reliability.c < 0)
+    return ['summary.reliability.c', 'summary.reliability.c must be a number ≥ 0 (the penalty of RS(c)).'];
+  if (!Array.isArray(s.cases)) return ['summary.cases', 'summary.cases must be the list of per-case results.'];
+  for (const [i, k] of s.cases.entries()) {
+    const at = `summary.cases[${i}]`;
+    if (!isObject(k)) return [at, `${at} must be an object.`];
+    if (!isText(k.id) || k.id.trim() === '') return [`${at}.id`, `${at}.id must be a non-empty case id.`];
+    if (!(CASE_OUTCOMES as readonly unknown[]).includes(k.outcome)) return [`${at}.outcome`, `${at}.outcome (case ${k.id}) must be one of ${CASE_OUTCOMES.join(', ')}; got ${JSON.stringify(k.outcome) ?? 'nothing'}.`];
+    if (!nullableText(k.query)) return [`${at}.query`, `${at}.query (case ${k.id}) must be the SQL text or null.`];
+    if (k.arm !== undefined && !(ARMS as readonly unknown[]).includes(k.arm)) return [`${at}.arm`, `${at}.arm (case ${k.id}) must be ${ARMS.join(' or ')} when present.`];
+    if (k.difficulty !== undefined && !(DIFFICULTIES as readonly unknown[]).includes(k.difficulty)) return [`${at}.difficulty`, `${at}.difficulty (case ${k.id}) must be one of ${DIFFICULTIES.join(', ')} when present.`];
+    for (const field of ['reason', 'reason_code', 'stratum', 'shape', 'fixture', 'severity', 'decline_reason'])
+      if (!optionalText(k[field])) return [`${at}.${field}`, `${at}.${field} (case ${k.id}) must be text when present.`];
+  }
+  return null;
+}
+
+/** The first place two JSON values differ, as a field path (`summary.answer_accuracy.correct`), or null. */
+function firstDifference(a: unknown, b: unknown, at: string): string | null {
+  if (Object.is(a, b)) return null;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    if (a.length !== b.length) return `${at} (${b.length} entries, the cases give ${a.length})`;
+    for (let i = 0; i < a.length; i++) {
+      const d = firstDifference(a[i], b[i], `${at}[${i}]`);
+      if (d) return d;
+    }
+    return null;
+  }
+  if (isObject(a) && isObject(b)) {
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      const d = firstDifference(a[key], b[key], `${at}.${key}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  return `${at} (${JSON.stringify(b) ?? 'missing'}; the cases give ${JSON.stringify(a) ?? 'nothing'})`;
+}
+
+/** Validate a parsed report and return its summary, recomputed from its cases and checked against what it states. */
+export function checkReportSummary(report: unknown): Outcome<RunSummary> {
+  const problem = summaryProblem(report);
+  if (problem) return fail('input.invalid', problem[1], { location: problem[0] });
+  const s = (report as Json).summary as RunSummary;
+  const recomputed = summarizeRun(s.cases, s.corpus, s.run, { reliabilityPenalty: s.reliability.c });
+  if (!recomputed.ok) return fail('input.invalid', `summary.cases: ${recomputed.error.message}`, { location: 'summary.cases' });
+  const difference = firstDifference(JSON.parse(JSON.stringify(recomputed.value)), s, 'summary');
+  if (difference)
+    return fail('input.invalid', `the summary disagrees with the report's own cases at ${difference}: the report was edited or is corrupt; re-run "sql-verdict run" to get a consistent one.`, {
+      location: difference.split(' ')[0]!,
+    });
+  return ok(recomputed.value);
+}
+
+/** Line of a character offset (1-based). */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < Math.min(offset, text.length); i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** A report file's summary; every problem is `file:line (field f): message`, exit 2 for the CLI. */
+export function readReportFile(file: string, text: string): Outcome<RunSummary> {
+  if (text.trim() === '') return fail('input.invalid', `${file}: the file is empty; expected the JSON report "sql-verdict run --out" writes.`, { location: file });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (thrown) {
+    const message = messageOf(thrown);
+    const lc = /line (\d+) column \d+/.exec(message);
+    const pos = /at position (\d+)/.exec(message);
+    const line = lc ? Number(lc[1]) : pos ? lineOf(text, Number(pos[1])) : undefined;
+    return fail('input.invalid', `${file}${line ? `:${line}` : ''}: not valid JSON (${message}).`, { location: line ? `${file}:${line}` : file });
+  }
+  if (isObject(value) && value.baseline_version !== undefined && value.kind === undefined)
+    return fail('input.invalid', `${file}: this is a baseline, not a run report; give it to --baseline.`, { location: file });
+  const checked = checkReportSummary(value);
+  if (checked.ok) return checked;
+  const field = checked.error.location;
+  let line: number | undefined;
+  if (field) {
+    const source = new Source(text);
+    const root = source.doc.contents as Node | null;
+    if (root && isMap(root)) {
+      const node = nodeAtPath(root, `report.${field}`);
+      if (node !== root) line = source.position(node)?.line;
+    }
+  }
+  const where = `${file}${line ? `:${line}` : ''}${field ? ` (field ${field})` : ''}`;
+  return fail('input.invalid', `${where}: ${checked.error.message}`, { location: line ? `${file}:${line}` : file });
+}
+

@@ -1,0 +1,221 @@
+/**
+ * DuckDB type names (as DESCRIBE prints them) parsed into a tree, so that a
+ * nested column's element and field kinds come from DuckDB's own types
+ * (a HUGEINT in a list is an integer, a UHUGEINT is not a blob) and so that
+ * only the parts Arrow cannot carry exactly are cast to VARCHAR
+ * (`INTERVAL[]` → `VARCHAR[]`, not the whole list to one string).
+ */
+import type { Column, Kind } from '../../core/value/kind.ts';
+
+export interface DuckDbType {
+  /** The node's own text as DuckDB prints it, e.g. `DECIMAL(18,2)`, `STRUCT(a INTEGER)[]`. */
+  text: string;
+  /** `list` (`T[]`), `array` (`T[n]`), `struct`, `map`, `union` or `scalar`. */
+  shape: 'scalar' | 'list' | 'array' | 'struct' | 'map' | 'union';
+  /** The base name of a scalar, upper case without arguments: `DECIMAL`, `TIMESTAMP WITH TIME ZONE`. */
+  base: string;
+  /** list/array: [element]; struct/union: fields; map: [key, value]. */
+  children: { name: string; type: DuckDbType }[];
+  /** array: the fixed size. */
+  size?: number;
+}
+
+/** Scalar types whose Arrow form is lossy or unreadable here: cast to VARCHAR before Arrow. */
+const TEXT_SCALARS = /^(INTERVAL|TIMESTAMP_NS|TIME_NS|TIMESTAMP WITH TIME ZONE_NS|TIME WITH TIME ZONE|TIMETZ|UUID|BIT|BITSTRING|ENUM|JSON|VARINT|BIGNUM|GEOMETRY)$/;
+
+class Parser {
+  private at = 0;
+  constructor(private readonly src: string) {}
+
+  fail(): never {
+    throw new Error(`cannot read the DuckDB type ${JSON.stringify(this.src)} at ${this.at}`);
+  }
+
+  private peek(): string {
+    return this.src[this.at] ?? '';
+  }
+
+  private skipSpace(): void {
+    while (this.peek() === ' ') this.at++;
+  }
+
+  private expect(ch: string): void {
+    this.skipSpace();
+    if (this.peek() !== ch) this.fail();
+    this.at++;
+  }
+
+  /** An identifier: `"quoted ""name"""` or a bare word. */
+  private name(): string {
+    this.skipSpace();
+    if (this.peek() === '"') {
+      let out = '';
+      this.at++;
+      for (;;) {
+        const ch = this.src[this.at++];
+        if (ch === undefined) this.fail();
+        if (ch === '"') {
+          if (this.peek() !== '"') return out;
+          this.at++;
+        }
+        out += ch;
+      }
+    }
+    const start = this.at;
+    while (/[^\s,()[\]]/.test(this.peek())) this.at++;
+    if (this.at === start) this.fail();
+    return this.src.slice(start, this.at);
+  }
+
+  /** Balanced `( … )` taken verbatim (DECIMAL(18,2), ENUM('a', 'b''c')). */
+  private rawArguments(): void {
+    let depth = 0;
+    let quote = false;
+    do {
+      const ch = this.src[this.at++];
+      if (ch === undefined) this.fail();
+      if (quote) {
+        if (ch === "'") quote = false;
+      } else if (ch === "'") quote = true;
+      else if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+    } while (depth > 0);
+  }
+
+  type(): DuckDbType {
+    this.skipSpace();
+    const start = this.at;
+    let node: DuckDbType;
+    if (this.peek() === '"') {
+      const base = this.name();
+      node = { text: '', shape: 'scalar', base: base.toUpperCase(), children: [] };
+    } else {
+      while (/[^,()[\]]/.test(this.peek())) this.at++;
+      const base = this.src.slice(start, this.at).trim().toUpperCase();
+      if (!base) this.fail();
+      node = { text: '', shape: 'scalar', base, children: [] };
+      if (this.peek() === '(') {
+        if (base === 'STRUCT' || base === 'UNION') {
+          node.shape = base === 'STRUCT' ? 'struct' : 'union';
+          this.at++;
+          for (;;) {
+            const name = this.name();
+            node.children.push({ name, type: this.type() });
+            this.skipSpace();
+            if (this.peek() === ',') this.at++;
+            else break;
+          }
+          this.expect(')');
+        } else if (base === 'MAP') {
+          node.shape = 'map';
+          this.at++;
+          node.children.push({ name: 'key', type: this.type() });
+          this.expect(',');
+          node.children.push({ name: 'value', type: this.type() });
+          this.expect(')');
+        } else {
+          this.rawArguments();
+          // Trailing words after arguments (none in DuckDB 1.4, but keep them in the text).
+          while (/[^,()[\]]/.test(this.peek())) this.at++;
+        }
+      }
+    }
+    node.text = this.src.slice(start, this.at).trim();
+    while (this.peek() === '[') {
+      const open = this.at;
+      while (this.peek() !== ']') {
+        if (this.peek() === '') this.fail();
+        this.at++;
+      }
+      this.at++;
+      const inside = this.src.slice(open + 1, this.at - 1).trim();
+      const element = node;
+      const text = this.src.slice(start, this.at).trim();
+      if (inside === '') node = { text, shape: 'list', base: 'LIST', children: [{ name: 'element', type: element }] };
+      else if (/^\d+$/.test(inside))
+        node = { text, shape: 'array', base: 'ARRAY', children: [{ name: 'element', type: element }], size: Number(inside) };
+      else this.fail();
+    }
+    return node;
+  }
+
+  done(): boolean {
+    this.skipSpace();
+    return this.at === this.src.length;
+  }
+}
+
+/** Parse a DuckDB type name; null when it is not in the grammar DuckDB 1.4 prints. */
+export function parseDuckDbType(text: string): DuckDbType | null {
+  try {
+    const parser = new Parser(text);
+    const type = parser.type();
+    return parser.done() ? type : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when this node (not counting its children) must reach Arrow as VARCHAR. */
+function castsWhole(type: DuckDbType): boolean {
+  return type.shape === 'map' || type.shape === 'union' || (type.shape === 'scalar' && TEXT_SCALARS.test(type.base));
+}
+
+/** Whether any part of the type must be cast to VARCHAR before it reaches Arrow. */
+export function needsCast(type: DuckDbType): boolean {
+  return castsWhole(type) || type.children.some((c) => needsCast(c.type));
+}
+
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The type Arrow can carry exactly: every part that cannot becomes VARCHAR. */
+export function arrowSafeType(type: DuckDbType): string {
+  if (castsWhole(type)) return 'VARCHAR';
+  switch (type.shape) {
+    case 'list':
+      return `${arrowSafeType(type.children[0]!.type)}[]`;
+    case 'array':
+      return `${arrowSafeType(type.children[0]!.type)}[${type.size}]`;
+    case 'struct':
+      return `STRUCT(${type.children.map((c) => `${quoteName(c.name)} ${arrowSafeType(c.type)}`).join(', ')})`;
+    default:
+      return type.text;
+  }
+}
+
+const INTEGER_BASES = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|INT1|INT2|INT4|INT8|INT16|INT|LONG|SHORT)$/;
+
+/** The portable kind of a type node; parts cast to VARCHAR are `interval` (INTERVAL) or `other`. */
+export function kindOfType(type: DuckDbType): Kind {
+  if (castsWhole(type)) return type.base === 'INTERVAL' ? 'interval' : 'other';
+  switch (type.shape) {
+    case 'list':
+    case 'array':
+      return 'list';
+    case 'struct':
+      return 'struct';
+    default:
+      break;
+  }
+  const t = type.base;
+  if (INTEGER_BASES.test(t)) return 'integer';
+  if (t === 'DECIMAL' || t === 'NUMERIC') return 'decimal';
+  if (t === 'FLOAT' || t === 'DOUBLE' || t === 'REAL') return 'float';
+  if (t === 'VARCHAR' || t === 'TEXT' || t === 'STRING') return 'text';
+  if (t === 'BOOLEAN' || t === 'BOOL') return 'boolean';
+  if (t === 'DATE') return 'date';
+  if (t === 'TIMESTAMP WITH TIME ZONE' || t === 'TIMESTAMPTZ') return 'timestamptz';
+  if (t.startsWith('TIMESTAMP') || t === 'DATETIME') return 'timestamp';
+  if (t === 'TIME') return 'time';
+  if (t === 'BLOB' || t === 'BYTEA') return 'blob';
+  if (t === 'NULL') return 'null';
+  return 'other';
+}
+
+/** The column description of a type: kind, and element/field columns for lists and structs. */
+export function columnOfType(name: string, type: DuckDbType): Column {
+  const kind = kindOfType(type);
+  const column: Column = { name, engineType: type.text, kind };
+  if (kind === 'list' || kind === 'struct') column.children = type.children.map((c) => columnOfType(c.name, c.type));
+  return column;
+}

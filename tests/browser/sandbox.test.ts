@@ -1,0 +1,68 @@
+/**
+ * The attack list of tests/engines/attacks.ts in Chromium, on both engines as
+ * the app runs them (supervised engine host Web Workers, production build of
+ * a test-only page): 0 successes, and the fixture digest and the engine state
+ * (settings, logs, temporary objects, variables) unchanged after each attack;
+ * on the frozen-clock fixture every clock path is refused or frozen.
+ */
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/paths.ts';
+import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import type { AttackResult } from './sandbox-page/sandbox-page.ts';
+
+const OUT_DIR = '.test-dist/sandbox';
+
+let app: ServedApp;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  await build({
+    root: repoRoot,
+    logLevel: 'error',
+    build: {
+      outDir: path.join(repoRoot, OUT_DIR),
+      emptyOutDir: true,
+      rolldownOptions: { input: { app: path.join(repoRoot, 'index.html'), sandbox: path.join(repoRoot, 'tests/browser/sandbox-page/index.html') } },
+    },
+  });
+  app = await serveBuiltApp(OUT_DIR);
+  browser = await launchChromium();
+  page = await browser.newPage();
+  await page.goto(`${app.origin}/tests/browser/sandbox-page/index.html`);
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+for (const engine of ['duckdb', 'sqlite'] as const) {
+  describe(`attack list: ${engine} in Chromium`, () => {
+    let results: { version: string; attacks: AttackResult[]; clock: AttackResult[] };
+
+    beforeAll(async () => {
+      results = await page.evaluate(
+        (name) => (globalThis as unknown as { sqlVerdictSandbox: { run: (e: string) => Promise<typeof results> } }).sqlVerdictSandbox.run(name),
+        engine,
+      );
+    }, 300_000);
+
+    it('refuses every attack, with digest and state unchanged after each', () => {
+      expect(results.attacks.length).toBeGreaterThan(30);
+      expect(results.attacks.filter((a) => a.ok)).toEqual([]);
+      expect(results.attacks.filter((a) => !a.stateSame || !a.digestSame)).toEqual([]);
+      const wrongKind = results.attacks.filter((a) => a.expectedKind && (a.code !== 'sandbox.statement_rejected' || a.kind !== a.expectedKind));
+      expect(wrongKind).toEqual([]);
+    });
+
+    it('keeps the clock frozen on every path', () => {
+      const leaks = results.clock.filter((c) => (c.frozen === 'refused' ? c.ok : !c.ok || c.cell !== c.frozen));
+      expect(leaks).toEqual([]);
+      expect(results.clock.filter((c) => !c.stateSame || !c.digestSame)).toEqual([]);
+    });
+  });
+}

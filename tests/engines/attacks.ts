@@ -1,0 +1,170 @@
+/**
+ * The sandbox attack list, shared by the Node test (tests/engines/sandbox.test.ts,
+ * tests/engines/sandbox-state.test.ts) and the Chromium one
+ * (tests/browser/sandbox.test.ts): every entry must be refused on its engine,
+ * and leave the fixture digest, the settings, the logs and every other piece
+ * of engine state as they were. CLOCK lists what may run on a fixture whose
+ * clock is frozen: each query is refused or gives exactly the frozen value.
+ */
+import type { EngineName } from '../../src/core/engine.ts';
+
+export const ATTACK_DUMP = `
+CREATE TABLE items (id INTEGER PRIMARY KEY, name VARCHAR, price DECIMAL(10,2));
+INSERT INTO items VALUES (1, 'pen', 1.50), (2, 'ink', 12.00), (3, 'pad', NULL);
+`;
+
+/** The fixture's declared as-of instant: the only time a query may see. */
+export const AS_OF = '2025-12-31T12:34:56Z';
+
+export interface Attack {
+  sql: string;
+  /** Why it is an attack (what it would leak or change). */
+  what: string;
+  /** Expected statement_kind when the refusal is a statement_rejected one (omitted: any refusal). */
+  kind?: string;
+}
+
+const both = (sql: string, what: string, kind?: string): Attack => ({ sql, what, ...(kind ? { kind } : {}) });
+
+/** Refused by the statement gate on both engines (paths as written; nothing may appear there). */
+export function statementAttacks(file: (name: string) => string): Attack[] {
+  return [
+    both("INSERT INTO items VALUES (4, 'cap', 2.00)", 'write', 'insert'),
+    both('UPDATE items SET price = 0', 'write', 'update'),
+    both('DELETE FROM items', 'write', 'delete'),
+    both('CREATE TABLE stolen AS SELECT * FROM items', 'DDL', 'create'),
+    both('CREATE TEMP TABLE scratchpad (x INTEGER)', 'temporary state', 'create'),
+    both("CREATE TEMP MACRO now() AS TIMESTAMP '2000-01-01'", 'replaces the frozen clock', 'create'),
+    both('DROP TABLE items', 'DDL', 'drop'),
+    both('ALTER TABLE items ADD COLUMN hacked INTEGER', 'DDL', 'alter'),
+    both(`COPY items TO '${file('copy.csv')}'`, 'file write', 'copy'),
+    both(`EXPORT DATABASE '${file('export')}'`, 'file write', 'export'),
+    both(`ATTACH '${file('other.db')}' AS other`, 'file access', 'attach'),
+    both('DETACH other', 'catalog change', 'detach'),
+    both('INSTALL httpfs', 'network', 'install'),
+    both('LOAD httpfs', 'extension', 'load'),
+    both('SET enable_external_access = true', 'settings', 'set'),
+    both("SET VARIABLE leak = 'x'", 'state for the next case', 'set'),
+    both('RESET memory_limit', 'settings', 'reset'),
+    both('PRAGMA query_only = 0', 'settings', 'pragma'),
+    both('PRAGMA enable_profiling', 'settings', 'pragma'),
+    both("CALL pragma_table_info('items')", 'CALL', 'call'),
+    both("CALL enable_logging('QueryLog')", 'logging', 'call'),
+    both('CHECKPOINT', 'storage', 'checkpoint'),
+    both('BEGIN TRANSACTION', 'transaction', 'begin'),
+    both(`VACUUM INTO '${file('vacuum.db')}'`, 'file write', 'vacuum'),
+    both('PREPARE leak AS SELECT 1', 'prepared state', 'prepare'),
+    both('WITH gone AS (SELECT 1) DELETE FROM items', 'write', 'with_delete'),
+    both('SELECT 1; DROP TABLE items', 'stacked statement', 'multiple_statements'),
+    both("SELECT 'a\\'; DROP TABLE items; --'", 'stacked statement', 'multiple_statements'),
+    both('SELECT 1 --\n; DELETE FROM items', 'stacked statement', 'multiple_statements'),
+  ];
+}
+
+/** Reads the lexical gate lets through: the engine (or the call allow-list) must refuse them. */
+export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
+  duckdb: [
+    both("SELECT * FROM read_text('/etc/hostname')", 'file read'),
+    both("SELECT * FROM read_csv('/etc/passwd')", 'file read'),
+    both("SELECT * FROM glob('*')", 'file listing'),
+    both("SELECT * FROM read_csv('http://127.0.0.1:9/x.csv')", 'network'),
+    both("SELECT nextval('seq')", 'sequence state'),
+    both('SELECT setseed(0.5)', 'random state'),
+    both('WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', 'write in a CTE'),
+    both("SELECT * FROM (SELECT 1) UNION ALL SELECT * FROM query('DROP TABLE items')", 'dynamic SQL'),
+    // Logging: enabled despite lock_configuration, it records later cases' reference SQL for duckdb_logs().
+    both("SELECT * FROM enable_logging('QueryLog')", 'logging', 'function_call'),
+    both('SELECT * FROM enable_logging()', 'logging', 'function_call'),
+    both("SELECT * FROM system.main.enable_logging('QueryLog')", 'logging, qualified', 'function_call'),
+    both("SELECT * FROM \"ENABLE_LOGGING\"('QueryLog')", 'logging, quoted', 'function_call'),
+    both("SELECT * FROM enable_logging /* c */ ('QueryLog')", 'logging, comment before the parenthesis', 'function_call'),
+    both("SELECT * FROM (SELECT 1) t, enable_logging('QueryLog')", 'logging in a join', 'function_call'),
+    both("WITH x AS (SELECT * FROM enable_logging('QueryLog')) SELECT 1", 'logging in a CTE', 'function_call'),
+    both('SELECT * FROM duckdb_logs()', 'reads other queries', 'function_call'),
+    both('SELECT * FROM duckdb_logs', 'reads other queries (the view)', 'function_call'),
+    both('SELECT * FROM system.main.duckdb_logs', 'reads other queries (qualified view)', 'function_call'),
+    both("SELECT * FROM duckdb_logs_parsed('QueryLog')", 'reads other queries (table macro)', 'function_call'),
+    both('SELECT * FROM duckdb_log_contexts()', 'reads other queries', 'function_call'),
+    both('SELECT * FROM disable_logging()', 'logging', 'function_call'),
+    both('SELECT * FROM truncate_duckdb_logs()', 'logging', 'function_call'),
+    both("SELECT write_log('forged')", 'logging', 'function_call'),
+    both('SELECT * FROM checkpoint()', 'storage', 'function_call'),
+    both('SELECT * FROM force_checkpoint()', 'storage', 'function_call'),
+    // Qualified names reach the built-ins behind the sandbox's TEMP macros.
+    both('SELECT system.main.setseed(0.5)', 'random state, qualified', 'function_call'),
+    both('SELECT main.setseed(0.5)', 'random state, qualified', 'function_call'),
+    both('SELECT "system"."main"."setseed"(0.5)', 'random state, quoted', 'function_call'),
+    both('SELECT (0.5).setseed()', 'random state, method call', 'function_call'),
+    both('SELECT setseed/**/(0.5)', 'random state, comment', 'function_call'),
+    both('SELECT list_transform([1], x -> setseed(0.5))', 'random state in a lambda', 'function_call'),
+    both('SELECT U&"\\0073etseed"(0.5)', 'random state, unicode escape', 'invalid_text'),
+    both("SELECT system.main.nextval('seq')", 'sequence state, qualified', 'function_call'),
+    both("SELECT * FROM query('SELECT set' || 'seed(0.5)')", 'dynamic SQL hides the name', 'function_call'),
+    both("SELECT * FROM query_table('items')", 'dynamic SQL', 'function_call'),
+    both('SELECT uuidv7()', 'embeds the real time', 'function_call'),
+    both('SELECT current_query()', "reveals the statement the sandbox built", 'function_call'),
+    both('SELECT current_query_id(), current_transaction_id()', 'counters shared between cases', 'function_call'),
+    both('SELECT txid_current()', 'counters shared between cases', 'function_call'),
+    both('SELECT * FROM duckdb_prepared_statements()', 'session state', 'function_call'),
+    both('SELECT * FROM duckdb_secrets()', 'session state', 'function_call'),
+    both("SELECT * FROM enable_logging('QueryLog", 'unterminated text', 'invalid_text'),
+    both("SELECT 'Zoë 漢字 🎉' AS t, setseed(0.5)", 'after multi-byte text (the tokenizer counts bytes)', 'function_call'),
+    both('SELECT "zoë🎉".setseed() FROM (SELECT 0.5 AS "zoë🎉")', 'after a multi-byte identifier', 'function_call'),
+  ],
+  sqlite: [
+    both("SELECT load_extension('/tmp/evil.so')", 'native code'),
+    both('WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', 'write in a CTE'),
+    both('SELECT * FROM pragma_query_only(0)', 'settings through a pragma function'),
+    both("SELECT * FROM pragma_journal_mode('off')", 'settings through a pragma function'),
+    both("SELECT * FROM pragma_writable_schema(1)", 'settings through a pragma function'),
+    both("ATTACH ':memory:' AS scratch", 'catalog change', 'attach'),
+    both("SELECT writefile('/tmp/x', 'y')", 'file write'),
+    both("SELECT * FROM temp.sqlite_schema WHERE 0; CREATE TEMP TABLE t(x)", 'stacked temp state', 'multiple_statements'),
+  ],
+};
+
+export interface ClockProbe {
+  sql: string;
+  /** The only answer allowed besides a refusal (cell of row 1, column 1), derived from AS_OF. */
+  frozen: string | number | bigint;
+}
+
+/** Every path to the time on a fixture with AS_OF: refused, or exactly the frozen value. */
+export const CLOCK: Record<EngineName, ClockProbe[]> = {
+  duckdb: [
+    { sql: 'SELECT now()', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT current_timestamp', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT get_current_timestamp()', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT transaction_timestamp()', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT current_date', frozen: '2025-12-31' },
+    { sql: 'SELECT today()', frozen: '2025-12-31' },
+    { sql: 'SELECT CAST(now() AS VARCHAR)', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT epoch_ms(now())', frozen: Date.parse(AS_OF) },
+    { sql: "SELECT CAST(age(TIMESTAMP '2025-12-01') AS VARCHAR)", frozen: '30 days' },
+    { sql: 'SELECT system.main.now()', frozen: 'refused' },
+    { sql: 'SELECT main.now()', frozen: 'refused' },
+    { sql: 'SELECT "system"."main"."now"()', frozen: 'refused' },
+    { sql: 'SELECT system.main.get_current_timestamp()', frozen: 'refused' },
+    { sql: 'SELECT system.main.transaction_timestamp()', frozen: 'refused' },
+    { sql: "SELECT system.main.age(TIMESTAMP '2025-12-01')", frozen: 'refused' },
+    { sql: 'SELECT uuidv7()', frozen: 'refused' },
+    { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
+    { sql: 'SELECT pg_conf_load_time()', frozen: 'refused' },
+    { sql: 'SELECT current_time', frozen: 'refused' },
+    { sql: 'SELECT localtimestamp', frozen: 'refused' },
+    { sql: "SELECT * FROM query('SELECT system.main.now()')", frozen: 'refused' },
+  ],
+  sqlite: [
+    { sql: "SELECT date('now')", frozen: '2025-12-31' },
+    { sql: "SELECT datetime('now')", frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT CURRENT_TIMESTAMP', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT CURRENT_DATE', frozen: '2025-12-31' },
+    { sql: 'SELECT CURRENT_TIME', frozen: '12:34:56' },
+    { sql: "SELECT time('now')", frozen: '12:34:56' },
+    { sql: "SELECT strftime('%s', 'now')", frozen: String(Date.parse(AS_OF) / 1000) },
+    { sql: "SELECT unixepoch('now')", frozen: Date.parse(AS_OF) / 1000 },
+    { sql: "SELECT julianday('now')", frozen: Date.parse(AS_OF) / 86_400_000 + 2440587.5 },
+    { sql: "SELECT datetime('now', 'localtime')", frozen: '2025-12-31 12:34:56' },
+    { sql: "SELECT date('now', 'start of month')", frozen: '2025-12-01' },
+  ],
+};

@@ -1,0 +1,71 @@
+/**
+ * Share links carry the whole case and a checksum: a link round-trips exactly, and every
+ * one-character change or cut of it is refused rather than opening another comparison.
+ */
+import { describe, expect, it } from 'vitest';
+import { decodeShare, encodeShare, SHARE_PREFIX, type SharedComparison } from '../../src/ui/state/share.ts';
+
+const CASE: SharedComparison = {
+  v: 2,
+  fixture: 'retail_monthly',
+  fixtureDigest: 'c'.repeat(64),
+  question: 'How many orders of any status were placed in each month? One row per month, in calendar order.',
+  expectedSql: "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month",
+  actualSql: "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month DESC",
+  orderMatters: true,
+  shape: 'time_series',
+  config: { comparison_mode: 'order-insensitive', numeric_abs_tolerance: 0, numeric_rel_tolerance: 0.000001, query_timeout_ms: 5000 },
+  caseId: 'monthly-orders-by-month',
+};
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+async function link(payload: SharedComparison = CASE): Promise<string> {
+  const encoded = await encodeShare(payload);
+  if (!encoded.ok) throw new Error(encoded.message);
+  return encoded.fragment;
+}
+
+describe('share links', () => {
+  it('round-trip everything that decides the verdict', async () => {
+    const decoded = await decodeShare(await link());
+    expect(decoded).toEqual({ ok: true, value: CASE });
+  });
+
+  it('refuse every one-character change (no change decodes to another comparison)', async () => {
+    const fragment = await link();
+    const body = fragment.slice(SHARE_PREFIX.length);
+    let tries = 0;
+    const opened: string[] = [];
+    for (let i = 0; i < body.length; i++) {
+      // Three substitutes per position, spread over the alphabet.
+      for (const step of [1, 22, 43]) {
+        const swapped = ALPHABET[(ALPHABET.indexOf(body[i]!) + step) % ALPHABET.length]!;
+        const changed = `${SHARE_PREFIX}${body.slice(0, i)}${swapped}${body.slice(i + 1)}`;
+        tries++;
+        const decoded = await decodeShare(changed);
+        if (decoded.ok) opened.push(`${i}:${swapped}`);
+        else expect(decoded.message).toMatch(/changed or cut|corrupt|not a SQL Verdict comparison/);
+      }
+    }
+    expect(tries).toBeGreaterThan(300);
+    expect(opened).toEqual([]);
+  });
+
+  it('refuse a cut link, saying so', async () => {
+    const fragment = await link();
+    for (const keep of [0.5, 0.9, 0.99]) {
+      const cut = fragment.slice(0, Math.floor(fragment.length * keep));
+      const decoded = await decodeShare(cut);
+      expect(decoded.ok).toBe(false);
+      if (!decoded.ok) expect(decoded.message).toMatch(/changed or cut|corrupt/);
+    }
+  });
+
+  it('refuse a version-1 link (it lacked order, shape and config)', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, fixture: 'retail', question: 'q', expectedSql: 'SELECT 1', actualSql: 'SELECT 1', orderMatters: false }));
+    const compressed = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer());
+    const body = Buffer.from(compressed).toString('base64url');
+    const decoded = await decodeShare(`${SHARE_PREFIX}${body}`);
+    expect(decoded).toMatchObject({ ok: false, message: expect.stringMatching(/older version/) });
+  });
+});
