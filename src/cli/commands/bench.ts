@@ -175,7 +175,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   const { imported, folder, sources } = await readBenchmark(values, io, 'run');
   const corpusText = corpusYaml(imported);
   const label = sources.find((s) => s.role === 'gold' || s.role === 'questions')!.file;
-  const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: label });
+  const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: `${label} (imported)` });
   report(corpus.problems.filter((p) => p.severity === 'error'), io);
   if (!corpus.ok) throw new CliError(`Internal: the imported corpus does not load (listed above).`);
   const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), { file: values.pred, format: 'jsonl', caseIds: corpus.loaded.corpus.cases.map((k) => k.id) });
