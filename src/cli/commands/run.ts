@@ -14,12 +14,16 @@ import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
+import { benchRunCommand } from './bench.ts';
+import { listDbDir } from '../db-dir.ts';
 import { prettyJson } from '../json.ts';
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
+       sql-verdict run --format spider|bird|csv ... --db-dir DIR   (benchmark files as they are;
+                                                                  "run --format x --help")
 
 Grade every case of a corpus against a run of the system under test. The oracle
 self-check runs first: a reference that no longer returns its frozen result refuses
@@ -30,6 +34,7 @@ Options:
   --corpus FILE|NAME     corpus YAML/JSON, or execution_goldens / refusal_battery
   --run FILE             run file (JSON or JSONL records {id, sql, declined, ...})
   --fixture NAME=PATH    load fixture NAME from PATH (repeatable)
+  --db-dir DIR           load every fixture NAME from DIR/NAME/NAME.sqlite (or DIR/NAME.sqlite)
   --timeout-ms N         per-query budget (default 5000)
   --reliability-c C      penalty c of the reliability score RS(c) (default 1)
   --out FILE             write the JSON run report ("-": stdout, for every output flag)
@@ -99,10 +104,14 @@ export function summarizeRunReport(report: RunReport, flagged: Pick<CaseReport, 
 }
 
 export async function runCommand(argv: string[], io: Io): Promise<number> {
+  // A benchmark's own files (Spider, BIRD, CSV): see bench.ts.
+  const has = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
+  if (has('--format') || (has('--db-dir') && !has('--corpus'))) return benchRunCommand(argv, io);
   const { values, positionals } = parseFlags('run', argv, {
     corpus: { type: 'string' },
     run: { type: 'string' },
     fixture: { type: 'string', multiple: true },
+    'db-dir': { type: 'string' },
     'timeout-ms': { type: 'string' },
     'reliability-c': { type: 'string' },
     out: { type: 'string' },
@@ -140,7 +149,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
-  const pool = new EnginePool(corpus.corpus.engine, fixtureOverrides(values.fixture, io.cwd), io.cwd);
+  const overrides = fixtureOverrides(values.fixture, io.cwd);
+  // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
+  if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
+  const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
   const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];

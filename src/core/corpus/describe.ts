@@ -6,7 +6,7 @@
  */
 import { caseDifficulty } from '../structure/hardness.ts';
 import type { LoadProblem } from './problems.ts';
-import { DIFFICULTIES, SHAPES, STRATA, strataCounts, type Arm, type DeclaredCounts, type LoadedCorpus } from './types.ts';
+import { BIRD_DIFFICULTIES, SPIDER_DIFFICULTIES, SHAPES, STRATA, strataCounts, type Arm, type DeclaredCounts, type LoadedCorpus } from './types.ts';
 
 /** Key used in counts for a case without the attribute (a refusal case has no shape). */
 export const NONE = 'none';
@@ -70,8 +70,10 @@ function tally(keys: readonly string[], values: (string | null)[]): Record<strin
 export function describeCorpus(loaded: LoadedCorpus, warnings: LoadProblem[] = []): CorpusDescription {
   const corpus = loaded.corpus;
   const cases: DescribedCase[] = corpus.cases.map((c) => {
-    const d = c.referenceSql ? caseDifficulty(c.referenceSql, corpus.engine, c.difficulty ?? null) : null;
-    const difficulty = d?.difficulty ?? c.difficulty ?? null;
+    // BIRD's labels are kept as they are: Spider's rules neither replace nor second-guess them.
+    const bird = (BIRD_DIFFICULTIES as readonly string[]).includes(c.difficulty ?? '');
+    const d = c.referenceSql && !bird ? caseDifficulty(c.referenceSql, corpus.engine, c.difficulty ?? null) : null;
+    const difficulty = bird ? c.difficulty! : (d?.difficulty ?? c.difficulty ?? null);
     return {
       id: c.id,
       fixture: c.fixture,
@@ -107,7 +109,7 @@ export function describeCorpus(loaded: LoadedCorpus, warnings: LoadProblem[] = [
     cases,
     counts: {
       shape: tally(SHAPES, cases.map((c) => c.shape)),
-      difficulty: tally(DIFFICULTIES, cases.map((c) => c.difficulty)),
+      difficulty: tally(SPIDER_DIFFICULTIES, cases.map((c) => c.difficulty)),
       stratum: Object.fromEntries(usedArms.map((arm) => [arm, strata[arm]])),
       fixture: tally(fixtures, cases.map((c) => c.fixture)),
     },

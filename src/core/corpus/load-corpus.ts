@@ -6,6 +6,7 @@
 import { isMap, isSeq, type Node, type YAMLMap } from 'yaml';
 import { ENGINE_NAMES, type EngineName } from '../engine.ts';
 import { sha256Hex } from '../digest/sha256.ts';
+import { resolveEvaluationConfig } from '../evaluation/request.ts';
 import { CodecError, decodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
@@ -33,7 +34,7 @@ export type CorpusLoadResult =
 
 const TOP_FIELDS = ['corpus', 'version', 'engine', 'description', 'case_count', 'strata', 'cases'] as const;
 const CASE_FIELDS = [
-  'id', 'fixture', 'question', 'reference_sql', 'shape', 'order_matters', 'difficulty', 'tags', 'expected', 'arm', 'stratum', 'rationale',
+  'id', 'fixture', 'question', 'evidence', 'reference_sql', 'shape', 'order_matters', 'difficulty', 'tags', 'config', 'expected', 'arm', 'stratum', 'rationale',
 ] as const;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
@@ -317,12 +318,22 @@ class Validator {
     const refPair = pairOf(node, 'reference_sql');
     const refRaw = refPair?.value ? this.source.toJS(refPair.value) : undefined;
     let referenceSql: string | undefined;
+    let alternativeSql: string[] | undefined;
     if (refusal) {
       if (refPair) this.push('unexpected_reference', refPair.value ?? refPair.key as Node, 'A must_refuse case has no answer: a reference SQL would make answering it look correct.', { ...at, field: 'reference_sql' });
     } else if (refRaw === undefined || refRaw === null || (typeof refRaw === 'string' && refRaw.trim() === '')) {
       this.push('missing_reference', refPair?.value ?? node, `The case has no reference_sql${arm ? ` (a ${arm} case needs one)` : ''}.`, { ...at, field: 'reference_sql' });
+    } else if (Array.isArray(refRaw)) {
+      // Several accepted references: the first is the primary (its frozen result is `expected`).
+      const bad = refRaw.findIndex((r) => typeof r !== 'string' || r.trim() === '');
+      if (refRaw.length === 0) this.push('missing_reference', refPair!.value, 'reference_sql is an empty list.', { ...at, field: 'reference_sql' });
+      else if (bad >= 0) this.push('invalid_field', refPair!.value, `reference_sql[${bad}] must be a non-empty string.`, { ...at, field: `reference_sql[${bad}]` });
+      else {
+        referenceSql = refRaw[0] as string;
+        alternativeSql = (refRaw as string[]).slice(1);
+      }
     } else if (typeof refRaw !== 'string') {
-      this.push('invalid_field', refPair!.value, "'reference_sql' must be a string.", { ...at, field: 'reference_sql' });
+      this.push('invalid_field', refPair!.value, "'reference_sql' must be a string or a list of strings.", { ...at, field: 'reference_sql' });
     } else referenceSql = refRaw;
 
     const shape = this.oneOf(node, 'shape', SHAPES, 'unknown_shape', { ...at, required: !refusal }) as Shape | undefined;
@@ -330,6 +341,8 @@ class Validator {
     const difficulty = this.oneOf(node, 'difficulty', DIFFICULTIES, 'unknown_difficulty', at) as Difficulty | undefined;
     const tags = this.tags(node, at);
     const rationale = this.string(node, 'rationale', at);
+    const evidence = this.string(node, 'evidence', at);
+    const config = this.caseConfig(node, at);
 
     let expected: ResultTable | undefined;
     const expectedPair = pairOf(node, 'expected');
@@ -350,6 +363,9 @@ class Validator {
     if (id === undefined || fixture === undefined || question === undefined) return undefined;
     const out: CorpusCase = { id, fixture, question, orderMatters: orderMatters ?? false, tags };
     if (referenceSql !== undefined) out.referenceSql = referenceSql;
+    if (alternativeSql?.length) out.alternativeSql = alternativeSql;
+    if (evidence !== undefined) out.evidence = evidence;
+    if (config) out.config = config;
     if (shape) out.shape = shape;
     if (difficulty) out.difficulty = difficulty;
     if (expected && !refusal) out.expected = expected;
@@ -358,6 +374,30 @@ class Validator {
     if (rationale !== undefined) out.rationale = rationale;
     if (line !== undefined) out.line = line;
     return out;
+  }
+
+  /** Per-case comparison settings: the seed's config names, validated as a run's config is. */
+  private caseConfig(node: YAMLMap, at: FieldOptions): Record<string, unknown> | undefined {
+    const got = this.value(node, 'config', at);
+    if (!got) return undefined;
+    if (typeof got.value !== 'object' || got.value === null || Array.isArray(got.value)) {
+      this.push('invalid_field', got.node, "'config' must map option names to values.", { ...at, field: 'config' });
+      return undefined;
+    }
+    const raw = got.value as Record<string, unknown>;
+    const resolved = resolveEvaluationConfig(raw);
+    if (!resolved.ok) {
+      const field = resolved.error.location?.startsWith('config.') ? resolved.error.location : `config${resolved.error.location && resolved.error.location !== 'config' ? `.${resolved.error.location}` : ''}`;
+      const key = field.split('.')[1];
+      const keyNode = key && isMap(got.node) ? pairOf(got.node, key)?.value : undefined;
+      this.push('invalid_field', keyNode ?? got.node, `config: ${resolved.error.message}`, { ...at, field });
+      return undefined;
+    }
+    if (raw.enable_ai_judge !== undefined) {
+      this.push('invalid_field', got.node, 'config: enable_ai_judge is a run setting, not a case setting.', { ...at, field: 'config.enable_ai_judge' });
+      return undefined;
+    }
+    return { ...raw };
   }
 
   private tags(node: YAMLMap, at: FieldOptions): string[] {

@@ -57,6 +57,8 @@ export interface LoadRunOptions {
   /** The corpus's case ids: records for other ids are errors, absent ids are listed in `missingIds`. */
   caseIds?: readonly string[];
   maxBytes?: number;
+  /** The file's format when its name does not tell (an imported run is JSONL whatever it was called). */
+  format?: 'json' | 'jsonl';
 }
 
 export type RunLoadResult = { ok: true; run: LoadedRun; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[]; sha256: string; sizeBytes: number };
@@ -98,7 +100,7 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
     return failed();
   }
   const lower = file.toLowerCase();
-  const jsonl = lower.endsWith('.jsonl') || lower.endsWith('.ndjson') || (!lower.endsWith('.json') && looksLikeJsonl(text));
+  const jsonl = options.format ? options.format === 'jsonl' : lower.endsWith('.jsonl') || lower.endsWith('.ndjson') || (!lower.endsWith('.json') && looksLikeJsonl(text));
 
   let meta: Item | undefined;
   const items: Item[] = [];

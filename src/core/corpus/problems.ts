@@ -16,7 +16,7 @@ export const PROBLEM_CODES = {
   duplicate_id: 'Two cases share one id.',
   unknown_fixture: 'The case names a fixture that does not exist.',
   unknown_shape: 'The shape is not one of scalar, group_by, top_n, time_series, rows.',
-  unknown_difficulty: 'The difficulty is not one of easy, medium, hard, extra.',
+  unknown_difficulty: 'The difficulty is not one of easy, medium, hard, extra (Spider) or simple, moderate, challenging (BIRD).',
   missing_reference: 'The case has no reference SQL.',
   unexpected_reference: 'A must_refuse case carries a reference SQL.',
   unknown_arm: 'The arm is not must_refuse or must_answer.',
@@ -29,6 +29,9 @@ export const PROBLEM_CODES = {
   unknown_case: 'A run record names a case id the corpus does not have.',
   run_metadata: 'Run metadata is missing or incomplete.',
   inconsistent_record: 'A run record contradicts itself or its run.',
+  missing_database: 'The database folder has no database file for this db_id.',
+  bad_separator: 'A BIRD prediction is not "SQL<TAB>----- bird -----<TAB>db_id".',
+  unknown_format: 'The benchmark format cannot be told from the files.',
   empty_file: 'The file is empty.',
   corpus_mismatch: 'The run declares another corpus, or another version of it, than the one graded.',
 } as const;

@@ -9,7 +9,11 @@ import type { ResultTable } from '../value/kind.ts';
 export const SHAPES = ['scalar', 'group_by', 'top_n', 'time_series', 'rows'] as const;
 export type Shape = (typeof SHAPES)[number];
 
-export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extra'] as const;
+/** Spider's four levels (computed from the reference when a case states none). */
+export const SPIDER_DIFFICULTIES = ['easy', 'medium', 'hard', 'extra'] as const;
+/** BIRD's own labels, kept as they are (never forced into Spider's four). */
+export const BIRD_DIFFICULTIES = ['simple', 'moderate', 'challenging'] as const;
+export const DIFFICULTIES = [...SPIDER_DIFFICULTIES, ...BIRD_DIFFICULTIES] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
 
 export const ARMS = ['must_refuse', 'must_answer'] as const;
@@ -29,6 +33,15 @@ export interface CorpusCase {
   question: string;
   /** Hand-written, known-correct query; absent only on must_refuse cases. */
   referenceSql?: string;
+  /**
+   * Further accepted references (`reference_sql` given as a list: the first is
+   * `referenceSql`, the rest are here). A candidate passes when it matches any.
+   */
+  alternativeSql?: string[];
+  /** BIRD's external knowledge for the question: shown with it and passed to the judge. */
+  evidence?: string;
+  /** Comparison settings for this case only (the seed's config names), over the run's. */
+  config?: Record<string, unknown>;
   shape?: Shape;
   /** True for top-N and sorted lists: row order is part of the answer. */
   orderMatters: boolean;

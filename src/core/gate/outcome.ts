@@ -33,7 +33,9 @@ export type Arm = 'must_refuse' | 'must_answer';
 export const ARMS: readonly Arm[] = ['must_refuse', 'must_answer'];
 
 export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extra'] as const;
-export type Difficulty = (typeof DIFFICULTIES)[number];
+/** BIRD's labels (simple, moderate, challenging) are reported as they are. */
+export const BIRD_DIFFICULTIES = ['simple', 'moderate', 'challenging'] as const;
+export type Difficulty = (typeof DIFFICULTIES)[number] | (typeof BIRD_DIFFICULTIES)[number];
 
 /** The per-case verdict record the pipeline hands to the summary. */
 export interface CaseResult {

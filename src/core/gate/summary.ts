@@ -6,6 +6,7 @@
 import { fail, ok, type Outcome } from '../errors.ts';
 import {
   CASE_OUTCOMES,
+  BIRD_DIFFICULTIES,
   DIFFICULTIES,
   isSuccess,
   outcomeFitsArm,
@@ -326,11 +327,15 @@ export function summarizeRun(
   const sum = plus - c * minus;
   const reliability: Reliability = { c, sum, mean: cases.length === 0 ? null : sum / cases.length, cases: cases.length, plus, zero, minus };
 
-  const difficulty_pyramid: PyramidLevel[] = DIFFICULTIES.map((difficulty) => {
+  // Spider's four levels, always; BIRD's three as well once any case carries one (never mapped onto Spider's).
+  const levels: Difficulty[] = answerSet.some((k) => (BIRD_DIFFICULTIES as readonly string[]).includes(k.difficulty ?? ''))
+    ? [...BIRD_DIFFICULTIES, ...DIFFICULTIES.filter((d) => answerSet.some((k) => k.difficulty === d))]
+    : [...DIFFICULTIES];
+  const difficulty_pyramid: PyramidLevel[] = levels.map((difficulty) => {
     const level = answerSet.filter((k) => k.difficulty === difficulty);
     return { difficulty, total: level.length, correct: count(level, 'correct') };
   });
-  const unrated = answerSet.filter((k) => k.difficulty === undefined || !(DIFFICULTIES as readonly string[]).includes(k.difficulty));
+  const unrated = answerSet.filter((k) => k.difficulty === undefined || !(levels as readonly string[]).includes(k.difficulty));
   if (unrated.length > 0) difficulty_pyramid.push({ difficulty: 'unrated', total: unrated.length, correct: count(unrated, 'correct') });
 
   const shapes = orderLabels(

@@ -13,10 +13,12 @@ import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/
 import { classifyOutcome, type CaseResult } from '../gate/outcome.ts';
 import { summarizeRun, type RunSummary } from '../gate/summary.ts';
 import { createSemaphore, DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_THRESHOLD, summarizeJudgments, type CaseJudgment, type JudgeRunSummary } from '../judge/index.ts';
-import { evaluateStaged, type EvaluateOptions, type StagedEvaluation } from '../pipeline.ts';
+import type { EvaluateOptions, StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { hardness } from '../structure/hardness.ts';
+import { evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
+import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
 
 /** 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases. */
@@ -101,6 +103,14 @@ export interface CaseReport {
   report: EvaluationReport | null;
   /** Why a human should look at it (ambiguous, low confidence, judge disagrees); never changes the outcome. */
   review_flags: ReviewFlag[];
+  /** BIRD's external knowledge, when the case has it. */
+  evidence?: string;
+  /** With several accepted references: which one matched (or the closest one on a failure). */
+  reference_match?: ReferenceMatch;
+  /** The case's own comparison settings over the run's. */
+  config_override?: Record<string, unknown>;
+  /** Under a benchmark policy preset: its verdict, next to SQL Verdict's own (see run/preset-grade.ts). */
+  policy_preset?: PresetCaseVerdict;
 }
 
 export interface RunReport {
@@ -114,6 +124,8 @@ export interface RunReport {
   /** The AI judge's per-run figures (agreement matrix, review queue, tokens, latency, cost); null without a judge. */
   judge_summary: JudgeRunSummary | null;
   cases: CaseReport[];
+  /** Graded under a benchmark's policy preset (spider, bird): which, and SQL Verdict's own figure beside it. */
+  policy_preset?: PresetRunSummary;
   run_metadata: {
     tool_version: string;
     started_at: string;
@@ -210,7 +222,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     input.onCase?.(caseReport, index);
   };
 
-  const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null): void => {
+  const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null, extra?: CaseEvaluation): void => {
     const sql = record?.sql ?? null;
     const declined = record?.declined ?? false;
     const classified = classifyOutcome({ hasReference: !!(c.referenceSql || c.expected), ...(c.arm ? { arm: c.arm } : {}), declined, sql, deterministicPass: report?.deterministic_verdict === 'pass' });
@@ -236,6 +248,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       enriched_question: record?.enrichedQuestion ?? null,
       report,
       review_flags: reviewFlags(report, input.reviewConfidence),
+      ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
+      ...(extra?.reference ? { reference_match: extra.reference } : {}),
+      ...(extra?.configOverride ? { config_override: extra.configOverride } : {}),
     };
     record_(index, caseReport, record);
     input.onProgress?.({ index, total, id: c.id, step: 'done' });
@@ -274,13 +289,13 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
 
   // Without judge or review, several cases are in flight; they finish strictly in corpus order.
   const window = input.judge || input.onReview ? 1 : Math.max(1, input.concurrency ?? 4);
-  const inFlight: { index: number; c: CorpusCase; record: RunRecord | undefined; staged: Promise<StagedEvaluation> | null }[] = [];
+  const inFlight: { index: number; c: CorpusCase; record: RunRecord | undefined; evaluated: Promise<CaseEvaluation> | null }[] = [];
   const drain = async (keep: number): Promise<void> => {
     while (inFlight.length > keep) {
       const next = inFlight.shift()!;
-      const report = next.staged ? (await next.staged).report : null;
+      const evaluated = next.evaluated ? await next.evaluated : null;
       // After a cancel no further case is recorded, as if it had not started.
-      if (!input.signal?.aborted) finish(next.index, next.c, next.record, report);
+      if (!input.signal?.aborted) finish(next.index, next.c, next.record, evaluated?.staged.report ?? null, evaluated ?? undefined);
     }
   };
 
@@ -310,41 +325,32 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       continue;
     }
     input.onProgress?.({ index, total, id: c.id, step: 'execute' });
-    const evaluation = evaluateStaged(
-      {
-        user_query: c.question,
-        actual_sql: sql,
-        expected_sql: c.referenceSql ?? '',
-        ...(c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
-        config,
-        context: { case_id: c.id, fixture: c.fixture, order_matters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) },
-      },
-      engine.value,
-      { ...(input.judge ? { judge: input.judge } : {}), ...(input.signal ? { signal: input.signal } : {}) },
-    );
+    // Several references, the case's own settings and BIRD's evidence: see case-references.ts.
+    const evaluation = evaluateCase(c, sql, engine.value, config, { ...(input.judge ? { judge: input.judge } : {}), ...(input.signal ? { signal: input.signal } : {}) });
     if (window > 1) {
-      inFlight.push({ index, c, record, staged: evaluation });
+      inFlight.push({ index, c, record, evaluated: evaluation });
       await drain(window - 1);
       continue;
     }
-    const staged = await evaluation;
+    const evaluated = await evaluation;
+    const staged = evaluated.staged;
     if (!staged.judge) {
-      finish(index, c, record, staged.report);
+      finish(index, c, record, staged.report, evaluated);
       continue;
     }
     if (!staged.asksJudge) {
-      finish(index, c, record, await judged(staged));
+      finish(index, c, record, await judged(staged), evaluated);
       continue;
     }
     // Bounded concurrency: wait for a free slot, then grade the next case while this request is in flight.
     const release = await judgeSlots.acquire(input.signal);
     if (!release) {
-      finish(index, c, record, staged.report);
+      finish(index, c, record, staged.report, evaluated);
       continue;
     }
     judging.push(
       judged(staged)
-        .then((report) => finish(index, c, record, report))
+        .then((report) => finish(index, c, record, report, evaluated))
         .finally(release),
     );
   }
@@ -401,7 +407,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
 }
 
 /** The summary's view of a graded case. */
-function caseResultOf(c: CaseReport, record: RunRecord | undefined): CaseResult {
+export function caseResultOf(c: CaseReport, record: RunRecord | undefined): CaseResult {
   return {
     id: c.id,
     outcome: c.outcome,

@@ -1,0 +1,285 @@
+/**
+ * Benchmarks as they are: `run --format spider|bird|csv` grades the original
+ * files (imported in core, then graded exactly as `import` + `run` would),
+ * optionally under the benchmark's own policy (`--policy spider|bird`);
+ * `import` writes the native corpus and run files.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatProblem, hasErrors, type LoadProblem } from '../../core/corpus/problems.ts';
+import { loadCorpus } from '../../core/corpus/load-corpus.ts';
+import { loadRun } from '../../core/corpus/load-run.ts';
+import { toCsv } from '../../core/gate/export/csv.ts';
+import { toJUnit } from '../../core/gate/export/junit.ts';
+import { toMarkdown } from '../../core/gate/export/markdown.ts';
+import { BENCHMARK_FORMATS, corpusYaml, runJsonl, type BenchmarkFormat, type ImportedBenchmark, type ImportResult, type InputFile } from '../../core/import/common.ts';
+import { importBird } from '../../core/import/bird.ts';
+import { importCsv } from '../../core/import/csv.ts';
+import { importSpider } from '../../core/import/spider.ts';
+import { sha256Hex } from '../../core/digest/sha256.ts';
+import { gradeRun, type RunReport } from '../../core/run/grade-run.ts';
+import { applyPreset, POLICY_DIFFERENCES, POLICY_PRESETS, type PolicyDifference, type PolicyPresetName } from '../../core/run/preset-grade.ts';
+import { oneOf, parseFlags, positiveInteger } from '../args.ts';
+import { CliError, EXIT } from '../cli-error.ts';
+import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
+import { writeOutput, type Io } from '../io.ts';
+import { prettyJson } from '../json.ts';
+
+export const BENCH_RUN_HELP = `Usage: sql-verdict run --format spider|bird|csv [files] --db-dir DIR [options]
+
+Grade a benchmark's own files, unconverted:
+  spider  --gold GOLD.sql (SQL<TAB>db_id per line) and/or --questions dev.json,
+          --pred PRED.txt (one SQL per line, aligned; blank lines separate
+          interactions, as in the test-suite's evaluation_examples)
+  bird    --questions dev.json|mini_dev_*.json (question, evidence, SQL, difficulty),
+          --pred predict_dev.json ({"0": "SQL\\t----- bird -----\\tdb_id", ...})
+  csv     --questions QUESTIONS.csv (question, query, db_name; {a, b} alternatives),
+          --pred PRED.csv (generated_query column, aligned by row)
+--format is detected from the files when left out (and the choice is printed).
+
+Options:
+  --db-dir DIR         every database: DIR/<db>/<db>.sqlite (or DIR/<db>.sqlite)
+  --policy P           sql-verdict (default), spider (the official Spider execution
+                       match) or bird (BIRD's EX, set comparison); with a preset the
+                       report keeps SQL Verdict's own verdict per case beside it
+  --keep-distinct      with --policy spider: compare with DISTINCT kept (--keep_distinct)
+  --ves-iterations N   with --policy bird: time each correct prediction and its gold N times
+                       for R-VES (BIRD's reward bands); Soft-F1 is always reported
+  --agent NAME         system name (default: the predictions file's name)
+  --model ID           model identity of the run
+  --timeout-ms N       per-query budget (default 5000; 30000 under a preset)
+  --reliability-c C    penalty c of RS(c) (default 1)
+  --out FILE           write the JSON run report
+  --markdown FILE      write a Markdown summary
+  --junit FILE         write JUnit XML
+  --csv FILE           write a CSV of cases
+  --json               print the JSON run report on stdout
+  -h, --help           show this help
+
+Exit status: 0 every case correct, 1 any failure, 2 bad input.`;
+
+export const IMPORT_HELP = `Usage: sql-verdict import --format spider|bird|csv [files] --out corpus.yaml [--run-out run.jsonl] [--db-dir DIR]
+
+Write a benchmark's files (see "sql-verdict run --format --help" for the inputs)
+as a native corpus (YAML) and run (JSONL). With --db-dir every db_id is checked.
+\`sql-verdict run --corpus corpus.yaml --run run.jsonl --fixture ...\` then grades
+them; \`run --format\` grades exactly these files directly.
+
+Exit status: 0 written, 2 bad input (each problem names file, line and field).`;
+
+const FLAGS = {
+  format: { type: 'string' },
+  gold: { type: 'string' },
+  questions: { type: 'string' },
+  pred: { type: 'string' },
+  'db-dir': { type: 'string' },
+  agent: { type: 'string' },
+  model: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function readInput(file: string, io: Io, what: string): InputFile {
+  try {
+    return { file, bytes: new Uint8Array(readFileSync(path.resolve(io.cwd, file))) };
+  } catch (thrown) {
+    throw new CliError(`Cannot read ${what} ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
+  }
+}
+
+/** The format the files are in, when they say so unambiguously. */
+function detectFormat(values: { gold?: string | undefined; questions?: string | undefined; pred?: string | undefined }, io: Io): { format: BenchmarkFormat; why: string } {
+  const q = values.questions?.toLowerCase() ?? '';
+  if (q.endsWith('.csv')) return { format: 'csv', why: `${values.questions} is a CSV` };
+  if (values.gold && !values.questions) return { format: 'spider', why: `${values.gold} is a gold file` };
+  if (values.pred?.toLowerCase().endsWith('.json') && values.questions) return { format: 'bird', why: `${values.pred} is a JSON predictions file` };
+  if (values.questions) {
+    const head = new TextDecoder().decode(readInput(values.questions, io, 'questions file').bytes.subarray(0, 4096));
+    const bird = /"SQL"\s*:|"evidence"\s*:/.test(head);
+    const spider = /"query"\s*:/.test(head);
+    if (bird && !spider) return { format: 'bird', why: `${values.questions} has BIRD's SQL/evidence fields` };
+    if (spider && !bird) return { format: 'spider', why: `${values.questions} has Spider's query field` };
+  }
+  throw new CliError('Cannot tell the benchmark format from these files: give --format spider, bird or csv.');
+}
+
+interface Read {
+  imported: ImportedBenchmark;
+  folder: ListedFolder | null;
+  sources: { role: string; file: string; sha256: string }[];
+}
+
+function report(problems: LoadProblem[], io: Io): void {
+  for (const p of problems) io.err(formatProblem(p));
+}
+
+async function readBenchmark(values: Record<string, string | boolean | undefined>, io: Io, command: string): Promise<Read> {
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  let format = oneOf('--format', str('format'), BENCHMARK_FORMATS);
+  if (!format) {
+    const detected = detectFormat({ gold: str('gold'), questions: str('questions'), pred: str('pred') }, io);
+    format = detected.format;
+    io.err(`format: ${format} (detected: ${detected.why}; give --format to state it)`);
+  }
+  const folder = str('db-dir') ? listDbDir(str('db-dir')!, io.cwd) : null;
+  const gold = str('gold') ? readInput(str('gold')!, io, 'gold file') : undefined;
+  const questions = str('questions') ? readInput(str('questions')!, io, 'questions file') : undefined;
+  const pred = str('pred') ? readInput(str('pred')!, io, 'predictions file') : undefined;
+  const common = { ...(folder ? { databases: folder } : {}), ...(str('agent') ? { agent: str('agent')! } : {}), ...(str('model') ? { model: str('model')! } : {}) };
+  let result: ImportResult;
+  if (format === 'spider') {
+    if (!gold && !questions) throw new CliError(`${command} --format spider: give --gold GOLD.sql (SQL<TAB>db_id per line) or --questions dev.json.`);
+    result = importSpider({ ...(gold ? { gold } : {}), ...(questions ? { questions } : {}), ...(pred ? { pred } : {}), ...common });
+  } else {
+    if (!questions) throw new CliError(`${command} --format ${format}: --questions is required (${format === 'bird' ? 'dev.json' : 'a questions CSV'}).`);
+    if (gold) throw new CliError(`${command} --format ${format}: --gold is for Spider; the questions file carries the gold.`);
+    result = format === 'bird' ? importBird({ questions, ...(pred ? { pred } : {}), ...common }) : importCsv({ questions, ...(pred ? { pred } : {}), ...common });
+  }
+  report(result.problems, io);
+  if (!result.ok || hasErrors(result.problems)) throw new CliError(`The ${format} files have errors (listed above); nothing was ${command === 'import' ? 'written' : 'graded'}.`);
+  const sources = [];
+  for (const [role, input] of [['gold', gold], ['questions', questions], ['predictions', pred]] as const)
+    if (input) sources.push({ role, file: input.file, sha256: await sha256Hex(input.bytes) });
+  return { imported: result.imported, folder, sources };
+}
+
+export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('run', argv, {
+    ...FLAGS,
+    policy: { type: 'string' },
+    'keep-distinct': { type: 'boolean' },
+    'ves-iterations': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    'reliability-c': { type: 'string' },
+    out: { type: 'string' },
+    markdown: { type: 'string' },
+    junit: { type: 'string' },
+    csv: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.out(BENCH_RUN_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`run: unexpected argument "${positionals[0]}".`);
+  const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
+  if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
+  const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
+  if (values['ves-iterations'] !== undefined && policy !== 'bird') throw new CliError('--ves-iterations goes with --policy bird.');
+  const vesIterations = values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
+  const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], preset ? 30_000 : 5000);
+  const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
+  if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
+  if (!values.pred) throw new CliError('run --format: --pred is required (the predictions to grade).');
+  if (!values['db-dir']) throw new CliError('run --format: --db-dir DIR is required (DIR/<db>/<db>.sqlite for every db_id).');
+
+  const { imported, folder, sources } = await readBenchmark(values, io, 'run');
+  const corpusText = corpusYaml(imported);
+  const label = sources.find((s) => s.role === 'gold' || s.role === 'questions')!.file;
+  const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: `${label} (imported)` });
+  report(corpus.problems.filter((p) => p.severity === 'error'), io);
+  if (!corpus.ok) throw new CliError(`Internal: the imported corpus does not load (listed above).`);
+  const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), { file: values.pred, format: 'jsonl', caseIds: corpus.loaded.corpus.cases.map((k) => k.id) });
+  // Metadata warnings (no model, no created_at) say nothing about the files the user gave.
+  report(run.problems.filter((p) => p.severity === 'error'), io);
+  if (!run.ok) throw new CliError('Internal: the imported run does not load (listed above).');
+
+  const pool = new DbDirPool(folder!.files);
+  try {
+    let last = 0;
+    const config = { query_timeout_ms: timeoutMs };
+    const graded = await gradeRun({
+      corpus: corpus.loaded,
+      run: run.run,
+      engineFor: pool.engineFor,
+      config,
+      reliabilityPenalty: c,
+      onProgress: (p) => {
+        const now = Date.now();
+        if (p.step === 'done' && (now - last > 2000 || p.index + 1 === p.total)) {
+          last = now;
+          io.err(`graded ${p.index + 1}/${p.total} (${p.id})`);
+        }
+      },
+    });
+    if (!graded.ok) throw new CliError(graded.error.message);
+    let result: RunReport = graded.value;
+    if (preset) {
+      const withPreset = await applyPreset({
+        report: result,
+        corpus: corpus.loaded,
+        run: run.run,
+        engineFor: pool.engineFor,
+        preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
+        config,
+        reliabilityPenalty: c,
+        vesIterations,
+      });
+      if (!withPreset.ok) throw new CliError(withPreset.error.message);
+      result = withPreset.value;
+    }
+    const full = { ...result, benchmark: { format: imported.format, files: sources, db_dir: folder!.dir } };
+    if (values.out) writeOutput(values.out, prettyJson(full), io);
+    if (values.markdown) writeOutput(values.markdown, toMarkdown(result.summary), io);
+    if (values.junit) writeOutput(values.junit, toJUnit(result.summary), io);
+    if (values.csv) writeOutput(values.csv, toCsv(result.summary), io);
+    io.out(values.json ? prettyJson(full) : summarizeBenchReport(result, imported.format));
+    return result.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
+  } finally {
+    await pool.close();
+  }
+}
+
+function pct(n: number, d: number): string {
+  return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
+}
+
+/** The human summary: accuracy (under the preset, SQL Verdict's beside it), per difficulty, the first failures. */
+export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat): string {
+  const s = report.summary;
+  const a = s.answer_accuracy;
+  const p = report.policy_preset;
+  const lines = [`${format} · ${report.corpus.name} (${report.corpus.size} cases, corpus sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'}`];
+  if (p) {
+    const n = p.native_answer_accuracy;
+    lines.push(
+      `Answer accuracy (policy ${p.preset}${p.keep_distinct ? ', keep-distinct' : ''}): ${a.correct}/${a.total} (${pct(a.correct, a.total)})`,
+      `SQL Verdict's own policy: ${n.correct}/${n.total} (${pct(n.correct, n.total)}); the policies differ on ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length} case(s): ` +
+        `${p.differences.preset_pass_native_fail.length} pass only under ${p.preset}, ${p.differences.preset_fail_native_pass.length} only under SQL Verdict's`,
+    );
+    for (const [name, count] of Object.entries(p.difference_reasons)) lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
+    const b = p.bird_metrics;
+    if (b) {
+      const f = (x: { ex: number; soft_f1: number; r_ves: number | null }) => `EX ${x.ex.toFixed(2)}, Soft-F1 ${x.soft_f1.toFixed(2)}${x.r_ves === null ? '' : `, R-VES ${x.r_ves.toFixed(2)}`}`;
+      lines.push(`BIRD: ${f(b)}${b.r_ves === null ? ' (R-VES: --ves-iterations N)' : ''}`);
+      for (const d of b.by_difficulty) lines.push(`  ${d.difficulty} (${d.cases}): ${f(d)}`);
+    }
+  } else lines.push(`Answer accuracy: ${a.correct}/${a.total} (${pct(a.correct, a.total)})`);
+  const levels = s.difficulty_pyramid.filter((l) => l.total > 0);
+  if (levels.length) lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);
+  const failures = s.failures;
+  if (failures.length) {
+    lines.push(`Failures (${failures.length}${failures.length > 10 ? ', first 10; --json or --out for all' : ''}):`);
+    for (const f of failures.slice(0, 10)) lines.push(`  ${f.id} [${f.reason_code ?? f.outcome}] ${(f.reason ?? '').slice(0, 160)}`);
+  }
+  return lines.join('\n');
+}
+
+export async function importCommand(argv: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseFlags('import', argv, { ...FLAGS, out: { type: 'string' }, 'run-out': { type: 'string' } });
+  if (values.help) {
+    io.out(IMPORT_HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length) throw new CliError(`import: unexpected argument "${positionals[0]}".`);
+  if (!values.out) throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
+  if (values['run-out'] && !values.pred) throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
+  const { imported } = await readBenchmark(values, io, 'import');
+  writeOutput(values.out, corpusYaml(imported), io);
+  const wrote = [`${values.out} (${imported.corpus.cases.length} cases, ${imported.databases.length} database(s): ${imported.databases.slice(0, 8).join(', ')}${imported.databases.length > 8 ? ', ...' : ''})`];
+  if (values['run-out']) {
+    writeOutput(values['run-out'], runJsonl(imported), io);
+    wrote.push(`${values['run-out']} (${imported.records.length} records)`);
+  }
+  io.out(`Wrote ${wrote.join(' and ')}.`);
+  return EXIT.ok;
+}

@@ -1,0 +1,196 @@
+/**
+ * What every benchmark importer shares: the imported corpus and run (as the
+ * native files would hold them), problems with file, line and field, the
+ * database folder the cases name, and the native files' text (corpus YAML,
+ * run JSONL) — `run --format` grades exactly what `import` writes.
+ */
+import { stringify } from 'yaml';
+import type { LoadProblem, ProblemCode } from '../corpus/problems.ts';
+import { closest, Source } from '../corpus/source.ts';
+import type { Difficulty } from '../corpus/types.ts';
+import { decodeUtf8Strict } from '../corpus/utf8.ts';
+
+export const BENCHMARK_FORMATS = ['spider', 'bird', 'csv'] as const;
+export type BenchmarkFormat = (typeof BENCHMARK_FORMATS)[number];
+
+/** A file handed to an importer: the name the user gave, and its bytes. */
+export interface InputFile {
+  file: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The database folder, as the caller found it (the core reads no files):
+ * `ids` have `<id>/<id>.sqlite` (or `<id>.sqlite`), `withoutFile` are folders
+ * without their database file.
+ */
+export interface DatabaseFolder {
+  dir: string;
+  ids: readonly string[];
+  withoutFile?: readonly string[];
+}
+
+export interface ImportedCase {
+  id: string;
+  fixture: string;
+  question: string;
+  evidence?: string;
+  /** One reference, or several accepted ones (the first is the primary). */
+  reference_sql: string | string[];
+  shape: 'rows';
+  order_matters: boolean;
+  difficulty?: Difficulty;
+  tags: string[];
+}
+
+export interface ImportedRecord {
+  id: string;
+  sql: string | null;
+}
+
+export interface ImportedBenchmark {
+  format: BenchmarkFormat;
+  corpus: { corpus: string; version: number; engine: 'sqlite' | 'duckdb'; description: string; cases: ImportedCase[] };
+  run: { agent: string; model?: string; notes: string } | null;
+  records: ImportedRecord[];
+  /** Fixture names used by the cases. */
+  databases: string[];
+}
+
+export type ImportResult = { ok: true; imported: ImportedBenchmark; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[] };
+
+export class Problems {
+  readonly list: LoadProblem[] = [];
+  constructor(readonly file: string) {}
+  error(code: ProblemCode, message: string, where: Partial<LoadProblem> = {}): void {
+    this.list.push({ severity: 'error', code, file: this.file, ...where, message });
+  }
+  warning(code: ProblemCode, message: string, where: Partial<LoadProblem> = {}): void {
+    this.list.push({ severity: 'warning', code, file: this.file, ...where, message });
+  }
+  get failed(): boolean {
+    return this.list.some((p) => p.severity === 'error');
+  }
+}
+
+/** UTF-8 text of an input, or a not_utf8 problem. A leading byte-order mark is dropped. */
+export function textOf(input: InputFile, problems: LoadProblem[]): string | null {
+  const decoded = decodeUtf8Strict(input.bytes);
+  if (!decoded.ok) {
+    problems.push({ severity: 'error', code: 'not_utf8', file: input.file, line: decoded.line, column: decoded.column, message: `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.` });
+    return null;
+  }
+  return decoded.text.replace(/^\uFEFF/, '');
+}
+
+/** JSON.parse, with the syntax error's line when it fails. */
+export function parseJson(text: string, file: string, problems: LoadProblem[]): { value: unknown } | null {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (thrown) {
+    const errors = new Source(text).errors();
+    const first = errors[0];
+    problems.push({
+      severity: 'error',
+      code: 'syntax_error',
+      file,
+      ...(first?.line !== undefined ? { line: first.line, column: first.column } : {}),
+      message: `Not valid JSON: ${first?.message ?? (thrown instanceof Error ? thrown.message : String(thrown))}`,
+    });
+    return null;
+  }
+}
+
+/**
+ * 1-based lines where the top-level array's elements (or object's members)
+ * start, in order: JSON.parse keeps no positions, and benchmark files are
+ * too big for the YAML parser to be quick.
+ */
+export function topLevelLines(text: string): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let expecting = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\n') {
+      line++;
+      continue;
+    }
+    if (ch === ' ' || ch === '\t' || ch === '\r') continue;
+    if (depth === 1 && expecting) {
+      out.push(line);
+      expecting = false;
+    }
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === '\\') i++;
+        else if (text[i] === '\n') line++;
+      }
+      continue;
+    }
+    if (ch === '[' || ch === '{') {
+      depth++;
+      if (depth === 1) expecting = true;
+    } else if (ch === ']' || ch === '}') {
+      depth--;
+      if (depth === 1) expecting = false;
+    } else if (ch === ',' && depth === 1) expecting = true;
+    else if (ch === ':' && depth === 1) expecting = false;
+  }
+  return out;
+}
+
+/** Check every database a case names against the folder; one problem per database, at its first line. */
+export function checkDatabases(
+  uses: { db: string; line: number | undefined; field: string; file: string; case_id?: string }[],
+  folder: DatabaseFolder | undefined,
+  problems: LoadProblem[],
+): void {
+  if (!folder) return;
+  const reported = new Set<string>();
+  const lines = new Map<string, number>();
+  for (const u of uses) lines.set(u.db, (lines.get(u.db) ?? 0) + 1);
+  for (const u of uses) {
+    if (reported.has(u.db) || folder.ids.includes(u.db)) continue;
+    reported.add(u.db);
+    const more = lines.get(u.db)! - 1;
+    const also = more > 0 ? ` (and ${more} more line${more === 1 ? '' : 's'} name it)` : '';
+    const at = { file: u.file, ...(u.line !== undefined ? { line: u.line } : {}), field: u.field, ...(u.case_id ? { case_id: u.case_id } : {}) };
+    if (folder.withoutFile?.includes(u.db))
+      problems.push({ severity: 'error', code: 'missing_database', ...at, message: `The database folder ${folder.dir}/${u.db} has no ${u.db}.sqlite${also}.` });
+    else {
+      const hint = closest(u.db, folder.ids);
+      problems.push({
+        severity: 'error',
+        code: 'unknown_fixture',
+        ...at,
+        message: `Unknown db_id '${u.db}': ${folder.dir} has no ${u.db}/${u.db}.sqlite${hint ? ` (did you mean '${hint}'?)` : ''}${also}.`,
+      });
+    }
+  }
+}
+
+/** The corpus as the YAML file `import` writes (and `run --format` stamps). */
+export function corpusYaml(imported: ImportedBenchmark): string {
+  const c = imported.corpus;
+  const doc = { corpus: c.corpus, version: c.version, engine: c.engine, description: c.description, case_count: c.cases.length, cases: c.cases };
+  return stringify(doc, { lineWidth: 0 });
+}
+
+/** The run as the JSONL file `import` writes: a metadata line, then one record per case. */
+export function runJsonl(imported: ImportedBenchmark): string {
+  const lines = [JSON.stringify({ run: { agent: imported.run?.agent ?? 'unknown', ...(imported.run?.model ? { model: imported.run.model } : {}), notes: imported.run?.notes ?? '' } })];
+  for (const r of imported.records) lines.push(JSON.stringify({ id: r.id, sql: r.sql }));
+  return `${lines.join('\n')}\n`;
+}
+
+/** A file name without folders and extension (a system's name from its predictions file). */
+export function baseName(file: string): string {
+  return file.replace(/\\/g, '/').split('/').pop()!.replace(/\.[^.]*$/, '');
+}
+
+/** Case ids padded to the count, so they sort in file order. */
+export function indexId(prefix: string, index: number, total: number): string {
+  return `${prefix}${String(index).padStart(Math.max(4, String(total - 1).length), '0')}`;
+}

@@ -1,0 +1,93 @@
+/**
+ * One corpus case through the pipeline, with what a case may add to a plain
+ * request: several accepted references (the candidate passes when it matches
+ * any; the report names the one it matched, or the closest on a failure),
+ * comparison settings of its own over the run's, and BIRD's evidence given to
+ * the judge with the question. Called from grade-run for every answered case.
+ */
+import type { CorpusCase } from '../corpus/types.ts';
+import type { CancelSignal, Engine } from '../engine.ts';
+import { resolveEvaluationConfig, type EvaluationConfig } from '../evaluation/request.ts';
+import { evaluateStaged, type EvaluateOptions, type StagedEvaluation } from '../pipeline.ts';
+
+/** Which reference decided the verdict (only on cases with more than one). */
+export interface ReferenceMatch {
+  /** How many references the case accepts. */
+  references: number;
+  /** 0-based index of the reference the candidate matched; null when none did. */
+  matched_index: number | null;
+  /** The reference the report is about: the matched one, else the closest (highest overall score). */
+  reported_index: number;
+  reported_sql: string;
+  /** overall_score against each reference tried, in order (-1 where not tried). */
+  scores: number[];
+}
+
+export interface CaseEvaluation {
+  staged: StagedEvaluation;
+  reference: ReferenceMatch | null;
+  /** The case's own settings, when it has any (echoed in the case report). */
+  configOverride: Record<string, unknown> | null;
+}
+
+/** All accepted references of a case, the primary first. */
+export function referencesOf(c: CorpusCase): string[] {
+  return c.referenceSql === undefined ? [] : [c.referenceSql, ...(c.alternativeSql ?? [])];
+}
+
+/** The question as the judge and the reader see it: BIRD's evidence stays with it. */
+export function questionWithEvidence(c: CorpusCase): string {
+  return c.evidence ? `${c.question}\nEvidence: ${c.evidence}` : c.question;
+}
+
+/** The run's configuration with the case's own settings over it. */
+export function caseConfig(c: CorpusCase, runConfig: EvaluationConfig): EvaluationConfig {
+  if (!c.config) return runConfig;
+  const resolved = resolveEvaluationConfig({ ...runConfig, ...c.config });
+  // The loader validated the override; a failure here can only come from the run's side.
+  return resolved.ok ? resolved.value : runConfig;
+}
+
+export async function evaluateCase(
+  c: CorpusCase,
+  sql: string,
+  engine: Engine,
+  runConfig: EvaluationConfig,
+  options: { judge?: EvaluateOptions['judge']; signal?: CancelSignal },
+): Promise<CaseEvaluation> {
+  const config = caseConfig(c, runConfig);
+  const references = referencesOf(c);
+  const stageOptions: EvaluateOptions = { ...(options.judge ? { judge: options.judge } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  const one = (expectedSql: string, withFrozen: boolean) =>
+    evaluateStaged(
+      {
+        user_query: questionWithEvidence(c),
+        actual_sql: sql,
+        expected_sql: expectedSql,
+        ...(withFrozen && c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
+        config,
+        context: { case_id: c.id, fixture: c.fixture, order_matters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) },
+      },
+      engine,
+      stageOptions,
+    );
+  const configOverride = c.config ? { ...c.config } : null;
+  if (references.length <= 1) return { staged: await one(references[0] ?? '', true), reference: null, configOverride };
+
+  const scores = references.map(() => -1);
+  let best: { index: number; staged: StagedEvaluation } | null = null;
+  for (const [index, reference] of references.entries()) {
+    const staged = await one(reference, index === 0);
+    scores[index] = staged.report.overall_score;
+    if (staged.report.deterministic_verdict === 'pass') {
+      best = { index, staged };
+      return { staged, reference: { references: references.length, matched_index: index, reported_index: index, reported_sql: reference, scores }, configOverride };
+    }
+    if (!best || staged.report.overall_score > best.staged.report.overall_score) best = { index, staged };
+  }
+  return {
+    staged: best!.staged,
+    reference: { references: references.length, matched_index: null, reported_index: best!.index, reported_sql: references[best!.index]!, scores },
+    configOverride,
+  };
+}

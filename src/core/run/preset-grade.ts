@@ -1,0 +1,277 @@
+/**
+ * Grading under a benchmark's own policy (`--policy spider`, `--policy bird`):
+ * after the run is graded by SQL Verdict's policy, every answered case is
+ * judged again by the preset (src/core/presets) and the preset's verdict
+ * decides the outcome, so answer_accuracy is the benchmark's figure. Each
+ * case keeps SQL Verdict's own outcome beside it, and the run says how many
+ * cases the two policies decide differently.
+ */
+import type { LoadedCorpus } from '../corpus/types.ts';
+import type { LoadedRun } from '../corpus/load-run.ts';
+import type { Engine } from '../engine.ts';
+import { ok, type Outcome } from '../errors.ts';
+import type { CaseOutcome } from '../gate/outcome.ts';
+import { summarizeRun } from '../gate/summary.ts';
+import { birdResultEq, birdSoftF1, cleanAbnormal, rvesReward } from '../presets/bird.ts';
+import { spiderPrepare, spiderResultEq } from '../presets/spider.ts';
+import { caseConfig, referencesOf } from './case-references.ts';
+import { caseResultOf, type RunReport } from './grade-run.ts';
+import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
+
+export const POLICY_PRESETS = ['spider', 'bird'] as const;
+export type PolicyPresetName = (typeof POLICY_PRESETS)[number];
+
+export interface PolicyPreset {
+  name: PolicyPresetName;
+  /** spider only: compare with DISTINCT kept (the official `--keep_distinct`). */
+  keepDistinct?: boolean;
+}
+
+export interface PresetCaseVerdict {
+  preset: PolicyPresetName;
+  verdict: 'pass' | 'fail';
+  /** e.g. `spider.row_count`, `bird.row_set`, `spider.prediction_failed`; `spider.equal` on a pass. */
+  reason_code: string;
+  reason: string;
+  /** What the preset's preprocessing changed in the queries (DISTINCT removed, ...). */
+  changes: string[];
+  /** 0-based reference that matched under the preset (null when none did). */
+  matched_index: number | null;
+  /** SQL Verdict's own outcome and reason for this case. */
+  native_outcome: CaseOutcome;
+  native_reason_code: string | null;
+  /** The two policies decide this case differently. */
+  differs: boolean;
+  /** When they differ: the policy difference that explains it (see POLICY_DIFFERENCES). */
+  policy_difference?: PolicyDifference;
+  /** bird: BIRD mini-dev's Soft-F1 of the two results (0–1; 0 when a query fails). */
+  soft_f1?: number;
+  /** bird with timed repetitions: mean gold/prediction time ratio (outliers cleaned) and the R-VES reward band. */
+  rves?: { time_ratio: number; reward: number; iterations: number };
+}
+
+/** BIRD's figures, overall and per difficulty: EX, Soft-F1 and (when timed) R-VES, each ×100 over all cases. */
+export interface BirdMetrics {
+  ex: number;
+  soft_f1: number;
+  r_ves: number | null;
+  by_difficulty: { difficulty: string; cases: number; ex: number; soft_f1: number; r_ves: number | null }[];
+}
+
+/** Why a preset and SQL Verdict's own policy can decide a case differently, by name. */
+export const POLICY_DIFFERENCES = {
+  distinct_removed: 'Spider removes DISTINCT from both queries before comparing; SQL Verdict keeps it.',
+  empty_results: 'Spider passes two empty results whatever their columns; SQL Verdict also compares the columns.',
+  value_plug: "Spider's driver replaces 'value' with 1 in the prediction before running it.",
+  first_statement: "Spider's DISTINCT removal keeps only the prediction's first statement.",
+  set_semantics: 'BIRD compares sets of rows (duplicates ignored); SQL Verdict compares bags.',
+  python_equality: 'The benchmark compares Python values (1 = 1.0, text is never a number); SQL Verdict compares typed values.',
+  tuple_equality: "The benchmark compares rows as tuples in the query's column order, values exactly; SQL Verdict aligns columns and allows a float tolerance.",
+  order_rule: "Order: Spider keeps row order only when the gold text has 'order by', compared exactly; SQL Verdict's order check is tie-aware.",
+  execution: "The candidate ran in one policy's reading and not in the other's (sandbox gate, or the preset's rewriting).",
+  other: 'None of the named differences: to be reviewed.',
+} as const;
+export type PolicyDifference = keyof typeof POLICY_DIFFERENCES;
+
+/** The named policy difference behind a case the two policies decide differently. */
+export function policyDifference(
+  v: Pick<PresetCaseVerdict, 'preset' | 'verdict' | 'reason_code' | 'changes'>,
+  nativeReasonCode: string | null,
+  /** spider: whether the keep-distinct verdict agrees with SQL Verdict's (then DISTINCT removal is the whole difference). */
+  keepDistinctAgrees?: boolean,
+): PolicyDifference {
+  const native = nativeReasonCode ?? '';
+  if (keepDistinctAgrees === true && v.changes.includes('DISTINCT removed')) return 'distinct_removed';
+  if (keepDistinctAgrees === false) v = { ...v, changes: v.changes.filter((c) => c !== 'DISTINCT removed') };
+  if (v.verdict === 'pass') {
+    if (v.changes.includes('DISTINCT removed')) return 'distinct_removed';
+    if (v.reason_code.endsWith('.empty_results')) return 'empty_results';
+    if (v.changes.some((c) => c.includes("'value'"))) return 'value_plug';
+    if (v.changes.some((c) => c.includes('first statement'))) return 'first_statement';
+    if (native.startsWith('validation.')) return 'execution';
+    if (v.preset === 'bird' && /row_count_mismatch|duplicate_rows/.test(native)) return 'set_semantics';
+    if (/type_mismatch|value_mismatch|column_count_mismatch|scalar_shape/.test(native)) return 'python_equality';
+    if (/order/.test(native)) return 'order_rule';
+    return 'other';
+  }
+  if (v.reason_code.endsWith('.prediction_failed') || v.reason_code.endsWith('.gold_failed')) return 'execution';
+  if (v.preset === 'bird' && v.reason_code.endsWith('.row_set')) return 'tuple_equality';
+  if (v.preset === 'spider' && (v.reason_code.endsWith('.order') || (v.reason_code.endsWith('.values') && v.changes.length === 0))) return v.reason_code.endsWith('.order') ? 'order_rule' : 'tuple_equality';
+  if (v.changes.includes('DISTINCT removed')) return 'distinct_removed';
+  return 'other';
+}
+
+export interface PresetRunSummary {
+  preset: PolicyPresetName;
+  keep_distinct: boolean;
+  /** SQL Verdict's own figure for the same run, beside the preset's (summary.answer_accuracy). */
+  native_answer_accuracy: { correct: number; total: number };
+  /** Cases the preset passes and SQL Verdict fails, and the other way round. */
+  differences: { preset_pass_native_fail: string[]; preset_fail_native_pass: string[] };
+  /** The differing cases per named policy difference (only the differences that occur). */
+  difference_reasons: Partial<Record<PolicyDifference, number>>;
+  /** bird only. */
+  bird_metrics?: BirdMetrics;
+}
+
+export interface CaseJudgeInput {
+  gold: string;
+  pred: string;
+  engine: Engine;
+  timeoutMs: number;
+  maxRows: number;
+}
+
+/** The preset's verdict on one (gold, prediction) pair, both run on the engine. */
+export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'differs' | 'matched_index' | 'rves'>> {
+  const name = preset.name;
+  const exec = { timeoutMs: input.timeoutMs, maxRows: input.maxRows };
+  const prepared = name === 'spider' ? spiderPrepare(input.gold, input.pred, { keepDistinct: preset.keepDistinct ?? false }) : { gold: input.gold, pred: input.pred, orderMatters: false, changes: [] };
+  const gold = await input.engine.execute(prepared.gold, exec);
+  if (!gold.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.gold_failed`, reason: `The gold query fails: ${gold.error.message}`, changes: prepared.changes, ...(name === 'bird' ? { soft_f1: 0 } : {}) };
+  const pred = await input.engine.execute(prepared.pred, exec);
+  const zero = name === 'bird' ? { soft_f1: 0 } : {};
+  if (!pred.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.prediction_failed`, reason: `The prediction fails: ${pred.error.message}`, changes: prepared.changes, ...zero };
+  const match = name === 'spider' ? spiderResultEq(gold.value, pred.value, prepared.orderMatters) : birdResultEq(gold.value, pred.value);
+  return {
+    preset: name,
+    verdict: match.equal ? 'pass' : 'fail',
+    reason_code: `${name}.${match.code}`,
+    reason: match.message,
+    changes: prepared.changes,
+    ...(name === 'bird' ? { soft_f1: birdSoftF1(gold.value, pred.value) } : {}),
+  };
+}
+
+export interface ApplyPresetInput {
+  report: RunReport;
+  corpus: LoadedCorpus;
+  run: LoadedRun;
+  engineFor(fixture: string): Promise<Outcome<Engine>>;
+  preset: PolicyPreset;
+  config?: Partial<EvaluationConfig>;
+  reliabilityPenalty?: number;
+  onProgress?(done: number, total: number): void;
+  /** bird: time each correct prediction and its gold this many times for R-VES (0: no R-VES). */
+  vesIterations?: number;
+}
+
+/** The mean gold/prediction time ratio over repeated runs, as BIRD's VES measures it (outliers cleaned). */
+async function timeRatio(gold: string, pred: string, engine: Engine, iterations: number, exec: { timeoutMs: number; maxRows: number }): Promise<number> {
+  const ratios: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const p = await engine.execute(pred, exec);
+    const g = await engine.execute(gold, exec);
+    if (!p.ok || !g.ok) return 0;
+    ratios.push(g.value.elapsedMs / Math.max(p.value.elapsedMs, 1e-3));
+  }
+  const kept = cleanAbnormal(ratios);
+  return kept.reduce((a, b) => a + b, 0) / kept.length;
+}
+
+/** The report with the preset's verdict as each case's outcome, SQL Verdict's kept beside it. */
+export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunReport>> {
+  const { report, corpus: loaded, run, preset } = input;
+  const corpus = loaded.corpus;
+  const runConfig: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...input.config };
+  const records = new Map(run.records.map((r) => [r.id, r]));
+  const cases = [...report.cases];
+  const nativeCorrect = report.summary.answer_accuracy.correct;
+  const differences: PresetRunSummary['differences'] = { preset_pass_native_fail: [], preset_fail_native_pass: [] };
+  for (const [index, c] of corpus.cases.entries()) {
+    input.onProgress?.(index, corpus.cases.length);
+    const graded = cases[index]!;
+    // Only answers are judged by the preset; refusals, missing records and must_refuse cases keep their outcome.
+    if (graded.outcome !== 'correct' && graded.outcome !== 'wrong') continue;
+    const sql = records.get(c.id)?.sql;
+    const references = referencesOf(c);
+    if (!sql || references.length === 0) continue;
+    const engine = await input.engineFor(c.fixture);
+    const config = caseConfig(c, runConfig);
+    let verdict: PresetCaseVerdict;
+    if (!engine.ok) {
+      verdict = { preset: preset.name, verdict: 'fail', reason_code: `${preset.name}.no_database`, reason: engine.error.message, changes: [], matched_index: null, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+    } else {
+      let first: Awaited<ReturnType<typeof presetJudge>> | null = null;
+      let matched: number | null = null;
+      for (const [i, gold] of references.entries()) {
+        const v = await presetJudge(preset, { gold, pred: sql, engine: engine.value, timeoutMs: config.query_timeout_ms, maxRows: config.max_rows });
+        first ??= v;
+        if (v.verdict === 'pass') {
+          first = v;
+          matched = i;
+          break;
+        }
+      }
+      verdict = { ...first!, matched_index: matched, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+      const iterations = input.vesIterations ?? 0;
+      if (preset.name === 'bird' && iterations > 0) {
+        const ratio = verdict.verdict === 'pass' ? await timeRatio(references[matched ?? 0]!, sql, engine.value, iterations, { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows }) : 0;
+        verdict.rves = { time_ratio: ratio, reward: rvesReward(ratio), iterations };
+      }
+    }
+    const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
+    verdict.differs = outcome !== graded.outcome;
+    if (verdict.differs) {
+      // Is DISTINCT removal the whole difference? The same pair with DISTINCT kept tells.
+      let keepDistinctAgrees: boolean | undefined;
+      if (preset.name === 'spider' && !preset.keepDistinct && verdict.changes.includes('DISTINCT removed') && engine.ok) {
+        const kept = await presetJudge({ name: 'spider', keepDistinct: true }, { gold: references[verdict.matched_index ?? 0]!, pred: sql, engine: engine.value, timeoutMs: config.query_timeout_ms, maxRows: config.max_rows });
+        keepDistinctAgrees = (kept.verdict === 'pass') === (graded.outcome === 'correct');
+      }
+      verdict.policy_difference = policyDifference(verdict, graded.reason_code, keepDistinctAgrees);
+    }
+    if (verdict.differs) (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
+    cases[index] = {
+      ...graded,
+      outcome,
+      reason: outcome === 'correct' ? null : verdict.reason,
+      reason_code: outcome === 'correct' ? null : verdict.reason_code,
+      policy_preset: verdict,
+    };
+  }
+  const summary = summarizeRun(
+    cases.map((k) => caseResultOf(k, records.get(k.id))),
+    { name: corpus.name, version: corpus.version, size: corpus.cases.length, sha256: loaded.sha256 },
+    report.summary.run,
+    { reliabilityPenalty: input.reliabilityPenalty ?? 1 },
+  );
+  if (!summary.ok) return summary;
+  const policy: PresetRunSummary = {
+    preset: preset.name,
+    keep_distinct: preset.name === 'spider' ? (preset.keepDistinct ?? false) : false,
+    native_answer_accuracy: { correct: nativeCorrect, total: report.summary.answer_accuracy.total },
+    differences,
+    difference_reasons: {},
+  };
+  for (const k of cases) {
+    const d = k.policy_preset?.policy_difference;
+    if (d) policy.difference_reasons[d] = (policy.difference_reasons[d] ?? 0) + 1;
+  }
+  if (preset.name === 'bird') policy.bird_metrics = birdMetrics(cases, (input.vesIterations ?? 0) > 0);
+  return ok({ ...report, summary: summary.value, cases, policy_preset: policy });
+}
+
+/** EX, Soft-F1 and R-VES as BIRD reports them (×100, over every answerable case; an unjudged case scores 0), per difficulty. */
+function birdMetrics(cases: RunReport['cases'], timed: boolean): BirdMetrics {
+  const scored = cases.filter((k) => k.arm !== 'must_refuse');
+  const figures = (list: typeof scored) => {
+    const n = list.length || 1;
+    const sum = (f: (k: (typeof list)[number]) => number) => (100 * list.reduce((a, k) => a + f(k), 0)) / n;
+    return {
+      ex: sum((k) => (k.outcome === 'correct' ? 1 : 0)),
+      soft_f1: sum((k) => k.policy_preset?.soft_f1 ?? 0),
+      r_ves: timed ? sum((k) => Math.sqrt(k.policy_preset?.rves?.reward ?? 0)) : null,
+    };
+  };
+  const levels = [...new Set(scored.map((k) => k.difficulty ?? 'unrated'))];
+  const order = ['simple', 'moderate', 'challenging'];
+  levels.sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
+  return {
+    ...figures(scored),
+    by_difficulty: levels.map((difficulty) => {
+      const list = scored.filter((k) => (k.difficulty ?? 'unrated') === difficulty);
+      return { difficulty, cases: list.length, ...figures(list) };
+    }),
+  };
+}
