@@ -53,12 +53,17 @@ function statOrNull(p: string) {
  * same folder, is flushed, then renamed over the target, so a crash or kill
  * mid-write leaves the previous file whole.
  */
+/** A hidden temporary file beside `target` (same folder, so the final rename is atomic). */
+export function tempPathFor(target: string, part = ''): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.${part}${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+}
+
 export function writeOutput(file: string, text: string, io: Io): void {
   const target = path.resolve(io.cwd, file);
   const folder = path.dirname(target);
   mkdirSync(folder, { recursive: true });
   if (statOrNull(target)?.isDirectory()) throw new CliError(`${file} is a directory: give a file path.`);
-  const temp = path.join(folder, `.${path.basename(target)}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  const temp = tempPathFor(target);
   const bytes = Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8');
   let fd: number | null = null;
   try {

@@ -6,10 +6,10 @@
  * reports (gate, baseline, diff, the app) reads it unchanged, while the CLI
  * never holds more than a few case reports in memory.
  */
-import { closeSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { CaseReport, RunReport } from '../core/run/grade-run.ts';
-import type { Io } from './io.ts';
+import { tempPathFor, type Io } from './io.ts';
 import { prettyJson } from './json.ts';
 
 /** The placeholder the cases take in the printed report (a string JSON cannot otherwise hold here). */
@@ -20,6 +20,7 @@ const ITEM_INDENT = '    ';
 export class RunReportWriter {
   private readonly target: string;
   private readonly side: string;
+  private readonly partial: string;
   private readonly fd: number;
   private open = true;
   private written = 0;
@@ -30,7 +31,8 @@ export class RunReportWriter {
   constructor(file: string, io: Io) {
     this.target = path.resolve(io.cwd, file);
     mkdirSync(path.dirname(this.target), { recursive: true });
-    this.side = `${this.target}.cases.partial`;
+    this.side = tempPathFor(this.target, 'cases.');
+    this.partial = tempPathFor(this.target);
     this.fd = openSync(this.side, 'w');
   }
 
@@ -50,7 +52,7 @@ export class RunReportWriter {
     this.closeSide();
     const printed = prettyJson({ ...report, cases: CASES_MARK });
     const at = printed.indexOf(JSON.stringify(CASES_MARK));
-    const partial = `${this.target}.partial`;
+    const partial = this.partial;
     const out = openSync(partial, 'w');
     try {
       writeSync(out, printed.slice(0, at));
@@ -61,6 +63,7 @@ export class RunReportWriter {
         writeSync(out, '\n  ]');
       }
       writeSync(out, `${printed.slice(at + JSON.stringify(CASES_MARK).length)}\n`);
+      fsyncSync(out);
     } finally {
       closeSync(out);
     }
@@ -72,7 +75,7 @@ export class RunReportWriter {
   abort(): void {
     this.closeSide();
     rmSync(this.side, { force: true });
-    rmSync(`${this.target}.partial`, { force: true });
+    rmSync(this.partial, { force: true });
   }
 
   private closeSide(): void {

@@ -86,6 +86,7 @@ describe('atomic outputs', () => {
   it('writes through a temporary file that does not stay behind', async () => {
     const ok = await runCli(['baseline', 'record', '--report', at('report.json'), '--out', at('out/baseline.json')]);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(readdirSync(at('out'))).toEqual(['baseline.json']);
+    // The boundary sweep is written beside the baseline (seed 003).
+    expect(readdirSync(at('out')).sort()).toEqual(['baseline.json', 'baseline.sweep.json']);
   });
 });

@@ -191,6 +191,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
       corpus: corpus.loaded,
       run: run.run,
       engineFor: pool.engineFor,
+      engineSwitching: true,
       config,
       reliabilityPenalty: c,
       onProgress: (p) => {

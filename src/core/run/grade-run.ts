@@ -43,6 +43,11 @@ export interface GradeRunInput {
   run: LoadedRun;
   /** The engine for a fixture name, with the fixture loaded. */
   engineFor(fixture: string): Promise<Outcome<Engine>>;
+  /**
+   * engineFor may reload one engine with another fixture (a pool over a
+   * benchmark's database folder): fixtures are then used one at a time.
+   */
+  engineSwitching?: boolean;
   config?: Partial<EvaluationConfig>;
   /** RS(c) penalty. */
   reliabilityPenalty?: number;
@@ -178,12 +183,13 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   // Fixture digests before anything runs (the engines start and load side by side).
   const fixtureNames = [...new Set(corpus.cases.map((c) => c.fixture))];
   const before = new Map<string, string>();
-  const opened = await Promise.all(
-    fixtureNames.map(async (name) => {
-      const engine = await input.engineFor(name);
-      return { name, engine, digest: engine.ok ? await engine.value.contentDigest() : null };
-    }),
-  );
+  const digestOf = async (name: string) => {
+    const engine = await input.engineFor(name);
+    return { name, engine, digest: engine.ok ? await engine.value.contentDigest() : null };
+  };
+  const opened = [];
+  if (input.engineSwitching) for (const name of fixtureNames) opened.push(await digestOf(name));
+  else opened.push(...(await Promise.all(fixtureNames.map(digestOf))));
   for (const { name, engine, digest } of opened) {
     if (!engine.ok) return fail(engine.error.code, `Fixture ${name}: ${engine.error.message}`, { location: name });
     if (!digest!.ok) return fail('sandbox.digest_changed', `Fixture ${name}: cannot compute its content digest (${digest!.error.message}).`);
@@ -318,6 +324,8 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       finish(index, c, record, null);
       continue;
     }
+    // Cases in flight share one fixture: an engine pool may reload one engine for another fixture (--db-dir).
+    if (inFlight.some((f) => f.c.fixture !== c.fixture)) await drain(0);
     const engine = await input.engineFor(c.fixture);
     if (!engine.ok) {
       await drain(0);

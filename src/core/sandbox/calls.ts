@@ -51,6 +51,9 @@ export const CLOCK_FUNCTIONS = [
   'localtimestamp', 'current_localtimestamp', 'current_time', 'get_current_time', 'localtime', 'current_localtime', 'age',
 ] as const;
 
+/** Clock keywords DuckDB binds without parentheses (`current_date`): refused qualified even when not called. */
+const PARENLESS_CLOCK = new Set(['current_date', 'current_timestamp', 'current_time', 'localtime', 'localtimestamp']);
+
 /**
  * Volatile or per-query functions that reveal nothing about other queries.
  * histogram: the aggregate everyone uses shares its name with a table macro
@@ -152,7 +155,8 @@ export function checkCalls(sql: string, tokens: ScriptTokens, policy: CallPolicy
     const qualified = i > 0 && /\.\s*$/.test(stripComments(slice(i - 1)));
     if (called && policy.denied.has(name))
       return { ok: false, name, reason: `${name}() is not allowed in the sandbox: it changes or reveals engine state shared between queries.` };
-    if (qualified && policy.unqualifiedOnly.has(name))
+    // A qualified name that is not called is a column (`singer.age`), except the paren-less clock keywords.
+    if (qualified && policy.unqualifiedOnly.has(name) && (called || PARENLESS_CLOCK.has(name)))
       return { ok: false, name, reason: `A qualified ${name} is not allowed in the sandbox: call ${name} unqualified (the fixture's clock is frozen).` };
     if (!called && policy.deniedRelations.has(name))
       return { ok: false, name, reason: `${name} is not readable in the sandbox: it holds other queries' text.` };
