@@ -16,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', load: async () => (await import('./commands/gate.ts')).baselineCommand },
   diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', load: async () => (await import('./commands/gate.ts')).diffCommand },
   stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', load: async () => (await import('./commands/stef.ts')).stefCommand },
+  merge: { summary: 'combine the shard reports of one run (run --shard K/N) into one report', load: async () => (await import('./commands/merge.ts')).mergeCommand },
   import: { summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run', load: async () => (await import('./commands/bench.ts')).importCommand },
   digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', load: async () => (await import('./commands/digest.ts')).digestCommand },
 };
