@@ -76,14 +76,14 @@ export function shardOf(shard: ShardSpec, corpusSize: number): ReportShard {
 }
 
 /** Fields that measure time, not the verdict: dropped at any depth by `normalizeRunReport`. */
-export const TIMING_FIELDS = ['timings_ms', 'execution_time_expected_ms', 'execution_time_actual_ms', 'latency_ms'] as const;
+export const TIMING_FIELDS = ['timings_ms', 'execution_time_expected_ms', 'execution_time_actual_ms', 'execution_time_ratio', 'latency_ms', 'elapsedMs'] as const;
 
 /**
  * The documented normalisation (docs/ci.md, "Sharded runs"): a report without
  * its timings — run_metadata.started_at and run_metadata.elapsed_ms, and at
- * any depth timings_ms, execution_time_expected_ms, execution_time_actual_ms
- * and latency_ms. Everything else, verdicts, evidence, summary, case order,
- * stays.
+ * any depth timings_ms, execution_time_expected_ms, execution_time_actual_ms,
+ * execution_time_ratio, latency_ms (the judge's) and elapsedMs (an execution
+ * error's). Everything else, verdicts, evidence, summary, case order, stays.
  */
 export function normalizeRunReport<T>(report: T): T {
   const timing = new Set<string>(TIMING_FIELDS);
@@ -156,7 +156,7 @@ function checkOne(input: MergeInput): Outcome<Checked> {
   const { file, report: r } = input;
   if (!isObject(r) || r.kind !== 'run') return bad(file, 'kind', 'not a run report (the JSON "sql-verdict run --out" writes).');
   const s = r.shard;
-  if (s === undefined) return bad(file, 'shard', 'not a shard report: it has no shard field (grade with "sql-verdict run --shard K/N"; a whole-corpus report has nothing to merge with).');
+  if (s === undefined) return bad(file, 'shard', 'not a shard report: it has no shard field, so it holds every case of the corpus and there is nothing to merge it with (grade shards with "sql-verdict run --shard K/N").');
   if (!isObject(s)) return bad(file, 'shard', 'must be an object {method, count, shards, corpus_size}.');
   if (s.method !== SHARD_METHOD) return bad(file, 'shard.method', `must be "${SHARD_METHOD}", got ${JSON.stringify(s.method) ?? 'nothing'}.`);
   const count = s.count;
@@ -238,6 +238,9 @@ function valueAt(r: unknown, field: string): unknown {
  */
 export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedRunReport> {
   if (inputs.length === 0) return fail('input.invalid', 'merge: give at least one shard report.');
+  // A whole report (all shards already merged, or one run) alone is its own merge: merging stays associative.
+  const only = inputs[0]!;
+  if (inputs.length === 1 && isObject(only.report) && only.report.kind === 'run' && only.report.shard === undefined) return ok(only.report as unknown as ShardedRunReport);
   const checked: Checked[] = [];
   for (const input of inputs) {
     const c = checkOne(input);
