@@ -4,7 +4,7 @@
  * loop, real engines), merged in any order and grouping, give the report of the
  * single-process run byte for byte once timings are dropped — on the built-in
  * execution goldens (DuckDB-WASM, the flawed sample run) and on the shipped
- * Spider subset (sql.js, 400 pairs, 6 databases). Gate, diff and the exports
+ * Spider subset (sql.js, every other pair: 200 pairs, 6 databases). Gate, diff and the exports
  * read the merged report as they read the single one; bad inputs are refused
  * with the file and the field named.
  */
@@ -84,7 +84,8 @@ beforeAll(async () => {
   duckdb = new EnginePool('duckdb', new Map(), repoRoot);
   goldens = await grade(c.loaded, r.run, duckdb, 3);
 
-  const pairs = readPairs(spiderSubsetDir, Infinity);
+  // Every other pair of the subset (200 pairs, all 6 databases): the suite stays short on a loaded machine.
+  const pairs = readPairs(spiderSubsetDir, Infinity, 2);
   const files = writeInputs(dir, pairs);
   const sc = await loadCorpus(new Uint8Array(readFileSync(files.corpus)), { file: 'spider-subset.json' });
   if (!sc.ok) throw new Error(JSON.stringify(sc.problems));
@@ -93,7 +94,7 @@ beforeAll(async () => {
   const dbs = new Map([...new Set(pairs.map((p) => p.db_id))].map((db) => [db, path.join(spiderSubsetDir, 'database', db, `${db}.sqlite`)]));
   sqlite = new EnginePool('sqlite', dbs, repoRoot);
   spider = await grade(sc.loaded, sr.run, sqlite, 4);
-}, 600_000);
+}, 1_200_000);
 
 afterAll(async () => {
   await duckdb?.close();
@@ -128,12 +129,13 @@ describe('merged shards = the single-process run (timings aside)', () => {
     expect(bytes(m)).not.toMatch(/timings_ms|"started_at"/);
   });
 
-  it('the Spider subset (sql.js, 400 pairs, 6 databases) in 4 shards', () => {
+  it('the Spider subset (sql.js, 200 pairs, 6 databases) in 4 shards', () => {
     const m = merged(spider.shards);
-    expect(m.cases.length).toBe(400);
+    expect(m.cases.length).toBe(200);
+    expect(new Set(m.cases.map((k) => k.fixture)).size).toBe(6);
     expect(m.fixtures.map((f) => f.name)).toEqual(spider.single.fixtures.map((f) => f.name));
     expect(firstDifference(bytes(m), bytes(spider.single))).toBeNull();
-    expect(m.summary.answer_accuracy.correct).toBeLessThan(400);
+    expect(m.summary.answer_accuracy.correct).toBeLessThan(200);
   });
 
   it('property: any order and any grouping of the shards merges to the same report', () => {
