@@ -48,7 +48,8 @@ const SCALAR_KINDS: Record<string, Kind> = {
 export function columnOf(name: string, oid: number, catalog: TypeCatalog): Column {
   const type = catalog.get(oid);
   if (!type) return { name, engineType: `oid ${oid}`, kind: 'other' };
-  if (type.category === 'A' && type.elem !== 0) {
+  // record[] is a pseudo-type (category P), still an array of its element.
+  if (type.elem !== 0 && (type.category === 'A' || type.name.endsWith('[]'))) {
     const element = columnOf('element', type.elem, catalog);
     return { name, engineType: type.name, kind: 'list', children: [element] };
   }
