@@ -263,6 +263,7 @@ export const CASES: ContractCase[] = [
       // PostgreSQL arrays of arrays are rectangular and share one type: integer[] at any depth.
       sql: "SELECT * FROM (VALUES (1, ARRAY[[1, 2], [3, 4]]), (2, '{}'::integer[]), (3, NULL), (4, ARRAY[[NULL, 5]])) t(k, ll) ORDER BY k",
       kinds: ['integer', 'list'],
+      children: [undefined, ['list']],
       engineTypes: ['integer', 'integer[]'],
       rows: [[1, [[1, 2], [3, 4]]], [2, []], [3, null], [4, [[null, 5]]]],
     },

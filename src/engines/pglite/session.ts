@@ -30,7 +30,7 @@ import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
 import { IDENT, LITERAL, scriptOfCsv, scriptOfDump, type ScriptPart } from './dump.ts';
 import { sqlStateOf, type PgDriver } from './driver.ts';
 import { pgExecutionError } from './errors.ts';
-import { cellOf, columnOf, TYPE_CATALOG_SQL, typeCatalogOf, type TypeCatalog } from './types.ts';
+import { cellOf, columnOf, shapeArrayColumn, TYPE_CATALOG_SQL, typeCatalogOf, type TypeCatalog } from './types.ts';
 
 /** The role every candidate query runs as. */
 export const READER_ROLE = 'sql_verdict_reader';
@@ -241,7 +241,14 @@ export class PgSession implements EngineSession {
 
   private decode(result: { fields: { name: string; oid: number }[]; rows: (string | null)[][] }): { columns: Column[]; rows: ReturnType<typeof cellOf>[][] } {
     const columns = result.fields.map((f) => columnOf(f.name, f.oid, this.catalog));
-    return { columns, rows: result.rows.map((row) => row.map((text, i) => cellOf(columns[i]!, text))) };
+    const rows = result.rows.map((row) => row.map((text, i) => cellOf(columns[i]!, text)));
+    columns.forEach((column, i) => {
+      if (column.kind !== 'list') return;
+      const shaped = shapeArrayColumn(column, rows.map((r) => r[i]!), result.rows.map((r) => r[i]!));
+      columns[i] = shaped.column;
+      shaped.cells.forEach((cell, r) => (rows[r]![i] = cell));
+    });
+    return { columns, rows };
   }
 
   async contentDigest(): Promise<Outcome<string>> {

@@ -161,3 +161,29 @@ export function parseArray(text: string, element: Column): Cell {
   };
   return readList();
 }
+
+/** How deep a decoded array value nests (0: no non-empty value tells). */
+function depthOf(cell: Cell): number {
+  if (!Array.isArray(cell)) return 0;
+  for (const element of cell) if (element !== null) return Array.isArray(element) ? 1 + Math.max(1, depthOf(element)) : 1;
+  return 1;
+}
+
+/**
+ * PostgreSQL names every array `integer[]` whatever its dimensions, and each
+ * value has its own: a column whose values are all two-dimensional gets a
+ * list-of-lists column; a column mixing dimensions is the engine's text (other).
+ */
+export function shapeArrayColumn(column: Column, cells: Cell[], texts: (string | null)[]): { column: Column; cells: Cell[] } {
+  const depths = new Set<number>();
+  for (const cell of cells) {
+    if (!Array.isArray(cell) || cell.length === 0 || cell.every((e) => e === null)) continue;
+    depths.add(depthOf(cell));
+  }
+  if (depths.size === 0 || (depths.size === 1 && depths.has(1))) return { column, cells };
+  if (depths.size > 1) return { column: { name: column.name, engineType: column.engineType, kind: 'other' }, cells: texts };
+  const depth = [...depths][0]!;
+  let shaped: Column = column.children![0]!;
+  for (let level = 0; level < depth; level++) shaped = { name: level === depth - 1 ? column.name : 'element', engineType: column.engineType, kind: 'list', children: [shaped] };
+  return { column: shaped, cells };
+}
