@@ -120,6 +120,17 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** The SQL dialect an engine runs: PGlite and a PostgreSQL server are both PostgreSQL. */
+export function sameDialect(a: EngineName, b: EngineName): boolean {
+  const dialect = (e: EngineName) => (e === 'postgres' ? 'pglite' : e);
+  return dialect(a) === dialect(b);
+}
+
+/** Where a corpus written for an engine runs in the browser: a PostgreSQL corpus runs on PGlite. */
+export function browserEngineFor(engine: EngineName): EngineName {
+  return engine === 'postgres' ? 'pglite' : engine;
+}
+
 /** Which engine a fixture file format needs (the first is the default). Parquet loads on DuckDB only. */
 export function enginesForFormat(format: FixtureFormat): EngineName[] {
   switch (format) {

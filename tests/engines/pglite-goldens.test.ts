@@ -1,6 +1,6 @@
 /**
  * The 64 execution goldens on PGlite: their reference SQL, with the dialect
- * ports of fixtures/corpora/execution_goldens.postgres.yaml where DuckDB's text
+ * ports of fixtures/corpora/ports/execution_goldens.postgres.yaml where DuckDB's text
  * is not PostgreSQL's, returns the corpus's frozen results (the self-check
  * passes with no finding), and the built-in fixtures load with DuckDB's digests.
  */
@@ -22,7 +22,7 @@ async function portedGoldens() {
   const file = 'fixtures/corpora/execution_goldens.yaml';
   const loaded = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, file))), { file, knownFixtures: entries.map((e) => e.name) });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
-  const portsFile = 'fixtures/corpora/execution_goldens.postgres.yaml';
+  const portsFile = 'fixtures/corpora/ports/execution_goldens.postgres.yaml';
   const ports = parseReferencePorts(readFileSync(path.join(repoRoot, portsFile), 'utf8'), portsFile);
   if (!ports.ok) throw new Error(ports.error.message);
   const ported = portCorpus(loaded.loaded, ports.value);
