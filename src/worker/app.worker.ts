@@ -11,7 +11,7 @@ import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.
 import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
-import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
+import { browserEngineFor, DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome, type VerdictError } from '../core/errors.ts';
 import { resolveEvaluationConfig, SHAPES } from '../core/evaluation/request.ts';
 import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfig, type StandardGlobals } from '../core/judge/index.ts';
@@ -364,7 +364,7 @@ const api = {
     const controller = new AbortController();
     grades.get(input.gradeId)?.abort();
     grades.set(input.gradeId, controller);
-    const engine = corpus.loaded.corpus.engine;
+    const engine = browserEngineFor(corpus.loaded.corpus.engine);
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const provider = judge.value;
@@ -409,7 +409,7 @@ const api = {
   async selfCheckCorpus(input: InputFile, fixtures?: Record<string, FixtureSource>): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
     const corpus = await corpusFrom(input);
     if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.file} has errors.`);
-    const engine = corpus.loaded.corpus.engine;
+    const engine = browserEngineFor(corpus.loaded.corpus.engine);
     try {
       return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name, fixtures?.[name])));
     } catch (thrown) {

@@ -1,5 +1,5 @@
 /**
- * The attack list of tests/engines/attacks.ts in Chromium, on both engines as
+ * The attack list of tests/engines/attacks.ts in Chromium, on DuckDB, SQLite and PGlite as
  * the app runs them (supervised engine host Web Workers, production build of
  * a test-only page): 0 successes, and the fixture digest and the engine state
  * (settings, logs, temporary objects, variables) unchanged after each attack;
@@ -40,7 +40,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-for (const engine of ['duckdb', 'sqlite'] as const) {
+for (const engine of ['duckdb', 'sqlite', 'pglite'] as const) {
   describe(`attack list: ${engine} in Chromium`, () => {
     let results: { version: string; attacks: AttackResult[]; clock: AttackResult[] };
 

@@ -8,7 +8,6 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineName } from '../../src/core/engine.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
 import { sqlFixture } from '../helpers/fixtures.ts';
@@ -52,7 +51,7 @@ const REJECTED: [string, string][] = [
 ];
 
 /** SQL the lexical pre-check lets through: the engine itself must refuse or contain it. */
-const ENGINE_REFUSES: Record<EngineName, [string, RegExp][]> = {
+const ENGINE_REFUSES: Record<'duckdb' | 'sqlite', [string, RegExp][]> = {
   duckdb: [
     ["SELECT * FROM read_text('/etc/hostname')", /permission_error/],
     ["SELECT * FROM read_csv('/etc/passwd')", /permission_error/],

@@ -15,7 +15,9 @@ Run one read-only query in the sandbox and print its result with exact values.
 Options:
   --fixture PATH|NAME   a .sql dump, .duckdb, .sqlite/.db, .csv or .parquet file, a folder
                         of table files, or a built-in fixture name (retail, retail_monthly)
-  --engine duckdb|sqlite  engine to use (default: the first that can load the fixture)
+  --engine duckdb|sqlite|pglite|postgres
+                        engine to use (default: the first that can load the fixture)
+  --database-url URL    the PostgreSQL server of --engine postgres (or SQL_VERDICT_DATABASE_URL)
   --timeout-ms N        stop the query after N milliseconds (default 5000)
   --max-rows N          refuse results larger than N rows (default 1000000)
   --as-of INSTANT       freeze the clock (current_date, now()) at this ISO instant
