@@ -200,7 +200,7 @@ export class SupervisedEngine implements Engine {
     }
     const started = performance.now();
     if (options.signal?.aborted) return cancelledOutcome(0);
-    const running = host.api.execute(sql, { maxRows });
+    const running = host.api.execute(sql, { maxRows, ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}) });
     const crashed = host.exited.then((why) => ({ crashed: why }) as const);
     const budget = timer(timeoutMs);
     let onAbort: (() => void) | undefined;

@@ -197,6 +197,27 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
       expect(outcome.ok).toBe(false);
       if (!outcome.ok) expect(outcome.error.code).toBe('sandbox.resource_exhausted');
     });
+
+    it('stops a 1M x 8 KB result at the byte budget while it streams, without a restart, and keeps working', async () => {
+      const huge =
+        engineName === 'duckdb'
+          ? "SELECT repeat('x', 8192) AS s FROM range(1000000)"
+          : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r";
+      const restarts = engine.restarts;
+      const outcome = await engine.execute(huge, { timeoutMs: 30_000, maxResultBytes: 4 * 1024 * 1024 });
+      expect(!outcome.ok && outcome.error).toMatchObject({ code: 'sandbox.resource_exhausted', category: 'resource_exhausted' });
+      expect(!outcome.ok && outcome.error.message).toMatch(/larger than 4 MiB \(max_result_bytes.*stopped after [\d,]+ rows/);
+      // The budget is not an engine failure: the same engine (and its fixture) serves the next query.
+      expect(engine.restarts).toBe(restarts);
+      const next = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(next.ok && next.value.rows[0]![0]).toBe(3);
+      // A result under the budget comes back whole; the budget counts decoded cells (value/size.ts).
+      const under = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) AS s FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r", { maxResultBytes: 210_000 });
+      expect(under.ok && under.value.rows.length).toBe(100);
+      const over = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) AS s FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r", { maxResultBytes: 200_000 });
+      expect(!over.ok && over.error.code).toBe('sandbox.resource_exhausted');
+      expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+    });
   });
 }
 
