@@ -209,7 +209,8 @@ function pooledEngine(engine: EngineName, name: string, source?: FixtureSource):
         if (!fetched.ok) return fetched;
         fixture = fetched.value;
       }
-      const opened = openEngine(engine);
+      // One engine per fixture for a whole corpus run: a warm spare makes a timeout cost no reload.
+      const opened = openEngine(engine, { warmSpare: true });
       gradePoolEngines.set(key, opened);
       const loaded = await opened.load({ ...fixture, name });
       if (!loaded.ok) {
