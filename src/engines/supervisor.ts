@@ -195,6 +195,12 @@ export class SupervisedEngine implements Engine {
     }));
   }
 
+  /** Resolves when the warm spare is loaded (true), or there is none / it failed (false). */
+  async spareReady(): Promise<boolean> {
+    const spare = this.spare;
+    return spare ? (await spare.ready) !== null : false;
+  }
+
   private dropSpare(): void {
     const spare = this.spare;
     this.spare = null;
