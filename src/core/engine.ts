@@ -62,10 +62,17 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   /** Rows to materialize at most; more is an error (`sandbox.resource_exhausted`). Default 1,000,000. */
   maxRows?: number;
+  /**
+   * Bytes of decoded cells to hold at most (see `value/size.ts` for how a cell
+   * counts), checked while rows stream out of the engine: past it the query is
+   * stopped with `sandbox.resource_exhausted`. Default 256 MiB.
+   */
+  maxResultBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_ROWS = 1_000_000;
+export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 export interface QueryResult extends ResultTable {
   columns: Column[];
