@@ -41,7 +41,7 @@ export interface GradingPoolOptions {
   settings?: HostSettings;
   /**
    * Workers print each case's report at this indent, and this thread keeps
-   * the text with the parsed report (see cli/json.ts rememberPrinted).
+   * the text with the parsed report (see core/report/pretty-json.ts rememberPrinted).
    */
   print?: { indent: string; remember(report: object, indent: string, text: string): void };
 }
@@ -237,7 +237,8 @@ export class GradingPool implements CaseGrader {
 
   private async openRemote(fixture: string): Promise<Outcome<Engine>> {
     const info = await this.call<FixtureInfo>(fixture, 'info');
-    if (!info.ok) return info.error.message.startsWith(`Fixture ${fixture}`) ? info : fail(info.error.code, `Fixture ${fixture}: ${info.error.message}`, { location: fixture });
+    // As the supervised pool words it: a missing fixture as resolved, a failed load as "Fixture NAME: …".
+    if (!info.ok) return info;
     return ok(new RemoteEngine(this, this.engineName, fixture, info.value.engineVersion));
   }
 
