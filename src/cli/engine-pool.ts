@@ -62,7 +62,9 @@ export class EnginePool {
   private async open(fixture: string): Promise<Outcome<Engine>> {
     const source = fixtureSourceFor(this.engineName, this.overrides, this.cwd, fixture);
     if (!source.ok) return source;
-    const engine = openEngine(this.engineName);
+    // One engine per fixture for the whole run: a warm spare makes a timeout or an
+    // out-of-memory cost no engine start and fixture reload (see SupervisorOptions.warmSpare).
+    const engine = openEngine(this.engineName, { warmSpare: true });
     this.opened.push(engine);
     const loaded = await engine.load(source.value);
     if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });

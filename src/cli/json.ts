@@ -1,2 +1,2 @@
 /** The CLI's JSON printer is the core's (a grading worker prints case reports with it too). */
-export { prettyJson, rememberPrinted } from '../core/report/pretty-json.ts';
+export { prettyJson, prettyJsonPieces, printJson, rememberPrinted } from '../core/report/pretty-json.ts';

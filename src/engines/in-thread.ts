@@ -133,7 +133,7 @@ export class InThreadEngine implements Engine {
     this.watch.begin(key, timeoutMs);
     let outcome: ExecuteOutcome;
     try {
-      outcome = await this.session.execute(String(sql), { maxRows: options.maxRows ?? DEFAULT_MAX_ROWS });
+      outcome = await this.session.execute(String(sql), { maxRows: options.maxRows ?? DEFAULT_MAX_ROWS, ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}) });
     } catch (thrown) {
       outcome = { ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } };
     } finally {

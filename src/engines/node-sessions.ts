@@ -50,5 +50,9 @@ export const createNodeSession: SessionFactory = async (engine, settings) => {
     const [{ createNodeDuckDbDriver }, { DuckDbSession }] = await Promise.all([import('./duckdb/driver-node.ts'), import('./duckdb/session.ts')]);
     return { session: new DuckDbSession(await createNodeDuckDbDriver(), settings), canCancel: false };
   }
+  if (engine === 'pglite' || engine === 'postgres') {
+    const { createPostgresSession } = await import('./postgres/node-session.ts');
+    return createPostgresSession(engine);
+  }
   return { session: new SqliteSession(await sqlJsModule()), canCancel: false };
 };

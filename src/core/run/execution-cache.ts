@@ -25,7 +25,7 @@ export interface ExecutionCacheOptions {
   maxEntryCells?: number;
 }
 
-/** An LRU of successful results, keyed by fixture content, row limit and the exact text. */
+/** An LRU of successful results, keyed by fixture content, row and byte limits and the exact text. */
 export class ExecutionCache {
   private readonly entries = new Map<string, { outcome: ExecuteOutcome; cells: number }>();
   private cells = 0;
@@ -46,7 +46,7 @@ export class ExecutionCache {
   wrap(engine: Engine, contentDigest: string): Engine {
     const execute = async (sql: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> => {
       if (options.signal?.aborted || !isRepeatable(sql)) return engine.execute(sql, options);
-      const key = `${engine.name}\u0000${contentDigest}\u0000${options.maxRows ?? DEFAULT_MAX_ROWS}\u0000${sql}`;
+      const key = `${engine.name}\u0000${contentDigest}\u0000${options.maxRows ?? DEFAULT_MAX_ROWS}\u0000${options.maxResultBytes ?? ''}\u0000${sql}`;
       const hit = this.entries.get(key);
       if (hit) {
         this.hits++;

@@ -17,6 +17,7 @@ import type { EvaluateOptions, StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { asEvaluation, type CaseGrader } from './case-grader.ts';
+import { dialectOfEngine } from '../structure/grammar.ts';
 import { caseDifficulty, evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
@@ -247,7 +248,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       stratum: c.stratum ?? null,
       shape: c.shape ?? null,
       // Computed as the case finishes: its reference is parsed (once, cached) while earlier cases run.
-      difficulty: extra?.difficulty !== undefined ? extra.difficulty : (caseDifficulty(c, corpus.engine) ?? null),
+      difficulty: extra?.difficulty !== undefined ? extra.difficulty : (caseDifficulty(c, dialectOfEngine(corpus.engine)) ?? null),
       fixture: c.fixture,
       question: c.question,
       enriched_question: record?.enrichedQuestion ?? null,
@@ -325,7 +326,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       continue;
     }
     if (grader) {
-      const graded = grader.grade(c, sql, config, corpus.engine).then((g) => (g ? asEvaluation(g) : null));
+      const graded = grader.grade(c, sql, config, dialectOfEngine(corpus.engine)).then((g) => (g ? asEvaluation(g) : null));
       inFlight.push({ index, c, record, evaluated: graded });
       await drain(window - 1);
       continue;
