@@ -154,7 +154,7 @@ export async function benchStartup(repo: string): Promise<{ figures: Figure[]; l
   const help: number[] = [];
   const first: number[] = [];
   for (let i = 0; i < 3; i++) help.push(await untilOutput(['--help'], repo, null));
-  const run = ['run', '--corpus', 'execution_goldens', '--run', path.join(repo, 'fixtures/runs/execution_goldens.strong.jsonl')];
+  const run = ['run', '--corpus', 'execution_goldens', '--run', path.join(repo, 'fixtures/runs/execution_goldens.strong.json')];
   for (let i = 0; i < 3; i++) first.push(await untilOutput(run, repo, /graded 1\//));
   return {
     figures: [
