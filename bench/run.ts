@@ -12,7 +12,7 @@ import { benchPipeline } from './pipeline.ts';
 import { resultCompareFigures, runResultCompareBench } from './result-compare.ts';
 import { oracleFigures, runOracleBench } from './result-oracle.ts';
 import { loadBaseline, printFigures, recordBaseline, type Figure } from './harness.ts';
-import { benchSpiderRun } from './spider-run.ts';
+import { benchSpiderRun, benchStartup } from './spider-run.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const baselineFile = path.join(here, 'baseline.json');
@@ -33,6 +33,11 @@ if (only === 'faults') {
   printFigures('Fault figures', faults.figures, baseline);
   process.exit(0);
 }
+
+const startup = await benchStartup(path.resolve(here, '..'));
+console.log(`\n## Start-up\n${startup.lines.join('\n')}`);
+printFigures('Start-up figures', startup.figures, baseline);
+all.push(...startup.figures);
 
 const spiderRun = await benchSpiderRun(spider, path.resolve(here, '..'), limitArg ? { limit: limitArg } : {});
 if (spiderRun) {

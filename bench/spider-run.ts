@@ -6,11 +6,11 @@
  * are the figures to compare.
  *
  *   npm run bench -- --only spider [--limit N]     (or BENCH_ONLY=spider)
- *   node --import tsx bench/spider-run.ts [--limit N] [--every N] [--keep]   (--every 10: every 10th pair)
+ *   node --import tsx bench/spider-run.ts [--limit N] [--every N] [--keep] [--no-startup]   (--every 10: every 10th pair)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from './harness.ts';
@@ -129,6 +129,42 @@ function readCases(file: string): RunReportLike['cases'] {
   return (JSON.parse(text) as RunReportLike).cases;
 }
 
+/** Milliseconds from spawning the CLI until its stderr shows `marker` (then it is stopped), or it exits. */
+function untilOutput(args: string[], repo: string, marker: RegExp | null): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), ...args], { cwd: repo, env: { ...process.env, NO_COLOR: '1' } });
+    let seen = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d) => {
+      seen += d;
+      if (marker && marker.test(seen)) {
+        resolve(performance.now() - started);
+        child.kill();
+      }
+    });
+    child.on('error', reject);
+    child.on('close', () => resolve(performance.now() - started));
+  });
+}
+
+/** Start-up: `sql-verdict --help`, and the first graded case of a run on a built-in corpus (median of 3 each). */
+export async function benchStartup(repo: string): Promise<{ figures: Figure[]; lines: string[] }> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const help: number[] = [];
+  const first: number[] = [];
+  for (let i = 0; i < 3; i++) help.push(await untilOutput(['--help'], repo, null));
+  const run = ['run', '--corpus', 'execution_goldens', '--run', path.join(repo, 'fixtures/runs/execution_goldens.strong.json')];
+  for (let i = 0; i < 3; i++) first.push(await untilOutput(run, repo, /graded 1\//));
+  return {
+    figures: [
+      { name: 'startup.help_ms', value: median(help), unit: 'ms' },
+      { name: 'startup.first_case_ms', value: median(first), unit: 'ms' },
+    ],
+    lines: [`start-up: sql-verdict --help ${median(help).toFixed(0)} ms; first graded case of run --corpus execution_goldens ${median(first).toFixed(0)} ms after start (medians of 3)`],
+  };
+}
+
 export async function benchSpiderRun(spider: string, repo: string, options: { limit?: number; every?: number; keep?: boolean } = {}): Promise<SpiderRunFigures | null> {
   if (!existsSync(path.join(spider, 'pairs.jsonl'))) {
     console.log(`\n(spider run bench skipped: ${spider} is absent)`);
@@ -206,6 +242,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : undefined;
   const every = args.includes('--every') ? Number(args[args.indexOf('--every') + 1]) : undefined;
   const spider = process.env.SPIDER_DEV_DIR ?? path.resolve(here, '../../shared/data/spider-dev');
+  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  if (!args.includes('--no-startup')) console.log((await benchStartup(path.resolve(here, '..'))).lines.join('\n'));
   const result = await benchSpiderRun(spider, path.resolve(here, '..'), { ...(limit ? { limit } : {}), ...(every ? { every } : {}), keep: args.includes('--keep') });
   if (result) console.log(result.lines.join('\n'));
+  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 }

@@ -1,7 +1,8 @@
 /** Engines for a corpus run: one per fixture, started and loaded on first use, closed together. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Engine, EngineName } from '../core/engine.ts';
+import type { Engine, EngineName, FixtureSource } from '../core/engine.ts';
+import { GradingPool, type GradingPoolOptions } from '../engines/grading-pool.ts';
 import { fail, ok, type Outcome } from '../core/errors.ts';
 import { openEngine } from '../engines/node.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
@@ -19,6 +20,24 @@ export function fixtureOverrides(values: string[] | undefined, cwd: string): Map
     out.set(spec.slice(0, eq), file);
   }
   return out;
+}
+
+/** A corpus's fixture by name: a --fixture override, else a built-in; it must load on the corpus's engine. */
+export function fixtureSourceFor(engineName: EngineName, overrides: Map<string, string>, cwd: string, fixture: string): Outcome<FixtureSource> {
+  let resolved;
+  try {
+    resolved = resolveFixture(overrides.get(fixture) ?? fixture, cwd);
+  } catch (thrown) {
+    return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
+  }
+  if (!resolved.engines.includes(engineName)) return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${engineName}.`, { location: fixture });
+  resolved.source.name = fixture;
+  return ok(resolved.source);
+}
+
+/** The grading pool of a corpus run: worker threads sized to the cores, each with its own engines. */
+export function gradingPoolFor(engineName: EngineName, overrides: Map<string, string>, cwd: string, options: GradingPoolOptions = {}): GradingPool {
+  return new GradingPool(engineName, (fixture) => fixtureSourceFor(engineName, overrides, cwd, fixture), options);
 }
 
 export class EnginePool {
@@ -41,20 +60,13 @@ export class EnginePool {
   };
 
   private async open(fixture: string): Promise<Outcome<Engine>> {
-    let resolved;
-    try {
-      resolved = resolveFixture(this.overrides.get(fixture) ?? fixture, this.cwd);
-    } catch (thrown) {
-      return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
-    }
-    if (!resolved.engines.includes(this.engineName))
-      return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${this.engineName}.`, { location: fixture });
-    resolved.source.name = fixture;
+    const source = fixtureSourceFor(this.engineName, this.overrides, this.cwd, fixture);
+    if (!source.ok) return source;
     // One engine per fixture for the whole run: a warm spare makes a timeout or an
     // out-of-memory cost no engine start and fixture reload (see SupervisorOptions.warmSpare).
     const engine = openEngine(this.engineName, { warmSpare: true });
     this.opened.push(engine);
-    const loaded = await engine.load(resolved.source);
+    const loaded = await engine.load(source.value);
     if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });
     return ok(engine);
   }
@@ -62,4 +74,10 @@ export class EnginePool {
   async close(): Promise<void> {
     await Promise.all(this.opened.map((e) => e.close()));
   }
+}
+
+/** SQL_VERDICT_WORKERS=N: grading worker threads (default: the cores). */
+export function workersFromEnv(env: Record<string, string | undefined>): GradingPoolOptions {
+  const n = Number(env.SQL_VERDICT_WORKERS);
+  return Number.isInteger(n) && n > 0 ? { workers: n } : {};
 }

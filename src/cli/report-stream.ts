@@ -16,6 +16,8 @@ import { prettyJson } from './json.ts';
 const CASES_MARK = '\u0000cases\u0000';
 /** `cases` is a field of the top-level object: its items are indented by two levels. */
 const ITEM_INDENT = '    ';
+/** Where a case's pipeline report (`cases[i].report`) is printed: a grading worker prints it there already. */
+export const CASE_REPORT_INDENT = `${ITEM_INDENT}  `;
 
 export class RunReportWriter {
   private readonly target: string;

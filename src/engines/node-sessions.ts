@@ -1,10 +1,48 @@
-/** Engine sessions for Node (created inside an engine host worker thread). */
+/** Engine sessions for Node (created inside an engine host or grading worker thread). */
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import type { SqlJsStatic } from 'sql.js';
 import type { SessionFactory } from './host.ts';
 import { SqliteSession } from './sqlite/session.ts';
 
 const require = createRequire(import.meta.url);
+
+/** A compiled WebAssembly.Module (lib/ is built without the DOM library, which declares WebAssembly). */
+export type CompiledWasm = object;
+declare const WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasm>; instantiate(module: CompiledWasm, imports: object): Promise<object> };
+
+type InitSqlJs = (config: { locateFile: (file: string) => string; instantiateWasm?: (imports: object, done: (instance: object) => void) => object }) => Promise<SqlJsStatic>;
+
+/** The sql.js wasm, compiled by the thread that starts the workers and passed to each (a WebAssembly.Module crosses postMessage). */
+export function compileSqlJsWasm(): Promise<CompiledWasm> {
+  return WebAssembly.compile(readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')));
+}
+
+let sqlJs: Promise<SqlJsStatic> | null = null;
+let compiled: CompiledWasm | null = null;
+
+/** Use this compiled module for the thread's sql.js instead of compiling the wasm again. */
+export function useSqlJsModule(module: CompiledWasm): void {
+  compiled = module;
+}
+
+/** One sql.js module per thread: every SQLite session of the thread is a Database of it. */
+function sqlJsModule(): Promise<SqlJsStatic> {
+  const initSqlJs = require('sql.js') as InitSqlJs;
+  const module = compiled;
+  sqlJs ??= initSqlJs({
+    locateFile: (file) => require.resolve(`sql.js/dist/${file}`),
+    ...(module
+      ? {
+          instantiateWasm: (imports, done) => {
+            void WebAssembly.instantiate(module, imports).then(done);
+            return {};
+          },
+        }
+      : {}),
+  });
+  return sqlJs;
+}
 
 export const createNodeSession: SessionFactory = async (engine, settings) => {
   if (engine === 'duckdb') {
@@ -16,7 +54,5 @@ export const createNodeSession: SessionFactory = async (engine, settings) => {
     const { createPostgresSession } = await import('./postgres/node-session.ts');
     return createPostgresSession(engine);
   }
-  const initSqlJs = require('sql.js') as (config: { locateFile: (file: string) => string }) => Promise<SqlJsStatic>;
-  const SQL = await initSqlJs({ locateFile: (file) => require.resolve(`sql.js/dist/${file}`) });
-  return { session: new SqliteSession(SQL), canCancel: false };
+  return { session: new SqliteSession(await sqlJsModule()), canCancel: false };
 };

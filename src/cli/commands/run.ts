@@ -4,20 +4,20 @@ import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
 import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
 import { gradeRun, type CaseReport, type RunReport } from '../../core/run/grade-run.ts';
-import { RunReportWriter } from '../report-stream.ts';
+import { CASE_REPORT_INDENT, RunReportWriter } from '../report-stream.ts';
 import { shardOption, withShard } from '../shard.ts';
 import { openEngine } from '../../engines/node.ts';
 import { resolveFixture } from '../fixtures.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
-import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
+import { fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand } from './bench.ts';
 import { listDbDir } from '../db-dir.ts';
-import { prettyJson, printJson } from '../json.ts';
+import { prettyJson, printJson, rememberPrinted } from '../json.ts';
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
@@ -164,7 +164,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
-  const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
+  // Worker threads sized to the cores grade whole cases, each with its own engines (see engines/grading-pool.ts).
+  const pool = gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } });
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
   const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
@@ -176,6 +177,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus: shard ? shard.select(corpus) : corpus,
       run,
       engineFor: pool.engineFor,
+      grader: pool,
       config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,

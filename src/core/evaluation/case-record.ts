@@ -98,8 +98,17 @@ export interface Measured extends Diagnosed {
 /** `include` only adds report sections; it does not change grading, so it is not part of the hash. */
 async function configHashOf(config: EvaluationRequest['config']): Promise<string> {
   const { include: _include, ...gradingConfig } = config;
-  return (await sha256Text(stableJson(gradingConfig))).slice(0, 16);
+  const text = stableJson(gradingConfig);
+  // A run has one configuration (or a few per-case ones): hash each text once, not per case.
+  let hash = CONFIG_HASHES.get(text);
+  if (!hash) {
+    hash = sha256Text(text).then((h) => h.slice(0, 16));
+    if (CONFIG_HASHES.size >= 256) CONFIG_HASHES.clear();
+    CONFIG_HASHES.set(text, hash);
+  }
+  return hash;
 }
+const CONFIG_HASHES = new Map<string, Promise<string>>();
 
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

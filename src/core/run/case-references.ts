@@ -9,6 +9,7 @@ import type { CorpusCase } from '../corpus/types.ts';
 import type { CancelSignal, Engine } from '../engine.ts';
 import { resolveEvaluationConfig, type EvaluationConfig } from '../evaluation/request.ts';
 import { evaluateStaged, type EvaluateOptions, type StagedEvaluation } from '../pipeline.ts';
+import { hardness } from '../structure/hardness.ts';
 
 /** Which reference decided the verdict (only on cases with more than one). */
 export interface ReferenceMatch {
@@ -28,6 +29,16 @@ export interface CaseEvaluation {
   reference: ReferenceMatch | null;
   /** The case's own settings, when it has any (echoed in the case report). */
   configOverride: Record<string, unknown> | null;
+  /** The case's difficulty, when the thread that graded it worked it out (its reference is parsed there already). */
+  difficulty?: string | null;
+}
+
+/** The corpus's difficulty of a case, else Spider's hardness of its reference. */
+export function caseDifficulty(c: CorpusCase, dialect: 'duckdb' | 'sqlite'): string | undefined {
+  if (c.difficulty) return c.difficulty;
+  if (!c.referenceSql) return undefined;
+  const h = hardness(c.referenceSql, dialect);
+  return h.ok ? h.value.hardness : undefined;
 }
 
 /** All accepted references of a case, the primary first. */

@@ -16,9 +16,9 @@ import { createSemaphore, DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_THRESHOLD, su
 import type { EvaluateOptions, StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
-import { hardness } from '../structure/hardness.ts';
+import { asEvaluation, type CaseGrader } from './case-grader.ts';
 import { dialectOfEngine } from '../structure/grammar.ts';
-import { evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
+import { caseDifficulty, evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
 
@@ -89,6 +89,12 @@ export interface GradeRunInput {
    * grow with the corpus, and the report's `cases` is empty.
    */
   retainCases?: boolean;
+  /**
+   * Grades whole cases elsewhere (a pool of worker threads with their own
+   * engines); used when there is no judge and no review pause. engineFor
+   * still serves the self-check and the fixture digests.
+   */
+  grader?: CaseGrader;
 }
 
 export interface CaseReport {
@@ -140,13 +146,6 @@ export interface RunReport {
     /** Cases kept from before an interruption instead of being graded again. */
     resumed_cases: number;
   };
-}
-
-function caseDifficulty(c: CorpusCase, dialect: 'duckdb' | 'sqlite'): CaseResult['difficulty'] {
-  if (c.difficulty) return c.difficulty;
-  if (!c.referenceSql) return undefined;
-  const h = hardness(c.referenceSql, dialect);
-  return h.ok ? h.value.hardness : undefined;
 }
 
 /** Execute every reference and compare with its frozen result, zero tolerance. */
@@ -249,7 +248,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       stratum: c.stratum ?? null,
       shape: c.shape ?? null,
       // Computed as the case finishes: its reference is parsed (once, cached) while earlier cases run.
-      difficulty: caseDifficulty(c, dialectOfEngine(corpus.engine)) ?? null,
+      difficulty: extra?.difficulty !== undefined ? extra.difficulty : (caseDifficulty(c, dialectOfEngine(corpus.engine)) ?? null),
       fixture: c.fixture,
       question: c.question,
       enriched_question: record?.enrichedQuestion ?? null,
@@ -295,8 +294,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   };
 
   // Without judge or review, several cases are in flight; they finish strictly in corpus order.
-  const window = input.judge || input.onReview ? 1 : Math.max(1, input.concurrency ?? 4);
-  const inFlight: { index: number; c: CorpusCase; record: RunRecord | undefined; evaluated: Promise<CaseEvaluation> | null }[] = [];
+  const grader = input.judge || input.onReview ? null : (input.grader ?? null);
+  const window = input.judge || input.onReview ? 1 : Math.max(1, grader?.capacity ?? input.concurrency ?? 4);
+  const inFlight: { index: number; c: CorpusCase; record: RunRecord | undefined; evaluated: Promise<CaseEvaluation | null> | null }[] = [];
   const drain = async (keep: number): Promise<void> => {
     while (inFlight.length > keep) {
       const next = inFlight.shift()!;
@@ -323,6 +323,12 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     if (!answered || !hasReference || c.arm === 'must_refuse') {
       await drain(0);
       finish(index, c, record, null);
+      continue;
+    }
+    if (grader) {
+      const graded = grader.grade(c, sql, config, dialectOfEngine(corpus.engine)).then((g) => (g ? asEvaluation(g) : null));
+      inFlight.push({ index, c, record, evaluated: graded });
+      await drain(window - 1);
       continue;
     }
     // Cases in flight share one fixture: an engine pool may reload one engine for another fixture (--db-dir).

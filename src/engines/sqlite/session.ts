@@ -270,6 +270,8 @@ export class SqliteSession implements EngineSession {
     const elapsed = () => performance.now() - started;
     const db = this.db;
     if (!db || !this.loaded) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    // Several sessions can share a thread (a grading worker): the clock is this fixture's.
+    freezeClock(this.loaded.asOf);
     const pre = rejectedByPrecheck(sql);
     if (pre) return pre;
     // sql.js finalizes each iterated statement when the iterator moves on:
