@@ -22,8 +22,8 @@ import { caseDifficulty, evaluateCase, type CaseEvaluation, type ReferenceMatch 
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
 
-/** 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases. */
-export const RUN_REPORT_VERSION = '1.1.0';
+/** 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases. 1.2.0: shard (a report of some shards of a run, src/core/report/merge.ts). */
+export const RUN_REPORT_VERSION = '1.2.0';
 
 export type GradeStep = 'selfcheck' | 'parse' | 'execute' | 'compare' | 'diagnose' | 'done';
 
