@@ -17,6 +17,7 @@ import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand } from './bench.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson } from '../json.ts';
+import { fixtureAsOf, nodeNeighbourHost, ORACLE_FLAGS, ORACLE_HELP, oracleConfig } from '../oracle-flags.ts';
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
@@ -49,6 +50,7 @@ ${THRESHOLD_HELP}
   --include intermediates
                          add each case's ASTs, full result tables and result schemas
                          to its report (large); verdicts are unchanged
+${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
                          corpus or version (refused by default, exit 2)
@@ -124,6 +126,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     include: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     'allow-corpus-mismatch': { type: 'boolean' },
+    ...ORACLE_FLAGS,
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
     'max-over-refusal': { type: 'string' },
@@ -153,6 +156,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
   const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
+  const oracle = oracleConfig(values);
+  const neighbourHost = (oracle.neighbours as number | undefined) ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd)) : null;
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
   const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
@@ -163,7 +168,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus,
       run,
       engineFor: pool.engineFor,
-      config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
+      config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}), ...oracle },
+      ...(neighbourHost ? { neighbourHost } : {}),
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       retainCases: !!values.json || values.out === '-',
@@ -191,6 +197,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     writer?.abort();
     await pool.close();
+    await neighbourHost?.close();
   }
 }
 
