@@ -4,12 +4,14 @@
  * its Spider database with `neighbours: K`, then counted against the human
  * labels (Spider-Pair rows) and the official evaluator's verdicts.
  *
- *   node --import tsx scripts/spider-neighbours.ts [--labelled] [--k 8] [--limit N] [--db NAME] [--details FILE.jsonl]
+ *   node --import tsx scripts/spider-neighbours.ts [--labelled | --unlabelled] [--k 8] [--limit N] [--db NAME] [--details FILE.jsonl]
+ *   node --import tsx scripts/spider-neighbours.ts --from-details FILE.jsonl [--k 8]
  *
- * Prints the figures as Markdown; --details writes one JSON line per pair that
- * passes on the fixture (its counterexample, if any) for reading the flips.
+ * Prints the figures as Markdown; --details writes one JSON line per graded
+ * pair as it goes (its counterexample, if any) for reading the flips, and
+ * --from-details prints the figures of such a file (a run cut short included).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { evaluationRequest } from '../src/core/evaluation/request.ts';
@@ -35,13 +37,15 @@ const limit = Number(opt('--limit') ?? Infinity);
 const onlyDb = opt('--db');
 const details = opt('--details');
 const labelled = args.includes('--labelled');
+const unlabelled = args.includes('--unlabelled');
+const fromDetails = opt('--from-details');
 
 const pairs = readFileSync(path.join(spider, 'pairs.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as Pair)
-  .filter((p) => (!labelled || p.label_spider_pair !== null) && (!onlyDb || p.db_id === onlyDb))
-  .slice(0, limit);
+  .filter((p) => (!labelled || p.label_spider_pair !== null) && (!unlabelled || p.label_spider_pair === null) && (!onlyDb || p.db_id === onlyDb))
+  .slice(0, fromDetails ? 0 : limit);
 
 interface Row {
   id: string;
@@ -59,10 +63,17 @@ interface Row {
   ms: number;
 }
 
-const rows: Row[] = [];
+const rows: Row[] = fromDetails
+  ? readFileSync(fromDetails, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Row)
+  : [];
+if (details) writeFileSync(details, '');
 const byDb = new Map<string, Pair[]>();
 for (const p of pairs) byDb.set(p.db_id, [...(byDb.get(p.db_id) ?? []), p]);
 const engine = openEngine('sqlite');
+if (fromDetails) byDb.clear();
 const host = createNeighbourHost({ open: (name) => openEngine(name) });
 const started = performance.now();
 let done = 0;
@@ -91,6 +102,7 @@ for (const [db, list] of [...byDb].sort()) {
       checked: n?.checked ?? 0, discarded: n?.discarded.length ?? 0, skipped: n?.skipped ?? null,
       counterexample: n?.counterexample ?? null, gold: p.gold_sql, pred: p.pred_sql, ms: performance.now() - t,
     });
+    if (details) appendFileSync(details, JSON.stringify(rows[rows.length - 1]) + '\n');
     if (++done % 200 === 0) console.error(`${done}/${pairs.length} ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 }
@@ -100,7 +112,7 @@ const seconds = (performance.now() - started) / 1000;
 
 const count = (f: (r: Row) => boolean) => rows.filter(f).length;
 const lines: string[] = [];
-lines.push(`${rows.length.toLocaleString('en-US')} pairs${labelled ? ' (human-labelled)' : ''}, K = ${k}, ${seconds.toFixed(0)} s.`, '');
+lines.push(`${rows.length.toLocaleString('en-US')} pairs${labelled ? ' (human-labelled)' : unlabelled ? ' (not labelled)' : ''} on ${new Set(rows.map((r) => r.db)).size} databases, K = ${k}${fromDetails ? '' : `, ${seconds.toFixed(0)} s`}.`, '');
 const passes = rows.filter((r) => r.fixture_pass);
 lines.push(`- pass on the fixture: ${passes.length}; of them failed on a neighbour (coincidental_match): ${count((r) => r.fixture_pass && r.neighbour_fail)}`);
 lines.push(`- neighbours compared per fixture pass: ${(passes.reduce((s, r) => s + r.checked, 0) / Math.max(1, passes.length)).toFixed(2)} (discarded: ${passes.reduce((s, r) => s + r.discarded, 0)}; skipped cases: ${count((r) => r.fixture_pass && r.skipped !== null)})`);
@@ -114,5 +126,4 @@ const officialPass = rows.filter((r) => r.official && r.fixture_pass);
 lines.push(`- official passes that also pass on the fixture here: ${officialPass.length}; flipped by neighbours: **${officialPass.filter((r) => r.neighbour_fail).length}**`);
 lines.push(`- mean time per pair: ${((seconds * 1000) / rows.length).toFixed(1)} ms; per fixture pass with neighbours: ${(passes.reduce((s, r) => s + r.ms, 0) / Math.max(1, passes.length)).toFixed(1)} ms`);
 console.log(lines.join('\n'));
-if (details) writeFileSync(details, rows.filter((r) => r.fixture_pass).map((r) => JSON.stringify(r)).join('\n') + '\n');
 process.exit(0);

@@ -64,7 +64,7 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
         { id: 'ok', outcome: 'correct', query: 'SELECT 1' },
         { id: 'broken', outcome: 'broken_reference', query: 'SELECT 1' },
       ],
-      { name: 'c', version: 1, sha256: null },
+      { name: 'c', version: 1, sha256: '0'.repeat(64) },
       {},
     );
     if (!summary.ok) throw new Error(summary.error.message);

@@ -172,18 +172,28 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError(`Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`);
   const engine = openEngine(requested ?? fixture.engines[0]!);
   const neighbourHost = (request.config.neighbours ?? 0) > 0 ? nodeNeighbourHost(() => fixture.source.asOf) : null;
+  // --cross-engine: the same fixture on the other engine (an SQL dump loads on both).
+  const otherName = ENGINE_NAMES.find((n) => n !== engine.name && fixture.engines.includes(n));
+  if (request.config.cross_engine && !otherName) throw new CliError(`--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on both engines).`);
+  const other = request.config.cross_engine && otherName ? openEngine(otherName) : null;
   try {
+    if (other) {
+      const loadedOther = await other.load(fixture.source);
+      if (!loadedOther.ok) throw new CliError(`Cannot load fixture ${values.fixture} on ${other.name}: ${loadedOther.error.message}`);
+    }
     const loaded = await engine.load(fixture.source);
     if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
     request.context.fixture ??= loaded.value.name;
     const report = await evaluate(request, engine, {
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } } : {}),
       ...(neighbourHost ? { neighbourHost } : {}),
+      ...(other ? { otherEngine: other } : {}),
     });
     io.out(values.json ? prettyJson(report) : summarizeReport(report));
     return report.deterministic_verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
     await engine.close();
     await neighbourHost?.close();
+    await other?.close();
   }
 }
