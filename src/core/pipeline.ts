@@ -8,6 +8,8 @@
  *   2. validate        validation/validate.ts      parse once (cached), structure, execute both, validity
  *   3. blockedBy       validation/validate.ts      precedence: no query → parse failure → execution failure
  *   4. compareStage    result/stage.ts             the two results under the policy
+ *   4b. neighbourStage neighbours/stage.ts         a pass re-checked on generated neighbour databases (config.neighbours)
+ *   4c. oracleStage    oracle/stage.ts             LIMIT-tie flag, nondeterministic candidate, cross-engine agreement
  *   5. tolerate        structure/tolerances.ts     safety LIMIT and default ORDER BY not counted
  *   6. diagnoseStage   diagnose/stage.ts           counterfactual transplants (one batch), attribution
  *   7. performanceStage report/assemble.ts         plans and time ratio (when enabled)
@@ -23,6 +25,9 @@ import { assemble, assembleBlocked, performanceStage } from './report/assemble.t
 import type { EvaluationReport } from './report/report.ts';
 import { diagnoseStage } from './diagnose/stage.ts';
 import { compareStage } from './result/stage.ts';
+import type { NeighbourHost } from './neighbours/host.ts';
+import { neighbourStage } from './neighbours/stage.ts';
+import { oracleStage } from './oracle/stage.ts';
 import type { Dialect } from './structure/grammar.ts';
 import { tolerate } from './structure/tolerances.ts';
 import { blockedBy, validate } from './validation/validate.ts';
@@ -40,6 +45,10 @@ export interface EvaluateOptions {
   clock?: () => number;
   /** Aborts the judge's request (the deterministic part has its own per-query timeouts). */
   signal?: CancelSignal;
+  /** Scratch databases for config.neighbours (SPEC 4.1); without one, neighbours are not generated. */
+  neighbourHost?: NeighbourHost;
+  /** The other engine with the same fixture loaded, for config.cross_engine. */
+  otherEngine?: Engine;
 }
 
 /**
@@ -64,7 +73,8 @@ export async function evaluateStaged(request: EvaluationRequest, engine: Engine,
   const validated = await validate(await openCase(request, engine, options));
   const blocked = blockedBy(validated);
   if (blocked) return { report: await assembleBlocked(validated, blocked), judge: null, asksJudge: false };
-  const measured = await performanceStage(await diagnoseStage(tolerate(compareStage(validated))));
+  const compared = await oracleStage(await neighbourStage(compareStage(validated), options.neighbourHost), options.otherEngine ? { otherEngine: options.otherEngine } : {});
+  const measured = await performanceStage(await diagnoseStage(tolerate(compared)));
   const report = await assemble(measured);
   if (!request.config.enable_ai_judge || !options.judge) return { report, judge: null, asksJudge: false };
   return { report, ...judgeStage(report, measured, options.judge, options.signal) };

@@ -25,6 +25,7 @@ import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunRepor
 import { evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openEngine } from '../engines/browser.ts';
+import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
 
 export interface EngineStarted {
@@ -62,6 +63,9 @@ export const MAX_TIMEOUT_MS = 600_000;
 const DEFAULT_APP_MAX_ROWS = 100_000;
 
 const engines = new Map<EngineName, SupervisedEngine>();
+/** Scratch engine hosts for neighbour databases (config.neighbours), started on first use. */
+let neighbours: NeighbourHost | null = null;
+const neighbourHost = (): NeighbourHost => (neighbours ??= createNeighbourHost({ open: (name) => openEngine(name) }));
 const inFlight = new Map<string, AbortController>();
 let nextRun = 0;
 
@@ -490,7 +494,7 @@ const api = {
           context: { fixture: name, order_matters: input.orderMatters ?? false, ...(shape ? { shape: shape as (typeof SHAPES)[number] } : {}) },
         },
         pooled.value,
-        provider ? { judge: { provider } } : {},
+        { ...(provider ? { judge: { provider } } : {}), ...((config.value.neighbours ?? 0) > 0 ? { neighbourHost: neighbourHost() } : {}) },
       );
       return ok(report);
     } catch (thrown) {

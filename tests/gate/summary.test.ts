@@ -31,7 +31,7 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
   const s = summary(EVERY_OUTCOME, { version: 3 });
 
   it('counts every outcome', () => {
-    expect(s.outcomes).toEqual({ correct: 2, wrong: 2, no_query: 2, correct_refusal: 1, missed_refusal: 2, over_refusal: 1, declined_unarmed: 1 });
+    expect(s.outcomes).toEqual({ correct: 2, wrong: 2, no_query: 2, correct_refusal: 1, missed_refusal: 2, over_refusal: 1, declined_unarmed: 1, broken_reference: 0 });
     expect(s.corpus).toEqual({ name: 'battery', version: 3, size: 11, sha256: 'a'.repeat(64) });
     expect(s.run).toEqual({ agent: 'agent-x', model: 'luna-2', path: 'governed', created_at: '2026-07-01T00:00:00Z' });
   });

@@ -13,6 +13,7 @@ import { resolveFixture } from '../fixtures.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
+import { nodeNeighbourHost, ORACLE_FLAGS, ORACLE_HELP, oracleConfig } from '../oracle-flags.ts';
 
 export const COMPARE_HELP = `Usage: sql-verdict compare --fixture PATH|NAME --expected SQL --actual SQL [options]
        sql-verdict compare --fixture PATH|NAME --request request.json [options]
@@ -40,6 +41,7 @@ Options:
   --include intermediates
                         add the ASTs (parsed and canonical trees), the full result tables
                         and the result schemas to the report (config key "include")
+${ORACLE_HELP}
   --judge               ask the configured AI judge (SQL_VERDICT_JUDGE_* variables); advisory only
   --json                print the full JSON report
   -h, --help            show this help
@@ -113,6 +115,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     'as-of': { type: 'string' },
     judge: { type: 'boolean' },
     include: { type: 'string', multiple: true },
+    ...ORACLE_FLAGS,
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -151,6 +154,7 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     for (const v of asked) oneOf('--include', v, INCLUDE_OPTIONS);
     config.include = [...new Set([...((config.include as string[] | undefined) ?? []), ...asked])];
   }
+  Object.assign(config, oracleConfig(values));
   const checked = resolveEvaluationConfig(config);
   if (!checked.ok) throw new CliError(`Invalid configuration: ${checked.error.message}`);
   const context: Record<string, unknown> = { ...((raw.context as Record<string, unknown> | undefined) ?? {}) };
@@ -168,14 +172,29 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   if (requested && !fixture.engines.includes(requested))
     throw new CliError(`Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`);
   const engine = openEngine(requested ?? fixture.engines[0]!);
+  const neighbourHost = (request.config.neighbours ?? 0) > 0 ? nodeNeighbourHost(() => fixture.source.asOf) : null;
+  // --cross-engine: the same fixture on the other engine (an SQL dump loads on both).
+  const otherName = ENGINE_NAMES.find((n) => n !== engine.name && fixture.engines.includes(n));
+  if (request.config.cross_engine && !otherName) throw new CliError(`--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on both engines).`);
+  const other = request.config.cross_engine && otherName ? openEngine(otherName) : null;
   try {
+    if (other) {
+      const loadedOther = await other.load(fixture.source);
+      if (!loadedOther.ok) throw new CliError(`Cannot load fixture ${values.fixture} on ${other.name}: ${loadedOther.error.message}`);
+    }
     const loaded = await engine.load(fixture.source);
     if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
     request.context.fixture ??= loaded.value.name;
-    const report = await evaluate(request, engine, judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } } : {});
+    const report = await evaluate(request, engine, {
+      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } } : {}),
+      ...(neighbourHost ? { neighbourHost } : {}),
+      ...(other ? { otherEngine: other } : {}),
+    });
     io.out(values.json ? prettyJson(report) : summarizeReport(report));
     return report.deterministic_verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
     await engine.close();
+    await neighbourHost?.close();
+    await other?.close();
   }
 }

@@ -18,6 +18,7 @@ import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand } from './bench.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson, printJson, rememberPrinted } from '../json.ts';
+import { fixtureAsOf, nodeNeighbourHost, ORACLE_FLAGS, ORACLE_HELP, oracleConfig } from '../oracle-flags.ts';
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
@@ -57,6 +58,7 @@ ${THRESHOLD_HELP}
   --shard K/N            grade only shard K of N (cases at corpus positions i with
                          i mod N = K-1); "sql-verdict merge" combines the N reports.
                          Exit 0 once graded: verdicts and thresholds belong to the merge
+${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
                          corpus or version (refused by default, exit 2)
@@ -134,6 +136,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     json: { type: 'boolean' },
     'allow-corpus-mismatch': { type: 'boolean' },
     shard: { type: 'string' },
+    ...ORACLE_FLAGS,
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
     'max-over-refusal': { type: 'string' },
@@ -164,7 +167,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
+  const oracle = oracleConfig(values);
+  const neighbourHost = (oracle.neighbours as number | undefined) ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd)) : null;
   // Worker threads sized to the cores grade whole cases, each with its own engines (see engines/grading-pool.ts).
+  // Neighbour databases need scratch engines the workers do not have: with --neighbours the cases are graded here.
   const pool = gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } });
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
@@ -177,8 +183,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus: shard ? shard.select(corpus) : corpus,
       run,
       engineFor: pool.engineFor,
-      grader: pool,
-      config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
+      ...(neighbourHost ? { neighbourHost } : { grader: pool }),
+      config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}), ...oracle },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       retainCases: !!values.json || values.out === '-',
@@ -208,6 +214,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   } finally {
     writer?.abort();
     await pool.close();
+    await neighbourHost?.close();
   }
 }
 

@@ -18,6 +18,8 @@ import type { Engine, ExecuteOutcome, QueryResult } from '../engine.ts';
 import type { EvaluationReport, Validity, Warning } from '../report/report.ts';
 import type { ComparisonConfig } from '../result/config.ts';
 import type { ResultComparison } from '../result/types.ts';
+import type { NeighbourEvidence } from '../neighbours/stage.ts';
+import type { CrossEngineEvidence } from '../oracle/stage.ts';
 import type { ClauseFeatures } from '../structure/features.ts';
 import type { Dialect } from '../structure/grammar.ts';
 import type { ParseOutcome } from '../structure/parse.ts';
@@ -76,6 +78,10 @@ export interface Compared extends Validated {
   result: ResultComparison;
   pass: boolean;
   orderKeys: number[] | null;
+  /** The neighbour stage's evidence (null or absent when neighbours are off or the case did not pass on the fixture). */
+  neighbours?: NeighbourEvidence | null;
+  /** Both queries on the other engine (config.cross_engine), when it ran. */
+  crossEngine?: CrossEngineEvidence;
 }
 
 export interface Tolerated extends Compared {

@@ -38,6 +38,18 @@ export interface EvaluationConfig extends ComparisonConfig {
    * changes a verdict, so it is left out of config_hash.
    */
   include?: IncludeOption[];
+  /**
+   * Neighbour databases per case (SPEC 4.1; 0 or absent: off). A case that
+   * passes on the fixture and fails on a neighbour is a coincidental match.
+   * Needs a scratch engine from the caller (EvaluateOptions.neighbourHost).
+   */
+  neighbours?: number;
+  /** Base seed of the neighbours (default 1): neighbour i's seed is derived from it and i alone. */
+  neighbour_seed?: number;
+  /** Wall-clock budget for one case's neighbours (default 10000 ms); past it no further neighbour starts. */
+  neighbour_budget_ms?: number;
+  /** Run both queries on the other engine too and flag a verdict that depends on it (needs EvaluateOptions.otherEngine). */
+  cross_engine?: boolean;
 }
 
 export const DEFAULT_EVALUATION_CONFIG: Readonly<EvaluationConfig> = Object.freeze({
@@ -78,7 +90,8 @@ type Raw = Record<string, unknown>;
 
 const BOOLEAN_KEYS = ['enable_ai_judge', 'enable_performance_metrics', 'enable_counterfactuals'] as const;
 const INTEGER_KEYS = ['query_timeout_ms', 'max_counterfactuals', 'safety_limit_threshold', 'max_rows', 'max_result_bytes'] as const;
-const EXTRA_KEYS: string[] = [...BOOLEAN_KEYS, ...INTEGER_KEYS, 'include'];
+const ORACLE_KEYS = ['neighbours', 'neighbour_seed', 'neighbour_budget_ms'] as const;
+const EXTRA_KEYS: string[] = [...BOOLEAN_KEYS, ...INTEGER_KEYS, ...ORACLE_KEYS, 'cross_engine', 'include'];
 
 /** Validate a configuration object (seed option names); unknown options are errors. */
 export function resolveEvaluationConfig(input: unknown = {}): Outcome<EvaluationConfig> {
@@ -100,6 +113,17 @@ export function resolveEvaluationConfig(input: unknown = {}): Outcome<Evaluation
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (key !== 'max_counterfactuals' && v === 0))
       return fail('input.invalid', `config.${key} must be a ${key === 'max_counterfactuals' ? 'non-negative' : 'positive'} whole number.`, { location: `config.${key}` });
     out[key] = v;
+  }
+  for (const key of ORACLE_KEYS) {
+    if (raw[key] === undefined) continue;
+    const v = raw[key];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (key === 'neighbour_budget_ms' && v === 0))
+      return fail('input.invalid', `config.${key} must be a ${key === 'neighbour_budget_ms' ? 'positive' : 'non-negative'} whole number.`, { location: `config.${key}` });
+    out[key] = v;
+  }
+  if (raw.cross_engine !== undefined) {
+    if (typeof raw.cross_engine !== 'boolean') return fail('input.invalid', 'config.cross_engine must be true or false.', { location: 'config.cross_engine' });
+    out.cross_engine = raw.cross_engine;
   }
   if (raw.include !== undefined) {
     const inc = raw.include;

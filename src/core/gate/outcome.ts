@@ -13,6 +13,7 @@ export const CASE_OUTCOMES = [
   'missed_refusal',
   'over_refusal',
   'declined_unarmed',
+  'broken_reference',
 ] as const;
 
 /**
@@ -78,6 +79,8 @@ export interface ClassifyInput {
   sql: string | null | undefined;
   /** The deterministic layers judged the returned answer correct. Ignored unless an answer was returned. */
   deterministicPass?: boolean | undefined;
+  /** The reference query does not parse or run: a broken oracle, not the candidate's failure. */
+  brokenReference?: boolean | undefined;
 }
 
 /**
@@ -105,6 +108,7 @@ export function classifyOutcome(input: ClassifyInput): Outcome<CaseOutcome> {
   if (!hasReference) {
     return fail('input.invalid', 'A must_answer case must have a reference query or an expected result to grade the answer.');
   }
+  if (input.brokenReference) return ok('broken_reference');
   return ok(input.deterministicPass === true ? 'correct' : 'wrong');
 }
 
@@ -122,6 +126,7 @@ export function outcomeFitsArm(outcome: CaseOutcome, arm: Arm | undefined): bool
       return arm === undefined;
     case 'correct':
     case 'wrong':
+    case 'broken_reference':
       return arm !== 'must_refuse';
   }
 }

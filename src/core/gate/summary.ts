@@ -186,6 +186,7 @@ export const DEFAULT_REASONS: Record<CaseOutcome, string> = {
   missed_refusal: 'Answered a question it must decline (fabricated answer).',
   over_refusal: 'Declined a question it should have answered (over-refusal).',
   declined_unarmed: 'Declined a graded question; scored as a failure.',
+  broken_reference: 'The reference query does not run: a broken oracle; excluded from accuracy.',
 };
 
 export function emptyOutcomeCounts(): OutcomeCounts {
@@ -206,8 +207,9 @@ function orderLabels(labels: Iterable<string>, known: readonly string[]): string
   return [...head, ...tail];
 }
 
+/** A case whose reference is broken is named (summary.broken_references), not counted either way. */
 function isAnswerSet(c: CaseResult): boolean {
-  return c.arm !== 'must_refuse';
+  return c.arm !== 'must_refuse' && c.outcome !== 'broken_reference';
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Diagnosed, Measured, Validated } from '../evaluation/case-record.ts';
 import type { ErrorCategory } from '../errors.ts';
+import { neighbourWarnings } from '../neighbours/stage.ts';
 import { resultVerdict } from '../result/types.ts';
 import { queryResourceCost, resourceCost } from '../score/resource-cost.ts';
 import { buildIntermediates } from './intermediates.ts';
@@ -117,7 +118,8 @@ export async function assembleBlocked(v: Validated, blocked: Blocked): Promise<E
   const evidence = { ...evidenceBase(v), result: null };
   return orderReport({
     ...common(v),
-    deterministic_verdict: 'fail' as const,
+    // A broken reference gives no verdict on the candidate.
+    deterministic_verdict: blocked.reason === 'broken_reference' ? ('undecided' as const) : ('fail' as const),
     overall_score: 0,
     structure_score: v.structure?.structure_score ?? null,
     result_score: null,
@@ -165,7 +167,7 @@ export async function assemble(m: Measured): Promise<EvaluationReport> {
     per_column_mismatch_map: diagnosis.per_column_mismatch_map,
     mismatch_map: diagnosis.per_column_mismatch_map,
     blocked_reason: null,
-    warnings: [...m.warnings, ...result.warnings, ...m.performanceWarnings],
+    warnings: [...m.warnings, ...result.warnings, ...neighbourWarnings(m.neighbours), ...m.performanceWarnings],
     evidence: {
       ...evidenceBase(m),
       result,
@@ -173,6 +175,8 @@ export async function assemble(m: Measured): Promise<EvaluationReport> {
       counterfactuals: m.counterfactuals.map(
         (c): CounterfactualEvidence => ({ clause: c.transplant.clause, direction: c.transplant.direction, sql: c.transplant.sql, executed: c.executed, agrees: c.agrees, ...(c.error ? { error: c.error } : {}) }),
       ),
+      ...(m.neighbours ? { neighbours: m.neighbours } : {}),
+      ...(m.crossEngine ? { cross_engine: m.crossEngine } : {}),
     },
     run_metadata: await metadata(m),
   };

@@ -6,6 +6,8 @@
 import type { CaseJudgment } from '../judge/index.ts';
 import type { ColumnMismatchEntry, DiagnosticScores, Finding } from '../diagnose/attribute.ts';
 import type { VerdictError, ErrorCategory } from '../errors.ts';
+import type { NeighbourEvidence } from '../neighbours/stage.ts';
+import type { CrossEngineEvidence } from '../oracle/stage.ts';
 import type { ResultComparison } from '../result/types.ts';
 import type { ResourceCost } from '../score/resource-cost.ts';
 import type { Severity } from '../score/scoring.ts';
@@ -21,7 +23,7 @@ import type { Intermediates } from './intermediates.ts';
 export const REPORT_VERSION = '1.1.0';
 export const TOOL_VERSION = 'sql-verdict 0.1.0';
 
-export type BlockedReason = 'parse_failure' | 'execution_failure' | 'no_query' | null;
+export type BlockedReason = 'parse_failure' | 'execution_failure' | 'no_query' | 'broken_reference' | null;
 
 export interface Validity {
   parse_success_actual: boolean;
@@ -104,6 +106,10 @@ export interface EvaluationReport {
     /** Capped samples of both results, for the reader (and the judge). */
     expected_sample: (JsonResultTable & { total_rows: number }) | null;
     actual_sample: (JsonResultTable & { total_rows: number }) | null;
+    /** Neighbour databases (config.neighbours): how many ran, and the counterexample of a coincidental match. */
+    neighbours?: NeighbourEvidence;
+    /** Both queries on the other engine (config.cross_engine). */
+    cross_engine?: CrossEngineEvidence;
   };
   /** Only when requested (config.include: ["intermediates"]): trees, full result tables, schemas. */
   intermediates?: Intermediates;

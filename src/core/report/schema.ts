@@ -123,7 +123,7 @@ export const REPORT_SCHEMA = {
       description: 'Deprecated alias of per_column_mismatch_map (identical content), kept for report version 1.1.x only; read per_column_mismatch_map.',
     },
     error_types: { type: 'array', items: { enum: [...ERROR_CATEGORIES] } },
-    blocked_reason: { enum: ['parse_failure', 'execution_failure', 'no_query', null] },
+    blocked_reason: { enum: ['parse_failure', 'execution_failure', 'no_query', 'broken_reference', null] },
     warnings: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
     validity: {
       type: 'object',
@@ -156,6 +156,27 @@ export const REPORT_SCHEMA = {
         user_query: { type: 'string' },
         actual_sql: { type: ['string', 'null'] },
         expected_sql: { type: 'string' },
+        neighbours: {
+          type: 'object',
+          required: ['requested', 'generator_version', 'base_seed', 'checked', 'agreed', 'discarded', 'budget_ms', 'budget_exhausted', 'skipped', 'counterexample'],
+          properties: {
+            requested: count,
+            generator_version: { type: 'integer' },
+            base_seed: { type: 'integer' },
+            checked: count,
+            agreed: count,
+            discarded: { type: 'array', items: { type: 'object', required: ['index', 'seed', 'reason'] } },
+            budget_ms: { type: 'integer' },
+            budget_exhausted: { type: 'boolean' },
+            skipped: { type: ['string', 'null'] },
+            counterexample: nullable({ type: 'object', required: ['index', 'seed', 'changes', 'reasons', 'expected_rows', 'only_expected', 'only_actual', 'expected_sample'] }),
+          },
+        },
+        cross_engine: {
+          type: 'object',
+          required: ['engine', 'verdict', 'engine_dependent'],
+          properties: { engine: { type: 'string' }, verdict: { enum: ['pass', 'fail', 'undecided', 'not_comparable'] }, engine_dependent: { type: 'boolean' } },
+        },
         structure: nullable({ type: 'object', required: ['parse_success_expected', 'parse_success_actual', 'normalized_sql_match', 'clause_match', 'clause_weighted_distance'] }),
         result: nullable(RESULT_COMPARISON),
         findings: {

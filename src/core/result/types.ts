@@ -23,6 +23,7 @@ export const REASON_CODES = [
   'column_name_mismatch',
   'column_order_mismatch',
   'matching_incomplete',
+  'coincidental_match',
 ] as const;
 export type ReasonCode = (typeof REASON_CODES)[number];
 
@@ -160,7 +161,15 @@ export type Reason =
   | ScalarShape
   | ColumnNameMismatch
   | ColumnOrderMismatch
-  | MatchingIncomplete;
+  | MatchingIncomplete
+  | CoincidentalMatch;
+
+/** The results agree on the fixture but not on a generated neighbour database (SPEC 4.1; evidence.neighbours has the counterexample). */
+export interface CoincidentalMatch extends ReasonBase {
+  code: 'coincidental_match';
+  neighbour_index: number;
+  neighbour_seed: number;
+}
 
 export interface ModeOutcome {
   pass: boolean;

@@ -64,11 +64,15 @@ export async function evaluateCase(
   sql: string,
   engine: Engine,
   runConfig: EvaluationConfig,
-  options: { judge?: EvaluateOptions['judge']; signal?: CancelSignal },
+  options: { judge?: EvaluateOptions['judge']; signal?: CancelSignal; neighbourHost?: EvaluateOptions['neighbourHost'] },
 ): Promise<CaseEvaluation> {
   const config = caseConfig(c, runConfig);
   const references = referencesOf(c);
-  const stageOptions: EvaluateOptions = { ...(options.judge ? { judge: options.judge } : {}), ...(options.signal ? { signal: options.signal } : {}) };
+  const stageOptions: EvaluateOptions = {
+    ...(options.judge ? { judge: options.judge } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.neighbourHost ? { neighbourHost: options.neighbourHost } : {}),
+  };
   const one = (expectedSql: string, withFrozen: boolean) =>
     evaluateStaged(
       {

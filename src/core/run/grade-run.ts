@@ -75,6 +75,8 @@ export interface GradeRunInput {
   skipSelfCheck?: boolean;
   /** The optional AI judge (advisory), used when config.enable_ai_judge. */
   judge?: EvaluateOptions['judge'];
+  /** Scratch databases for config.neighbours (neighbours/host.ts). */
+  neighbourHost?: EvaluateOptions['neighbourHost'];
   /** Judge requests in flight at most (default 4); grading goes on meanwhile. */
   judgeConcurrency?: number;
   /**
@@ -231,7 +233,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null, extra?: CaseEvaluation): void => {
     const sql = record?.sql ?? null;
     const declined = record?.declined ?? false;
-    const classified = classifyOutcome({ hasReference: !!(c.referenceSql || c.expected), ...(c.arm ? { arm: c.arm } : {}), declined, sql, deterministicPass: report?.deterministic_verdict === 'pass' });
+    const classified = classifyOutcome({ hasReference: !!(c.referenceSql || c.expected), ...(c.arm ? { arm: c.arm } : {}), declined, sql, deterministicPass: report?.deterministic_verdict === 'pass', brokenReference: report?.blocked_reason === 'broken_reference' });
     if (!classified.ok) {
       failure ??= fail('input.invalid', `Case ${c.id}: ${classified.error.message}`, { location: c.id });
       return;
@@ -341,7 +343,11 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     }
     input.onProgress?.({ index, total, id: c.id, step: 'execute' });
     // Several references, the case's own settings and BIRD's evidence: see case-references.ts.
-    const evaluation = evaluateCase(c, sql, engine.value, config, { ...(input.judge ? { judge: input.judge } : {}), ...(input.signal ? { signal: input.signal } : {}) });
+    const evaluation = evaluateCase(c, sql, engine.value, config, {
+      ...(input.judge ? { judge: input.judge } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+      ...(input.neighbourHost ? { neighbourHost: input.neighbourHost } : {}),
+    });
     if (window > 1) {
       inFlight.push({ index, c, record, evaluated: evaluation });
       await drain(window - 1);
@@ -458,6 +464,8 @@ function keptCases(input: GradeRunInput, records: Map<string, RunRecord>, before
   return kept;
 }
 
+const DEFAULT_BROKEN = 'The reference query does not run: a broken oracle; excluded from accuracy.';
+
 function reasonFor(outcome: CaseResult['outcome'], record: RunRecord | undefined, report: EvaluationReport | null): { code: string; text: string } | null {
   switch (outcome) {
     case 'correct':
@@ -469,6 +477,8 @@ function reasonFor(outcome: CaseResult['outcome'], record: RunRecord | undefined
       return { code: 'refusal.missed', text: 'The system answered a question it must refuse (a fabricated answer).' };
     case 'over_refusal':
       return { code: 'refusal.over', text: `The system declined an answerable question${record?.declineReason ? `: "${record.declineReason}"` : ''}.` };
+    case 'broken_reference':
+      return { code: 'oracle.broken_reference', text: report?.explanations[0] ?? DEFAULT_BROKEN };
     case 'declined_unarmed':
       return { code: 'refusal.declined_answerable', text: `The system declined an answerable golden question${record?.declineReason ? `: "${record.declineReason}"` : ''} (scored as a failure, recorded distinctly).` };
     case 'wrong': {

@@ -109,14 +109,32 @@ function parserWarnings(validity: Validity, parsed: ParsedPair): Warning[] {
 }
 
 export interface Blocked {
-  reason: 'no_query' | 'parse_failure' | 'execution_failure';
+  /** broken_reference: the reference itself does not parse or run: the oracle is broken, the candidate is not graded. */
+  reason: 'no_query' | 'parse_failure' | 'execution_failure' | 'broken_reference';
   explanation: string;
+}
+
+/** Both queries ran past max_rows: the message names both (a reference that large is not the candidate's fault). */
+function maxRowsBoth(validity: Validity): string | null {
+  const e = validity.execution_error_expected;
+  const a = validity.execution_error_actual;
+  if (e?.code !== 'sandbox.resource_exhausted' || a?.code !== 'sandbox.resource_exhausted') return null;
+  return `Both queries failed to execute (resource_exhausted): the reference — ${e.message} — and the candidate — ${a.message}. Raise max_rows or narrow the reference; the candidate is not to blame alone.`;
 }
 
 /** The failure-state precedence: no query, then a parse failure, then an execution failure (null: not blocked). */
 export function blockedBy(v: Validated): Blocked | null {
   const validity = v.validity;
   if (!v.actualSql) return { reason: 'no_query', explanation: 'No query was produced: a graded failure.' };
+  if (!validity.parse_success_expected || !validity.execution_success_expected) {
+    const error = validity.execution_error_expected;
+    const both = maxRowsBoth(validity);
+    if (both) return { reason: 'execution_failure', explanation: both };
+    return {
+      reason: 'broken_reference',
+      explanation: `Broken oracle: the reference query ${!validity.parse_success_expected ? 'does not parse' : 'fails to execute'}${error?.category ? ` (${error.category})` : ''}: ${error?.message ?? 'unknown error'}. The candidate is not graded; the case is excluded from accuracy until the reference is fixed.`,
+    };
+  }
   if (!validity.parse_success_expected || !validity.parse_success_actual) {
     const side = !validity.parse_success_actual ? 'candidate' : 'reference';
     const error = !validity.parse_success_actual ? validity.execution_error_actual : validity.execution_error_expected;

@@ -42,6 +42,8 @@ export class Comparison {
   /** A shared case's shape and config: they decide its verdict, so they stay until another link is opened. */
   shape = $state<string | null>(null);
   config = $state.raw<Record<string, unknown> | null>(null);
+  /** Neighbour databases per comparison (0: off); sent as config.neighbours. */
+  neighbours = $state(0);
   report = $state.raw<EvaluationReport | null>(null);
   error = $state.raw<VerdictError | null>(null);
   running = $state(false);
@@ -89,7 +91,7 @@ export class Comparison {
         actualSql: this.actualSql,
         orderMatters: this.orderMatters,
         shape: this.shape,
-        config: this.config,
+        config: this.neighbours > 0 ? { ...(this.config ?? {}), neighbours: this.neighbours } : this.config,
         ...(judge ? { judge } : {}),
       });
       if (seq !== this.seq) return;

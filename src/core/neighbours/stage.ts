@@ -1,0 +1,204 @@
+/**
+ * The neighbour stage (SPEC 4.1): a case that passes on its fixture is run on
+ * K generated neighbour databases. A neighbour on which the reference fails,
+ * or is unstable (its LIMIT cuts a tie, or keeps some of an unordered result),
+ * is discarded, not counted. The first neighbour on which the candidate's
+ * result differs is the counterexample: the case fails with
+ * `coincidental_match`, and evidence.neighbours names the neighbour's seed,
+ * what was changed, and the rows that differ — regenerated from the fixture,
+ * the two queries and that seed alone.
+ */
+import { lintReferenceText } from '../corpus/lint.ts';
+import { canonicalCell } from '../digest/canonical-dump.ts';
+import type { Compared } from '../evaluation/case-record.ts';
+import type { Engine, ExecuteOutcome } from '../engine.ts';
+import { limitTieStatus } from '../oracle/limit-tie.ts';
+import type { Warning } from '../report/report.ts';
+import { compareResults } from '../result/compare.ts';
+import { resultVerdict, type CoincidentalMatch } from '../result/types.ts';
+import { encodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
+import type { Cell, ResultTable } from '../value/kind.ts';
+import { GENERATOR_VERSION, generateNeighbour, neighbourDump, neighbourSeed, type TableChanges } from './generate.ts';
+import type { NeighbourHost } from './host.ts';
+import { planNeighbours, type NeighbourPlan } from './plan.ts';
+
+export const DEFAULT_NEIGHBOUR_SEED = 1;
+export const DEFAULT_NEIGHBOUR_BUDGET_MS = 10_000;
+const SAMPLE_ROWS = 10;
+
+export interface NeighbourCounterexample {
+  index: number;
+  seed: number;
+  /** What the generator changed, per table. */
+  changes: TableChanges[];
+  /** Why the results differ (the comparison's reasons, or the candidate's error). */
+  reasons: { code: string; message: string }[];
+  expected_rows: number;
+  actual_rows: number | null;
+  /** Rows of one side with no equal row on the other (by value, in the reference's column order when aligned). */
+  only_expected: string[][];
+  only_actual: string[][];
+  expected_sample: JsonResultTable & { total_rows: number };
+  actual_sample: (JsonResultTable & { total_rows: number }) | null;
+  actual_error: string | null;
+}
+
+export interface NeighbourEvidence {
+  requested: number;
+  generator_version: number;
+  base_seed: number;
+  /** Neighbours on which both queries ran and were compared. */
+  checked: number;
+  agreed: number;
+  discarded: { index: number; seed: number; reason: string }[];
+  budget_ms: number;
+  budget_exhausted: boolean;
+  elapsed_ms: number;
+  /** Why no neighbour ran (too large a fixture, a nondeterministic reference...), else null. */
+  skipped: string | null;
+  counterexample: NeighbourCounterexample | null;
+  /** What the plan read from the queries (literals per column, tie columns). */
+  plan: { hints: number; tie_columns: string[] };
+}
+
+function sample(table: ResultTable) {
+  return { ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, SAMPLE_ROWS) }), total_rows: table.rows.length };
+}
+
+/** Rows (as canonical text) of `a` that `b` lacks, bag-wise; both in the same column order. */
+function rowsMissing(a: ResultTable, b: ResultTable): string[][] {
+  const text = (t: ResultTable, row: readonly Cell[]) => row.map((cell, i) => canonicalCell(t.columns[i]!, cell));
+  const counts = new Map<string, number>();
+  for (const row of b.rows) {
+    const k = text(b, row).join('\t');
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  const out: string[][] = [];
+  for (const row of a.rows) {
+    const cells = text(a, row);
+    const k = cells.join('\t');
+    const n = counts.get(k) ?? 0;
+    if (n > 0) counts.set(k, n - 1);
+    else if (out.length < SAMPLE_ROWS) out.push(cells);
+  }
+  return out;
+}
+
+export type WithNeighbours = Compared & { neighbours: NeighbourEvidence | null };
+
+/** Run the case on its neighbours when it passed and neighbours are on; otherwise the record unchanged (neighbours: null). */
+export async function neighbourStage(c: Compared, host: NeighbourHost | undefined): Promise<WithNeighbours> {
+  const k = c.config.neighbours ?? 0;
+  if (!host || k <= 0 || !c.pass || resultVerdict(c.result) !== 'pass' || !c.actualSql) return { ...c, neighbours: null };
+  const started = c.now();
+  const baseSeed = c.config.neighbour_seed ?? DEFAULT_NEIGHBOUR_SEED;
+  const budget = c.config.neighbour_budget_ms ?? DEFAULT_NEIGHBOUR_BUDGET_MS;
+  const evidence: NeighbourEvidence = {
+    requested: k, generator_version: GENERATOR_VERSION, base_seed: baseSeed, checked: 0, agreed: 0, discarded: [],
+    budget_ms: budget, budget_exhausted: false, elapsed_ms: 0, skipped: null, counterexample: null, plan: { hints: 0, tie_columns: [] },
+  };
+  const done = (extra: Partial<WithNeighbours> = {}): WithNeighbours => {
+    evidence.elapsed_ms = Math.round((c.now() - started) * 1000) / 1000;
+    return { ...c, ...extra, neighbours: evidence, timings: { ...c.timings, compare: c.timings.compare + (c.now() - started) } };
+  };
+  // A reference that reads randomness or an unfrozen clock differs between databases anyway.
+  const unstable = lintReferenceText(c.request.expected_sql, true);
+  if (unstable.length) {
+    evidence.skipped = `the reference is not deterministic (${unstable[0]!.message})`;
+    return done();
+  }
+  const fixture = c.request.context.fixture ?? 'fixture';
+  const snapshot = await host.snapshot(c.engine, fixture);
+  if (!snapshot.ok) {
+    evidence.skipped = snapshot.error.message;
+    return done();
+  }
+  const plan: NeighbourPlan = planNeighbours([c.request.expected_sql, c.actualSql], snapshot.value.tables.flatMap((t) => t.columns.map((col) => col.name)));
+  evidence.plan = { hints: plan.hints.length, tie_columns: plan.tieColumns };
+  const exec = c.execOptions;
+  for (let index = 0; index < k; index++) {
+    if (c.now() - started > budget) {
+      evidence.budget_exhausted = true;
+      break;
+    }
+    const seed = neighbourSeed(baseSeed, index);
+    const data = generateNeighbour(snapshot.value, plan, seed);
+    const dump = neighbourDump(snapshot.value, data);
+    if ('unsupported' in dump) {
+      evidence.skipped = `no neighbour can be written: ${dump.unsupported}`;
+      break;
+    }
+    const ran = await host.withNeighbour(c.engine.name, fixture, dump.sql, async (scratch: Engine) => {
+      const expected = await scratch.execute(c.request.expected_sql, exec);
+      if (!expected.ok) return { discard: `the reference fails on it: ${expected.error.message}` } as const;
+      const tie = await limitTieStatus(scratch, c.request.expected_sql, expected.value.columns.map((col) => col.name), exec);
+      if (tie.kind === 'tie' || tie.kind === 'unordered') return { discard: tie.kind === 'tie' ? 'the reference LIMIT cuts through a tie' : 'the reference LIMIT keeps some rows of an unordered result' } as const;
+      const actual: ExecuteOutcome = await scratch.execute(c.actualSql!, exec);
+      return { expected: expected.value, actual } as const;
+    });
+    if (!ran.ok) {
+      evidence.discarded.push({ index, seed, reason: ran.error.message });
+      continue;
+    }
+    if ('discard' in ran.value) {
+      evidence.discarded.push({ index, seed, reason: ran.value.discard! });
+      continue;
+    }
+    const { expected, actual } = ran.value;
+    evidence.checked++;
+    let reasons: { code: string; message: string }[];
+    let onlyExpected: string[][] = [];
+    let onlyActual: string[][] = [];
+    if (actual.ok) {
+      const compared = compareResults(expected, actual.value, c.comparison, {
+        ...(c.request.context.shape ? { shape: c.request.context.shape } : {}),
+        orderKeys: c.orderKeys,
+      });
+      const verdict = resultVerdict(compared);
+      if (verdict === 'pass' || verdict === 'undecided') {
+        evidence.agreed += verdict === 'pass' ? 1 : 0;
+        if (verdict === 'undecided') evidence.discarded.push({ index, seed, reason: 'the comparison was undecided on it' });
+        continue;
+      }
+      reasons = compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message }));
+      if (compared.column_alignment.mapping.length === expected.columns.length && actual.value.columns.length === expected.columns.length) {
+        const order: number[] = [];
+        for (const m of compared.column_alignment.mapping) order[m.expected_index] = m.actual_index;
+        const projected: ResultTable = { columns: order.map((i) => actual.value.columns[i]!), rows: actual.value.rows.map((r) => order.map((i) => r[i] ?? null)) };
+        onlyExpected = rowsMissing(expected, projected);
+        onlyActual = rowsMissing(projected, expected);
+      }
+    } else reasons = [{ code: 'candidate_error', message: `The candidate fails on this neighbour: ${actual.error.message}` }];
+    evidence.counterexample = {
+      index,
+      seed,
+      changes: data.changes.filter((t) => t.dropped || t.duplicated || t.perturbed || t.nulled || t.planted || t.tied),
+      reasons,
+      expected_rows: expected.rows.length,
+      actual_rows: actual.ok ? actual.value.rows.length : null,
+      only_expected: onlyExpected,
+      only_actual: onlyActual,
+      expected_sample: sample(expected),
+      actual_sample: actual.ok ? sample(actual.value) : null,
+      actual_error: actual.ok ? null : actual.error.message,
+    };
+    const reason: CoincidentalMatch = {
+      code: 'coincidental_match',
+      neighbour_index: index,
+      neighbour_seed: seed,
+      message: `Coincidental match: the results agree on the fixture but not on neighbour database ${index + 1} (seed ${seed}, base seed ${baseSeed}): ${reasons[0]?.message ?? 'the results differ'}`,
+    };
+    const result = { ...c.result, reasons: [reason, ...c.result.reasons], result_equality_family: { ...c.result.result_equality_family, mode_pass: false } };
+    return done({ result, pass: false });
+  }
+  return done();
+}
+
+/** The warning a report carries when neighbours were asked for but could not run. */
+export function neighbourWarnings(evidence: NeighbourEvidence | null | undefined): Warning[] {
+  if (!evidence) return [];
+  const out: Warning[] = [];
+  if (evidence.skipped) out.push({ code: 'neighbours_skipped', message: `No neighbour database was checked: ${evidence.skipped}.` });
+  else if (evidence.budget_exhausted) out.push({ code: 'neighbours_budget', message: `Neighbour budget (${evidence.budget_ms} ms) reached after ${evidence.checked} of ${evidence.requested} neighbours.` });
+  return out;
+}

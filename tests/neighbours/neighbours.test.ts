@@ -1,0 +1,176 @@
+/**
+ * Neighbour databases on both real engines: the fixture read back and
+ * written out again is the same database (content digest); generated
+ * neighbours keep keys and foreign keys and load; the same seed gives the
+ * same neighbour; a coincidental match fails with its seed and differing
+ * rows, reproducibly; a correct rewrite still passes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineName } from '../../src/core/engine.ts';
+import { evaluationRequest } from '../../src/core/evaluation/request.ts';
+import { generateNeighbour, neighbourDump, neighbourSeed } from '../../src/core/neighbours/generate.ts';
+import { createNeighbourHost, type NeighbourHost } from '../../src/core/neighbours/host.ts';
+import { planNeighbours } from '../../src/core/neighbours/plan.ts';
+import { readSnapshot, type FixtureSnapshot } from '../../src/core/neighbours/snapshot.ts';
+import { evaluate } from '../../src/core/pipeline.ts';
+import { openEngine } from '../../src/engines/node.ts';
+import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
+import { sqlFixture } from '../helpers/fixtures.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+// A small shop with keys, a foreign key, NOT NULL and a NULL-able column (retail's shape, fewer rows: fast on both engines).
+const SHOP = `
+CREATE TABLE customers (id INTEGER NOT NULL, name VARCHAR NOT NULL, city VARCHAR, tier VARCHAR, PRIMARY KEY (id));
+CREATE TABLE orders (id INTEGER NOT NULL, customer_id INTEGER NOT NULL, amount DECIMAL(10,2) NOT NULL, placed DATE NOT NULL, PRIMARY KEY (id), FOREIGN KEY (customer_id) REFERENCES customers (id));
+INSERT INTO customers VALUES (1, 'Ada', 'Berlin', 'gold'), (2, 'Bo', 'Denver', NULL), (3, 'Cy', 'Berlin', 'gold'), (4, 'Di', 'Leeds', 'silver'),
+  (5, 'Ed', 'Denver', 'gold'), (6, 'Flo', 'Seoul', NULL), (7, 'Gus', 'Leeds', 'bronze'), (8, 'Hal', 'Berlin', 'silver');
+INSERT INTO orders VALUES (10, 1, 12.50, '2025-01-03'), (11, 1, 30.00, '2025-01-04'), (12, 2, 40.00, '2025-02-01'), (13, 3, 7.25, '2025-02-10'),
+  (14, 3, 100.00, '2025-03-01'), (15, 4, 0.00, '2025-03-02'), (16, 5, 55.10, '2025-03-15'), (17, 7, 19.99, '2025-04-01'), (18, 8, 64.00, '2025-04-20');
+`;
+
+const ENGINES: EngineName[] = ['duckdb', 'sqlite'];
+const engines = new Map<EngineName, SupervisedEngine>();
+const snapshots = new Map<EngineName, FixtureSnapshot>();
+let host: NeighbourHost;
+
+beforeAll(async () => {
+  host = createNeighbourHost({ open: (name) => openEngine(name) });
+  for (const name of ENGINES) {
+    const engine = openEngine(name);
+    const loaded = await engine.load(sqlFixture('shop', SHOP));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    engines.set(name, engine);
+    const snap = await readSnapshot(engine);
+    if (!snap.ok) throw new Error(snap.error.message);
+    snapshots.set(name, snap.value);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  for (const e of engines.values()) await e.close();
+  await host.close();
+});
+
+const request = (expected: string, actual: string, k = 8) =>
+  evaluationRequest({ expected_sql: expected, actual_sql: actual, context: { fixture: 'shop' }, config: { neighbours: k, enable_counterfactuals: false, neighbour_budget_ms: 60_000 } });
+
+describe.each(ENGINES)('neighbour databases on %s', (name) => {
+  it('reads the schema and keys back from the catalog', () => {
+    const snap = snapshots.get(name)!;
+    expect(snap.tables.map((t) => t.name)).toEqual(['customers', 'orders']);
+    const orders = snap.tables[1]!;
+    expect(orders.primaryKey).toEqual(['id']);
+    expect(orders.foreignKeys).toEqual([{ columns: ['customer_id'], table: 'customers', refColumns: ['id'] }]);
+    expect(orders.columns.find((c) => c.name === 'placed')!.notNull).toBe(true);
+    expect(snap.totalRows).toBe(17);
+  });
+
+  it('the fixture written back unchanged is the same database (content digest)', async () => {
+    const snap = snapshots.get(name)!;
+    const identity = { seed: 0, tables: snap.tables.map((t) => ({ name: t.name, rows: t.rows })), changes: [] };
+    const dump = neighbourDump(snap, identity);
+    if ('unsupported' in dump) throw new Error(dump.unsupported);
+    const original = await engines.get(name)!.contentDigest();
+    const copied = await host.withNeighbour(name, 'shop', dump.sql, (scratch) => scratch.contentDigest());
+    expect(copied.ok && copied.value).toEqual(original);
+  });
+
+  it('neighbours change the data, keep keys and foreign keys, and load; one seed, one neighbour', async () => {
+    const snap = snapshots.get(name)!;
+    const plan = planNeighbours(["SELECT name FROM customers WHERE tier = 'gold' AND city <> 'Leeds' ORDER BY name"], snap.tables.flatMap((t) => t.columns.map((c) => c.name)));
+    expect(plan.hints.map((h) => [h.column, h.values])).toEqual([['tier', ['gold']], ['city', ['Leeds']]]);
+    const digests = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const seed = neighbourSeed(1, i);
+      const data = generateNeighbour(snap, plan, seed);
+      expect(generateNeighbour(snap, plan, seed)).toEqual(data);
+      const dump = neighbourDump(snap, data);
+      if ('unsupported' in dump) throw new Error(dump.unsupported);
+      const checked = await host.withNeighbour(name, 'shop', dump.sql, async (scratch) => {
+        const orphans = await scratch.execute('SELECT count(*) FROM orders WHERE customer_id NOT IN (SELECT id FROM customers)');
+        const dupKeys = await scratch.execute('SELECT count(*) - count(DISTINCT id) FROM customers');
+        const digest = await scratch.contentDigest();
+        return { orphans: orphans.ok ? Number(orphans.value.rows[0]![0]) : -1, dupKeys: dupKeys.ok ? Number(dupKeys.value.rows[0]![0]) : -1, digest: digest.ok ? digest.value : '' };
+      });
+      if (!checked.ok) throw new Error(checked.error.message);
+      expect(checked.value.orphans).toBe(0);
+      expect(checked.value.dupKeys).toBe(0);
+      digests.add(checked.value.digest);
+    }
+    const original = await engines.get(name)!.contentDigest();
+    expect(digests.has(original.ok ? original.value : '')).toBe(false);
+    expect(digests.size).toBeGreaterThan(3);
+  }, 60_000);
+
+  it('a coincidental match fails with the neighbour seed and the differing rows, and again from the same seed', async () => {
+    // No gold customer has a NULL city on the fixture: the extra predicate drops nothing there.
+    const expected = "SELECT name FROM customers WHERE tier = 'gold'";
+    const actual = "SELECT name FROM customers WHERE tier = 'gold' AND city IS NOT NULL";
+    const report = await evaluate(request(expected, actual), engines.get(name)!, { neighbourHost: host });
+    expect(report.deterministic_verdict).toBe('fail');
+    const reason = report.evidence.result!.reasons[0]!;
+    expect(reason.code).toBe('coincidental_match');
+    const n = report.evidence.neighbours!;
+    const ce = n.counterexample!;
+    expect(ce.seed).toBe(neighbourSeed(n.base_seed, ce.index));
+    expect(ce.only_expected.length + ce.only_actual.length).toBeGreaterThan(0);
+    expect(report.explanations[0]).toMatch(/Coincidental match/);
+    const again = await evaluate(request(expected, actual), engines.get(name)!, { neighbourHost: host });
+    expect(again.evidence.neighbours!.counterexample).toEqual(ce);
+  }, 60_000);
+
+  it('a correct rewrite passes on every neighbour', async () => {
+    const report = await evaluate(
+      request("SELECT c.name, count(*) AS n FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.tier = 'gold' GROUP BY c.id, c.name", "SELECT name, (SELECT count(*) FROM orders WHERE customer_id = customers.id) FROM customers WHERE 'gold' = tier AND id IN (SELECT customer_id FROM orders)"),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
+    expect(report.deterministic_verdict).toBe('pass');
+    const n = report.evidence.neighbours!;
+    expect(n.checked).toBeGreaterThanOrEqual(6);
+    expect(n.agreed).toBe(n.checked);
+  }, 60_000);
+
+  it('a neighbour on which the reference LIMIT cuts a tie is discarded, not counted', async () => {
+    const report = await evaluate(request('SELECT name FROM customers ORDER BY tier LIMIT 1', 'SELECT name FROM customers ORDER BY tier LIMIT 1', 8), engines.get(name)!, { neighbourHost: host });
+    const n = report.evidence.neighbours!;
+    expect(n.discarded.some((d) => /tie/.test(d.reason))).toBe(true);
+    expect(n.checked + n.discarded.length).toBe(8);
+    expect(report.deterministic_verdict).toBe('pass');
+  }, 60_000);
+
+  it('off without a host or with neighbours: 0', async () => {
+    const report = await evaluate(request("SELECT name FROM customers WHERE tier = 'gold'", "SELECT name FROM customers WHERE tier = 'gold' AND city IS NOT NULL", 0), engines.get(name)!, { neighbourHost: host });
+    expect(report.deterministic_verdict).toBe('pass');
+    expect(report.evidence.neighbours).toBeUndefined();
+  });
+});
+
+describe('neighbours of a Spider database', () => {
+  it('concert_singer (SQLite file): keys read from the catalog, neighbours load', async () => {
+    const file = path.join(repoRoot, 'tests/fixtures/spider/database/concert_singer/concert_singer.sqlite');
+    const engine = openEngine('sqlite');
+    try {
+      const loaded = await engine.load({ name: 'concert_singer', files: [{ fileName: 'concert_singer.sqlite', format: 'sqlite', bytes: new Uint8Array(readFileSync(file)) }] });
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      const report = await evaluate(
+        evaluationRequest({
+          expected_sql: 'SELECT count(*) FROM singer WHERE age > 40',
+          actual_sql: 'SELECT count(*) FROM singer WHERE age >= 41 AND age IS NOT NULL',
+          context: { fixture: 'concert_singer' },
+          config: { neighbours: 4, enable_counterfactuals: false },
+        }),
+        engine,
+        { neighbourHost: host },
+      );
+      expect(report.evidence.neighbours!.checked).toBe(4);
+      expect(report.deterministic_verdict).toBe('pass');
+      const snap = await readSnapshot(engine);
+      expect(snap.ok && snap.value.tables.find((t) => t.name === 'singer_in_concert')!.foreignKeys.length).toBe(2);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+});
