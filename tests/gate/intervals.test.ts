@@ -50,7 +50,10 @@ describe("Newcombe's paired interval (method 10)", () => {
     expect(low).toBeLessThan(0.2);
     expect(high).toBeGreaterThan(0.2);
     expect(low).toBeGreaterThanOrEqual(-1);
-    expect(pointsText(0.2, [low, high])).toMatch(/^\+20\.0 points \[[−+]\d+\.\d, \+\d+\.\d\]$/);
+    // By hand (Wilson margins 0.6 of 10 [0.3127, 0.8318] and 0.8 of 10 [0.4902, 0.9433], phi = (5·1 − 1·3)/√(6·4·8·2) = 0.1021).
+    expect(low).toBeCloseTo(-0.16752978681563746, 10);
+    expect(high).toBeCloseTo(0.507718613018509, 10);
+    expect(pointsText(d.value.difference.estimate, [low, high])).toBe('+20.0 points [−16.8, +50.8]');
   });
 });
 
