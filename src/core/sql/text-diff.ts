@@ -20,14 +20,18 @@ export function sqlTokens(text: string): string[] {
 /** LCS table cells at most (tokens × tokens); above it, lines are diffed instead. */
 const BUDGET = 4_000_000;
 
+/** Whitespace runs compare equal whatever they hold: a reflowed query is not a changed one. */
+const key = (t: string) => (/^\s+$/.test(t) ? ' ' : t);
+
 function lcsDiff(a: string[], b: string[]): TextDiffPart[] {
   // Common head and tail first: most candidate SQL shares long runs with the reference.
   let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  while (head < a.length && head < b.length && key(a[head]!) === key(b[head]!)) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const x = a.slice(head, a.length - tail);
-  const y = b.slice(head, b.length - tail);
+  while (tail < a.length - head && tail < b.length - head && key(a[a.length - 1 - tail]!) === key(b[b.length - 1 - tail]!)) tail++;
+  const x = a.slice(head, a.length - tail).map(key);
+  const y = b.slice(head, b.length - tail).map(key);
+  const yText = b.slice(head, b.length - tail);
   const n = x.length;
   const m = y.length;
   const table = new Uint32Array((n + 1) * (m + 1));
@@ -40,22 +44,23 @@ function lcsDiff(a: string[], b: string[]): TextDiffPart[] {
     if (last && last.op === op) last.text += text;
     else parts.push({ op, text });
   };
-  if (head) push('same', a.slice(0, head).join(''));
+  // Same parts read as the candidate wrote them.
+  if (head) push('same', b.slice(0, head).join(''));
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && x[i] === y[j]) {
-      push('same', x[i]!);
+      push('same', yText[j]!);
       i++;
       j++;
-    } else if (j < m && (i === n || table[i * (m + 1) + j + 1]! >= table[(i + 1) * (m + 1) + j]!)) push('added', y[j++]!);
-    else push('removed', x[i++]!);
+    } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!)) push('removed', a[head + i++]!);
+    else push('added', yText[j++]!);
   }
-  if (tail) push('same', a.slice(a.length - tail).join(''));
+  if (tail) push('same', b.slice(b.length - tail).join(''));
   return parts;
 }
 
-/** The parts that turn `before` into `after`; joining the same+removed parts gives `before`, same+added gives `after`. */
+/** The parts that turn `before` into `after`: joining the same and added parts gives `after`; whitespace differences are not changes. */
 export function diffSqlText(before: string, after: string): TextDiffPart[] {
   const a = sqlTokens(before);
   const b = sqlTokens(after);
