@@ -54,11 +54,17 @@ function language(dialect: 'duckdb' | 'sqlite', schema: SqlSchema | null) {
   return sql({ dialect: dialect === 'sqlite' ? SQLite : DUCKDB, upperCaseKeywords: true, ...(schema ? { schema } : {}) });
 }
 
-export function createSqlEditor(parent: HTMLElement, options: EditorOptions): SqlEditorHandle {
+export function createSqlEditor(host: HTMLElement, options: EditorOptions): SqlEditorHandle {
   const lang = new Compartment();
   let applying = false;
+  // In a shadow root CodeMirror adopts constructed stylesheets instead of adding a <style>
+  // element, which the page's Content-Security-Policy (style-src 'self') would block.
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  const parent = document.createElement('div');
+  shadow.appendChild(parent);
   const view = new EditorView({
     parent,
+    root: shadow,
     state: EditorState.create({
       doc: options.doc,
       extensions: [
@@ -91,6 +97,9 @@ export function createSqlEditor(parent: HTMLElement, options: EditorOptions): Sq
       view.dispatch({ effects: lang.reconfigure(language(dialect, schema)) });
     },
     focus: () => view.focus(),
-    destroy: () => view.destroy(),
+    destroy: () => {
+      view.destroy();
+      parent.remove();
+    },
   };
 }
