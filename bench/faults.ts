@@ -15,14 +15,15 @@ import { openEngine } from '../src/engines/node.ts';
 import { median, type Figure } from './harness.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const HUGE: Record<EngineName, string> = {
+// The two wasm engines of the fault bench (PGlite has its own bench in bench/engines-node.ts).
+const HUGE: Record<Extract<EngineName, 'duckdb' | 'sqlite'>, string> = {
   duckdb: "SELECT repeat('x', 8192) AS s FROM range(1000000)",
   sqlite: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r",
 };
 const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
 
 /** `sql-verdict run` with the huge candidate first, then an ordinary case; peak RSS from GNU time. */
-export function hugeResultRun(engine: EngineName): { figures: Figure[]; line: string } {
+export function hugeResultRun(engine: keyof typeof HUGE): { figures: Figure[]; line: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-faults-'));
   try {
     const cases = ['huge', 'after'].map((id) => `  - id: ${id}\n    fixture: retail\n    question: How many customers?\n    reference_sql: SELECT count(*) AS n FROM customers\n    shape: scalar\n`);
