@@ -11,6 +11,7 @@ import { Router } from './state/router.svelte.ts';
 import { STEF_SCORE_CONTEXT, StefScore } from './state/stef-score.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
 import { WORKSPACE_KEY } from './state/context.ts';
+import { EDITOR_SUPPORT_KEY, EditorSupport } from './state/editor-support.ts';
 
 const worker = startAppWorker();
 const playground = new Playground(worker.api);
@@ -33,6 +34,7 @@ mount(App, {
   context: new Map<unknown, unknown>([
     [WORKSPACE_KEY, workspace],
     [STEF_SCORE_CONTEXT, stefScore],
+    [EDITOR_SUPPORT_KEY, new EditorSupport(worker.api)],
   ]),
 });
 

@@ -179,7 +179,10 @@ describe('corpus app in Chromium (production build)', () => {
     const other = await fresh.newPage();
     await other.goto(link);
     await other.getByTestId('playground').waitFor({ timeout: 30_000 });
-    expect(await other.getByTestId('pg-actual').inputValue()).toBe("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
+    // A textarea until the SQL editor (CodeMirror, loaded on demand) takes its place.
+    await expect
+      .poll(() => other.getByTestId('pg-actual').evaluate((el) => (el instanceof HTMLTextAreaElement ? el.value : (el as HTMLElement).innerText)))
+      .toBe("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
     await expect.poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 60_000 }).toBe('fail');
     await other.goto(`${app.origin}/#/s/AAAA-not-deflate`);
     await other.reload();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyOutcome, type ClassifyInput } from '../../src/core/gate/outcome.ts';
 import { summarizeRun } from '../../src/core/gate/summary.ts';
+import { wilson } from '../../src/core/gate/interval.ts';
 import { CORPUS, RUN, summary } from './build.ts';
 import { EVERY_OUTCOME } from './cases.ts';
 
@@ -37,7 +38,7 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
   });
 
   it('measures answer accuracy on the answer set, with the split of its failures', () => {
-    expect(s.answer_accuracy).toEqual({ correct: 2, total: 7, rate: 2 / 7, wrong: 2, no_query: 1, over_refusal: 1, declined_unarmed: 1 });
+    expect(s.answer_accuracy).toEqual({ correct: 2, total: 7, rate: 2 / 7, ci95: wilson(2, 7), wrong: 2, no_query: 1, over_refusal: 1, declined_unarmed: 1 });
   });
 
   it('reports both refusal arms with counts, stratified as counts, naming every miss', () => {
@@ -45,6 +46,7 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
       declined: 1,
       total: 4,
       rate: 0.25,
+      ci95: wilson(1, 4),
       missed_ids: ['r2', 'r3', 'r4'],
       missed_refusal_ids: ['r2', 'r3'],
       no_query_ids: ['r4'],
@@ -59,6 +61,7 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
       declined: 1,
       total: 3,
       rate: 1 / 3,
+      ci95: wilson(1, 3),
       declined_ids: ['c2'],
       strata: [
         { stratum: 'control_scalar', total: 2, declined: 0, correct: 1, wrong: 1, no_query: 0 },

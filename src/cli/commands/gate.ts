@@ -3,6 +3,7 @@ import { sha256Hex } from '../../core/digest/sha256.ts';
 import { DEFAULT_GATE_POLICY, type GatePolicy } from '../../core/gate/policy.ts';
 import { readReportFile } from '../../core/gate/report-file.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
+import { pointsText } from '../../core/gate/interval.ts';
 import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { readBaselineFile } from '../../core/gate/baseline-file.ts';
@@ -186,6 +187,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
     io.out(`Right: A ${d.right.a}/${d.right.total}, B ${d.right.b}/${d.right.total}`);
     io.out(`Fixed ${d.counts.fixed} · regressed ${d.counts.regressed} · unchanged right ${d.counts.unchanged_right} · unchanged wrong ${d.counts.unchanged_wrong}`);
     io.out(`McNemar exact test: b=${d.mcnemar.b}, c=${d.mcnemar.c}, p=${d.mcnemar.p_value.toPrecision(4)}`);
+    io.out(`Difference B − A in right answers: ${pointsText(d.difference.estimate, d.difference.ci95)} (95% interval, Newcombe's paired score method)`);
     if (d.fixed_ids.length) io.out(`Fixed: ${d.fixed_ids.join(', ')}`);
     if (d.regressed_ids.length) io.out(`Regressed: ${d.regressed_ids.join(', ')}`);
   }

@@ -1,6 +1,7 @@
 import { toCsv } from '../../core/gate/export/csv.ts';
 import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
+import { htmlCaseDetail, toHtml, type HtmlCaseDetail } from '../../core/report/html.ts';
 import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
 import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
 import { gradeRun, type CaseReport, type RunReport } from '../../core/run/grade-run.ts';
@@ -47,6 +48,8 @@ Options:
   --markdown FILE        write a Markdown summary (pull-request comment)
   --junit FILE           write JUnit XML (one test case per corpus case, named by its question)
   --csv FILE             write a CSV of cases
+  --html FILE            write a standalone HTML report (no scripts: summary, breakdowns with
+                         95% intervals, each failing case with its SQL and result samples)
 ${THRESHOLD_HELP}
   --judge                ask the configured AI judge (SQL_VERDICT_JUDGE_* variables) about
                          cases below the 0.92 score threshold; advisory only
@@ -76,6 +79,9 @@ empty results, clock-dependent or random functions, different results on two run
 LIMIT cutting through a tie, a reference over the time budget (--time-budget-ms, default
 2000), fixture digests. Without --corpus, checks the built-in corpora.
 Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
+
+/** Failing cases the HTML report shows in full (their details are kept while grading). */
+const HTML_MAX_FAILURES = 500;
 
 function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
@@ -129,6 +135,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     markdown: { type: 'string' },
     junit: { type: 'string' },
     csv: { type: 'string' },
+    html: { type: 'string' },
     judge: { type: 'boolean' },
     'judge-threshold': { type: 'string' },
     'judge-concurrency': { type: 'string' },
@@ -160,7 +167,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const include = [...new Set((values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!))];
   const thresholds = parseThresholds(values);
   const shard = shardOption(values.shard, thresholds);
-  const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
+  const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html }, { json: values.json });
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
   const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
@@ -176,6 +183,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
   const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
   // What JUnit needs of each case (question, time), kept instead of the case reports.
+  // What the HTML report shows of each failing case (its SQL and result samples), kept only with --html.
+  const failing: HtmlCaseDetail[] = [];
   const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] = [];
   try {
     const graded = await gradeRun({
@@ -190,6 +199,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       retainCases: !!values.json || values.out === '-',
       onCase: (k, index) => {
         writer?.add(k, index);
+        if (values.html && k.outcome !== 'correct' && k.outcome !== 'correct_refusal' && failing.length < HTML_MAX_FAILURES) failing.push(htmlCaseDetail(k));
         if (k.review_flags.length) flagged[index] = { id: k.id, review_flags: k.review_flags };
         slim[index] = { id: k.id, question: k.question, report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null };
       },
@@ -205,6 +215,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     out.write(values.markdown, () => toMarkdown(report.summary));
     out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })));
     out.write(values.csv, () => toCsv(report.summary));
+    out.write(values.html, () => toHtml({ summary: report.summary, details: failing, maxFailures: HTML_MAX_FAILURES, generatedAt: new Date().toISOString() }));
     const verdicts = checkThresholds(report.summary, thresholds);
     if (values.json) printJson(io.out, report);
     else out.print([summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...verdicts.lines].join('\n'));

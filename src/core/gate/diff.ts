@@ -5,6 +5,7 @@
  * outcome is wrong.
  */
 import { fail, ok, type Outcome } from '../errors.ts';
+import { newcombePaired, type PairedDifference } from './interval.ts';
 import { mcnemarExact, type McNemarResult } from './mcnemar.ts';
 import { isSuccess, type CaseOutcome } from './outcome.ts';
 import type { RunSummary } from './summary.ts';
@@ -30,6 +31,8 @@ export interface RunDiff {
   regressed_ids: string[];
   /** b = regressed, c = fixed. */
   mcnemar: McNemarResult;
+  /** B's success rate minus A's with Newcombe's paired 95% interval (hybrid Wilson score, method 10). */
+  difference: PairedDifference;
   /** In corpus order (run A's). */
   cases: CaseDiff[];
 }
@@ -79,6 +82,7 @@ export function diffRuns(a: RunSummary, b: RunSummary): Outcome<RunDiff> {
     fixed_ids: fixed,
     regressed_ids: regressed,
     mcnemar: mcnemarExact(regressed.length, fixed.length),
+    difference: newcombePaired(of('unchanged_right').length, regressed.length, fixed.length, of('unchanged_wrong').length),
     cases,
   });
 }

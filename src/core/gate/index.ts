@@ -14,6 +14,10 @@ export type { BoundarySweep, FigureSweep, SweepPoint, SweepRow, SweptFigure } fr
 export { diffRuns } from './diff.ts';
 export type { CaseChange, CaseDiff, RunDiff } from './diff.ts';
 export { mcnemarExact } from './mcnemar.ts';
+export { newcombePaired, wilson, Z95 } from './interval.ts';
+export type { Interval, PairedDifference } from './interval.ts';
+export { BREAKDOWN_KEYS, computeBreakdowns } from './breakdowns.ts';
+export type { BreakdownRate, BreakdownRow, Breakdowns } from './breakdowns.ts';
 export type { McNemarResult } from './mcnemar.ts';
 export { toMarkdown } from './export/markdown.ts';
 export type { MarkdownOptions } from './export/markdown.ts';

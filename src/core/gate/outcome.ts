@@ -53,6 +53,8 @@ export interface CaseResult {
   shape?: string;
   difficulty?: Difficulty;
   fixture?: string;
+  /** The corpus case's tags (for the by-tag breakdown). */
+  tags?: string[];
   /** Severity label from the score layer (pass, minor issue, ...). */
   severity?: string;
   /** The system's own words when it declined. */

@@ -49,6 +49,7 @@ function summaryProblem(report: unknown): [string, string] | null {
     if (k.difficulty !== undefined && !(DIFFICULTIES as readonly unknown[]).includes(k.difficulty)) return [`${at}.difficulty`, `${at}.difficulty (case ${k.id}) must be one of ${DIFFICULTIES.join(', ')} when present.`];
     for (const field of ['reason', 'reason_code', 'stratum', 'shape', 'fixture', 'severity', 'decline_reason'])
       if (!optionalText(k[field])) return [`${at}.${field}`, `${at}.${field} (case ${k.id}) must be text when present.`];
+    if (k.tags !== undefined && !(Array.isArray(k.tags) && k.tags.every(isText))) return [`${at}.tags`, `${at}.tags (case ${k.id}) must be a list of strings when present.`];
   }
   return null;
 }
@@ -74,6 +75,15 @@ function firstDifference(a: unknown, b: unknown, at: string): string | null {
   return `${at} (${JSON.stringify(b) ?? 'missing'}; the cases give ${JSON.stringify(a) ?? 'nothing'})`;
 }
 
+/** Drop the summary fields run report 1.2.0 added (breakdowns, ci95) from a recomputed summary. */
+function withoutAddedIn12(summary: Json): void {
+  delete summary.breakdowns;
+  for (const figure of ['answer_accuracy', 'refusal_recall', 'over_refusal']) {
+    const f = summary[figure];
+    if (isObject(f)) delete f.ci95;
+  }
+}
+
 /** Validate a parsed report and return its summary, recomputed from its cases and checked against what it states. */
 export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   const problem = summaryProblem(report);
@@ -81,7 +91,10 @@ export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   const s = (report as Json).summary as RunSummary;
   const recomputed = summarizeRun(s.cases, s.corpus, s.run, { reliabilityPenalty: s.reliability.c });
   if (!recomputed.ok) return fail('input.invalid', `summary.cases: ${recomputed.error.message}`, { location: 'summary.cases' });
-  const difference = firstDifference(JSON.parse(JSON.stringify(recomputed.value)), s, 'summary');
+  const expected = JSON.parse(JSON.stringify(recomputed.value)) as Json;
+  // A report of version 1.1 or older has no breakdowns nor intervals: compare what it states.
+  if (s.breakdowns === undefined) withoutAddedIn12(expected);
+  const difference = firstDifference(expected, s, 'summary');
   if (difference)
     return fail('input.invalid', `the summary disagrees with the report's own cases at ${difference}: the report was edited or is corrupt; re-run "sql-verdict run" to get a consistent one.`, {
       location: difference.split(' ')[0]!,

@@ -15,6 +15,8 @@ import {
   type CaseResult,
   type Difficulty,
 } from './outcome.ts';
+import { computeBreakdowns, type Breakdowns } from './breakdowns.ts';
+import { wilson, type Interval } from './interval.ts';
 
 export const SUMMARY_VERSION = 1;
 
@@ -47,6 +49,8 @@ export interface AnswerAccuracy {
   /** The answer set: every case with an answer to give (no arm, or must_answer). */
   total: number;
   rate: number | null;
+  /** Wilson score 95% interval of the rate (null when total is 0). */
+  ci95: Interval | null;
   /** How the non-correct part of the total splits. */
   wrong: number;
   no_query: number;
@@ -67,6 +71,8 @@ export interface RefusalRecall {
   /** The must_refuse arm. */
   total: number;
   rate: number | null;
+  /** Wilson score 95% interval of the rate (null when total is 0). */
+  ci95: Interval | null;
   /** Every must_refuse case not declined, by id: missed refusals (answered) first, then no query. */
   missed_ids: string[];
   missed_refusal_ids: string[];
@@ -88,6 +94,8 @@ export interface OverRefusal {
   /** The must_answer arm. */
   total: number;
   rate: number | null;
+  /** Wilson score 95% interval of the rate (null when total is 0). */
+  ci95: Interval | null;
   declined_ids: string[];
   strata: ControlStratum[];
 }
@@ -166,6 +174,8 @@ export interface RunSummary {
   difficulty_pyramid: PyramidLevel[];
   shapes: ShapeCounts[];
   failures: Failure[];
+  /** Outcome counts and rates (with Wilson 95% intervals) by fixture, tag, difficulty, shape and arm/stratum. */
+  breakdowns: Breakdowns;
   /** Every missed refusal by id (the must_refuse cases that were answered). */
   missed_refusals: string[];
   /** The per-case records, in corpus order. */
@@ -255,6 +265,7 @@ export function summarizeRun(
     correct,
     total: answerSet.length,
     rate: rate(correct, answerSet.length),
+    ci95: wilson(correct, answerSet.length),
     wrong: count(answerSet, 'wrong'),
     no_query: count(answerSet, 'no_query'),
     over_refusal: count(answerSet, 'over_refusal'),
@@ -279,6 +290,7 @@ export function summarizeRun(
     declined: declinedRefuse,
     total: mustRefuse.length,
     rate: rate(declinedRefuse, mustRefuse.length),
+    ci95: wilson(declinedRefuse, mustRefuse.length),
     missed_ids: [...missedRefusalIds, ...noQueryRefuseIds],
     missed_refusal_ids: missedRefusalIds,
     no_query_ids: noQueryRefuseIds,
@@ -301,6 +313,7 @@ export function summarizeRun(
     declined: overRefused,
     total: mustAnswer.length,
     rate: rate(overRefused, mustAnswer.length),
+    ci95: wilson(overRefused, mustAnswer.length),
     declined_ids: ids(mustAnswer, 'over_refusal'),
     strata: controlStrata,
   };
@@ -380,6 +393,7 @@ export function summarizeRun(
     difficulty_pyramid,
     shapes,
     failures,
+    breakdowns: computeBreakdowns(cases),
     missed_refusals: missedRefusalIds,
     cases: cases.map((k) => ({ ...k })),
   });

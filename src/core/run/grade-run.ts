@@ -22,7 +22,11 @@ import { caseDifficulty, evaluateCase, type CaseEvaluation, type ReferenceMatch 
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
 
-/** 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases. 1.2.0: shard (a report of some shards of a run, src/core/report/merge.ts). */
+/**
+ * 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases.
+ * 1.2.0: shard (a report of some shards of a run, src/core/report/merge.ts); summary.breakdowns, ci95 on every
+ * summary rate, summary.cases[].tags.
+ */
 export const RUN_REPORT_VERSION = '1.2.0';
 
 export type GradeStep = 'selfcheck' | 'parse' | 'execute' | 'compare' | 'diagnose' | 'done';
@@ -223,7 +227,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   let failure: Outcome<never> | null = null;
 
   const record_ = (index: number, caseReport: CaseReport, record: RunRecord | undefined): void => {
-    results[index] = caseResultOf(caseReport, record);
+    results[index] = caseResultOf(caseReport, record, corpus.cases[index]?.tags);
     if (retain) cases[index] = caseReport;
     if (caseReport.report?.judge) judgments[index] = caseReport.report.judge;
     graded++;
@@ -428,7 +432,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
 }
 
 /** The summary's view of a graded case. */
-export function caseResultOf(c: CaseReport, record: RunRecord | undefined): CaseResult {
+export function caseResultOf(c: CaseReport, record: RunRecord | undefined, tags?: readonly string[]): CaseResult {
   return {
     id: c.id,
     outcome: c.outcome,
@@ -439,6 +443,7 @@ export function caseResultOf(c: CaseReport, record: RunRecord | undefined): Case
     ...(c.shape ? { shape: c.shape } : {}),
     ...(c.difficulty ? { difficulty: c.difficulty as NonNullable<CaseResult['difficulty']> } : {}),
     fixture: c.fixture,
+    ...(tags?.length ? { tags: [...tags] } : {}),
     ...(c.report ? { severity: c.report.severity } : {}),
     ...(record?.declineReason ? { decline_reason: record.declineReason } : {}),
     ...(c.report?.validity.parser_unsupported_actual || c.report?.validity.parser_unsupported_expected ? { parser_unsupported: true as const } : {}),

@@ -231,7 +231,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     };
   }
   const summary = summarizeRun(
-    cases.map((k) => caseResultOf(k, records.get(k.id))),
+    cases.map((k, i) => caseResultOf(k, records.get(k.id), corpus.cases[i]?.tags)),
     { name: corpus.name, version: corpus.version, size: corpus.cases.length, sha256: loaded.sha256 },
     report.summary.run,
     { reliabilityPenalty: input.reliabilityPenalty ?? 1 },

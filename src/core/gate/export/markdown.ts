@@ -5,6 +5,8 @@
  */
 import type { GateResult } from '../gate.ts';
 import type { RunSummary } from '../summary.ts';
+import { BREAKDOWN_KEYS, type BreakdownRow, type Breakdowns } from '../breakdowns.ts';
+import { pctText } from '../interval.ts';
 import { mdCode, mdFence, mdInline } from './escape.ts';
 
 function pctOf(k: number, n: number): string {
@@ -29,6 +31,49 @@ export interface MarkdownOptions {
   gate?: GateResult;
   /** Failures listed in full up to this many (default 50); the rest are counted. */
   maxFailures?: number;
+}
+
+function ciText(ci: [number, number] | null | undefined): string {
+  return ci ? `${(100 * ci[0]).toFixed(1)}–${(100 * ci[1]).toFixed(1)}%` : '—';
+}
+
+export const BREAKDOWN_TITLES: Record<keyof Breakdowns, string> = {
+  by_fixture: 'By fixture',
+  by_tag: 'By tag (a case counts once per tag)',
+  by_difficulty: 'By difficulty',
+  by_shape: 'By shape',
+  by_stratum: 'By arm / stratum',
+};
+
+function breakdownTables(b: Breakdowns): string[] {
+  const out: string[] = ['### Breakdowns', ''];
+  const rowOf = (x: BreakdownRow) => [
+    mdInline(x.key),
+    x.total,
+    x.accuracy.total ? `${x.accuracy.count} of ${x.accuracy.total}` : '—',
+    pctText(x.accuracy.rate, x.accuracy.ci95),
+    `${x.success.count} of ${x.success.total}`,
+    pctText(x.success.rate, x.success.ci95),
+    x.outcomes.wrong,
+    x.outcomes.no_query,
+    x.outcomes.missed_refusal,
+    x.outcomes.over_refusal + x.outcomes.declined_unarmed,
+  ];
+  for (const key of BREAKDOWN_KEYS) {
+    const rows = b[key];
+    if (rows.length < 2 && key !== 'by_fixture') continue;
+    out.push(`#### ${BREAKDOWN_TITLES[key]}`, '');
+    out.push(
+      ...table(
+        ['', 'Cases', 'Correct', 'Accuracy [95%]', 'Right', 'Right rate [95%]', 'Wrong', 'No query', 'Missed refusal', 'Declined'],
+        rows.map(rowOf),
+        ['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
+      ),
+      '',
+    );
+  }
+  out.push('Accuracy: correct out of the answerable cases of the row; right: correct answers and correct refusals out of all its cases.', '');
+  return out;
 }
 
 export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): string {
@@ -60,15 +105,17 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
   out.push('### Figures', '');
   out.push(
     ...table(
-      ['Figure', 'Count', 'Rate', 'Denominator'],
+      ['Figure', 'Count', 'Rate', '95% interval', 'Denominator'],
       [
-        ['Answer accuracy', `${a.correct} of ${a.total}`, pctOf(a.correct, a.total), 'answerable cases (no arm, or must-answer)'],
-        ['Refusal recall', `${r.declined} of ${r.total}`, pctOf(r.declined, r.total), 'must-refuse arm'],
-        ['Over-refusal', `${o.declined} of ${o.total}`, pctOf(o.declined, o.total), 'must-answer arm'],
-        [`Reliability RS(${rs.c})`, `sum ${rs.sum}`, rs.mean === null ? '—' : `mean ${rs.mean.toFixed(3)}`, `${rs.cases} cases: +1 × ${rs.plus}, 0 × ${rs.zero}, −${rs.c} × ${rs.minus}`],
+        ['Answer accuracy', `${a.correct} of ${a.total}`, pctOf(a.correct, a.total), ciText(a.ci95), 'answerable cases (no arm, or must-answer)'],
+        ['Refusal recall', `${r.declined} of ${r.total}`, pctOf(r.declined, r.total), ciText(r.ci95), 'must-refuse arm'],
+        ['Over-refusal', `${o.declined} of ${o.total}`, pctOf(o.declined, o.total), ciText(o.ci95), 'must-answer arm'],
+        [`Reliability RS(${rs.c})`, `sum ${rs.sum}`, rs.mean === null ? '—' : `mean ${rs.mean.toFixed(3)}`, '—', `${rs.cases} cases: +1 × ${rs.plus}, 0 × ${rs.zero}, −${rs.c} × ${rs.minus}`],
       ],
-      ['---', '--:', '--:', '---'],
+      ['---', '--:', '--:', '--:', '---'],
     ),
+    '',
+    'Intervals: Wilson score, 95%.',
     '',
   );
 
@@ -122,6 +169,8 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
     out.push('### Shapes', '');
     out.push(...table(['Shape', 'Cases', 'Correct', 'Wrong', 'No query', 'Declined'], s.shapes.map((x) => [mdInline(x.shape), x.total, x.correct, x.wrong, x.no_query, x.over_refusal + x.declined_unarmed + x.correct_refusal]), ['---', '--:', '--:', '--:', '--:', '--:']), '');
   }
+
+  if (s.breakdowns) out.push(...breakdownTables(s.breakdowns));
 
   const unsupported = s.cases.filter((k) => k.parser_unsupported);
   if (unsupported.length) {

@@ -1,0 +1,129 @@
+/**
+ * Filtering, searching and sorting a run's case tables (failures, all
+ * cases), and the list the case view's Previous/Next follow: the one the
+ * reader opened the case from, in its current filter and sort order. Kept
+ * per run and table in module state, so going back to the results page
+ * finds the filters as they were.
+ */
+import type { CaseReport } from '../../core/run/grade-run.ts';
+
+export interface CaseRow {
+  id: string;
+  outcome: string;
+  reason: string;
+  reason_code: string;
+  fixture: string;
+  tags: string[];
+  difficulty: string;
+  query: string;
+  question: string;
+}
+
+export type SortKey = 'corpus' | 'id' | 'outcome' | 'reason_code' | 'fixture' | 'difficulty';
+export const SORT_LABEL: Record<SortKey, string> = { corpus: 'corpus order', id: 'case id', outcome: 'outcome', reason_code: 'reason code', fixture: 'fixture', difficulty: 'difficulty' };
+const DIFFICULTY_ORDER = ['easy', 'medium', 'hard', 'extra', 'simple', 'moderate', 'challenging'];
+
+export const ALL = '';
+
+export class CaseFilter {
+  outcome = $state(ALL);
+  reasonCode = $state(ALL);
+  fixture = $state(ALL);
+  tag = $state(ALL);
+  difficulty = $state(ALL);
+  text = $state('');
+  sort = $state<SortKey>('corpus');
+  descending = $state(false);
+  /** The keyboard cursor (a case id), highlighted in the table. */
+  cursor = $state<string | null>(null);
+
+  constructor(sort: SortKey = 'corpus') {
+    this.sort = sort;
+  }
+
+  get active(): boolean {
+    return !!(this.outcome || this.reasonCode || this.fixture || this.tag || this.difficulty || this.text.trim());
+  }
+
+  clear(): void {
+    this.outcome = this.reasonCode = this.fixture = this.tag = this.difficulty = ALL;
+    this.text = '';
+  }
+
+  apply(rows: readonly CaseRow[]): CaseRow[] {
+    const q = this.text.trim().toLowerCase();
+    const out = rows.filter(
+      (r) =>
+        (!this.outcome || r.outcome === this.outcome) &&
+        (!this.reasonCode || r.reason_code === this.reasonCode) &&
+        (!this.fixture || r.fixture === this.fixture) &&
+        (!this.tag || r.tags.includes(this.tag)) &&
+        (!this.difficulty || r.difficulty === this.difficulty) &&
+        (!q || [r.id, r.reason, r.reason_code, r.query, r.question, r.fixture, ...r.tags].some((t) => t.toLowerCase().includes(q))),
+    );
+    if (this.sort !== 'corpus') {
+      const key = this.sort;
+      const rank = (r: CaseRow) => (key === 'difficulty' ? String(DIFFICULTY_ORDER.indexOf(r.difficulty) + 100) : r[key]);
+      // Stable: ties keep corpus order.
+      out.sort((a, b) => rank(a).localeCompare(rank(b)));
+    }
+    if (this.descending) out.reverse();
+    return out;
+  }
+}
+
+/** The choices each filter offers: values present in the rows, with their counts. */
+export function facets(rows: readonly CaseRow[]): Record<'outcome' | 'reason_code' | 'fixture' | 'tag' | 'difficulty', [string, number][]> {
+  const count = (values: string[]) => {
+    const m: Record<string, number> = {};
+    for (const v of values) if (v) m[v] = (m[v] ?? 0) + 1;
+    return Object.entries(m).sort((a, b) => a[0].localeCompare(b[0]));
+  };
+  return {
+    outcome: count(rows.map((r) => r.outcome)),
+    reason_code: count(rows.map((r) => r.reason_code)),
+    fixture: count(rows.map((r) => r.fixture)),
+    tag: count(rows.flatMap((r) => r.tags)),
+    difficulty: count(rows.map((r) => r.difficulty)).sort((a, b) => DIFFICULTY_ORDER.indexOf(a[0]) - DIFFICULTY_ORDER.indexOf(b[0])),
+  };
+}
+
+/** A case report as a table row; tags come from the summary's per-case results. */
+export function caseRow(c: CaseReport, tags: readonly string[] | undefined): CaseRow {
+  return {
+    id: c.id,
+    outcome: c.outcome,
+    reason: c.reason ?? '',
+    reason_code: c.reason_code ?? '',
+    fixture: c.fixture,
+    tags: [...(tags ?? [])],
+    difficulty: c.difficulty ?? '',
+    query: c.query ?? '',
+    question: c.question,
+  };
+}
+
+// Not reactive itself: each CaseFilter holds its own $state.
+const filters: Record<string, CaseFilter> = {};
+
+/** The filter of one table of one run (kept while the page lives). */
+export function filterFor(runId: string, table: string, sort: SortKey = 'corpus'): CaseFilter {
+  const key = `${runId}\u0000${table}`;
+  return (filters[key] ??= new CaseFilter(sort));
+}
+
+interface NavList {
+  ids: string[];
+  label: string;
+}
+
+const navLists = $state<Record<string, NavList>>({});
+
+/** Called when a case is opened from a table: Previous/Next then follow that table's current rows. */
+export function rememberList(runId: string, ids: string[], label: string): void {
+  navLists[runId] = { ids, label };
+}
+
+export function navList(runId: string): NavList | null {
+  return navLists[runId] ?? null;
+}
