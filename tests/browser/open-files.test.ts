@@ -137,6 +137,26 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(await text('accuracy-counts')).toBe(`${printed[1]} / ${printed[2]} correct`);
   });
 
+  test('at 390 px the failures table scrolls inside itself: the page does not overflow and the Reason column is not squeezed', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${app.origin}/#/`);
+      await drop([{ name: 'bird-report.json', bytes: readFileSync(path.join(dir, 'bird-report.json')) }]);
+      await page.getByTestId('failures').waitFor({ timeout: 30_000 });
+      const measured = await page.evaluate(() => {
+        const doc = document.scrollingElement!;
+        const reasons = [...document.querySelectorAll('[data-testid=failures] td.reason')].map((td) => td.getBoundingClientRect().width);
+        return { scrollWidth: doc.scrollWidth, innerWidth, narrowestReason: Math.min(...reasons) };
+      });
+      console.log(`390 px: document ${measured.scrollWidth} px wide, narrowest Reason cell ${Math.round(measured.narrowestReason)} px`);
+      expect(measured.scrollWidth).toBeLessThanOrEqual(measured.innerWidth);
+      // A readable line of reason text (about 30 characters), not a word per line.
+      expect(measured.narrowestReason).toBeGreaterThanOrEqual(200);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   test('an edited report is refused with the field named', async () => {
     await page.goto(`${app.origin}/#/`);
     const edited = structuredClone(birdCli);
