@@ -137,6 +137,31 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(await text('accuracy-counts')).toBe(`${printed[1]} / ${printed[2]} correct`);
   });
 
+  test('a small run shared as a link reopens in a fresh browser with the same counts; a changed or cut link is refused', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await drop([{ name: 'bird-report.json', bytes: readFileSync(path.join(dir, 'bird-report.json')) }]);
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    await page.getByTestId('share-run').click();
+    const href = (await page.getByTestId('share-run-link').getAttribute('href'))!;
+    expect(href).toMatch(/#\/r\/[A-Za-z0-9_-]+$/);
+    console.log(`run link: ${href.length} characters for ${birdCli.cases.length} cases`);
+    const other = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 } }, { pageErrors });
+    try {
+      await other.page.goto(href);
+      await other.page.getByTestId('summary-cards').waitFor({ timeout: 60_000 });
+      const a = birdCli.summary.answer_accuracy;
+      expect(((await other.page.getByTestId('accuracy-counts').textContent()) ?? '').trim()).toBe(`${a.correct} / ${a.total} correct`);
+      const at = href.indexOf('#/r/') + 60;
+      const changed = `${href.slice(0, at)}${href[at] === 'A' ? 'B' : 'A'}${href.slice(at + 1)}`;
+      await other.page.goto(changed);
+      await expect.poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '').toMatch(/changed or cut|corrupt/);
+      await other.page.goto(href.slice(0, -25));
+      await expect.poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '').toMatch(/changed or cut|corrupt/);
+    } finally {
+      await other.context.close();
+    }
+  });
+
   test('at 390 px the failures table scrolls inside itself: the page does not overflow and the Reason column is not squeezed', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {

@@ -81,5 +81,5 @@ describe('README examples run as written', () => {
       if (/\d+(\.\d+)? ms$/.test(line.trim())) continue;
       for (const part of line.split('…').map((p) => p.trim()).filter((p) => p.length > 3)) expect(r.stdout, `README line "${line}"`).toContain(part);
     }
-  }, 120_000);
+  }, 300_000);
 });
