@@ -14,7 +14,8 @@ import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
-import { benchRunCommand } from './bench.ts';
+import { benchRunCommand, presetLines } from './bench.ts';
+import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson } from '../json.ts';
 import { outputs } from '../outputs.ts';
@@ -52,6 +53,10 @@ ${THRESHOLD_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
                          corpus or version (refused by default, exit 2)
+  --policy P             sql-verdict (default), spider or bird: grade under the benchmark's
+                         own policy too; the report keeps SQL Verdict's verdict per case
+                         beside it (docs/benchmark-files.md)
+  --keep-distinct        with --policy spider: compare with DISTINCT kept
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -127,6 +132,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
     'max-over-refusal': { type: 'string' },
+    policy: { type: 'string' },
+    'keep-distinct': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -145,6 +152,9 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
   const include = [...new Set((values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!))];
   const thresholds = parseThresholds(values);
+  const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
+  if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
+  const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
   const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
@@ -154,7 +164,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
   const pool = new EnginePool(corpus.corpus.engine, overrides, io.cwd);
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
-  const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
+  // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
+  const writer = values.out && values.out !== '-' && !preset ? new RunReportWriter(values.out, io) : null;
   const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
   // What JUnit needs of each case (question, time), kept instead of the case reports.
   const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] = [];
@@ -166,7 +177,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
-      retainCases: !!values.json || values.out === '-',
+      retainCases: !!values.json || values.out === '-' || preset !== null,
       onCase: (k, index) => {
         writer?.add(k, index);
         if (k.review_flags.length) flagged[index] = { id: k.id, review_flags: k.review_flags };
@@ -178,14 +189,27 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
     progress.end();
     if (!graded.ok) throw new CliError(graded.error.message);
-    const report = graded.value;
+    let report = graded.value;
+    if (preset) {
+      const withPreset = await applyPreset({
+        report,
+        corpus,
+        run,
+        engineFor: pool.engineFor,
+        preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
+        config: { query_timeout_ms: timeoutMs },
+        reliabilityPenalty: c,
+      });
+      if (!withPreset.ok) throw new CliError(withPreset.error.message);
+      report = withPreset.value;
+    }
     if (writer) writer.finish(report);
     else out.write(values.out, () => prettyJson(report));
     out.write(values.markdown, () => toMarkdown(report.summary));
     out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })));
     out.write(values.csv, () => toCsv(report.summary));
     const verdicts = checkThresholds(report.summary, thresholds);
-    out.print(values.json ? prettyJson(report) : [summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...verdicts.lines].join('\n'));
+    out.print(values.json ? prettyJson(report) : [summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...presetLines(report), ...verdicts.lines].join('\n'));
     if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {
