@@ -1,5 +1,5 @@
 /**
- * Browser figures for `npm run bench`: both engines in headless Chromium,
+ * Browser figures for `npm run bench`: DuckDB, SQLite and PGlite in headless Chromium,
  * through a production build of the app's own workers (page → app worker →
  * engine host worker → engine). A bench page (bench/browser/, built only
  * here) drives the app worker without the UI; the app page itself gives the
@@ -13,7 +13,7 @@
  *   elapsedMs, split into the page ↔ app worker hop and the app worker ↔
  *   engine host hop.
  *
- * Run alone: `node --import tsx bench/browser-engines.ts [--runs N] [--json]`.
+ * Run alone: `node --import tsx bench/browser-engines.ts [--runs N] [--engines duckdb,sqlite,pglite] [--json]`.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -221,7 +221,7 @@ export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Pr
     const dump = { name: `sales_${rows}`, sql: syntheticDump(rows), rows };
     const engines: BrowserEngineFigures[] = [];
     // One engine at a time: they do not compete for the cores.
-    for (const engine of options.engines ?? (['duckdb', 'sqlite'] as const)) engines.push(await benchEngine(browser, app.origin, engine, runs, dump));
+    for (const engine of options.engines ?? (['duckdb', 'sqlite', 'pglite'] as const)) engines.push(await benchEngine(browser, app.origin, engine, runs, dump));
     return { chromium: browser.version(), engines };
   } finally {
     await browser.close();
@@ -255,6 +255,10 @@ export function formatBrowserBench(result: BrowserBenchResult): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const args = process.argv.slice(2);
   const runsAt = args.indexOf('--runs');
-  const result = await benchBrowserEngines({ runs: runsAt >= 0 ? Number(args[runsAt + 1]) : undefined });
+  const enginesAt = args.indexOf('--engines');
+  const result = await benchBrowserEngines({
+    runs: runsAt >= 0 ? Number(args[runsAt + 1]) : undefined,
+    ...(enginesAt >= 0 ? { engines: args[enginesAt + 1]!.split(',') as EngineName[] } : {}),
+  });
   console.log(args.includes('--json') ? JSON.stringify(result, null, 2) : formatBrowserBench(result));
 }

@@ -10,6 +10,7 @@ import type * as DuckDbBlocking from '@duckdb/duckdb-wasm/blocking';
 import type { SqlJsStatic } from 'sql.js';
 import type { FixtureSource } from '../src/core/engine.ts';
 import { openEngine } from '../src/engines/node.ts';
+import { createPgliteDriver } from '../src/engines/pglite/driver-pglite.ts';
 import { median, timeIt, type Figure } from './harness.ts';
 
 const require = createRequire(import.meta.url);
@@ -40,9 +41,12 @@ export async function benchNodeEngines(spider: string): Promise<Figure[]> {
   const SQL = await initSqlJs({ locateFile: (f) => require.resolve(`sql.js/dist/${f}`) });
   const sqliteBytes = concertSinger(spider);
   const dump = await dumpOf(SQL, sqliteBytes);
+  // PostgreSQL folds unquoted names to lower case and keeps quoted ones: the queries say `name`, the DDL "Name".
+  const pgDump = dump.replace(/"([^"]+)"/g, (_, name: string) => `"${name.toLowerCase()}"`).replace(/,\s*\)/g, ')');
 
-  const fixtures: Record<'duckdb' | 'sqlite', FixtureSource> = {
+  const fixtures: Record<'duckdb' | 'sqlite' | 'pglite', FixtureSource> = {
     duckdb: { name: 'concert_singer', files: [{ fileName: 'concert_singer.sql', format: 'sql', bytes: new TextEncoder().encode(dump) }] },
+    pglite: { name: 'concert_singer', files: [{ fileName: 'concert_singer.sql', format: 'sql', bytes: new TextEncoder().encode(pgDump) }] },
     sqlite: { name: 'concert_singer', files: [{ fileName: 'concert_singer.sqlite', format: 'sqlite', bytes: sqliteBytes }] },
   };
 
@@ -59,12 +63,15 @@ export async function benchNodeEngines(spider: string): Promise<Figure[]> {
   const rawConn = rawDb.connect();
   rawConn.query(dump);
   const rawSqlite = new SQL.Database(sqliteBytes);
+  const rawPglite = await createPgliteDriver();
+  await rawPglite.exec(pgDump);
   const raw = {
     duckdb: (sql: string) => rawConn.query(sql),
     sqlite: (sql: string) => rawSqlite.exec(sql),
+    pglite: (sql: string) => rawPglite.query(sql),
   };
 
-  for (const name of ['duckdb', 'sqlite'] as const) {
+  for (const name of ['duckdb', 'sqlite', 'pglite'] as const) {
     const engine = openEngine(name);
     figures.push({ name: `node.${name}.startup_ms`, value: await timeIt(() => engine.version()), unit: 'ms' });
     figures.push({ name: `node.${name}.fixture_load_ms`, value: await timeIt(() => engine.load(fixtures[name])), unit: 'ms' });
@@ -82,5 +89,6 @@ export async function benchNodeEngines(spider: string): Promise<Figure[]> {
     await engine.close();
   }
   rawSqlite.close();
+  await rawPglite.close();
   return figures;
 }

@@ -26,6 +26,14 @@ const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.inde
 const only = onlyArg ?? process.env.BENCH_ONLY;
 const limitArg = process.argv.includes('--limit') ? Number(process.argv[process.argv.indexOf('--limit') + 1]) : undefined;
 
+if (only === 'faults') {
+  const { benchFaults } = await import('./faults.ts');
+  const faults = await benchFaults();
+  console.log(`\n## Faults: a 1M x 8 KB candidate at the default byte budget, and recovery after a timeout kill\n${faults.lines.join('\n')}`);
+  printFigures('Fault figures', faults.figures, baseline);
+  process.exit(0);
+}
+
 const spiderRun = await benchSpiderRun(spider, path.resolve(here, '..'), limitArg ? { limit: limitArg } : {});
 if (spiderRun) {
   console.log(`\n## sql-verdict run on ${spiderRun.pairs} Spider pairs vs the official evaluator (back to back, whole processes)`);

@@ -2,7 +2,7 @@
 # A new user's first steps, scripted: a fresh clone of the committed HEAD in a temporary folder
 # with nothing beside it (no ../shared), `npm ci`, `npm start` serves the app, and the tests that
 # once needed ../shared/data/spider-dev pass or skip with their reason. A representative subset:
-# the 8 test files that read Spider data, plus the CLI smoke, not the whole `npm test` (which
+# the test files that read Spider data or DuckDB's test files, plus the CLI smoke, not the whole `npm test` (which
 # .ci/run has just run in the real checkout).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -39,5 +39,6 @@ node bin/sql-verdict.mjs --version
 CI=true npx vitest run --testTimeout=180000 \
   tests/structure/hardness.test.ts tests/structure/corpus-invariants.test.ts tests/structure/rules-execute.test.ts \
   tests/engines/fixture-formats.test.ts tests/pipeline/evaluate.test.ts \
-  tests/cli/judge-cli.test.ts tests/cli/run-gate.test.ts tests/cli/query.test.ts
+  tests/cli/judge-cli.test.ts tests/cli/run-gate.test.ts tests/cli/query.test.ts \
+  tests/cli/spider-official.test.ts tests/engines/duckdb-conformance.test.ts
 echo "fresh-clone-check: passed"

@@ -21,6 +21,17 @@ export function positiveInteger(flag: string, value: string | undefined, fallbac
   return Number(value);
 }
 
+const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** A byte size: "268435456", "256MiB", "64 MB", "1.5GiB" (KB/MB/GB decimal, KiB/MiB/GiB binary). */
+export function byteSize(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i.exec(value.trim());
+  const bytes = m ? Math.floor(Number(m[1]) * BYTE_UNITS[(m[2] ?? 'b').toLowerCase()]!) : NaN;
+  if (!(bytes >= 1) || !Number.isSafeInteger(bytes)) throw new CliError(`${flag} must be a size in bytes such as 268435456, 256MiB or 64MB, got "${value}".`);
+  return bytes;
+}
+
 export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback?: T): T | undefined {
   if (value === undefined) return fallback;
   if (!(allowed as readonly string[]).includes(value)) throw new CliError(`${flag} must be one of ${allowed.join(', ')}, got "${value}".`);

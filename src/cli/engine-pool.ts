@@ -50,7 +50,9 @@ export class EnginePool {
     if (!resolved.engines.includes(this.engineName))
       return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${this.engineName}.`, { location: fixture });
     resolved.source.name = fixture;
-    const engine = openEngine(this.engineName);
+    // One engine per fixture for the whole run: a warm spare makes a timeout or an
+    // out-of-memory cost no engine start and fixture reload (see SupervisorOptions.warmSpare).
+    const engine = openEngine(this.engineName, { warmSpare: true });
     this.opened.push(engine);
     const loaded = await engine.load(resolved.source);
     if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });

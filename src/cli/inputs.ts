@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
+import { corpusMismatch } from '../core/corpus/binding.ts';
 import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { CliError } from './cli-error.ts';
@@ -47,13 +48,9 @@ export async function readRun(spec: string, caseIds: readonly string[], io: Io, 
   if (binding) {
     // A run answers one corpus: grading it against another (or another version) measures nothing.
     const { corpus, allowMismatch } = binding;
-    const meta = result.run.metadata;
-    const problems: string[] = [];
-    if (meta.corpus !== undefined && meta.corpus !== corpus.corpus.name) problems.push(`it declares corpus "${meta.corpus}", the corpus graded is "${corpus.corpus.name}"`);
-    if (meta.corpusSha256 !== undefined && meta.corpusSha256 !== corpus.sha256)
-      problems.push(`it declares corpus_sha256 ${meta.corpusSha256.slice(0, 12)}…, the corpus graded has ${corpus.sha256.slice(0, 12)}…`);
-    if (problems.length) {
-      const line = `${spec} (field run.corpus${meta.corpus !== undefined && meta.corpus !== corpus.corpus.name ? '' : '_sha256'}): ${problems.join('; ')}`;
+    const mismatch = corpusMismatch(result.run.metadata, { name: corpus.corpus.name, sha256: corpus.sha256 });
+    if (mismatch) {
+      const line = `${spec} (field ${mismatch.field}): ${mismatch.text}`;
       if (!allowMismatch) throw new CliError(`${line}. Nothing was graded; pass --allow-corpus-mismatch to grade it anyway.`);
       io.err(`Warning: ${line} (graded anyway: --allow-corpus-mismatch).`);
     }

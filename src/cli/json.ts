@@ -17,3 +17,57 @@ export function prettyJson(value: unknown, indent = ''): string {
   if (entries.length === 0) return '{}';
   return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyJson(v, inner)}`).join(',\n')}\n${indent}}`;
 }
+
+/**
+ * The pieces of `prettyJson(value)`, in order (their concatenation is the
+ * same text): lists and objects are cut at each element, so a million-row
+ * result or a run report is never one string (V8 caps a string near 512 MiB,
+ * "RangeError: Invalid string length").
+ */
+export function* prettyJsonPieces(value: unknown, indent = ''): Generator<string> {
+  if (isPlain(value) || (Array.isArray(value) && (value.length === 0 || value.every(isPlain)))) {
+    yield prettyJson(value, indent);
+    return;
+  }
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    yield '[\n';
+    for (let i = 0; i < value.length; i++) {
+      yield inner;
+      yield* prettyJsonPieces(value[i], inner);
+      yield i < value.length - 1 ? ',\n' : '\n';
+    }
+    yield `${indent}]`;
+    return;
+  }
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) {
+    yield '{}';
+    return;
+  }
+  yield '{\n';
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i]!;
+    yield `${inner}${JSON.stringify(k)}: `;
+    yield* prettyJsonPieces(v, inner);
+    yield i < entries.length - 1 ? ',\n' : '\n';
+  }
+  yield `${indent}}`;
+}
+
+/**
+ * Print `prettyJson(value)` through a line printer (`Io.out`, which ends the
+ * text with a newline) in blocks of whole lines of about `blockChars`.
+ */
+export function printJson(out: (text: string) => void, value: unknown, blockChars = 1 << 20): void {
+  let buffer = '';
+  for (const piece of prettyJsonPieces(value)) {
+    buffer += piece;
+    if (buffer.length < blockChars) continue;
+    const cut = buffer.lastIndexOf('\n');
+    if (cut < 0) continue;
+    out(buffer.slice(0, cut + 1));
+    buffer = buffer.slice(cut + 1);
+  }
+  out(buffer);
+}

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', load: async () => (await import('./commands/gate.ts')).baselineCommand },
   diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', load: async () => (await import('./commands/gate.ts')).diffCommand },
   stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', load: async () => (await import('./commands/stef.ts')).stefCommand },
+  merge: { summary: 'combine the shard reports of one run (run --shard K/N) into one report', load: async () => (await import('./commands/merge.ts')).mergeCommand },
   import: { summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run', load: async () => (await import('./commands/bench.ts')).importCommand },
   digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', load: async () => (await import('./commands/digest.ts')).digestCommand },
 };
@@ -56,6 +57,31 @@ export function internalError(thrown: unknown, env: Record<string, string | unde
   return env.SQL_VERDICT_DEBUG === '1' && thrown instanceof Error && thrown.stack ? `${line}\n${thrown.stack}` : line;
 }
 
+/**
+ * `--database-url URL`, on any command: the PostgreSQL server of the
+ * `postgres` engine. It goes into SQL_VERDICT_DATABASE_URL, which the engine
+ * host threads inherit, so no command needs to pass it along.
+ */
+export function takeDatabaseUrl(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const inline = /^--database-url=(.*)$/.exec(arg);
+    if (inline || arg === '--database-url') {
+      const url = inline ? inline[1]! : argv[++i];
+      if (!url || !/^postgres(?:ql)?:\/\//.test(url)) throw new CliError('--database-url needs a PostgreSQL URL, e.g. postgresql://user:password@127.0.0.1:5432/dbname.');
+      process.env.SQL_VERDICT_DATABASE_URL = url;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let [name, ...rest] = argv;
   if (name === 'help' && rest[0] && !rest[0].startsWith('-')) {
@@ -80,6 +106,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return EXIT.badInput;
   }
   try {
+    rest = takeDatabaseUrl(rest);
     return await (await command.load())(rest, io);
   } catch (thrown) {
     if (thrown instanceof CliError) {

@@ -1,11 +1,12 @@
 /**
- * The one engine interface. DuckDB-WASM and sql.js implement it (in
- * `src/engines`), in the browser and in Node; the core only ever sees this.
+ * The one engine interface. DuckDB-WASM, sql.js and PGlite implement it (in
+ * `src/engines`), in the browser and in Node, and a PostgreSQL server in the
+ * CLI (`postgres`); the core only ever sees this.
  */
 import type { Outcome, VerdictError } from './errors.ts';
 import type { Column, ResultTable } from './value/kind.ts';
 
-export const ENGINE_NAMES = ['duckdb', 'sqlite'] as const;
+export const ENGINE_NAMES = ['duckdb', 'sqlite', 'pglite', 'postgres'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export const FIXTURE_FORMATS = ['sql', 'duckdb', 'sqlite', 'csv', 'parquet'] as const;
@@ -61,10 +62,17 @@ export interface ExecuteOptions {
   timeoutMs?: number;
   /** Rows to materialize at most; more is an error (`sandbox.resource_exhausted`). Default 1,000,000. */
   maxRows?: number;
+  /**
+   * Bytes of decoded cells to hold at most (see `value/size.ts` for how a cell
+   * counts), checked while rows stream out of the engine: past it the query is
+   * stopped with `sandbox.resource_exhausted`. Default 256 MiB.
+   */
+  maxResultBytes?: number;
 }
 
 export const DEFAULT_TIMEOUT_MS = 5000;
 export const DEFAULT_MAX_ROWS = 1_000_000;
+export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024 * 1024;
 
 export interface QueryResult extends ResultTable {
   columns: Column[];
@@ -119,13 +127,25 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** Which engine a fixture file format needs. CSV and Parquet load on DuckDB only. */
+/** The SQL dialect an engine runs: PGlite and a PostgreSQL server are both PostgreSQL. */
+export function sameDialect(a: EngineName, b: EngineName): boolean {
+  const dialect = (e: EngineName) => (e === 'postgres' ? 'pglite' : e);
+  return dialect(a) === dialect(b);
+}
+
+/** Where a corpus written for an engine runs in the browser: a PostgreSQL corpus runs on PGlite. */
+export function browserEngineFor(engine: EngineName): EngineName {
+  return engine === 'postgres' ? 'pglite' : engine;
+}
+
+/** Which engine a fixture file format needs (the first is the default). Parquet loads on DuckDB only. */
 export function enginesForFormat(format: FixtureFormat): EngineName[] {
   switch (format) {
     case 'sql':
-      return ['duckdb', 'sqlite'];
-    case 'duckdb':
+      return ['duckdb', 'sqlite', 'pglite', 'postgres'];
     case 'csv':
+      return ['duckdb', 'pglite', 'postgres'];
+    case 'duckdb':
     case 'parquet':
       return ['duckdb'];
     case 'sqlite':

@@ -2,6 +2,7 @@
 import type { EngineName, ExecuteOutcome } from '../core/engine.ts';
 import { describeKind, lexStatements, precheckStatement, statementKind } from '../core/sandbox/statements.ts';
 import { categorizeEngineError, summarizeEngineMessage } from '../core/validation/error-taxonomy.ts';
+import { formatBytes } from '../core/value/size.ts';
 
 /** The lexical pre-check: a precise rejection before the engine sees the text, or null. */
 export function rejectedByPrecheck(sql: string): ExecuteOutcome | null {
@@ -55,4 +56,30 @@ export function executionError(engine: EngineName, raw: string, elapsedMs: numbe
       ? `This engine build lacks a feature the query needs (an extension such as json or icu is not available offline): ${summary}`
       : summary;
   return { ok: false, error: { code, category, message, raw, elapsedMs } };
+}
+
+/** The result outgrew the byte budget: stopped while streaming, the engine keeps running. */
+export function tooManyBytes(budget: number, rowsRead: number, elapsedMs: number): ExecuteOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'sandbox.resource_exhausted',
+      category: 'resource_exhausted',
+      message: `The result is larger than ${formatBytes(budget)} (max_result_bytes, the memory budget for one query's decoded rows); it was stopped after ${rowsRead.toLocaleString('en-US')} rows.`,
+      elapsedMs,
+    },
+  };
+}
+
+/** The result has more rows than the row cap. */
+export function tooManyRows(maxRows: number, elapsedMs: number): ExecuteOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'sandbox.resource_exhausted',
+      category: 'resource_exhausted',
+      message: `The result has more than ${maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
+      elapsedMs,
+    },
+  };
 }

@@ -7,6 +7,8 @@ import type { Outcome } from '../core/errors.ts';
 
 export interface HostExecuteOptions {
   maxRows: number;
+  /** Decoded bytes to hold at most (ExecuteOptions.maxResultBytes); absent: the default. */
+  maxResultBytes?: number;
 }
 
 export interface HostSettings {

@@ -12,6 +12,10 @@ export const createNodeSession: SessionFactory = async (engine, settings) => {
     const [{ createNodeDuckDbDriver }, { DuckDbSession }] = await Promise.all([import('./duckdb/driver-node.ts'), import('./duckdb/session.ts')]);
     return { session: new DuckDbSession(await createNodeDuckDbDriver(), settings), canCancel: false };
   }
+  if (engine === 'pglite' || engine === 'postgres') {
+    const { createPostgresSession } = await import('./postgres/node-session.ts');
+    return createPostgresSession(engine);
+  }
   const initSqlJs = require('sql.js') as (config: { locateFile: (file: string) => string }) => Promise<SqlJsStatic>;
   const SQL = await initSqlJs({ locateFile: (file) => require.resolve(`sql.js/dist/${file}`) });
   return { session: new SqliteSession(SQL), canCancel: false };

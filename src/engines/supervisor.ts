@@ -36,6 +36,22 @@ export interface SupervisorOptions extends HostSettings {
   loadTimeoutMs?: number;
   /** Observe restarts (tests, progress UI). */
   onRestart?: (reason: string) => void;
+  /**
+   * Keep a second host with the fixture loaded, so that after a timeout, an
+   * out-of-memory or a crash the next query runs at once instead of after an
+   * engine start and a fixture reload (seconds). It costs one more engine's
+   * memory and one more fixture load, in the background, after each load().
+   * Worth it for an engine that serves one fixture for a whole run.
+   */
+  warmSpare?: boolean;
+}
+
+/** A host being prepared, or ready, to replace the current one for `fixture`. */
+interface Spare {
+  fixture: FixtureSource;
+  host: Promise<StartedHost>;
+  /** The started host once the fixture loaded with the primary's digest, else null. */
+  ready: Promise<StartedHost | null>;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -69,8 +85,13 @@ export class SupervisedEngine implements Engine {
   private canCancel = false;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private spare: Spare | null = null;
+  /** The digest the primary host computed for the fixture (a spare must match it). */
+  private fixtureDigest: string | null = null;
   /** How many times a host was replaced (timeouts, crashes, memory). */
   restarts = 0;
+  /** How many of those replacements were a warm spare taken over (no reload). */
+  spareTakeovers = 0;
 
   constructor(
     readonly name: EngineName,
@@ -104,21 +125,29 @@ export class SupervisedEngine implements Engine {
     const pending = this.starting;
     try {
       const started = await pending;
-      this.host = started.host;
+      this.adopt(started);
       this.hostHasFixture = false;
-      this.versionText = started.version;
-      this.canCancel = started.canCancel;
-      void started.host.exited.then(() => {
-        if (this.host === started.host) this.host = null;
-      });
       return started.host;
     } finally {
       if (this.starting === pending) this.starting = null;
     }
   }
 
-  /** A host with the current fixture loaded (reloading it after a replacement). */
+  /** A host with the current fixture loaded (a warm spare, or reloading it after a replacement). */
   private async ready(): Promise<HostHandle> {
+    if (!this.host && this.spare && this.spare.fixture === this.fixture) {
+      const spare = this.spare;
+      this.spare = null;
+      const started = await spare.ready;
+      if (started && !this.host && !this.closed) {
+        this.adopt(started);
+        this.hostHasFixture = true;
+        this.spareTakeovers++;
+        this.prepareSpare();
+        return started.host;
+      }
+      if (started) started.host.terminate();
+    }
     const host = await this.ensureHost();
     if (this.fixture && !this.hostHasFixture) {
       const reloaded = await this.loadOn(this.fixture);
@@ -127,7 +156,58 @@ export class SupervisedEngine implements Engine {
     return this.host ?? host;
   }
 
-  /** Terminate the host; a replacement starts at once so the next call waits less. */
+  private adopt(started: StartedHost): void {
+    this.host = started.host;
+    this.versionText = started.version;
+    this.canCancel = started.canCancel;
+    void started.host.exited.then(() => {
+      if (this.host === started.host) this.host = null;
+    });
+  }
+
+  /** Start (in the background) a spare host with the current fixture loaded. */
+  private prepareSpare(): void {
+    if (!this.options.warmSpare || this.closed || !this.fixture || this.spare) return;
+    const fixture = this.fixture;
+    const expected = this.fixtureDigest;
+    const host = this.startHost();
+    const spare: Spare = { fixture, host, ready: Promise.resolve(null) };
+    spare.ready = (async (): Promise<StartedHost | null> => {
+      let started: StartedHost | undefined;
+      const budget = timer(this.options.loadTimeoutMs ?? 120_000);
+      try {
+        started = await host;
+        const loaded = await Promise.race([started.host.api.load(fixture), budget.promise, started.host.exited.then((): typeof TIMED_OUT => TIMED_OUT)]);
+        if (loaded === TIMED_OUT || !loaded.ok || (expected !== null && loaded.value.contentDigest !== expected)) throw new Error('spare not loaded');
+        return started;
+      } catch {
+        started?.host.terminate();
+        if (this.spare === spare) this.spare = null;
+        return null;
+      } finally {
+        budget.cancel();
+      }
+    })();
+    this.spare = spare;
+    // A spare that dies while it waits is dropped (the next replacement reloads as before).
+    void spare.ready.then((started) => started?.host.exited.then(() => {
+      if (this.spare === spare) this.spare = null;
+    }));
+  }
+
+  /** Resolves when the warm spare is loaded (true), or there is none / it failed (false). */
+  async spareReady(): Promise<boolean> {
+    const spare = this.spare;
+    return spare ? (await spare.ready) !== null : false;
+  }
+
+  private dropSpare(): void {
+    const spare = this.spare;
+    this.spare = null;
+    if (spare) void spare.host.then((s) => s.host.terminate(), () => undefined);
+  }
+
+  /** Terminate the host; a warm spare takes over, or a replacement starts at once so the next call waits less. */
   private kill(reason: string): void {
     const host = this.host;
     this.host = null;
@@ -137,6 +217,7 @@ export class SupervisedEngine implements Engine {
       this.restarts++;
       this.options.onRestart?.(reason);
     }
+    if (this.spare && this.spare.fixture === this.fixture) return;
     if (!this.closed) {
       this.starting ??= this.startHost();
       this.starting.catch(() => undefined);
@@ -173,9 +254,15 @@ export class SupervisedEngine implements Engine {
     return this.serialize(async () => {
       if (this.closed) return fail('fixture.load_failed', 'The engine is closed.');
       this.fixture = null;
+      this.fixtureDigest = null;
+      this.dropSpare();
       try {
         const result = await this.loadOn(fixture);
         this.fixture = result.ok ? fixture : null;
+        if (result.ok) {
+          this.fixtureDigest = result.value.contentDigest;
+          this.prepareSpare();
+        }
         return result;
       } catch (thrown) {
         this.kill('load failure');
@@ -200,7 +287,7 @@ export class SupervisedEngine implements Engine {
     }
     const started = performance.now();
     if (options.signal?.aborted) return cancelledOutcome(0);
-    const running = host.api.execute(sql, { maxRows });
+    const running = host.api.execute(sql, { maxRows, ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}) });
     const crashed = host.exited.then((why) => ({ crashed: why }) as const);
     const budget = timer(timeoutMs);
     let onAbort: (() => void) | undefined;
@@ -304,6 +391,7 @@ export class SupervisedEngine implements Engine {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.dropSpare();
     await this.queue.catch(() => undefined);
     this.host?.terminate();
     this.host = null;

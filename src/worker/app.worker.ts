@@ -6,12 +6,13 @@
  */
 import { expose } from 'comlink';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
+import { corpusMismatch } from '../core/corpus/binding.ts';
 import { loadRun } from '../core/corpus/load-run.ts';
 import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.ts';
 import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
-import { DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
+import { browserEngineFor, DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome, type VerdictError } from '../core/errors.ts';
 import { resolveEvaluationConfig, SHAPES } from '../core/evaluation/request.ts';
 import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfig, type StandardGlobals } from '../core/judge/index.ts';
@@ -108,6 +109,8 @@ export interface GradeInput {
   review?: boolean;
   /** Cases graded before a reload, and the fixture digests they were graded on. */
   resume?: { cases: CaseReport[]; fixtureDigests: Record<string, string> };
+  /** Grade a run that declares another corpus or digest (the user chose to continue). */
+  allowCorpusMismatch?: boolean;
   /** A benchmark folder's databases (the app's --db-dir): one engine, reloaded per database. */
   switchEngines?: boolean;
 }
@@ -148,6 +151,11 @@ export interface InputCheck {
   summary: Record<string, string | number | null> | null;
   /** A corpus's case ids, in order. */
   caseIds?: string[];
+  /**
+   * Run: it declares another corpus or corpus digest than the one chosen
+   * ("file (field run.corpus): it declares …"); grading needs allowCorpusMismatch.
+   */
+  corpusMismatch?: string;
 }
 
 export interface CompareInput {
@@ -234,7 +242,8 @@ function pooledEngine(engine: EngineName, name: string, source?: FixtureSource):
         if (!fetched.ok) return fetched;
         fixture = fetched.value;
       }
-      const opened = openEngine(engine);
+      // One engine per fixture for a whole corpus run: a warm spare makes a timeout cost no reload.
+      const opened = openEngine(engine, { warmSpare: true });
       gradePoolEngines.set(key, opened);
       const loaded = await opened.load({ ...fixture, name });
       if (!loaded.ok) {
@@ -362,12 +371,14 @@ const api = {
     return (await corpusFrom(input)).check;
   },
 
-  /** Validate a run file against a corpus's case ids. */
-  async checkRun(input: InputFile, caseIds?: string[]): Promise<InputCheck> {
+  /** Validate a run file against a corpus's case ids (and, given the corpus, the corpus it declares). */
+  async checkRun(input: InputFile, caseIds?: string[], corpus?: { name: string; sha256: string }): Promise<InputCheck> {
     const result = await loadRun(input.bytes, { file: input.file, ...(caseIds ? { caseIds } : {}) });
     if (!result.ok || hasErrors(result.problems)) return { ok: false, problems: result.problems, sha256: result.ok ? result.run.sha256 : result.sha256, summary: null };
     const m = result.run.metadata;
+    const mismatch = corpus ? corpusMismatch(m, corpus) : null;
     return {
+      ...(mismatch ? { corpusMismatch: `${input.file} (field ${mismatch.field}): ${mismatch.text}` } : {}),
       ok: true,
       problems: result.problems,
       sha256: result.run.sha256,
@@ -386,10 +397,13 @@ const api = {
     const caseIds = corpus.loaded.corpus.cases.map((c) => c.id);
     const run = await loadRun(input.run.bytes, { file: input.run.file, caseIds });
     if (!run.ok || hasErrors(run.problems)) return fail('input.invalid', `Run file ${input.run.file} has errors; nothing was graded.`, { location: input.run.file });
+    const mismatch = corpusMismatch(run.run.metadata, { name: corpus.loaded.corpus.name, sha256: corpus.loaded.sha256 });
+    if (mismatch && !input.allowCorpusMismatch)
+      return fail('input.invalid', `${input.run.file} (field ${mismatch.field}): ${mismatch.text}. Nothing was graded; choose "Grade anyway" to grade it against this corpus.`, { location: mismatch.field });
     const controller = new AbortController();
     grades.get(input.gradeId)?.abort();
     grades.set(input.gradeId, controller);
-    const engine = corpus.loaded.corpus.engine;
+    const engine = browserEngineFor(corpus.loaded.corpus.engine);
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const provider = judge.value;
@@ -463,7 +477,7 @@ const api = {
   async selfCheckCorpus(input: InputFile, fixtures?: Record<string, FixtureSource>): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
     const corpus = await corpusFrom(input);
     if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.file} has errors.`);
-    const engine = corpus.loaded.corpus.engine;
+    const engine = browserEngineFor(corpus.loaded.corpus.engine);
     try {
       return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name, fixtures?.[name])));
     } catch (thrown) {

@@ -39,7 +39,7 @@ describe('fixture generator', () => {
     for (const fixture of Object.values<Record<string, string>>(manifest.fixtures)) {
       expect(await sha256Hex(read(`fixtures/${fixture.dump}`))).toBe(fixture.dump_sha256);
       expect(fixture.as_of).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-      expect(fixture.engines).toEqual(['duckdb', 'sqlite']);
+      expect(fixture.engines).toEqual(['duckdb', 'sqlite', 'pglite']);
     }
   });
 

@@ -182,8 +182,8 @@ describe('the built app in Chromium', () => {
 
   test('runs a query on an uploaded DuckDB SQL dump with exact values', async () => {
     await upload('payments.duckdb.sql', readFileSync(DUCKDB_DUMP));
-    // A .sql dump loads on either engine: the selector offers both.
-    await expect.poll(() => page.locator('fieldset.engines input[type=radio]').count()).toBe(2);
+    // A .sql dump loads on any of the three engines: the selector offers DuckDB, SQLite and PGlite.
+    await expect.poll(() => page.locator('fieldset.engines input[type=radio]').count()).toBe(3);
     await page.getByLabel('DuckDB').check();
     await waitReady('duckdb');
     await run('SELECT id, payer, amount, paid_at, big, tags FROM payments ORDER BY id');

@@ -61,6 +61,17 @@ describe('corpus app in Chromium (production build)', () => {
     await page.screenshot({ path: path.join(SHOTS, 'home.png'), fullPage: true });
   });
 
+  test('a run declaring another corpus is refused with a clear message until the user chooses to grade anyway', async () => {
+    await page.getByText('execution_goldens.yaml').first().click();
+    await expect.poll(() => page.getByTestId('chosen-corpus').getAttribute('data-ok')).toBe('true');
+    const run = { run: { agent: 'a', model: 'm', path: 'p', corpus: 'another_corpus' }, records: [{ id: 'retail-customer-count', sql: 'SELECT count(*) FROM customers' }] };
+    await page.getByTestId('input-files').setInputFiles({ name: 'other.run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+    await expect.poll(() => text('corpus-mismatch')).toMatch(/^other\.run\.json \(field run\.corpus\): it declares corpus "another_corpus", the corpus graded is "execution_goldens"/);
+    expect(await page.getByTestId('start').isDisabled()).toBe(true);
+    await page.getByTestId('allow-corpus-mismatch').check();
+    expect(await page.getByTestId('start').isDisabled()).toBe(false);
+  });
+
   test('one click runs the demo corpus with live progress; the 2×2 and counts equal the CLI', async () => {
     const loadedAt = await page.evaluate(() => performance.now());
     await page.getByTestId('run-demo').click();

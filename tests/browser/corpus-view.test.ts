@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
 import { strataCounts, type Corpus } from '../../src/core/corpus/types.ts';
 import { hardness } from '../../src/core/structure/hardness.ts';
+import { dialectOfEngine } from '../../src/core/structure/grammar.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
@@ -54,7 +55,7 @@ function countBy(corpus: Corpus, key: (c: Corpus['cases'][number]) => string | u
 const difficultyOf = (corpus: Corpus) => (c: Corpus['cases'][number]) => {
   if (c.difficulty) return c.difficulty;
   if (!c.referenceSql) return undefined;
-  const h = hardness(c.referenceSql, corpus.engine);
+  const h = hardness(c.referenceSql, dialectOfEngine(corpus.engine));
   return h.ok ? h.value.hardness : undefined;
 };
 

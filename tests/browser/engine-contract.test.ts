@@ -1,6 +1,6 @@
 /**
- * The engine contract (tests/engines/contract-cases.ts) in Chromium: both
- * engines in their engine host Web Workers behind the app worker, as the app
+ * The engine contract (tests/engines/contract-cases.ts) in Chromium: DuckDB,
+ * SQLite and PGlite in their engine host Web Workers behind the app worker, as the app
  * runs them. A contract page (tests/browser/contract/, built here with the
  * app, never shipped) runs every case's SQL and returns the results in the
  * value model's JSON form; each is read back and every kind and cell is
@@ -41,7 +41,7 @@ beforeAll(async () => {
   const { page } = await openPage(browser, app.origin, {}, { pageErrors });
   await page.goto(`${app.origin}/tests/browser/contract/index.html`);
   await page.waitForFunction(() => 'sqlVerdictContract' in globalThis);
-  for (const engine of ['duckdb', 'sqlite'] as const) {
+  for (const engine of ['duckdb', 'sqlite', 'pglite'] as const) {
     const sqls = CASES.map((c) => c[engine].sql);
     outcomes[engine] = await page.evaluate(
       ([name, list]) => (globalThis as unknown as { sqlVerdictContract: { run: (e: string, s: string[]) => Promise<PageOutcome[]> } }).sqlVerdictContract.run(name, list),
@@ -56,7 +56,7 @@ afterAll(async () => {
   rmSync(OUT_DIR, { recursive: true, force: true });
 });
 
-for (const engineName of ['duckdb', 'sqlite'] as const) {
+for (const engineName of ['duckdb', 'sqlite', 'pglite'] as const) {
   describe(`engine contract in Chromium: ${engineName}`, () => {
     CASES.forEach((c, i) => {
       it(c.name, () => {

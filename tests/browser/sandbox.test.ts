@@ -1,5 +1,5 @@
 /**
- * The attack list of tests/engines/attacks.ts in Chromium, on both engines as
+ * The attack list of tests/engines/attacks.ts in Chromium, on DuckDB, SQLite and PGlite as
  * the app runs them (supervised engine host Web Workers, production build of
  * a test-only page): 0 successes, and the fixture digest and the engine state
  * (settings, logs, temporary objects, variables) unchanged after each attack;
@@ -11,7 +11,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
-import type { AttackResult } from './sandbox-page/sandbox-page.ts';
+import type { AttackResult, BudgetResult } from './sandbox-page/sandbox-page.ts';
 
 const OUT_DIR = '.test-dist/sandbox';
 
@@ -40,7 +40,7 @@ afterAll(async () => {
   await app?.close();
 });
 
-for (const engine of ['duckdb', 'sqlite'] as const) {
+for (const engine of ['duckdb', 'sqlite', 'pglite'] as const) {
   describe(`attack list: ${engine} in Chromium`, () => {
     let results: { version: string; attacks: AttackResult[]; clock: AttackResult[] };
 
@@ -59,6 +59,16 @@ for (const engine of ['duckdb', 'sqlite'] as const) {
       const wrongKind = results.attacks.filter((a) => a.expectedKind && (a.code !== 'sandbox.statement_rejected' || a.kind !== a.expectedKind));
       expect(wrongKind).toEqual([]);
     });
+
+    it('stops a 1M x 8 KB result at the byte budget while it streams; the same engine serves the next query', async () => {
+      const got = await page.evaluate(
+        (name) => (globalThis as unknown as { sqlVerdictSandbox: { budget: (e: string) => Promise<BudgetResult> } }).sqlVerdictSandbox.budget(name),
+        engine,
+      );
+      expect(got.huge).toMatchObject({ ok: false, code: 'sandbox.resource_exhausted' });
+      expect(got.huge.message).toMatch(/larger than 4 MiB \(max_result_bytes/);
+      expect(got).toMatchObject({ next: '42', restarts: 0, under: 100 });
+    }, 120_000);
 
     it('keeps the clock frozen on every path', () => {
       const leaks = results.clock.filter((c) => (c.frozen === 'refused' ? c.ok : !c.ok || c.cell !== c.frozen));

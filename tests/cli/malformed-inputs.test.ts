@@ -110,6 +110,10 @@ const CASES: Case[] = [
   { input: 'run: declares another corpus digest', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('other-digest.json', run([{ id: 'customer-count', sql: 'SELECT 1' }], { corpus: 'tiny', corpus_sha256: '0'.repeat(64) }))], message: /^other-digest\.json \(field run\.corpus_sha256\): it declares corpus_sha256 000000000000…, the corpus graded has [0-9a-f]{12}…\. Nothing was graded/ },
   { input: 'run: --out is a directory', argv: ['run', '--corpus', 'corpus.yaml', '--run', 'other-corpus.json', '--out', 'a-folder'], message: /^--out a-folder is a directory: give a file path\.$/ },
   { input: 'run: run file not UTF-8', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('latin1.json', '{"run": {"agent": "caf\u00e9"}}'.replace('é', '\u00e9'))], message: /./ },
+  // the result byte budget
+  { input: 'run: --max-result-bytes not a size', argv: ['run', '--corpus', 'corpus.yaml', '--run', 'id-only.json', '--max-result-bytes', 'lots'], message: /^--max-result-bytes must be a size in bytes such as 268435456, 256MiB or 64MB, got "lots"\.$/ },
+  { input: 'query: --max-result-bytes 0', argv: ['query', '--fixture', 'retail', '--max-result-bytes', '0', 'SELECT 1'], message: /^--max-result-bytes must be a size in bytes .*got "0"\.$/ },
+  { input: 'corpus: a case config max_result_bytes not a positive whole number', argv: ['run', '--corpus', put('budget-corpus.yaml', `${CORPUS}    config:\n      max_result_bytes: -5\n`), '--run', 'id-only.json'], message: /^budget-corpus\.yaml:\d+:\d+: error \[invalid_field\] case 'customer-count' field 'config\.max_result_bytes': config: config\.max_result_bytes must be a positive whole number\.$/ },
   // stef --log: the log's encoding
   { input: 'stef: a Latin-1 log (was: U+FFFD, silently)', argv: ['stef', '--log', 'latin1.jsonl'], message: /^latin1\.jsonl:1:\d+: the log is not UTF-8 \(.*\); save it as UTF-8\.$/ },
   { input: 'stef: a UTF-16 log (was: NULs echoed)', argv: ['stef', '--log', 'utf16.jsonl'], message: /^utf16\.jsonl: the log is UTF-16 \(byte-order mark\); save it as UTF-8\.$/ },

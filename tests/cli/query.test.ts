@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { queryCommand } from '../../src/cli/commands/query.ts';
 import { runCli } from '../helpers/cli.ts';
 import { spiderDatabase } from '../helpers/paths.ts';
 
@@ -32,6 +33,28 @@ describe('sql-verdict query', () => {
       ['12.50', '9007199254740993'],
       ['0.10', null],
     ]);
+  });
+
+  it('--json prints a large result in blocks of whole lines, never one string; the text is the same JSON', async () => {
+    const chunks: string[] = [];
+    const io = { out: (t: string) => chunks.push(t.endsWith('\n') ? t : `${t}\n`), err: () => undefined, cwd: dir, env: {} };
+    const code = await queryCommand(['--fixture', dump, '--json', "SELECT range AS n, repeat('x', 40) AS s FROM range(60000)"], io);
+    expect(code).toBe(0);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(1.2 * 2 ** 20);
+    expect(chunks.every((c) => c.endsWith('\n'))).toBe(true);
+    const json = JSON.parse(chunks.join(''));
+    expect(json).toMatchObject({ ok: true, row_count: 60000 });
+    expect(json.rows[59999]).toEqual([59999, 'x'.repeat(40)]);
+  });
+
+  it('--max-result-bytes stops a result past the budget (resource_exhausted, the budget named); a bad size is exit 2', async () => {
+    const over = await runCli(['query', '--fixture', dump, '--timeout-ms', '60000', '--max-result-bytes', '1MiB', "SELECT repeat('x', 8192) FROM range(1000000)"]);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toMatch(/sandbox\.resource_exhausted \/ resource_exhausted\]: The result is larger than 1 MiB \(max_result_bytes/);
+    const bad = await runCli(['query', '--fixture', dump, '--max-result-bytes', '12 parsecs', 'SELECT 1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--max-result-bytes must be a size in bytes such as 268435456, 256MiB or 64MB, got "12 parsecs"/);
   });
 
   it('runs a Spider SQLite database on the sqlite engine', async () => {

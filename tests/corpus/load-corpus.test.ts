@@ -214,7 +214,7 @@ cases:
   });
 
   it('18. an unsupported engine', async () => {
-    const p = await onlyError(GOOD.replace('engine: duckdb', 'engine: postgres'));
+    const p = await onlyError(GOOD.replace('engine: duckdb', 'engine: oracle'));
     expect(p).toMatchObject({ code: 'invalid_field', field: 'engine', line: 3 });
   });
 

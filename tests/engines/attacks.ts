@@ -61,6 +61,55 @@ export function statementAttacks(file: (name: string) => string): Attack[] {
   ];
 }
 
+
+/**
+ * PostgreSQL's own (PGlite and a server): the reader role, the READ ONLY
+ * transaction and the functions revoked from PUBLIC must refuse each one.
+ */
+const POSTGRES_ATTACKS: Attack[] = [
+  both('DO $$ BEGIN DELETE FROM items; END $$', 'anonymous code block', 'do'),
+  both('LISTEN leak', 'session state', 'listen'),
+  both("NOTIFY leak, 'x'", 'messages to other sessions', 'notify'),
+  both('UNLISTEN *', 'session state', 'unlisten'),
+  both('LOCK TABLE items', 'locks', 'lock'),
+  both('DISCARD ALL', 'session state', 'discard'),
+  both('DECLARE c CURSOR WITH HOLD FOR SELECT * FROM items', 'a cursor that outlives the transaction', 'declare'),
+  both('SHOW data_directory', 'server settings', 'show'),
+  both('COPY (SELECT * FROM items) TO STDOUT', 'COPY', 'copy'),
+  both("COPY items FROM PROGRAM 'id'", 'shell command', 'copy'),
+  both("SELECT set_config('role', 'postgres', false)", "takes back the owner's role", 'function_call'),
+  both("SELECT set_config('statement_timeout', '0', false)", 'lifts the time budget', 'function_call'),
+  both("SELECT pg_catalog.set_config('search_path', 'pg_temp', true)", 'settings, qualified', 'function_call'),
+  both(`SELECT "set_config"('transaction_read_only', 'off', true)`, 'settings, quoted', 'function_call'),
+  both(`SELECT U&"\\0073et_config"('role', 'postgres', false)`, 'settings, unicode escape', 'invalid_text'),
+  both("SELECT * FROM ts_stat('SELECT set_config(''role'', ''postgres'', false)::tsvector')", 'dynamic SQL hides the name', 'function_call'),
+  both("SELECT query_to_xml('SELECT pg_advisory_lock(1)', true, true, '')", 'dynamic SQL', 'function_call'),
+  both("SELECT pg_read_file('/etc/passwd')", 'file read', 'function_call'),
+  both("SELECT pg_read_binary_file('/etc/passwd')", 'file read', 'function_call'),
+  both("SELECT * FROM pg_ls_dir('.')", 'file listing', 'function_call'),
+  both("SELECT pg_stat_file('/etc/passwd')", 'file metadata', 'function_call'),
+  both("SELECT lo_import('/etc/passwd')", 'large object from a file', 'function_call'),
+  both('SELECT lo_create(0)', 'large object', 'function_call'),
+  both("SELECT lo_from_bytea(0, '\\x00'::bytea)", 'large object', 'function_call'),
+  both("SELECT dblink('host=127.0.0.1', 'SELECT 1')", 'network', 'function_call'),
+  both('SELECT pg_advisory_lock(1)', 'a lock that outlives the query', 'function_call'),
+  both('SELECT pg_try_advisory_lock(1)', 'a lock that outlives the query', 'function_call'),
+  both('SELECT pg_advisory_xact_lock(1)', 'locks', 'function_call'),
+  both('SELECT pg_sleep(10)', 'sleeps past the budget', 'function_call'),
+  both('SELECT pg_catalog.pg_sleep_for(\'10 seconds\')', 'sleeps past the budget, qualified', 'function_call'),
+  both("SELECT pg_notify('leak', 'x')", 'messages to other sessions', 'function_call'),
+  both("SELECT nextval('seq')", 'sequence state', 'function_call'),
+  both('SELECT txid_current()', 'counters shared between cases', 'function_call'),
+  both('SELECT pg_terminate_backend(pg_backend_pid())', 'kills the session', 'function_call'),
+  both('SELECT pg_reload_conf()', 'server configuration', 'function_call'),
+  both('WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', 'write in a CTE'),
+  both('SELECT * INTO stolen FROM items', 'SELECT INTO creates a table'),
+  both('SELECT * FROM items FOR UPDATE', 'row locks'),
+  both('SELECT * FROM pg_catalog.pg_authid', 'password hashes'),
+  both("SELECT current_setting('data_directory')", 'server file layout'),
+  both("SELECT * FROM items; SELECT 1", 'stacked statement', 'multiple_statements'),
+];
+
 /** Reads the lexical gate lets through: the engine (or the call allow-list) must refuse them. */
 export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
   duckdb: [
@@ -121,6 +170,8 @@ export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
     both("SELECT writefile('/tmp/x', 'y')", 'file write'),
     both("SELECT * FROM temp.sqlite_schema WHERE 0; CREATE TEMP TABLE t(x)", 'stacked temp state', 'multiple_statements'),
   ],
+  pglite: POSTGRES_ATTACKS,
+  postgres: POSTGRES_ATTACKS,
 };
 
 export interface ClockProbe {
@@ -166,5 +217,39 @@ export const CLOCK: Record<EngineName, ClockProbe[]> = {
     { sql: "SELECT julianday('now')", frozen: Date.parse(AS_OF) / 86_400_000 + 2440587.5 },
     { sql: "SELECT datetime('now', 'localtime')", frozen: '2025-12-31 12:34:56' },
     { sql: "SELECT date('now', 'start of month')", frozen: '2025-12-01' },
+  ],
+  pglite: [
+    // PGlite reads the time through the worker's Date.now: every clock, qualified or not, is the as-of instant.
+    { sql: 'SELECT now()', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT current_timestamp', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT clock_timestamp()', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT statement_timestamp()', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT transaction_timestamp()', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT pg_catalog.now()', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT "pg_catalog"."clock_timestamp"()', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT localtimestamp', frozen: '2025-12-31 12:34:56' },
+    { sql: 'SELECT current_date', frozen: '2025-12-31' },
+    { sql: 'SELECT current_time', frozen: '12:34:56+00' },
+    { sql: 'SELECT CAST(now() AS text)', frozen: '2025-12-31 12:34:56+00' },
+    { sql: 'SELECT timeofday()', frozen: 'Wed Dec 31 12:34:56.000000 2025 UTC' },
+    { sql: 'SELECT extract(epoch FROM now())', frozen: '1767184496.000000' },
+    { sql: "SELECT age(TIMESTAMP '2025-12-01')", frozen: '30 days' },
+    { sql: "SELECT date_trunc('month', now())", frozen: '2025-12-01 00:00:00+00' },
+    { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
+    { sql: 'SELECT pg_conf_load_time()', frozen: 'refused' },
+  ],
+  // A server's clock cannot be frozen: with an as-of instant, every read of it is refused.
+  postgres: [
+    { sql: 'SELECT now()', frozen: 'refused' },
+    { sql: 'SELECT current_timestamp', frozen: 'refused' },
+    { sql: 'SELECT clock_timestamp()', frozen: 'refused' },
+    { sql: 'SELECT statement_timestamp()', frozen: 'refused' },
+    { sql: 'SELECT pg_catalog.now()', frozen: 'refused' },
+    { sql: 'SELECT "pg_catalog"."clock_timestamp"()', frozen: 'refused' },
+    { sql: 'SELECT localtimestamp', frozen: 'refused' },
+    { sql: 'SELECT current_date', frozen: 'refused' },
+    { sql: 'SELECT timeofday()', frozen: 'refused' },
+    { sql: "SELECT age(TIMESTAMP '2025-12-01')", frozen: 'refused' },
+    { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
   ],
 };

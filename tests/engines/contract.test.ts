@@ -1,6 +1,7 @@
 /**
- * The engine contract (table in contract-cases.ts), run on both engines in
- * Node worker threads: every column kind, every row and every cell asserted.
+ * The engine contract (table in contract-cases.ts), run on DuckDB, SQLite
+ * and PGlite in Node worker threads: every column kind, every row and every
+ * cell asserted. (The PostgreSQL server column: postgres-server.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, EngineName, QueryResult } from '../../src/core/engine.ts';
@@ -11,7 +12,7 @@ import { sqlFixture } from '../helpers/fixtures.ts';
 const engines: Partial<Record<EngineName, Engine>> = {};
 
 beforeAll(async () => {
-  for (const name of ['duckdb', 'sqlite'] as const) {
+  for (const name of ['duckdb', 'sqlite', 'pglite'] as const) {
     const engine = openEngine(name);
     const loaded = await engine.load(sqlFixture('empty', 'CREATE TABLE placeholder(x INTEGER);'));
     expect(loaded.ok).toBe(true);
@@ -23,7 +24,7 @@ afterAll(async () => {
   await Promise.all(Object.values(engines).map((e) => e.close()));
 });
 
-for (const engineName of ['duckdb', 'sqlite'] as const) {
+for (const engineName of ['duckdb', 'sqlite', 'pglite'] as const) {
   describe(`engine contract: ${engineName}`, () => {
     for (const c of CASES) {
       it(c.name, async () => {

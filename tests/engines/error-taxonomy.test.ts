@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CATEGORIES, type ErrorCategory } from '../../src/core/errors.ts';
 import { evaluationRequest } from '../../src/core/evaluation/request.ts';
+import { categorizeEngineError } from '../../src/core/validation/error-taxonomy.ts';
 import { evaluate } from '../../src/core/pipeline.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
@@ -70,6 +71,32 @@ describe.each(['duckdb', 'sqlite'] as const)('error taxonomy on %s', (name) => {
     // A candidate dividing by zero is a wrong value (NULL), not an execution failure.
     const r = await evaluate(evaluationRequest({ expected_sql: 'SELECT count(*) / 2.0 AS x FROM t', actual_sql: 'SELECT count(*) / 0 AS x FROM t' }), engines[name]);
     expect(r).toMatchObject({ deterministic_verdict: 'fail', blocked_reason: null, error_types: [] });
+  });
+});
+
+describe('out of memory is recognised by exact phrases only (resource_exhausted restarts the engine)', () => {
+  const cases: [Engines, string, ErrorCategory][] = [
+    ['duckdb', 'Out of Memory Error: failed to allocate data of size 16.0 MiB (242.2 MiB/244.1 MiB used)', 'resource_exhausted'],
+    ['duckdb', 'Out of Memory Error: could not allocate block of size 256.0 KiB (255.9 MiB/256.0 MiB used)', 'resource_exhausted'],
+    ['duckdb', 'RangeError: WebAssembly.Memory.grow(): Maximum memory size exceeded', 'resource_exhausted'],
+    ['duckdb', 'Aborted(OOM)', 'resource_exhausted'],
+    ['duckdb', 'malloc of size 1073741824 failed', 'resource_exhausted'],
+    ['duckdb', 'std::bad_alloc', 'resource_exhausted'],
+    ['sqlite', 'Cannot enlarge memory arrays to size 2147549184 bytes (OOM).', 'resource_exhausted'],
+    ['sqlite', 'Reached heap limit', 'resource_exhausted'],
+    ['sqlite', 'out of memory', 'resource_exhausted'],
+    ['sqlite', 'string or blob too big', 'resource_exhausted'],
+    // Mentions of memory or limits that are not an exhausted engine:
+    ['duckdb', 'Binder Error: Referenced column "memory_limit" not found in FROM clause!', 'missing_column'],
+    ['duckdb', "Conversion Error: Could not convert string 'x: Out of Memory Error' to INT32", 'type_mismatch'],
+    ['sqlite', 'too many columns on t', 'unknown_error'],
+    ['sqlite', 'too many terms in compound SELECT', 'unknown_error'],
+    ['sqlite', 'too many FROM clause terms, max: 200', 'unknown_error'],
+    ['sqlite', 'no such column: out of memory', 'missing_column'],
+    ['sqlite', 'too many arguments on function max', 'type_mismatch'],
+  ];
+  it.each(cases)('%s: %s', (engine, raw, category) => {
+    expect(categorizeEngineError(engine, raw)).toBe(category);
   });
 });
 

@@ -8,7 +8,6 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineName } from '../../src/core/engine.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
 import { sqlFixture } from '../helpers/fixtures.ts';
@@ -52,7 +51,7 @@ const REJECTED: [string, string][] = [
 ];
 
 /** SQL the lexical pre-check lets through: the engine itself must refuse or contain it. */
-const ENGINE_REFUSES: Record<EngineName, [string, RegExp][]> = {
+const ENGINE_REFUSES: Record<'duckdb' | 'sqlite', [string, RegExp][]> = {
   duckdb: [
     ["SELECT * FROM read_text('/etc/hostname')", /permission_error/],
     ["SELECT * FROM read_csv('/etc/passwd')", /permission_error/],
@@ -197,7 +196,65 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
       expect(outcome.ok).toBe(false);
       if (!outcome.ok) expect(outcome.error.code).toBe('sandbox.resource_exhausted');
     });
+
+    it('stops a 1M x 8 KB result at the byte budget while it streams, without a restart, and keeps working', async () => {
+      const huge =
+        engineName === 'duckdb'
+          ? "SELECT repeat('x', 8192) AS s FROM range(1000000)"
+          : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r";
+      const restarts = engine.restarts;
+      const outcome = await engine.execute(huge, { timeoutMs: 30_000, maxResultBytes: 4 * 1024 * 1024 });
+      expect(!outcome.ok && outcome.error).toMatchObject({ code: 'sandbox.resource_exhausted', category: 'resource_exhausted' });
+      expect(!outcome.ok && outcome.error.message).toMatch(/larger than 4 MiB \(max_result_bytes.*stopped after [\d,]+ rows/);
+      // The budget is not an engine failure: the same engine (and its fixture) serves the next query.
+      expect(engine.restarts).toBe(restarts);
+      const next = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(next.ok && next.value.rows[0]![0]).toBe(3);
+      // A result under the budget comes back whole; the budget counts decoded cells (value/size.ts).
+      const under = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) AS s FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r", { maxResultBytes: 210_000 });
+      expect(under.ok && under.value.rows.length).toBe(100);
+      const over = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) AS s FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r", { maxResultBytes: 200_000 });
+      expect(!over.ok && over.error.code).toBe('sandbox.resource_exhausted');
+      expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+    });
   });
 }
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe.each(['duckdb', 'sqlite'] as const)('warm spare on %s (SupervisorOptions.warmSpare)', (engineName) => {
+  let engine: SupervisedEngine;
+  let digest: string;
+  beforeAll(async () => {
+    engine = openEngine(engineName, { memoryLimit: '256MB', warmSpare: true });
+    const loaded = await engine.load(sqlFixture('sandbox', DUMP));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    digest = loaded.value.contentDigest;
+  });
+  afterAll(() => engine.close());
+
+  it('after a timeout and after an out-of-memory kill the spare (fixture loaded) takes over, and a new spare is made', { timeout: 120_000 }, async () => {
+    const runaway = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
+    const memory = engineName === 'duckdb' ? 'SELECT list(range) FROM range(50000000)' : 'SELECT zeroblob(2000000000)';
+    // The second kill finds the spare made at the first takeover.
+    for (const [sql, code] of [[runaway, 'sandbox.timeout'], [memory, 'sandbox.resource_exhausted']] as const) {
+      const before = { restarts: engine.restarts, takeovers: engine.spareTakeovers };
+      const outcome = await engine.execute(sql, { timeoutMs: code === 'sandbox.timeout' ? 800 : 30_000 });
+      expect(!outcome.ok && outcome.error.code).toBe(code);
+      expect(engine.restarts).toBe(before.restarts + 1);
+      const next = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(next.ok && next.value.rows[0]![0]).toBe(3);
+      expect(engine.spareTakeovers).toBe(before.takeovers + 1);
+      expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+    }
+  });
+
+  it('loading another fixture replaces the spare: a takeover never serves the old fixture', { timeout: 60_000 }, async () => {
+    const loaded = await engine.load(sqlFixture('other', 'CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (1);'));
+    expect(loaded.ok).toBe(true);
+    const outcome = await engine.execute('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r', { timeoutMs: 800 });
+    expect(!outcome.ok && outcome.error.code).toBe('sandbox.timeout');
+    const next = await engine.execute('SELECT count(*) AS n FROM items');
+    expect(next.ok && next.value.rows[0]![0]).toBe(1);
+  });
+});

@@ -23,7 +23,7 @@ function bag(r: QueryResult): string[] {
 
 const fixtures = ruleFixtures();
 
-for (const engineName of ['sqlite', 'duckdb'] as EngineName[]) {
+for (const engineName of ['sqlite', 'duckdb'] as const satisfies readonly EngineName[]) {
   describe(`rule fixtures keep results on ${engineName}`, () => {
     let engine: Engine;
     beforeAll(async () => {

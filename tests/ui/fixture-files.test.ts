@@ -11,9 +11,9 @@ const SQLITE_HEAD = 'SQLite format 3\0';
 const duckdbFile = (name: string): PickedFile => bytes(name, '\0\0\0\0\0\0\0\0DUCK');
 
 describe('fixtureFromFiles', () => {
-  it('offers both engines for a SQL dump and one for database files', () => {
+  it('offers DuckDB, SQLite and PGlite for a SQL dump and one engine for database files', () => {
     const dump = fixtureFromFiles([text('shop.sql', 'CREATE TABLE t (a INT);')]);
-    expect(dump).toMatchObject({ ok: true, value: { name: 'shop.sql', engines: ['duckdb', 'sqlite'] } });
+    expect(dump).toMatchObject({ ok: true, value: { name: 'shop.sql', engines: ['duckdb', 'sqlite', 'pglite'] } });
     expect(fixtureFromFiles([bytes('spider.sqlite', SQLITE_HEAD)])).toMatchObject({ ok: true, value: { engines: ['sqlite'] } });
     expect(fixtureFromFiles([duckdbFile('ledger.duckdb')])).toMatchObject({ ok: true, value: { engines: ['duckdb'] } });
     // The bytes decide: a DuckDB file named .db is a DuckDB file.

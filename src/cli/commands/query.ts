@@ -1,11 +1,11 @@
 import { ENGINE_NAMES, type EngineName } from '../../core/engine.ts';
 import { encodeResultTable } from '../../core/value/json-codec.ts';
 import { openEngine } from '../../engines/node.ts';
-import { oneOf, parseFlags, positiveInteger } from '../args.ts';
+import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { resolveFixture } from '../fixtures.ts';
 import type { Io } from '../io.ts';
-import { prettyJson } from '../json.ts';
+import { prettyJson, printJson } from '../json.ts';
 import { renderTable } from '../table.ts';
 
 export const QUERY_HELP = `Usage: sql-verdict query --fixture PATH|NAME "SQL" [options]
@@ -15,9 +15,13 @@ Run one read-only query in the sandbox and print its result with exact values.
 Options:
   --fixture PATH|NAME   a .sql dump, .duckdb, .sqlite/.db, .csv or .parquet file, a folder
                         of table files, or a built-in fixture name (retail, retail_monthly)
-  --engine duckdb|sqlite  engine to use (default: the first that can load the fixture)
+  --engine duckdb|sqlite|pglite|postgres
+                        engine to use (default: the first that can load the fixture)
+  --database-url URL    the PostgreSQL server of --engine postgres (or SQL_VERDICT_DATABASE_URL)
   --timeout-ms N        stop the query after N milliseconds (default 5000)
   --max-rows N          refuse results larger than N rows (default 1000000)
+  --max-result-bytes SIZE  refuse results holding more than SIZE of decoded cells, checked while
+                        rows stream out of the engine (e.g. 64MiB; default 256MiB)
   --as-of INSTANT       freeze the clock (current_date, now()) at this ISO instant
   --json                print {columns, rows} as exact JSON (decimals and big integers as strings)
   -h, --help            show this help
@@ -30,6 +34,7 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
     engine: { type: 'string' },
     'timeout-ms': { type: 'string' },
     'max-rows': { type: 'string' },
+    'max-result-bytes': { type: 'string' },
     'as-of': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -42,6 +47,7 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length !== 1) throw new CliError(`query: expected exactly one SQL argument, got ${positionals.length}.\nRun "sql-verdict query --help" for usage.`);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   const maxRows = positiveInteger('--max-rows', values['max-rows'], 1_000_000);
+  const maxResultBytes = byteSize('--max-result-bytes', values['max-result-bytes']);
   const fixture = resolveFixture(values.fixture, io.cwd, values['as-of']);
   const requested = oneOf<EngineName>('--engine', values.engine, ENGINE_NAMES);
   if (requested && !fixture.engines.includes(requested))
@@ -52,7 +58,7 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
   try {
     const loaded = await engine.load(fixture.source);
     if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
-    const outcome = await engine.execute(positionals[0]!, { timeoutMs, maxRows });
+    const outcome = await engine.execute(positionals[0]!, { timeoutMs, maxRows, ...(maxResultBytes !== undefined ? { maxResultBytes } : {}) });
     if (!outcome.ok) {
       if (values.json) io.out(prettyJson({ ok: false, engine: engineName, error: outcome.error }));
       else {
@@ -63,19 +69,16 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
     }
     const result = outcome.value;
     if (values.json) {
-      io.out(
-        prettyJson(
-          {
-            ok: true,
-            engine: engineName,
-            engine_version: loaded.value.engineVersion,
-            fixture: { name: loaded.value.name, content_digest: loaded.value.contentDigest },
-            ...encodeResultTable(result),
-            row_count: result.rows.length,
-            elapsed_ms: Math.round(result.elapsedMs * 1000) / 1000,
-          },
-        ),
-      );
+      // Printed piece by piece: a large result (up to the row and byte caps) is never one string.
+      printJson(io.out, {
+        ok: true,
+        engine: engineName,
+        engine_version: loaded.value.engineVersion,
+        fixture: { name: loaded.value.name, content_digest: loaded.value.contentDigest },
+        ...encodeResultTable(result),
+        row_count: result.rows.length,
+        elapsed_ms: Math.round(result.elapsedMs * 1000) / 1000,
+      });
     } else {
       io.out(renderTable(result));
       io.out(`${engineName} · ${result.elapsedMs.toFixed(1)} ms`);

@@ -5,10 +5,11 @@ import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
 import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
 import { gradeRun, type CaseReport, type RunReport } from '../../core/run/grade-run.ts';
 import { RunReportWriter } from '../report-stream.ts';
+import { shardOption, withShard } from '../shard.ts';
 import { openEngine } from '../../engines/node.ts';
 import { resolveFixture } from '../fixtures.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
-import { oneOf, parseFlags, positiveInteger } from '../args.ts';
+import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
@@ -17,7 +18,7 @@ import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand, presetLines } from './bench.ts';
 import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
 import { listDbDir } from '../db-dir.ts';
-import { prettyJson } from '../json.ts';
+import { prettyJson, printJson } from '../json.ts';
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
@@ -37,6 +38,10 @@ Options:
   --fixture NAME=PATH    load fixture NAME from PATH (repeatable)
   --db-dir DIR           load every fixture NAME from DIR/NAME/NAME.sqlite (or DIR/NAME.sqlite)
   --timeout-ms N         per-query budget (default 5000)
+  --max-result-bytes SIZE
+                         memory budget of one query's decoded result, checked while rows
+                         stream out of the engine (e.g. 64MiB; default 256MiB): past it the
+                         query is resource_exhausted and the run goes on
   --reliability-c C      penalty c of the reliability score RS(c) (default 1)
   --out FILE             write the JSON run report ("-": stdout, for every output flag)
   --markdown FILE        write a Markdown summary (pull-request comment)
@@ -50,6 +55,9 @@ ${THRESHOLD_HELP}
   --include intermediates
                          add each case's ASTs, full result tables and result schemas
                          to its report (large); verdicts are unchanged
+  --shard K/N            grade only shard K of N (cases at corpus positions i with
+                         i mod N = K-1); "sql-verdict merge" combines the N reports.
+                         Exit 0 once graded: verdicts and thresholds belong to the merge
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
                          corpus or version (refused by default, exit 2)
@@ -118,6 +126,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     fixture: { type: 'string', multiple: true },
     'db-dir': { type: 'string' },
     'timeout-ms': { type: 'string' },
+    'max-result-bytes': { type: 'string' },
     'reliability-c': { type: 'string' },
     out: { type: 'string' },
     markdown: { type: 'string' },
@@ -129,6 +138,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     include: { type: 'string', multiple: true },
     json: { type: 'boolean' },
     'allow-corpus-mismatch': { type: 'boolean' },
+    shard: { type: 'string' },
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
     'max-over-refusal': { type: 'string' },
@@ -146,6 +156,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
   if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
+  const maxResultBytes = byteSize('--max-result-bytes', values['max-result-bytes']);
   const judge = values.judge ? judgeFromEnv(io.env) : null;
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
@@ -155,6 +166,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
   if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
   const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
+  const shard = shardOption(values.shard, thresholds);
+  if (preset && shard) throw new CliError('--policy does not go with --shard (merge the shards, then grade under the preset).');
   const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
@@ -171,10 +184,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] = [];
   try {
     const graded = await gradeRun({
-      corpus,
+      // A shard is a selection of cases before the run loop (src/core/report/merge.ts).
+      corpus: shard ? shard.select(corpus) : corpus,
       run,
       engineFor: pool.engineFor,
-      config: { query_timeout_ms: timeoutMs, ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
+      config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}) },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
       retainCases: !!values.json || values.out === '-' || preset !== null,
@@ -189,7 +203,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
     progress.end();
     if (!graded.ok) throw new CliError(graded.error.message);
-    let report = graded.value;
+    let report = withShard(graded.value, shard, corpus);
     if (preset) {
       const withPreset = await applyPreset({
         report,
@@ -204,12 +218,14 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       report = withPreset.value;
     }
     if (writer) writer.finish(report);
-    else out.write(values.out, () => prettyJson(report));
+    else if (values.out === '-') printJson(io.out, report);
     out.write(values.markdown, () => toMarkdown(report.summary));
     out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })));
     out.write(values.csv, () => toCsv(report.summary));
     const verdicts = checkThresholds(report.summary, thresholds);
-    out.print(values.json ? prettyJson(report) : [summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...presetLines(report), ...verdicts.lines].join('\n'));
+    if (values.json) printJson(io.out, report);
+    else out.print([summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...presetLines(report), ...verdicts.lines].join('\n'));
+    if (shard) return EXIT.ok;
     if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {

@@ -5,6 +5,7 @@
  * Plain data, so it crosses the worker boundary as is.
  */
 import { caseDifficulty } from '../structure/hardness.ts';
+import { dialectOfEngine } from '../structure/grammar.ts';
 import type { LoadProblem } from './problems.ts';
 import { BIRD_DIFFICULTIES, SPIDER_DIFFICULTIES, SHAPES, STRATA, strataCounts, type Arm, type DeclaredCounts, type LoadedCorpus } from './types.ts';
 
@@ -72,7 +73,7 @@ export function describeCorpus(loaded: LoadedCorpus, warnings: LoadProblem[] = [
   const cases: DescribedCase[] = corpus.cases.map((c) => {
     // BIRD's labels are kept as they are: Spider's rules neither replace nor second-guess them.
     const bird = (BIRD_DIFFICULTIES as readonly string[]).includes(c.difficulty ?? '');
-    const d = c.referenceSql && !bird ? caseDifficulty(c.referenceSql, corpus.engine, c.difficulty ?? null) : null;
+    const d = c.referenceSql && !bird ? caseDifficulty(c.referenceSql, dialectOfEngine(corpus.engine), c.difficulty ?? null) : null;
     const difficulty = bird ? c.difficulty! : (d?.difficulty ?? c.difficulty ?? null);
     return {
       id: c.id,

@@ -16,3 +16,4 @@ export { lintReferenceText, limitTieProbes, FROZEN_CLOCK_FUNCTIONS, UNFROZEN_CLO
 export { outlineQuery, tokenize, type QueryOutline, type OrderKey, type Token } from './sql-tokens.ts';
 export { describeCorpus, NONE, type CorpusDescription, type DescribedCase } from './describe.ts';
 export { parseSchemaDescription, type SchemaDescription, type SchemaTable, type SchemaColumn } from './schema-description.ts';
+export { parseReferencePorts, portCorpus, type ReferencePorts } from './dialect-ports.ts';

@@ -6,7 +6,7 @@
  * an unordered result, over the time budget). A broken oracle blocks grading.
  * Pure: the engine, the fixtures and the comparison are passed in.
  */
-import type { Engine, EngineName, FixtureSource } from '../engine.ts';
+import { sameDialect, type Engine, type EngineName, type FixtureSource } from '../engine.ts';
 import { canonicalCell } from '../digest/canonical-dump.ts';
 import type { ResultTable } from '../value/kind.ts';
 import type { ResultCompare } from './compare.ts';
@@ -135,7 +135,7 @@ export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine,
   let index = 0;
   const progress = (c: CorpusCase, status: SelfCheckCaseResult['status']) => options.onProgress?.({ case_id: c.id, index: index++, total, status });
 
-  if (corpus.engine !== engine.name) {
+  if (!sameDialect(corpus.engine, engine.name)) {
     findings.push({ code: 'engine_mismatch', severity: 'error', message: `The corpus's reference SQL is written for ${corpus.engine}; the self-check was given ${engine.name}.` });
     report.passed = false;
     return report;

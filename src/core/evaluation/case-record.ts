@@ -44,7 +44,7 @@ export interface CaseRecord {
   orderMatters: boolean;
   /** The candidate SQL, null when there is none (blank counts as none). */
   actualSql: string | null;
-  execOptions: { timeoutMs: number; maxRows: number };
+  execOptions: { timeoutMs: number; maxRows: number; maxResultBytes?: number };
   configHash: string;
   now: () => number;
   started: number;
@@ -139,7 +139,7 @@ export async function openCase(request: EvaluationRequest, engine: Engine, optio
     comparison,
     orderMatters,
     actualSql: request.actual_sql?.trim() ? request.actual_sql : null,
-    execOptions: { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows },
+    execOptions: { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows, ...(config.max_result_bytes !== undefined ? { maxResultBytes: config.max_result_bytes } : {}) },
     configHash: await configHashOf(config),
     now,
     started,

@@ -28,6 +28,11 @@ export interface EvaluationConfig extends ComparisonConfig {
   /** Rows materialized per query at most. */
   max_rows: number;
   /**
+   * Bytes of decoded cells one query's result may hold (see value/size.ts);
+   * absent: the engine default, 256 MiB. Only a set value enters config_hash.
+   */
+  max_result_bytes?: number;
+  /**
    * Extra sections for the report: "intermediates" adds seed 001's ASTs,
    * full result tables and result schemas. Absent by default (size); never
    * changes a verdict, so it is left out of config_hash.
@@ -72,7 +77,7 @@ export interface EvaluationRequest {
 type Raw = Record<string, unknown>;
 
 const BOOLEAN_KEYS = ['enable_ai_judge', 'enable_performance_metrics', 'enable_counterfactuals'] as const;
-const INTEGER_KEYS = ['query_timeout_ms', 'max_counterfactuals', 'safety_limit_threshold', 'max_rows'] as const;
+const INTEGER_KEYS = ['query_timeout_ms', 'max_counterfactuals', 'safety_limit_threshold', 'max_rows', 'max_result_bytes'] as const;
 const EXTRA_KEYS: string[] = [...BOOLEAN_KEYS, ...INTEGER_KEYS, 'include'];
 
 /** Validate a configuration object (seed option names); unknown options are errors. */

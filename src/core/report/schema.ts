@@ -5,6 +5,7 @@
  * Nested evidence objects from the layers are described by their required
  * keys; their full shapes are documented in the layer docs.
  */
+import { ENGINE_NAMES } from '../engine.ts';
 import { ERROR_CATEGORIES } from '../errors.ts';
 import { SOURCE_CLAUSES } from '../diagnose/attribute.ts';
 import { SEVERITIES } from '../score/scoring.ts';
@@ -201,7 +202,7 @@ export const REPORT_SCHEMA = {
       type: 'object',
       required: ['engine', 'engine_version', 'dialect', 'fixture', 'config_hash', 'config', 'timings_ms', 'tool_version'],
       properties: {
-        engine: { enum: ['duckdb', 'sqlite'] },
+        engine: { enum: [...ENGINE_NAMES] },
         engine_version: { type: 'string' },
         dialect: { enum: ['duckdb', 'sqlite'] },
         fixture: { type: ['string', 'null'] },

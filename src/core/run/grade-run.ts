@@ -17,6 +17,7 @@ import type { EvaluateOptions, StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { hardness } from '../structure/hardness.ts';
+import { dialectOfEngine } from '../structure/grammar.ts';
 import { evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
@@ -248,7 +249,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       stratum: c.stratum ?? null,
       shape: c.shape ?? null,
       // Computed as the case finishes: its reference is parsed (once, cached) while earlier cases run.
-      difficulty: caseDifficulty(c, corpus.engine) ?? null,
+      difficulty: caseDifficulty(c, dialectOfEngine(corpus.engine)) ?? null,
       fixture: c.fixture,
       question: c.question,
       enriched_question: record?.enrichedQuestion ?? null,

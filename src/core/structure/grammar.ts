@@ -19,6 +19,11 @@ import * as sqliteBuild from 'node-sql-parser/build/sqlite.js';
 export type Dialect = 'duckdb' | 'sqlite';
 export type GrammarName = 'sqlite' | 'noql' | 'postgresql';
 
+/** The structural dialect of an engine: PGlite and a PostgreSQL server read SQL as the postgresql grammar does, as DuckDB's dialect does. */
+export function dialectOfEngine(engine: string): Dialect {
+  return engine === 'sqlite' ? 'sqlite' : 'duckdb';
+}
+
 export const GRAMMAR_CHAIN: Record<Dialect, readonly GrammarName[]> = {
   duckdb: ['postgresql'],
   sqlite: ['sqlite', 'noql'],

@@ -8,10 +8,21 @@ import type { ErrorCategory } from '../errors.ts';
 
 type Rule = [RegExp, ErrorCategory];
 
+/**
+ * Memory exhaustion as the wasm runtime and V8 word it, on either engine:
+ * emscripten's failed heap growth, a failed allocation, V8's heap limit in the
+ * engine's worker. Exact phrases only: a message that merely mentions memory
+ * (a column named memory_limit, SQLite's "too many columns") is not one.
+ */
+const RUNTIME_OUT_OF_MEMORY =
+  /^(?:(?:Range|Runtime)?Error: )?(?:Aborted\((?:OOM|Cannot enlarge memory)|Cannot enlarge memory arrays|WebAssembly\.Memory(?:\.prototype)?\.grow\(\): Maximum memory size exceeded|Array buffer allocation failed|std::bad_alloc|Reached heap limit|JavaScript heap out of memory|ERR_WORKER_OUT_OF_MEMORY|malloc(?:\(\))?(?: of (?:size )?\d+(?: bytes)?)? failed)/;
+
 const DUCKDB_RULES: Rule[] = [
   [/Expected a single SELECT statement/i, 'statement_rejected'],
   [/exists in the \w+ extension|extension .* (?:not|could not be) (?:loaded|found|installed)|not available in this build/i, 'engine_unsupported'],
-  [/Out of Memory|could not allocate|memory_limit|failed to allocate/i, 'resource_exhausted'],
+  // DuckDB's exception type ("Out of Memory Error: could not allocate block of size …", "… failed to allocate data of size …").
+  [/^Out of Memory Error: /, 'resource_exhausted'],
+  [RUNTIME_OUT_OF_MEMORY, 'resource_exhausted'],
   [/Permission Error|enable_external_access|read[- ]only|lock_configuration|Cannot .* read-only/i, 'permission_error'],
   [/Parser Error|syntax error/i, 'syntax_error'],
   [/Table with name .* does not exist|Referenced table .* not found|Table .* does not exist|Catalog .* does not exist|Schema with name .* does not exist/i, 'missing_table'],
@@ -23,8 +34,10 @@ const DUCKDB_RULES: Rule[] = [
 ];
 
 const SQLITE_RULES: Rule[] = [
-  // "too many arguments/columns/terms" are limits of the query text, not memory: no engine restart.
-  [/out of memory|string or blob too big/i, 'resource_exhausted'],
+  // SQLite's own texts (SQLITE_NOMEM, SQLITE_TOOBIG) are the whole message. "too many
+  // arguments/columns/terms" are limits of the query text, not memory: no engine restart.
+  [/^(?:Error: )?(?:out of memory|string or blob too big)$/i, 'resource_exhausted'],
+  [RUNTIME_OUT_OF_MEMORY, 'resource_exhausted'],
   [/wrong number of arguments|too many arguments/i, 'type_mismatch'],
   [/readonly database|read-only|not authorized|query_only|access permission denied/i, 'permission_error'],
   [/syntax error|incomplete input|unrecognized token|near ".*":/i, 'syntax_error'],

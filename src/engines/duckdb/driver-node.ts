@@ -46,12 +46,16 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
       return conn.query(sql);
     },
     async stream(sql): Promise<StreamedResult> {
-      // Nothing here can cancel (the thread is terminated instead), and send() polls:
-      // a plain query() is several milliseconds faster per call. memory_limit bounds it.
-      const table = conn.query(sql);
-      return { fields: table.schema.fields.map((f) => ({ name: f.name, type: f.type })), batches: table.batches };
+      // A streamed result: DuckDB computes the next chunk only when the reader asks for it, so
+      // the byte budget stops a large result before it exists (query() would materialize all
+      // of it in the wasm heap first). Nothing can cancel while a chunk is computed: the
+      // supervisor terminates the thread instead.
+      const reader = (await conn.send(sql, true)).open();
+      return { fields: reader.schema.fields.map((f) => ({ name: f.name, type: f.type })), batches: reader };
     },
     async cancel() {
+      // Drops a result stream left half read (the budget stopped it); never reached mid-query.
+      conn.cancelSent();
       return false;
     },
     async registerFile(name, bytes) {

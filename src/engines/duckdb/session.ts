@@ -11,12 +11,13 @@
  * single-SELECT check (`query('<sql>')`) before they run.
  */
 import type { DataType, RecordBatch, Table } from 'apache-arrow';
-import type { ExecuteOutcome, ExplainOptions, FixtureFile, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type ExecuteOutcome, type ExplainOptions, type FixtureFile, type FixtureInfo, type FixtureSource, type PlanSummary, type TableInfo } from '../../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
 import type { EngineSession, HostExecuteOptions, HostSettings } from '../host-api.ts';
-import { executionError, rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
+import { executionError, rejectedByPrecheck, rejectedStatement, tooManyBytes, tooManyRows } from '../execution-errors.ts';
+import { rowBytes } from '../../core/value/size.ts';
 import { arrowCastOf, decodeBatches, decodeTable, duckDbColumn } from './decode.ts';
 import { parquetToSql } from './parquet.ts';
 import { buildCallPolicy, checkCalls, TOKEN_SENTINEL, type CallPolicy, type ScriptTokens } from '../../core/sandbox/calls.ts';
@@ -119,6 +120,10 @@ export class DuckDbSession implements EngineSession {
     await q('SET autoinstall_known_extensions=false');
     await q('SET autoload_known_extensions=false');
     await q(`SET memory_limit=${SQL_STRING(this.settings.memoryLimit ?? '1GB')}`);
+    // Results stream (the byte budget reads them batch by batch): DuckDB computes ahead only this
+    // much. Its default (976 KiB, counted before strings) let a 1M x 8 KB query grow the wasm heap
+    // by ~600 MB before the first batch; throughput of ordinary results is the same.
+    await q("SET streaming_buffer_size='64KB'");
     const clock = fixture.asOf ? asOfParts(fixture.asOf) : null;
     if (clock) {
       const date = `DATE ${SQL_STRING(clock.date)}`;
@@ -346,22 +351,20 @@ export class DuckDbSession implements EngineSession {
     // Run the validated text itself so output names stay exact (query() renames duplicates);
     // only the rare columns Arrow cannot carry exactly go through a casting projection.
     const runnable = columns.some((c) => arrowCastOf(c.engineType) !== null) ? this.projection(columns, gated) : sql;
+    const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     try {
       const streamed = await this.driver.stream(runnable);
       const rows: Cell[][] = [];
+      let bytes = 0;
+      // One record batch (a DuckDB vector, ~2,048 rows) at a time: the engine produces the
+      // next only when asked, so a result past the budget is never built, in the engine or here.
       for await (const batch of streamed.batches) {
+        const first = rows.length;
         decodeBatches([batch], columns, rows);
-        if (rows.length > options.maxRows) {
+        for (let i = first; i < rows.length; i++) bytes += rowBytes(rows[i]!);
+        if (rows.length > options.maxRows || bytes > budget) {
           await this.driver.cancel();
-          return {
-            ok: false,
-            error: {
-              code: 'sandbox.resource_exhausted',
-              category: 'resource_exhausted',
-              message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
-              elapsedMs: elapsed(),
-            },
-          };
+          return rows.length > options.maxRows ? tooManyRows(options.maxRows, elapsed()) : tooManyBytes(budget, rows.length, elapsed());
         }
       }
       const finalColumns = columns.map((c, i) => ({ ...c, name: streamed.fields[i]?.name ?? c.name }));

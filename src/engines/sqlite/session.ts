@@ -10,11 +10,12 @@
  * (sql.js#461): the supervisor terminates the host on timeout.
  */
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
-import type { ExecuteOutcome, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
+import { DEFAULT_MAX_RESULT_BYTES, type ExecuteOutcome, type FixtureInfo, type FixtureSource, type PlanSummary, type TableInfo } from '../../core/engine.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import type { Cell, Column, Kind } from '../../core/value/kind.ts';
-import { executionError, rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
+import { executionError, rejectedByPrecheck, rejectedStatement, tooManyBytes, tooManyRows } from '../execution-errors.ts';
+import { rowBytes } from '../../core/value/size.ts';
 import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
 
 const IDENT = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -45,7 +46,9 @@ const SQLITE_STATE_PRAGMAS = [
 interface Materialized {
   columns: Column[];
   rows: Cell[][];
-  tooMany: boolean;
+  /** Which cap stopped the statement, if one did. */
+  tooMany: false | 'rows' | 'bytes';
+  rowsRead: number;
 }
 
 function cellOf(value: unknown): Cell {
@@ -187,20 +190,28 @@ export class SqliteSession implements EngineSession {
     });
   }
 
-  private materialize(statement: Statement, maxRows: number): Materialized {
+  /** Step the statement row by row, counting decoded bytes, so a result past either cap is never held. */
+  private materialize(statement: Statement, maxRows: number, maxBytes = Number.POSITIVE_INFINITY): Materialized {
     const names = statement.getColumnNames();
     const raw: unknown[][] = [];
-    let tooMany = false;
+    let tooMany: Materialized['tooMany'] = false;
+    let bytes = 0;
     while (statement.step()) {
       if (raw.length >= maxRows) {
-        tooMany = true;
+        tooMany = 'rows';
         break;
       }
       // useBigInt: INTEGER values arrive as bigint, REAL as number — the only way to tell them apart.
-      raw.push((statement.get as (params: null, config: { useBigInt: boolean }) => unknown[])(null, { useBigInt: true }));
+      const row = (statement.get as (params: null, config: { useBigInt: boolean }) => unknown[])(null, { useBigInt: true });
+      bytes += rowBytes(row as Cell[]);
+      if (bytes > maxBytes) {
+        tooMany = 'bytes';
+        break;
+      }
+      raw.push(row);
     }
     const columns: Column[] = names.map((name, i) => ({ name, ...kindOfValues(raw, i) }));
-    return { columns, rows: raw.map((row) => row.map(cellOf)), tooMany };
+    return { columns, rows: raw.map((row) => row.map(cellOf)), tooMany, rowsRead: raw.length };
   }
 
   async contentDigest(): Promise<Outcome<string>> {
@@ -281,17 +292,10 @@ export class SqliteSession implements EngineSession {
     let statement: Statement | null = null;
     try {
       statement = db.prepare(text);
-      const result = this.materialize(statement, options.maxRows);
-      if (result.tooMany)
-        return {
-          ok: false,
-          error: {
-            code: 'sandbox.resource_exhausted',
-            category: 'resource_exhausted',
-            message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
-            elapsedMs: elapsed(),
-          },
-        };
+      const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+      const result = this.materialize(statement, options.maxRows, budget);
+      if (result.tooMany === 'rows') return tooManyRows(options.maxRows, elapsed());
+      if (result.tooMany === 'bytes') return tooManyBytes(budget, result.rowsRead, elapsed());
       return { ok: true, value: { columns: result.columns, rows: result.rows, elapsedMs: elapsed() } };
     } catch (thrown) {
       return executionError('sqlite', messageOf(thrown), elapsed());

@@ -90,7 +90,8 @@ export function fixtureFromFiles(picked: PickedFile[]): { ok: true; value: Fixtu
       seen.set(tableName(f.fileName), f.fileName);
     }
   }
-  const engines = files.map((f) => enginesForFormat(f.format)).reduce((a, b) => a.filter((e) => b.includes(e)));
+  // A PostgreSQL server is for the CLI; the page runs PostgreSQL as PGlite.
+  const engines = files.map((f) => enginesForFormat(f.format).filter((e) => e !== 'postgres')).reduce((a, b) => a.filter((e) => b.includes(e)));
   const name = files.length === 1 ? files[0]!.fileName : `${files.length} files`;
   return { ok: true, value: { name, files, engines } };
 }

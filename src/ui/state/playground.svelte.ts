@@ -12,7 +12,7 @@ import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.t
 
 export type Backend = Pick<AppClient, 'startEngine' | 'loadFixture' | 'execute' | 'cancel'>;
 
-export const ENGINE_LABEL: Record<EngineName, string> = { duckdb: 'DuckDB', sqlite: 'SQLite' };
+export const ENGINE_LABEL: Record<EngineName, string> = { duckdb: 'DuckDB', sqlite: 'SQLite', pglite: 'PostgreSQL (PGlite)', postgres: 'PostgreSQL server' };
 
 export const MIN_TIMEOUT_SECONDS = 0.1;
 export const MAX_TIMEOUT_SECONDS = 600;
@@ -85,7 +85,7 @@ export class Playground {
 
   useDemo(): Promise<void> {
     const bytes = new TextEncoder().encode(DEMO_SQL);
-    return this.select({ name: DEMO_FIXTURE_NAME, files: [{ fileName: `${DEMO_FIXTURE_NAME}.sql`, format: 'sql', bytes }] }, ['duckdb', 'sqlite'], true);
+    return this.select({ name: DEMO_FIXTURE_NAME, files: [{ fileName: `${DEMO_FIXTURE_NAME}.sql`, format: 'sql', bytes }] }, ['duckdb', 'sqlite', 'pglite'], true);
   }
 
   /** Files picked or dropped by the user. */

@@ -35,6 +35,8 @@ export interface StoredRun {
   fixtureDigests?: Record<string, string> | null;
   /** Review mode: the run pauses at each flagged case. */
   reviewMode?: boolean;
+  /** The user chose to grade a run that declares another corpus or corpus digest. */
+  allowCorpusMismatch?: boolean;
   /** The AI judge it used (never the key). */
   judge?: { kind: string; baseUrl: string; model: string } | null;
   /** Cases kept from before the last interruption instead of regraded. */

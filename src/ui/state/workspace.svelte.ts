@@ -84,6 +84,8 @@ export class Workspace {
   firstCaseAt = $state<number | null>(null);
   /** Review mode for the next run: pause at each case flagged ambiguous or low-confidence. */
   reviewMode = $state(false);
+  /** The chosen run declares another corpus (run.corpusMismatch) and the user chose to grade it anyway. */
+  allowCorpusMismatch = $state(false);
   /** The case the active run waits on in review mode. */
   pendingReview = $state.raw<PendingReview | null>(null);
   private continueRun: (() => void) | null = null;
@@ -99,7 +101,8 @@ export class Workspace {
   }
 
   get canStart(): boolean {
-    return !!this.corpus?.check?.ok && !!this.run?.check?.ok && this.activeId === null && this.busy === null;
+    const bound = !this.run?.check?.corpusMismatch || this.allowCorpusMismatch;
+    return !!this.corpus?.check?.ok && !!this.run?.check?.ok && bound && this.activeId === null && this.busy === null;
   }
 
   /** Load the stored runs; a run a reload interrupted is resumed. */
@@ -255,8 +258,11 @@ export class Workspace {
 
   private async setRun(input: InputFile, builtIn: boolean): Promise<void> {
     const ids = this.caseIds();
-    const check = await this.backend.checkRun(input, ids);
+    const chosen = this.corpus?.check?.ok ? { name: String(this.corpus.check.summary?.name ?? ''), sha256: this.corpus.check.sha256 } : undefined;
+    const check = await this.backend.checkRun(input, ids, chosen);
     this.run = { input, builtIn, check };
+    // Grading anyway is chosen per run file and corpus, never carried over.
+    this.allowCorpusMismatch = false;
   }
 
   private caseIds(): string[] | undefined {
@@ -293,6 +299,7 @@ export class Workspace {
       resumed: 0,
       fixtureDigests: null,
       reviewMode: this.reviewMode,
+      ...(this.allowCorpusMismatch ? { allowCorpusMismatch: true } : {}),
       judge: this.judgeRecord(this.judge()),
       keptOnResume: 0,
       ...(this.benchmark ? { switchEngines: true } : {}),
@@ -400,6 +407,7 @@ export class Workspace {
           timeoutMs: stored.timeoutMs,
           ...(judge ? { judge } : {}),
           ...(stored.reviewMode ? { review: true } : {}),
+          ...(stored.allowCorpusMismatch ? { allowCorpusMismatch: true } : {}),
           ...(resumeFrom ? { resume: resumeFrom } : {}),
           ...(stored.switchEngines ? { switchEngines: true } : {}),
         },

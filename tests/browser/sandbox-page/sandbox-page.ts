@@ -55,4 +55,35 @@ async function run(engineName: EngineName): Promise<{ version: string; attacks: 
   }
 }
 
-(globalThis as unknown as { sqlVerdictSandbox: { run: typeof run } }).sqlVerdictSandbox = { run };
+export interface BudgetResult {
+  huge: { ok: boolean; code?: string; message?: string };
+  next: unknown;
+  restarts: number;
+  under: number | null;
+}
+
+/** A 1M x 8 KB result under a small byte budget: stopped while it streams, the engine keeps serving. */
+async function budget(engineName: EngineName): Promise<BudgetResult> {
+  const engine = openEngine(engineName, { memoryLimit: '256MB' });
+  try {
+    const loaded = await engine.load({ name: 'attacks', files: [{ fileName: 'attacks.sql', format: 'sql', bytes: new TextEncoder().encode(ATTACK_DUMP) }], asOf: AS_OF });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const hugeSql =
+      engineName === 'duckdb'
+        ? "SELECT repeat('x', 8192) AS s FROM range(1000000)"
+        : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r";
+    const huge = await engine.execute(hugeSql, { timeoutMs: 60_000, maxResultBytes: 4 * 1024 * 1024 });
+    const next = await engine.execute('SELECT 41 + 1 AS n');
+    const under = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') FROM r", { maxResultBytes: 4 * 1024 * 1024 });
+    return {
+      huge: huge.ok ? { ok: true } : { ok: false, code: huge.error.code, message: huge.error.message },
+      next: next.ok ? text(next.value.rows[0]?.[0]) : next.error.code,
+      restarts: engine.restarts,
+      under: under.ok ? under.value.rows.length : null,
+    };
+  } finally {
+    await engine.close();
+  }
+}
+
+(globalThis as unknown as { sqlVerdictSandbox: { run: typeof run; budget: typeof budget } }).sqlVerdictSandbox = { run, budget };
