@@ -6,34 +6,65 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
+ * The AI judge endpoints a deployment lets the page reach, the one place to
+ * name them: `SQL_VERDICT_JUDGE_ORIGINS="https://api.openai.com https://llm.internal:8443" npm run build`.
+ * Each must be an origin (scheme, host, port; no path): it goes into connect-src
+ * of the <meta> policy, of the generated _headers and of `npm start`'s headers.
+ */
+export function judgeOrigins(value = process.env.SQL_VERDICT_JUDGE_ORIGINS ?? ''): string[] {
+  const origins = value.split(/[\s,]+/).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = null;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.replace(/\/$/, ''))
+      throw new Error(`SQL_VERDICT_JUDGE_ORIGINS: "${origin}" is not an origin (https://host[:port], no path).`);
+  }
+  return origins.map((o) => o.replace(/\/$/, ''));
+}
+
+/**
  * Only this origin, plus 'wasm-unsafe-eval' so the engines can compile their
  * wasm (without it instantiate() hangs). connect-src 'self' also stops SQL
- * from reading other origins. A judge endpoint, when configured, is added to
- * connect-src by whoever deploys it.
+ * from reading other origins; the judge endpoints of SQL_VERDICT_JUDGE_ORIGINS
+ * are added to it, and nowhere else needs editing.
  */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "worker-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-].join('; ');
+export function contentSecurityPolicyFor(origins: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self'",
+    ['connect-src', "'self'", ...origins].join(' '),
+    "object-src 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicyFor(judgeOrigins());
+
+/** The response headers of every file: `npm start` sends them, and the build writes them to dist/_headers (Netlify, Cloudflare Pages). */
+export const RESPONSE_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
 
 /**
  * The built page carries the policy in a <meta> tag so any static host
- * applies it; `public/_headers` carries it for hosts that read that file
- * (it also covers the workers, which a <meta> tag cannot). The dev server
- * sends none: its injected styles and HMR need what the policy forbids.
+ * applies it; the generated `_headers` carries it for hosts that read that
+ * file (it also covers the workers, which a <meta> tag cannot). The dev
+ * server sends none: its injected styles and HMR need what the policy forbids.
  */
 function contentSecurityPolicy(): Plugin {
   return {
     name: 'sql-verdict:csp',
     apply: 'build',
-    buildStart() {
-      const headers = readFileSync(new URL('./public/_headers', import.meta.url), 'utf8');
-      if (!headers.includes(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`))
-        this.error('public/_headers does not carry the Content-Security-Policy of vite.config.ts: keep them identical.');
+    generateBundle() {
+      const lines = Object.entries(RESPONSE_HEADERS).map(([k, v]) => `  ${k}: ${v}`);
+      this.emitFile({ type: 'asset', fileName: '_headers', source: `/*\n${lines.join('\n')}\n` });
     },
     transformIndexHtml: {
       order: 'pre',
@@ -57,7 +88,7 @@ function serviceWorker(): Plugin {
         .filter((e) => e.isFile() && e.name !== '_headers')
         .map((e) => path.relative(fileURLToPath(new URL('./public/', import.meta.url)), path.join(e.parentPath, e.name)).split(path.sep).join('/'));
       const assets = [...new Set([...Object.keys(bundle), ...publicFiles])]
-        .filter((f) => !f.endsWith('.map') && f !== 'index.html')
+        .filter((f) => !f.endsWith('.map') && f !== 'index.html' && f !== '_headers')
         .map((f) => `./${f}`)
         .sort();
       const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
@@ -81,7 +112,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 2048,
   },
   preview: {
-    // The same headers as public/_headers, for `npm start`.
-    headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' },
+    // The same headers as dist/_headers, for `npm start`.
+    headers: RESPONSE_HEADERS,
   },
 });

@@ -24,6 +24,11 @@ import type { ResultTable } from '../core/value/kind.ts';
 import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
 import { evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
+import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
+import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from '../core/import/common.ts';
+import { importBird } from '../core/import/bird.ts';
+import { importSpider } from '../core/import/spider.ts';
+import { SwitchingEngines } from './switching-engines.ts';
 import { openEngine } from '../engines/browser.ts';
 import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
@@ -110,6 +115,26 @@ export interface GradeInput {
   resume?: { cases: CaseReport[]; fixtureDigests: Record<string, string> };
   /** Grade a run that declares another corpus or digest (the user chose to continue). */
   allowCorpusMismatch?: boolean;
+  /** A benchmark folder's databases (the app's --db-dir): one engine, reloaded per database. */
+  switchEngines?: boolean;
+}
+
+/** A Spider or BIRD benchmark's text files and its database folder's ids (the database bytes stay on the page). */
+export interface BenchmarkInput {
+  format: Extract<BenchmarkFormat, 'spider' | 'bird'>;
+  gold?: InputFile;
+  questions?: InputFile;
+  pred?: InputFile;
+  databases: DatabaseFolder;
+}
+
+/** The benchmark as the native files `sql-verdict import` writes: the corpus YAML and the run JSONL. */
+export interface ImportedInputs {
+  ok: boolean;
+  problems: LoadProblem[];
+  corpus: InputFile | null;
+  run: InputFile | null;
+  databases: string[];
 }
 
 /** What the worker streams while grading (a comlink proxy on the page). */
@@ -386,14 +411,16 @@ const api = {
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const provider = judge.value;
+    const switching = input.switchEngines ? new SwitchingEngines(engine, input.fixtures ?? {}) : null;
     try {
       return await gradeRun({
         corpus: corpus.loaded,
         run: run.run,
         engineFor: async (name) => {
-          const pooled = await pooledEngine(engine, name, input.fixtures?.[name]);
+          const pooled = switching ? await switching.engineFor(name) : await pooledEngine(engine, name, input.fixtures?.[name]);
           return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
         },
+        ...(switching ? { engineSwitching: true } : {}),
         config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(provider ? { enable_ai_judge: true } : {}) },
         ...(provider
           ? {
@@ -413,7 +440,34 @@ const api = {
       return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
     } finally {
       if (grades.get(input.gradeId) === controller) grades.delete(input.gradeId);
+      await switching?.close();
     }
+  },
+
+  /** A run report the CLI wrote (JSON or JSONL), checked as the gate checks it, for the results views. */
+  async openReport(input: InputFile): Promise<Outcome<OpenedReport>> {
+    return openRunReport(input.file, input.bytes);
+  },
+
+  /** A dropped Spider/BIRD folder through the core importer: the corpus and run `sql-verdict import` would write. */
+  async importBenchmark(input: BenchmarkInput): Promise<ImportedInputs> {
+    const common = { databases: input.databases };
+    const result =
+      input.format === 'spider'
+        ? importSpider({ ...(input.gold ? { gold: input.gold } : {}), ...(input.questions ? { questions: input.questions } : {}), ...(input.pred ? { pred: input.pred } : {}), ...common })
+        : input.questions
+          ? importBird({ questions: input.questions, ...(input.pred ? { pred: input.pred } : {}), ...common })
+          : { ok: false as const, problems: [{ severity: 'error' as const, code: 'missing_field' as const, file: '(folder)', message: 'BIRD needs its questions file (dev.json).' }] };
+    if (!result.ok || hasErrors(result.problems)) return { ok: false, problems: result.problems, corpus: null, run: null, databases: [] };
+    const label = (input.gold ?? input.questions)!.file;
+    return {
+      ok: true,
+      problems: result.problems,
+      corpus: { file: `${label} (imported)`, bytes: new TextEncoder().encode(corpusYaml(result.imported)) },
+      // JSONL whatever the predictions file was called (a .json name would be read as a JSON run).
+      run: { file: `${input.pred?.file ?? 'predictions'} (imported)`, bytes: new TextEncoder().encode(runJsonl(result.imported)) },
+      databases: result.imported.databases,
+    };
   },
 
   /** Stop a grading: the running query is cancelled and no further case starts. */

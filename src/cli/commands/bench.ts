@@ -247,6 +247,23 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
   const a = s.answer_accuracy;
   const p = report.policy_preset;
   const lines = [`${format} · ${report.corpus.name} (${report.corpus.size} cases, corpus sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'}`];
+  if (p) lines.push(...presetLines(report));
+  else lines.push(`Answer accuracy: ${a.correct}/${a.total} (${pct(a.correct, a.total)})`);
+  const levels = s.difficulty_pyramid.filter((l) => l.total > 0);
+  if (levels.length) lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);
+  const failures = s.failures;
+  if (failures.length) {
+    lines.push(`Failures (${failures.length}${failures.length > 10 ? ', first 10; --json or --out for all' : ''}):`);
+    for (const f of failures.slice(0, 10)) lines.push(`  ${f.id} [${f.reason_code ?? f.outcome}] ${(f.reason ?? '').slice(0, 160)}`);
+  }
+  return lines.join('\n');
+}
+
+/** Accuracy under a policy preset, SQL Verdict's own beside it, the named differences and BIRD's metrics. */
+export function presetLines(report: RunReport): string[] {
+  const a = report.summary.answer_accuracy;
+  const p = report.policy_preset;
+  const lines: string[] = [];
   if (p) {
     const n = p.native_answer_accuracy;
     lines.push(
@@ -261,15 +278,8 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
       lines.push(`BIRD: ${f(b)}${b.r_ves === null ? ' (R-VES: --ves-iterations N)' : ''}`);
       for (const d of b.by_difficulty) lines.push(`  ${d.difficulty} (${d.cases}): ${f(d)}`);
     }
-  } else lines.push(`Answer accuracy: ${a.correct}/${a.total} (${pct(a.correct, a.total)})`);
-  const levels = s.difficulty_pyramid.filter((l) => l.total > 0);
-  if (levels.length) lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);
-  const failures = s.failures;
-  if (failures.length) {
-    lines.push(`Failures (${failures.length}${failures.length > 10 ? ', first 10; --json or --out for all' : ''}):`);
-    for (const f of failures.slice(0, 10)) lines.push(`  ${f.id} [${f.reason_code ?? f.outcome}] ${(f.reason ?? '').slice(0, 160)}`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
 export async function importCommand(argv: string[], io: Io): Promise<number> {

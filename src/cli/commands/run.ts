@@ -16,7 +16,8 @@ import { fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
-import { benchRunCommand } from './bench.ts';
+import { benchRunCommand, presetLines } from './bench.ts';
+import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson, printJson, rememberPrinted } from '../json.ts';
 import { fixtureAsOf, nodeNeighbourHost, ORACLE_FLAGS, ORACLE_HELP, oracleConfig } from '../oracle-flags.ts';
@@ -65,6 +66,10 @@ ${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
                          corpus or version (refused by default, exit 2)
+  --policy P             sql-verdict (default), spider or bird: grade under the benchmark's
+                         own policy too; the report keeps SQL Verdict's verdict per case
+                         beside it (docs/benchmark-files.md)
+  --keep-distinct        with --policy spider: compare with DISTINCT kept
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -147,6 +152,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
     'max-over-refusal': { type: 'string' },
+    policy: { type: 'string' },
+    'keep-distinct': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -166,7 +173,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
   const include = [...new Set((values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!))];
   const thresholds = parseThresholds(values);
+  const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
+  if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
+  const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
   const shard = shardOption(values.shard, thresholds);
+  if (preset && shard) throw new CliError('--policy does not go with --shard (merge the shards, then grade under the preset).');
   const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html }, { json: values.json });
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
@@ -180,7 +191,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // Neighbour databases need scratch engines the workers do not have: with --neighbours the cases are graded here.
   const pool = gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } });
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
-  const writer = values.out && values.out !== '-' ? new RunReportWriter(values.out, io) : null;
+  // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
+  const writer = values.out && values.out !== '-' && !preset ? new RunReportWriter(values.out, io) : null;
   const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
   // What JUnit needs of each case (question, time), kept instead of the case reports.
   // What the HTML report shows of each failing case (its SQL and result samples), kept only with --html.
@@ -196,7 +208,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}), ...oracle },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
-      retainCases: !!values.json || values.out === '-',
+      retainCases: !!values.json || values.out === '-' || preset !== null,
       onCase: (k, index) => {
         writer?.add(k, index);
         if (values.html && k.outcome !== 'correct' && k.outcome !== 'correct_refusal' && failing.length < HTML_MAX_FAILURES) failing.push(htmlCaseDetail(k));
@@ -209,16 +221,30 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     });
     progress.end();
     if (!graded.ok) throw new CliError(graded.error.message);
-    const report = withShard(graded.value, shard, corpus);
+    let report = withShard(graded.value, shard, corpus);
+    if (preset) {
+      const withPreset = await applyPreset({
+        report,
+        corpus,
+        run,
+        engineFor: pool.engineFor,
+        preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
+        config: { query_timeout_ms: timeoutMs },
+        reliabilityPenalty: c,
+      });
+      if (!withPreset.ok) throw new CliError(withPreset.error.message);
+      report = withPreset.value;
+    }
     if (writer) writer.finish(report);
     else if (values.out === '-') printJson(io.out, report);
+    else if (values.out) out.write(values.out, () => prettyJson(report)); // under a preset: written whole
     out.write(values.markdown, () => toMarkdown(report.summary));
     out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })));
     out.write(values.csv, () => toCsv(report.summary));
     out.write(values.html, () => toHtml({ summary: report.summary, details: failing, maxFailures: HTML_MAX_FAILURES, generatedAt: new Date().toISOString() }));
     const verdicts = checkThresholds(report.summary, thresholds);
     if (values.json) printJson(io.out, report);
-    else out.print([summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...verdicts.lines].join('\n'));
+    else out.print([summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...presetLines(report), ...verdicts.lines].join('\n'));
     if (shard) return EXIT.ok;
     if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;

@@ -8,7 +8,7 @@
 import { isMap, type Node } from 'yaml';
 import { nodeAtPath, Source } from '../corpus/source.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
-import { ARMS, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
+import { ARMS, BIRD_DIFFICULTIES, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
 import { summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
 
 type Json = Record<string, unknown>;
@@ -46,7 +46,9 @@ function summaryProblem(report: unknown): [string, string] | null {
     if (!(CASE_OUTCOMES as readonly unknown[]).includes(k.outcome)) return [`${at}.outcome`, `${at}.outcome (case ${k.id}) must be one of ${CASE_OUTCOMES.join(', ')}; got ${JSON.stringify(k.outcome) ?? 'nothing'}.`];
     if (!nullableText(k.query)) return [`${at}.query`, `${at}.query (case ${k.id}) must be the SQL text or null.`];
     if (k.arm !== undefined && !(ARMS as readonly unknown[]).includes(k.arm)) return [`${at}.arm`, `${at}.arm (case ${k.id}) must be ${ARMS.join(' or ')} when present.`];
-    if (k.difficulty !== undefined && !(DIFFICULTIES as readonly unknown[]).includes(k.difficulty)) return [`${at}.difficulty`, `${at}.difficulty (case ${k.id}) must be one of ${DIFFICULTIES.join(', ')} when present.`];
+    // BIRD's labels are kept as they are in a report of a BIRD run.
+    const difficulties: readonly unknown[] = [...DIFFICULTIES, ...BIRD_DIFFICULTIES];
+    if (k.difficulty !== undefined && !difficulties.includes(k.difficulty)) return [`${at}.difficulty`, `${at}.difficulty (case ${k.id}) must be one of ${difficulties.join(', ')} when present.`];
     for (const field of ['reason', 'reason_code', 'stratum', 'shape', 'fixture', 'severity', 'decline_reason'])
       if (!optionalText(k[field])) return [`${at}.${field}`, `${at}.${field} (case ${k.id}) must be text when present.`];
     if (k.tags !== undefined && !(Array.isArray(k.tags) && k.tags.every(isText))) return [`${at}.tags`, `${at}.tags (case ${k.id}) must be a list of strings when present.`];

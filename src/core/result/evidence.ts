@@ -12,6 +12,17 @@ import type { CellMismatch, ColumnRef, NamedColumn, Reason, TypeMismatch } from 
 import { BOOL, CLASS_NAMES, DATE, EXACT, FLOAT, TIMESTAMP, cellsEqual, classOf, numericDelta, type Tolerance } from './value-policy.ts';
 import { cellWitness, rowWitness } from './witness.ts';
 
+/**
+ * A difference as a message shows it: a double's subtraction noise
+ * (1.1 − 3.21 = −2.1099999999999994) rounded to 12 significant digits; the
+ * report's `delta` field keeps the exact value. Exact decimals (text) and
+ * integers show as they are.
+ */
+export function shownNumber(value: string | number | null): string {
+  if (typeof value !== 'number' || Number.isInteger(value) || !Number.isFinite(value)) return String(value);
+  return String(Number(value.toPrecision(12)));
+}
+
 /** Cell-level reasons (value, null, type) reported at most, across columns. */
 export const MAX_CELL_REASONS = 20;
 
@@ -294,7 +305,7 @@ export function cellReasons(
         reason: {
           code: 'value_mismatch',
           message: `Column "${ec.name}" differs: expected ${show(w.expected)}, got ${show(w.actual)}${
-            d ? (d.rule === 'exact' ? ` (exact rule, difference ${String(delta)})` : ` (difference ${String(delta)} exceeds the tolerance ${String(tolerance)})`) : ''
+            d ? (d.rule === 'exact' ? ` (exact rule, difference ${shownNumber(delta)})` : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`) : ''
           }; expected row ${w.er}, actual row ${w.ar}.`,
           ...b,
           delta,

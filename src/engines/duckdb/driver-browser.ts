@@ -9,13 +9,31 @@ import { AsyncDuckDB, getPlatformFeatures, PACKAGE_VERSION, VoidLogger, type Asy
 import ehWorkerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import ehWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
+import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
+
+/** instantiate(), its fetch progress posted for the page (src/core/wasm-progress.ts). */
+async function instantiateWithProgress(db: AsyncDuckDB): Promise<void> {
+  const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(WASM_PROGRESS_CHANNEL);
+  const started = performance.now();
+  let total = 0;
+  const post = (message: WasmProgressMessage) => channel?.postMessage(message);
+  try {
+    await db.instantiate(ehWasmUrl, null, (p) => {
+      total = Math.max(total, p.bytesTotal, p.bytesLoaded);
+      post({ kind: 'progress', bytesLoaded: p.bytesLoaded, bytesTotal: p.bytesTotal, elapsedMs: performance.now() - started });
+    });
+    post({ kind: 'done', bytesTotal: total, elapsedMs: performance.now() - started });
+  } finally {
+    channel?.close();
+  }
+}
 
 export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
   const features = await getPlatformFeatures();
   if (!features.wasmExceptions) throw new Error('This browser lacks WebAssembly exception handling, which the DuckDB build needs.');
   const worker = new Worker(ehWorkerUrl);
   const db = new AsyncDuckDB(new VoidLogger(), worker);
-  await db.instantiate(ehWasmUrl);
+  await instantiateWithProgress(db);
   await db.open({});
   let conn: AsyncDuckDBConnection = await db.connect();
   const version = `DuckDB ${await db.getVersion()} (duckdb-wasm ${PACKAGE_VERSION}, async eh)`;

@@ -8,6 +8,8 @@ import type { VerdictError } from '../../core/errors.ts';
 export interface PickedFile {
   name: string;
   bytes: Uint8Array;
+  /** Its path inside a dropped or picked folder ('/'-separated), when it came from one. */
+  path?: string;
 }
 
 export interface FixtureChoice {
@@ -96,5 +98,7 @@ export function fixtureFromFiles(picked: PickedFile[]): { ok: true; value: Fixtu
 
 /** Read browser File objects (picker or drop). */
 export async function readPicked(files: Iterable<File>): Promise<PickedFile[]> {
-  return Promise.all([...files].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  return Promise.all(
+    [...files].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), ...(f.webkitRelativePath ? { path: f.webkitRelativePath } : {}) })),
+  );
 }

@@ -8,10 +8,12 @@ export type Route =
   | { view: 'compare' }
   | { view: 'corpus' }
   | { view: 'monitor' }
-  | { view: 'share'; fragment: string };
+  | { view: 'share'; fragment: string }
+  | { view: 'share-run'; fragment: string };
 
 export function parseRoute(hash: string): Route {
   if (hash.startsWith('#/s/')) return { view: 'share', fragment: hash };
+  if (hash.startsWith('#/r/')) return { view: 'share-run', fragment: hash };
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3]) return { view: 'case', id: parts[1], caseId: parts[3] };
   if (parts[0] === 'runs' && parts[1]) return { view: 'run', id: parts[1] };
@@ -28,6 +30,7 @@ export function hrefFor(route: Route): string {
     case 'case':
       return `#/runs/${encodeURIComponent(route.id)}/cases/${encodeURIComponent(route.caseId)}`;
     case 'share':
+    case 'share-run':
       return route.fragment;
     default:
       return `#/${route.view}`;

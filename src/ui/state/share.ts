@@ -35,19 +35,19 @@ export interface SharedComparison {
 }
 
 /** Hex SHA-256 of the payload's canonical JSON (keys sorted), without the checksum itself. */
-async function checksumOf(payload: SharedComparison): Promise<string> {
+export async function checksumOf(payload: unknown): Promise<string> {
   const canonical = (x: unknown): unknown =>
     Array.isArray(x) ? x.map(canonical) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, canonical((x as Record<string, unknown>)[k])])) : x;
   return sha256Text(JSON.stringify(canonical(payload)));
 }
 
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-function fromBase64Url(text: string): Uint8Array | null {
+export function fromBase64Url(text: string): Uint8Array | null {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
   try {
     const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
@@ -57,7 +57,7 @@ function fromBase64Url(text: string): Uint8Array | null {
   }
 }
 
-async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too_large'> {
+export async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | 'too_large'> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -80,7 +80,7 @@ async function pump(stream: ReadableStream<Uint8Array>, limit: number): Promise<
   return out;
 }
 
-function streamOf(bytes: Uint8Array): ReadableStream<BufferSource> {
+export function streamOf(bytes: Uint8Array): ReadableStream<BufferSource> {
   return new Blob([bytes as BlobPart]).stream() as ReadableStream<BufferSource>;
 }
 

@@ -41,6 +41,10 @@ export interface StoredRun {
   judge?: { kind: string; baseUrl: string; model: string } | null;
   /** Cases kept from before the last interruption instead of regraded. */
   keptOnResume?: number;
+  /** A report the CLI wrote, opened in the app (not graded here): its file, form and when the CLI graded it. */
+  openedFrom?: { file: string; form: 'json' | 'jsonl'; startedAt: string };
+  /** A benchmark folder's run: one engine reloaded per database. */
+  switchEngines?: boolean;
 }
 
 const DB = 'sql-verdict';

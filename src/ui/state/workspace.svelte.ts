@@ -5,7 +5,10 @@
  * methods; all grading happens in the worker.
  */
 import { proxy } from 'comlink';
+import { formatProblem } from '../../core/corpus/problems.ts';
 import { messageOf, type VerdictError } from '../../core/errors.ts';
+import { looksLikeRunReport } from '../../core/gate/open-report.ts';
+import { detectBenchmarkFolder, type BenchmarkFolder } from '../../core/import/folder.ts';
 import type { FixtureSource } from '../../core/engine.ts';
 import type { ProviderConfig } from '../../core/judge/index.ts';
 import type { CaseReport, GradeProgress } from '../../core/run/grade-run.ts';
@@ -15,7 +18,14 @@ import { BUILT_IN_CORPORA, BUILT_IN_RUNS, DEMO_CORPUS, DEMO_RUN, fetchAsset, typ
 import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.ts';
 import { runStore, type Review, type StoredRun } from './store.ts';
 
-export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade'>;
+export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade' | 'openReport' | 'importBenchmark'>;
+
+/** A dropped benchmark folder: what played which part, and its databases loaded by name. */
+export interface ChosenBenchmark {
+  format: BenchmarkFolder['format'];
+  roles: BenchmarkFolder['roles'];
+  databases: string[];
+}
 
 /** A flagged case the run is paused at (review mode). */
 export interface PendingReview {
@@ -37,12 +47,13 @@ export interface LiveProgress extends GradeProgress {
 }
 
 /** What a file looks like it is, from its name and its first bytes. */
-export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'fixture' | 'unknown' {
+export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'report' | 'fixture' | 'unknown' {
   const name = file.name.toLowerCase();
   if (/\.(ya?ml)$/.test(name)) return 'corpus';
-  if (name.endsWith('.jsonl')) return 'run';
-  if (name.endsWith('.json')) {
+  if (name.endsWith('.json') || name.endsWith('.jsonl')) {
     const head = new TextDecoder().decode(file.bytes.subarray(0, 4096));
+    if (looksLikeRunReport(head)) return 'report';
+    if (name.endsWith('.jsonl')) return 'run';
     return /"cases"\s*:/.test(head) && /"corpus"\s*:/.test(head) && !/"records"\s*:/.test(head) ? 'corpus' : 'run';
   }
   if (/\.(sql|sqlite3?|db|duckdb|ddb|csv|tsv|parquet)$/.test(name)) return 'fixture';
@@ -60,6 +71,8 @@ export class Workspace {
   fileErrors = $state.raw<VerdictError[]>([]);
   busy = $state<string | null>(null);
   timeoutSeconds = $state(5);
+  /** The benchmark folder the corpus and run were imported from (null: native files). */
+  benchmark = $state.raw<ChosenBenchmark | null>(null);
 
   /** Every stored run, newest first (without their bytes in the list view). */
   runs = $state.raw<StoredRun[]>([]);
@@ -118,25 +131,43 @@ export class Workspace {
     });
   }
 
-  /** Files from the picker or a drop: corpora, runs and fixtures, told apart by name and content. */
-  async openFiles(files: File[]): Promise<void> {
+  /**
+   * Files from the picker or a drop: corpora, runs and fixtures, told apart by
+   * name and content; a run report the CLI wrote opens as a finished run (its
+   * id is returned); a Spider or BIRD folder is imported as its corpus and run.
+   */
+  async openFiles(files: File[] | PickedFile[]): Promise<string | null> {
     let picked: PickedFile[];
     try {
-      picked = await readPicked(files);
+      picked = files.length && files[0] instanceof File ? await readPicked(files as File[]) : (files as PickedFile[]);
     } catch (thrown) {
       this.fileErrors = [{ code: 'input.invalid', message: `The file could not be read: ${messageOf(thrown)}` }];
-      return;
+      return null;
     }
-    await this.usePicked(picked);
+    return this.usePicked(picked);
   }
 
-  async usePicked(picked: PickedFile[]): Promise<void> {
+  async usePicked(picked: PickedFile[]): Promise<string | null> {
     const errors: VerdictError[] = [];
+    let opened: string | null = null;
     await this.withBusy('Checking files…', async () => {
+      const detected = detectBenchmarkFolder(picked.map((f) => ({ path: f.path ?? f.name, bytes: f.bytes })));
+      if (detected.kind === 'problem') {
+        errors.push({ code: 'input.invalid', message: detected.message });
+        return;
+      }
+      if (detected.kind === 'benchmark') {
+        errors.push(...(await this.useBenchmark(detected.folder)));
+        return;
+      }
       const fixtureFiles: PickedFile[] = [];
       for (const file of picked) {
         const kind = classifyFile(file);
-        if (kind === 'corpus') await this.setCorpus({ file: file.name, bytes: file.bytes }, false);
+        if (kind === 'report') {
+          const result = await this.openReport(file);
+          if (typeof result === 'string') opened = result;
+          else errors.push(result);
+        } else if (kind === 'corpus') await this.setCorpus({ file: file.name, bytes: file.bytes }, false);
         else if (kind === 'run') await this.setRun({ file: file.name, bytes: file.bytes }, false);
         else if (kind === 'fixture') fixtureFiles.push(file);
         else
@@ -157,9 +188,68 @@ export class Workspace {
       }
     });
     this.fileErrors = errors;
+    return opened;
+  }
+
+  /**
+   * A Spider or BIRD folder: the core importer (in the worker) turns it into
+   * the corpus and run `sql-verdict import` writes, and every database is
+   * loaded by its name (the app's --db-dir). Grading then goes as for native files.
+   */
+  private async useBenchmark(folder: BenchmarkFolder): Promise<VerdictError[]> {
+    const imported = await this.backend.importBenchmark({
+      format: folder.format,
+      ...(folder.gold ? { gold: folder.gold } : {}),
+      ...(folder.questions ? { questions: folder.questions } : {}),
+      ...(folder.pred ? { pred: folder.pred } : {}),
+      databases: folder.databases,
+    });
+    const problems = imported.problems.map((p) => ({ code: 'input.invalid' as const, message: formatProblem(p), ...(p.file ? { location: p.file } : {}) }));
+    if (!imported.ok || !imported.corpus || !imported.run) return problems;
+    const fixtures: Record<string, FixtureSource> = {};
+    for (const name of imported.databases) {
+      const file = folder.databaseFiles[name];
+      if (file) fixtures[name] = { name, files: [{ fileName: file.path.split('/').pop()!, format: 'sqlite', bytes: file.bytes }] };
+    }
+    this.fixtures = fixtures;
+    this.benchmark = { format: folder.format, roles: folder.roles, databases: imported.databases };
+    this.corpus = null;
+    this.run = null;
+    await this.setCorpus(imported.corpus, false);
+    await this.setRun(imported.run, false);
+    return [];
+  }
+
+  /** A run report the CLI wrote, checked as the gate checks it, stored as a finished run; its id, or the problem. */
+  async openReport(file: PickedFile): Promise<string | VerdictError> {
+    const opened = await this.backend.openReport({ file: file.path ?? file.name, bytes: file.bytes });
+    if (!opened.ok) return opened.error;
+    const report = opened.value.report;
+    const now = isoNow();
+    const stored: StoredRun = {
+      id: `${now.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`,
+      createdAt: now,
+      status: 'done',
+      corpus: { file: report.corpus.file || report.corpus.name, bytes: new Uint8Array() },
+      run: { file: report.run.file, bytes: new Uint8Array() },
+      userFixtures: [],
+      timeoutMs: Number(report.run_metadata.config?.query_timeout_ms ?? 0),
+      total: report.cases.length,
+      cases: report.cases,
+      report,
+      error: null,
+      reviews: {},
+      resumed: 0,
+      fixtureDigests: Object.fromEntries(report.fixtures.map((f) => [f.name, f.content_digest_before])),
+      openedFrom: { file: file.path ?? file.name, form: opened.value.form, startedAt: report.run_metadata.started_at },
+    };
+    await this.save(stored);
+    return stored.id;
   }
 
   private async setCorpus(input: InputFile, builtIn: boolean): Promise<void> {
+    // A corpus chosen by hand replaces an imported benchmark (its databases stay loaded by name).
+    if (!input.file.endsWith(' (imported)')) this.benchmark = null;
     const check = await this.backend.checkCorpus(input);
     this.corpus = { input, builtIn, check };
     // A chosen run is re-checked against the new corpus's ids.
@@ -212,6 +302,7 @@ export class Workspace {
       ...(this.allowCorpusMismatch ? { allowCorpusMismatch: true } : {}),
       judge: this.judgeRecord(this.judge()),
       keptOnResume: 0,
+      ...(this.benchmark ? { switchEngines: true } : {}),
     };
     await this.save(stored);
     void this.grade(stored, this.judge());
@@ -318,6 +409,7 @@ export class Workspace {
           ...(stored.reviewMode ? { review: true } : {}),
           ...(stored.allowCorpusMismatch ? { allowCorpusMismatch: true } : {}),
           ...(resumeFrom ? { resume: resumeFrom } : {}),
+          ...(stored.switchEngines ? { switchEngines: true } : {}),
         },
         listener,
       );

@@ -1,0 +1,34 @@
+/**
+ * The DuckDB wasm download, heard on the engine hosts' BroadcastChannel
+ * (src/core/wasm-progress.ts): bytes, percent and, once compiled,
+ * what the first load cost. Several hosts may start DuckDB; the latest
+ * download is shown.
+ */
+import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
+
+export class WasmProgress {
+  /** Bytes loaded and expected (0 when the server sends no length) of the download in progress; null when none is. */
+  loading = $state.raw<{ bytesLoaded: number; bytesTotal: number; elapsedMs: number } | null>(null);
+  /** The last completed load: size and time from the first byte asked to the compiled module. */
+  done = $state.raw<{ bytesTotal: number; elapsedMs: number } | null>(null);
+  /** Progress events heard (the browser test reads it). */
+  events = $state(0);
+  private channel: BroadcastChannel | null = null;
+
+  start(): void {
+    if (this.channel || typeof BroadcastChannel === 'undefined') return;
+    this.channel = new BroadcastChannel(WASM_PROGRESS_CHANNEL);
+    this.channel.onmessage = (event: MessageEvent<WasmProgressMessage>) => {
+      const m = event.data;
+      if (m.kind === 'progress') {
+        this.events++;
+        this.loading = { bytesLoaded: m.bytesLoaded, bytesTotal: m.bytesTotal, elapsedMs: m.elapsedMs };
+      } else {
+        this.loading = null;
+        this.done = { bytesTotal: m.bytesTotal, elapsedMs: m.elapsedMs };
+      }
+    };
+  }
+}
+
+export const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;

@@ -1,0 +1,197 @@
+/**
+ * Bringing a benchmark as it is, in Chromium (production build): the Spider
+ * sample dropped on the home page is imported by the core importer, its
+ * databases loaded by name, and graded with the CLI's verdicts case by case;
+ * the BIRD sample picked as a folder runs with its evidence and difficulty
+ * names; a report the CLI wrote (JSON, JSONL) opens in the results views with
+ * the counts the CLI printed, and an edited one is refused naming the field.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { repoRoot } from '../helpers/paths.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+
+const SPIDER = 'fixtures/benchmarks/spider-sample';
+const BIRD = 'fixtures/benchmarks/bird-sample';
+
+let app: ServedApp;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dir: string;
+let spiderCli: RunReport;
+let birdCli: RunReport;
+let birdPrinted: string;
+const pageErrors: string[] = [];
+const foreign: string[] = [];
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, ['bin/sql-verdict.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** Every file of a folder, relative to it. */
+function listFiles(root: string, rel = ''): string[] {
+  return readdirSync(path.join(root, rel))
+    .sort()
+    .flatMap((name) => (statSync(path.join(root, rel, name)).isDirectory() ? listFiles(root, path.join(rel, name)) : [path.join(rel, name)]));
+}
+
+/** Drop files on the home page as a drag from the desktop does (a DataTransfer of File objects on the window). */
+async function drop(files: { name: string; bytes: Buffer }[]): Promise<void> {
+  const payload = files.map((f) => ({ name: f.name, data: f.bytes.toString('base64') }));
+  await page.evaluate((items) => {
+    const transfer = new DataTransfer();
+    for (const item of items) transfer.items.add(new File([Uint8Array.from(atob(item.data), (c) => c.charCodeAt(0))], item.name));
+    window.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+  }, payload);
+}
+
+const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+const verdicts = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, c.reason_code ?? null, c.difficulty ?? null]);
+
+async function exported(): Promise<RunReport> {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+  return JSON.parse(readFileSync((await download.path())!, 'utf8')) as RunReport;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'open-files-'));
+  // Exit status 1: both samples have failing cases on purpose.
+  const spider = cli(['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json']);
+  if (spider.status !== 1) throw new Error(`The CLI Spider run exited ${spider.status}: ${spider.stderr}`);
+  spiderCli = JSON.parse(spider.stdout) as RunReport;
+  const bird = cli(['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--out', path.join(dir, 'bird-report.json')]);
+  if (bird.status !== 1) throw new Error(`The CLI BIRD run exited ${bird.status}: ${bird.stderr}`);
+  birdPrinted = bird.stdout;
+  birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
+  app = await serveBuiltApp();
+  browser = await launchChromium();
+  ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
+  await page.goto(`${app.origin}/`);
+  await page.getByTestId('home').waitFor();
+}, 300_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('benchmarks and CLI reports opened in the app (Chromium, production build)', () => {
+  test('the Spider sample dropped on the home page is graded with the CLI verdicts, case by case', async () => {
+    const root = path.join(repoRoot, SPIDER);
+    await drop(listFiles(root).map((rel) => ({ name: path.basename(rel), bytes: readFileSync(path.join(root, rel)) })));
+    await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('spider');
+    expect(await text('benchmark-databases')).toMatch(/databases \(2\): school, shop/);
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    await page.getByTestId('start').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 300_000 });
+    const a = spiderCli.summary.answer_accuracy;
+    expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+    const mine = await exported();
+    expect(verdicts(mine)).toEqual(verdicts(spiderCli));
+    expect(mine.summary.answer_accuracy).toEqual(spiderCli.summary.answer_accuracy);
+  });
+
+  test('the BIRD sample picked as a folder runs: BIRD difficulty names kept, evidence shown with the question', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
+    await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('bird');
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    await page.getByTestId('start').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 300_000 });
+    const a = birdCli.summary.answer_accuracy;
+    expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+    const mine = await exported();
+    expect(verdicts(mine)).toEqual(verdicts(birdCli));
+    expect(mine.cases.map((c) => c.difficulty)).toEqual(['simple', 'simple', 'moderate', 'moderate', 'challenging', 'challenging']);
+    await page.goto(`${page.url()}/cases/q0000`);
+    await page.getByTestId('case-view').waitFor();
+    expect(await text('case-evidence')).toBe(`Evidence: ${birdCli.cases[0]!.evidence}`);
+    expect(await page.getByTestId('case-view').textContent()).toMatch(/difficulty simple/);
+  });
+
+  test('a report the CLI wrote opens in the results views with the counts the CLI printed (JSON and JSONL)', async () => {
+    const printed = /Answer accuracy: (\d+)\/(\d+)/.exec(birdPrinted)!;
+    await page.goto(`${app.origin}/#/`);
+    await drop([{ name: 'bird-report.json', bytes: readFileSync(path.join(dir, 'bird-report.json')) }]);
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    expect(page.url()).toMatch(/#\/runs\/[^/]+$/);
+    expect(await text('accuracy-counts')).toBe(`${printed[1]} / ${printed[2]} correct`);
+    expect(await text('run-status')).toBe('done');
+    expect(verdicts(await exported())).toEqual(verdicts(birdCli));
+
+    const { cases, ...head } = birdCli;
+    const jsonl = [JSON.stringify(head), ...cases.map((c) => JSON.stringify(c))].join('\n');
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-files').setInputFiles({ name: 'bird-report.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    expect(await text('opened-from')).toMatch(/bird-report\.jsonl \(JSONL report/);
+    expect(await text('accuracy-counts')).toBe(`${printed[1]} / ${printed[2]} correct`);
+  });
+
+  test('a small run shared as a link reopens in a fresh browser with the same counts; a changed or cut link is refused', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await drop([{ name: 'bird-report.json', bytes: readFileSync(path.join(dir, 'bird-report.json')) }]);
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    await page.getByTestId('share-run').click();
+    const href = (await page.getByTestId('share-run-link').getAttribute('href'))!;
+    expect(href).toMatch(/#\/r\/[A-Za-z0-9_-]+$/);
+    console.log(`run link: ${href.length} characters for ${birdCli.cases.length} cases`);
+    const other = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 } }, { pageErrors });
+    try {
+      await other.page.goto(href);
+      await other.page.getByTestId('summary-cards').waitFor({ timeout: 60_000 });
+      const a = birdCli.summary.answer_accuracy;
+      expect(((await other.page.getByTestId('accuracy-counts').textContent()) ?? '').trim()).toBe(`${a.correct} / ${a.total} correct`);
+      const at = href.indexOf('#/r/') + 60;
+      const changed = `${href.slice(0, at)}${href[at] === 'A' ? 'B' : 'A'}${href.slice(at + 1)}`;
+      await other.page.goto(changed);
+      await expect.poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '').toMatch(/changed or cut|corrupt/);
+      await other.page.goto(href.slice(0, -25));
+      await expect.poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '').toMatch(/changed or cut|corrupt/);
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  test('at 390 px the failures table scrolls inside itself: the page does not overflow and the Reason column is not squeezed', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${app.origin}/#/`);
+      await drop([{ name: 'bird-report.json', bytes: readFileSync(path.join(dir, 'bird-report.json')) }]);
+      await page.getByTestId('failures').waitFor({ timeout: 30_000 });
+      const measured = await page.evaluate(() => {
+        const doc = document.scrollingElement!;
+        const reasons = [...document.querySelectorAll('[data-testid=failures] td.reason')].map((td) => td.getBoundingClientRect().width);
+        return { scrollWidth: doc.scrollWidth, innerWidth, narrowestReason: Math.min(...reasons) };
+      });
+      console.log(`390 px: document ${measured.scrollWidth} px wide, narrowest Reason cell ${Math.round(measured.narrowestReason)} px`);
+      expect(measured.scrollWidth).toBeLessThanOrEqual(measured.innerWidth);
+      // A readable line of reason text (about 30 characters), not a word per line.
+      expect(measured.narrowestReason).toBeGreaterThanOrEqual(200);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  test('an edited report is refused with the field named', async () => {
+    await page.goto(`${app.origin}/#/`);
+    const edited = structuredClone(birdCli);
+    edited.summary.answer_accuracy.correct += 1;
+    await page.getByTestId('input-files').setInputFiles({ name: 'edited.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(edited, null, 2)) });
+    await expect.poll(() => text('file-errors')).toMatch(/edited\.json:\d+ \(field summary\.answer_accuracy\.correct\): the summary disagrees/);
+  });
+
+  test('no request left the origin and the page raised no error', () => {
+    expect(foreign).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

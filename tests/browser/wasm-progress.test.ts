@@ -1,0 +1,58 @@
+/**
+ * The 34 MB DuckDB wasm on a first visit (Chromium, production build): the
+ * page shows its download with bytes and percent while it runs, then what
+ * the load cost (size and time); the service worker has it cached.
+ */
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+
+let app: ServedApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await serveBuiltApp();
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('DuckDB wasm download progress', () => {
+  test('a first visit that starts DuckDB shows bytes and percent, then the load cost; the wasm ends up in the service worker cache', async () => {
+    const pageErrors: string[] = [];
+    const { context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 } }, { pageErrors });
+    try {
+      const seen: string[] = [];
+      // Record what the progress line says as it changes (the download takes well under a second on loopback).
+      await page.exposeFunction('__sawProgress', (text: string) => void seen.push(text));
+      await page.addInitScript(() => {
+        new MutationObserver(() => {
+          const el = document.querySelector('[data-testid=wasm-progress]');
+          if (el) (window as unknown as { __sawProgress(t: string): void }).__sawProgress(el.textContent ?? '');
+        }).observe(document, { subtree: true, childList: true, characterData: true });
+      });
+      // The query page starts DuckDB on its demo fixture.
+      await page.goto(`${app.origin}/#/query`);
+      const done = page.getByTestId('wasm-done');
+      await done.waitFor({ timeout: 180_000 });
+      const text = (await done.textContent()) ?? '';
+      console.log(`${text.trim()}; ${seen.length} progress texts seen, last: ${seen.at(-1)?.replace(/\s+/g, ' ').trim() ?? 'none'}`);
+      const mb = Number(/\((\d+\.\d) MB\)/.exec(text)?.[1]);
+      expect(mb).toBeGreaterThan(30);
+      expect(mb).toBeLessThan(40);
+      expect(text).toMatch(/in \d/);
+      expect(Number(await done.getAttribute('data-events'))).toBeGreaterThan(0);
+      expect(seen.some((t) => /Downloading the DuckDB engine: \d+\.\d MB of 3\d\.\d MB · \d+%/.test(t))).toBe(true);
+      // Cached by the service worker for the next (offline) visit.
+      await expect
+        .poll(() => page.evaluate(async () => (await caches.keys()).length && (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).some((r) => /duckdb-eh.*\.wasm$/.test(r.url))))).some(Boolean)), { timeout: 120_000 })
+        .toBe(true);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+});

@@ -1,0 +1,73 @@
+/**
+ * A benchmark folder as the app gets it from a drop or a folder picker: which
+ * file is the gold, the questions, the predictions and the databases, told
+ * from names and first bytes; files inside a database's own folder are not
+ * benchmark files.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { detectBenchmarkFolder, type FolderFile } from '../../src/core/import/folder.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+const samples = path.join(repoRoot, 'fixtures', 'benchmarks');
+
+/** Every file under a sample folder, with its path as a folder drop gives it (the folder's name first). */
+function folderFiles(name: string): FolderFile[] {
+  const out: FolderFile[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir).sort()) {
+      const full = path.join(dir, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.push({ path: path.relative(samples, full).split(path.sep).join('/'), bytes: new Uint8Array(readFileSync(full)) });
+    }
+  };
+  walk(path.join(samples, name));
+  return out;
+}
+
+const text = (p: string, content: string): FolderFile => ({ path: p, bytes: new TextEncoder().encode(content) });
+
+describe('detectBenchmarkFolder', () => {
+  it('takes a Spider folder apart: gold, predictions, database/<db>/<db>.sqlite; schema.sql beside a database is not the gold', () => {
+    const files = [...folderFiles('spider-sample'), text('spider-sample/database/shop/schema.sql', 'CREATE TABLE t (a INT);\n'), text('spider-sample/README.txt', 'notes')];
+    const d = detectBenchmarkFolder(files);
+    expect(d.kind).toBe('benchmark');
+    if (d.kind !== 'benchmark') return;
+    expect(d.folder.format).toBe('spider');
+    expect(d.folder.gold?.file).toBe('spider-sample/dev_gold.sql');
+    expect(d.folder.pred?.file).toBe('spider-sample/pred.txt');
+    expect(d.folder.questions).toBeUndefined();
+    expect(d.folder.databases).toEqual({ dir: 'spider-sample/database', ids: ['school', 'shop'] });
+    expect(Object.keys(d.folder.databaseFiles).sort()).toEqual(['school', 'shop']);
+    expect(d.folder.roles.map((r) => r.role)).toEqual(['gold', 'predictions', 'database', 'database']);
+  });
+
+  it('takes a BIRD folder apart: dev.json, predict_dev.json, dev_databases/; database_description CSVs are ignored', () => {
+    const files = [...folderFiles('bird-sample'), text('bird-sample/dev_databases/shop/database_description/customers.csv', 'original_column_name,column_description\nid,the id\n')];
+    const d = detectBenchmarkFolder(files);
+    expect(d.kind).toBe('benchmark');
+    if (d.kind !== 'benchmark') return;
+    expect(d.folder.format).toBe('bird');
+    expect(d.folder.questions?.file).toBe('bird-sample/dev.json');
+    expect(d.folder.pred?.file).toBe('bird-sample/predict_dev.json');
+    expect(d.folder.databases.ids).toEqual(['school', 'shop']);
+  });
+
+  it('works on flat files too (a drop of the files themselves): databases by file name', () => {
+    const flat = folderFiles('spider-sample').map((f) => ({ ...f, path: f.path.split('/').pop()! }));
+    const d = detectBenchmarkFolder(flat);
+    expect(d.kind === 'benchmark' && d.folder.databases.ids).toEqual(['school', 'shop']);
+  });
+
+  it('says what is missing or ambiguous, and leaves native files alone', () => {
+    const noPred = folderFiles('spider-sample').filter((f) => !f.path.endsWith('pred.txt'));
+    const missing = detectBenchmarkFolder(noPred);
+    expect(missing.kind === 'problem' && missing.message).toMatch(/dev_gold\.sql but no predictions file/);
+    const two = detectBenchmarkFolder([...folderFiles('spider-sample'), text('spider-sample/other.txt', 'SELECT 1\n')]);
+    expect(two.kind === 'problem' && two.message).toMatch(/Several Spider predictions.*pred\.txt.*other\.txt/);
+    const birdNoPred = detectBenchmarkFolder(folderFiles('bird-sample').filter((f) => !f.path.includes('predict_')));
+    expect(birdNoPred.kind === 'problem' && birdNoPred.message).toMatch(/no predictions file: add predict_dev\.json/);
+    expect(detectBenchmarkFolder([text('corpus.yaml', 'corpus: x\n'), text('run.jsonl', '{"id":"a","sql":"SELECT 1"}\n'), text('shop.sql', 'CREATE TABLE t (a INT);\n')]).kind).toBe('none');
+  });
+});
