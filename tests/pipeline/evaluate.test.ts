@@ -66,9 +66,9 @@ describe('failure-state precedence', () => {
     expect(r.error_types).toEqual(['syntax_error']);
   });
 
-  it('parse failure of the reference is a failure too (a broken oracle)', async () => {
+  it('parse failure of the reference is a broken oracle: undecided, not the candidate\'s failure', async () => {
     const r = await run('SELECT count(* FROM orders', 'SELECT count(*) FROM orders');
-    expect(r).toMatchObject({ blocked_reason: 'parse_failure', deterministic_verdict: 'fail' });
+    expect(r).toMatchObject({ blocked_reason: 'broken_reference', deterministic_verdict: 'undecided' });
     expect(r.validity.parse_success_expected).toBe(false);
   });
 
@@ -80,9 +80,9 @@ describe('failure-state precedence', () => {
     expect(r.error_types).toEqual(['missing_table']);
   });
 
-  it('execution failure of the reference', async () => {
+  it('execution failure of the reference: a broken oracle', async () => {
     const r = await run('SELECT nope FROM orders', 'SELECT id FROM orders');
-    expect(r).toMatchObject({ blocked_reason: 'execution_failure' });
+    expect(r).toMatchObject({ blocked_reason: 'broken_reference', deterministic_verdict: 'undecided' });
     expect(r.validity.execution_success_expected).toBe(false);
     expect(r.error_types).toEqual(['missing_column']);
   });
