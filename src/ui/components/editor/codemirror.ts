@@ -7,7 +7,7 @@
  * Content-Security-Policy allows (no inline <style>).
  */
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { PostgreSQL, sql, SQLDialect, SQLite } from '@codemirror/lang-sql';
 import { Compartment, EditorState, Prec } from '@codemirror/state';
@@ -42,7 +42,9 @@ export interface SqlEditorHandle {
 
 const theme = EditorView.theme({
   '&': { border: '1px solid var(--border-strong)', borderRadius: 'var(--radius)', background: 'var(--surface)', color: 'var(--text)', fontSize: '0.95rem' },
-  '&.cm-focused': { outline: '2px solid var(--focus)', outlineOffset: '1px' },
+  // The ring is on the element that has focus (the editable content), as for every other control of the app.
+  '&.cm-focused': { outline: 'none' },
+  '.cm-content:focus': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
   '.cm-content': { fontFamily: 'var(--mono)', padding: '0.5rem 0', minHeight: '6rem', caretColor: 'var(--text)' },
   '.cm-line': { padding: '0 0.7rem' },
   '.cm-scroller': { lineHeight: '1.45', maxHeight: '24rem', overflow: 'auto' },
@@ -73,7 +75,7 @@ export function createSqlEditor(host: HTMLElement, options: EditorOptions): SqlE
         closeBrackets(),
         bracketMatching(),
         autocompletion({ activateOnTyping: true }),
-        keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap, indentWithTab]),
+        keymap.of([...closeBracketsKeymap, ...completionKeymap, ...historyKeymap, ...defaultKeymap]), // no indentWithTab: Tab must leave the editor (keyboard users would be trapped)
         syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         lang.of(language(options.dialect, options.schema)),
         EditorView.lineWrapping,
