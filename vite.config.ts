@@ -37,6 +37,8 @@ export function contentSecurityPolicyFor(origins: readonly string[]): string {
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "worker-src 'self'",
+    // Style attributes only (no <style>, no script): CodeMirror sets a few on its elements (tab-size, gutters).
+    "style-src-attr 'unsafe-inline'",
     ['connect-src', "'self'", ...origins].join(' '),
     "object-src 'none'",
     "base-uri 'none'",

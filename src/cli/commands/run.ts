@@ -12,7 +12,7 @@ import { resolveFixture } from '../fixtures.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
-import { fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
+import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
@@ -189,7 +189,12 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const neighbourHost = (oracle.neighbours as number | undefined) ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd)) : null;
   // Worker threads sized to the cores grade whole cases, each with its own engines (see engines/grading-pool.ts).
   // Neighbour databases need scratch engines the workers do not have: with --neighbours the cases are graded here.
-  const pool = gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } });
+  // The grading pool is opt-in (SQL_VERDICT_WORKERS=N) until its counterfactual diagnosis equals the supervised
+  // engines' (tests/pipeline/grading-pool.test.ts shows the difference); verdicts are the same either way.
+  const usePool = io.env.SQL_VERDICT_WORKERS !== undefined && !neighbourHost;
+  const pool = usePool
+    ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } })
+    : new EnginePool(corpus.corpus.engine, overrides, io.cwd);
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
   const writer = values.out && values.out !== '-' && !preset ? new RunReportWriter(values.out, io) : null;
@@ -204,7 +209,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus: shard ? shard.select(corpus) : corpus,
       run,
       engineFor: pool.engineFor,
-      ...(neighbourHost ? { neighbourHost } : { grader: pool }),
+      ...(neighbourHost ? { neighbourHost } : {}),
+      ...(usePool ? { grader: pool as ReturnType<typeof gradingPoolFor> } : {}),
       config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}), ...oracle },
       ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
       reliabilityPenalty: c,
