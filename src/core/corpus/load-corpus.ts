@@ -76,12 +76,13 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
     return failed();
   }
   // A JSON corpus is told about in JSON's terms (YAML would parse most of it and word its errors as YAML).
-  const jsonError = looksLikeJson(file, decoded.text) ? jsonSyntaxError(decoded.text) : null;
+  const json = looksLikeJson(file, decoded.text);
+  const jsonError = json ? jsonSyntaxError(decoded.text) : null;
   if (jsonError) {
     problems.push({ severity: 'error', code: 'syntax_error', file, line: jsonError.line, column: jsonError.column, message: `Not valid JSON: ${jsonError.message}.` });
     return failed();
   }
-  const source = new Source(decoded.text);
+  const source = new Source(decoded.text, { json });
   const syntax = source.errors();
   if (syntax.length > 0) {
     for (const e of syntax) problems.push({ severity: 'error', code: 'syntax_error', file, line: e.line, column: e.column, message: e.message });

@@ -1,9 +1,12 @@
 /**
  * YAML/JSON source with positions: every value the loaders read keeps its
- * node, so a problem can name the line it is on. JSON is read by the same
- * parser (JSON is YAML 1.2), which also rejects duplicate keys.
+ * node, so a problem can name the line it is on. JSON is YAML 1.2: text
+ * JSON.parse accepted gets the same node tree from a linear scan
+ * (`json-tree.ts`); anything else, and JSON with a duplicate key (which
+ * only the YAML parser reports), is read by the YAML parser.
  */
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { jsonTree } from './json-tree.ts';
 
 export interface Position {
   line: number;
@@ -14,9 +17,16 @@ export class Source {
   readonly doc: Document.Parsed;
   private readonly lines: LineCounter;
 
-  constructor(text: string) {
+  /** `json`: the text is known to be JSON (JSON.parse accepted it), so the linear JSON scan may build the tree. */
+  constructor(text: string, options: { json?: boolean } = {}) {
     this.lines = new LineCounter();
-    this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, strict: true });
+    const tree = options.json ? jsonTree(text) : null;
+    if (tree) {
+      const doc = new Document();
+      doc.contents = tree;
+      this.doc = doc as Document.Parsed;
+      countLines(text, this.lines);
+    } else this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, strict: true });
   }
 
   /** Syntax errors, with their positions. */
@@ -43,6 +53,12 @@ export class Source {
     if (!node) return undefined;
     return node.toJS(this.doc, { maxAliasCount: 100 });
   }
+}
+
+/** The line starts the YAML parser reports: offset 0, then the offset after each line feed. */
+function countLines(text: string, lines: LineCounter): void {
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
 }
 
 export function pairOf(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
