@@ -95,6 +95,7 @@ function crashOutcome(): ExecuteOutcome {
 
 export class InThreadEngine implements Engine {
   private info: FixtureInfo | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     readonly name: EngineName,
@@ -108,7 +109,24 @@ export class InThreadEngine implements Engine {
     return this.session.version();
   }
 
-  async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+  /**
+   * Calls run one at a time, as on a supervised engine (supervisor.ts): the
+   * diagnosis stage queues all of a case's transplants at once, and a DuckDB
+   * connection streams one result at a time, so a second query started while
+   * the first was being read would take over its stream (the transplants then
+   * got each other's rows).
+   */
+  private serialize<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(task, task);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+    return this.serialize(() => this.loadNow(fixture));
+  }
+
+  private async loadNow(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
     try {
       const loaded = await this.session.load(fixture);
       this.info = loaded.ok ? loaded.value : null;
@@ -122,7 +140,11 @@ export class InThreadEngine implements Engine {
     return this.info;
   }
 
-  async execute(sql: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+  execute(sql: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
+    return this.serialize(() => this.executeNow(sql, options));
+  }
+
+  private async executeNow(sql: string, options: ExecuteOptions): Promise<ExecuteOutcome> {
     if (options.signal?.aborted) return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs: 0 } };
     if (!this.info) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -144,26 +166,30 @@ export class InThreadEngine implements Engine {
     return elapsed > timeoutMs ? timeoutOutcome(timeoutMs, elapsed) : outcome;
   }
 
-  async contentDigest(): Promise<Outcome<string>> {
-    try {
-      return await this.session.contentDigest();
-    } catch (thrown) {
-      return fail('execution.error', messageOf(thrown));
-    }
+  contentDigest(): Promise<Outcome<string>> {
+    return this.serialize(async () => {
+      try {
+        return await this.session.contentDigest();
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      }
+    });
   }
 
   /** Planning runs the query under analyze: watched like a query, with the supervisor's planning budget. */
-  async explain(sql: string, options?: ExplainOptions): Promise<Outcome<PlanSummary>> {
-    const key = `explain\u0000${this.info?.contentDigest ?? ''}\u0000${options?.analyze === true}\u0000${sql}`;
-    if (this.stopped.has(key)) return fail('sandbox.timeout', 'Planning the query took too long.');
-    this.watch.begin(key, EXPLAIN_BUDGET_MS);
-    try {
-      return await this.session.explain(String(sql), { analyze: options?.analyze === true });
-    } catch (thrown) {
-      return fail('execution.error', messageOf(thrown));
-    } finally {
-      this.watch.end();
-    }
+  explain(sql: string, options?: ExplainOptions): Promise<Outcome<PlanSummary>> {
+    return this.serialize(async () => {
+      const key = `explain\u0000${this.info?.contentDigest ?? ''}\u0000${options?.analyze === true}\u0000${sql}`;
+      if (this.stopped.has(key)) return fail('sandbox.timeout', 'Planning the query took too long.');
+      this.watch.begin(key, EXPLAIN_BUDGET_MS);
+      try {
+        return await this.session.explain(String(sql), { analyze: options?.analyze === true });
+      } catch (thrown) {
+        return fail('execution.error', messageOf(thrown));
+      } finally {
+        this.watch.end();
+      }
+    });
   }
 
   async close(): Promise<void> {
