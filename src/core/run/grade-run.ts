@@ -1,7 +1,7 @@
 /**
- * Grade a run against a corpus: the oracle self-check first (a broken oracle
- * blocks grading), then every case through the pipeline (or the refusal
- * rules), the fixtures' content digests checked before and after, and the run
+ * Grade a run against a corpus: every case through the pipeline (or the
+ * refusal rules), each after the oracle self-check of its reference (a broken
+ * oracle refuses the run: no report), the fixtures' content digests checked before and after, and the run
  * summary (accuracy, both refusal arms, the 2×2, RS(c), strata, pyramid).
  * A write, a runaway query or a crash in one case never stops the run.
  */
@@ -154,29 +154,94 @@ export interface RunReport {
   };
 }
 
+/** A case whose reference the self-check runs: it has both a reference and a frozen result. */
+const hasOracle = (c: CorpusCase): c is CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> } => !!(c.referenceSql && c.expected);
+
+/** One reference executed and compared with its frozen result, zero tolerance: what is wrong with it, or null. */
+async function checkReference(c: CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> }, engineFor: GradeRunInput['engineFor']): Promise<SelfCheckFinding | null> {
+  const engine = await engineFor(c.fixture);
+  if (!engine.ok) return { id: c.id, problem: `fixture ${c.fixture}: ${engine.error.message}` };
+  const run = await engine.value.execute(c.referenceSql);
+  if (!run.ok) return { id: c.id, problem: `the reference fails: ${run.error.message}` };
+  const comparison = compareResults(c.expected, run.value, { comparison_mode: c.orderMatters ? 'order-sensitive' : 'order-insensitive', numeric_abs_tolerance: 0, numeric_rel_tolerance: 0 }, c.shape ? { shape: c.shape } : {});
+  if (!comparison.result_equality_family.mode_pass)
+    return { id: c.id, problem: `the reference no longer returns its frozen result: ${comparison.reasons[0]?.message ?? 'results differ'}` };
+  return null;
+}
+
 /** Execute every reference and compare with its frozen result, zero tolerance. */
 export async function selfCheck(corpus: Corpus, engineFor: GradeRunInput['engineFor'], onProgress?: (id: string) => void): Promise<{ checked: number; findings: SelfCheckFinding[] }> {
   const findings: SelfCheckFinding[] = [];
   let checked = 0;
   for (const c of corpus.cases) {
-    if (!c.referenceSql || !c.expected) continue;
+    if (!hasOracle(c)) continue;
     onProgress?.(c.id);
     checked++;
-    const engine = await engineFor(c.fixture);
-    if (!engine.ok) {
-      findings.push({ id: c.id, problem: `fixture ${c.fixture}: ${engine.error.message}` });
-      continue;
-    }
-    const run = await engine.value.execute(c.referenceSql);
-    if (!run.ok) {
-      findings.push({ id: c.id, problem: `the reference fails: ${run.error.message}` });
-      continue;
-    }
-    const comparison = compareResults(c.expected, run.value, { comparison_mode: c.orderMatters ? 'order-sensitive' : 'order-insensitive', numeric_abs_tolerance: 0, numeric_rel_tolerance: 0 }, c.shape ? { shape: c.shape } : {});
-    if (!comparison.result_equality_family.mode_pass)
-      findings.push({ id: c.id, problem: `the reference no longer returns its frozen result: ${comparison.reasons[0]?.message ?? 'results differ'}` });
+    const finding = await checkReference(c, engineFor);
+    if (finding) findings.push(finding);
   }
   return { checked, findings };
+}
+
+/**
+ * The self-check of a run, alongside the grading: every reference, in corpus
+ * order, one at a time (the same check as `selfCheck`), while the cases are
+ * graded. A case starts only once its own reference is checked (`until`),
+ * so the first case waits for one reference instead of all of them; after a
+ * finding no further case starts, the other references are still checked and
+ * the run is refused naming the same references as checking them all first.
+ */
+class OracleCheck {
+  checked = 0;
+  readonly findings: SelfCheckFinding[] = [];
+  /** Cases before this index have had their reference checked. */
+  private through = 0;
+  private waiters: { index: number; resolve: () => void }[] = [];
+  readonly done: Promise<void>;
+
+  private stopped = false;
+
+  constructor(cases: readonly CorpusCase[], engineFor: GradeRunInput['engineFor'], onProgress: (index: number, id: string) => void) {
+    this.done = (async () => {
+      for (const [index, c] of cases.entries()) {
+        if (this.stopped) break;
+        if (hasOracle(c)) {
+          onProgress(index, c.id);
+          this.checked++;
+          const finding = await checkReference(c, engineFor);
+          if (finding) this.findings.push(finding);
+        }
+        this.advance(index + 1);
+      }
+    })().finally(() => this.advance(Infinity));
+    // Observed here so a throw waits for `finish` (which rethrows it) instead of being an unhandled rejection.
+    this.done.catch(() => undefined);
+  }
+
+  /** Waits for the last check; `stop`: check no further reference (the run was cancelled or failed). */
+  async finish(stop: boolean): Promise<void> {
+    if (stop) this.stopped = true;
+    await this.done;
+  }
+
+  private advance(through: number): void {
+    this.through = through;
+    const ready = this.waiters.filter((w) => w.index < through);
+    this.waiters = this.waiters.filter((w) => w.index >= through);
+    for (const w of ready) w.resolve();
+  }
+
+  /** Resolves once the reference of case `index` is checked (at once for a case without one). */
+  until(index: number): Promise<void> {
+    if (index < this.through) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ index, resolve }));
+  }
+
+  refusal(): Outcome<never> {
+    return fail('input.invalid', `The oracle self-check failed, grading refused: ${this.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`, {
+      location: this.findings.map((f) => f.id).join(', '),
+    });
+  }
 }
 
 export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>> {
@@ -202,11 +267,10 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     before.set(name, digest!.value);
   }
 
-  const check = input.skipSelfCheck ? { checked: 0, findings: [] } : await selfCheck(corpus, input.engineFor, (id) => input.onProgress?.({ index: 0, total, id, step: 'selfcheck' }));
-  if (check.findings.length)
-    return fail('input.invalid', `The oracle self-check failed, grading refused: ${check.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`, {
-      location: check.findings.map((f) => f.id).join(', '),
-    });
+  const oracle = input.skipSelfCheck ? null : new OracleCheck(corpus.cases, input.engineFor, (index, id) => input.onProgress?.({ index, total, id, step: 'selfcheck' }));
+  // An engine pool that reloads one engine per fixture cannot check one fixture's references under another's cases.
+  if (input.engineSwitching) await oracle?.finish(false);
+  if (oracle?.findings.length) return oracle.refusal();
 
   const records = new Map<string, RunRecord>(run.records.map((r) => [r.id, r]));
   const kept = keptCases(input, records, before);
@@ -315,6 +379,10 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   for (const [index, c] of corpus.cases.entries()) {
     if (openReviews > 0) await untilReviewed();
     if (input.signal?.aborted || failure) break;
+    if (oracle) {
+      await oracle.until(index);
+      if (oracle.findings.length) break;
+    }
     const record = records.get(c.id);
     const previous = kept.get(c.id);
     if (previous) {
@@ -379,9 +447,18 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
         .finally(release),
     );
   }
+  if (oracle?.findings.length) {
+    // Grading stops: what is in flight settles (and is not recorded) while the other references are checked.
+    await Promise.allSettled([...inFlight.map((f) => f.evaluated), ...judging]);
+    await oracle.finish(false);
+    return oracle.refusal();
+  }
   await drain(0);
   await Promise.all(judging);
   if (openReviews > 0) await untilReviewed();
+  // The last case can finish before the last references are checked.
+  await oracle?.finish(!!input.signal?.aborted || failure !== null);
+  if (oracle?.findings.length && !input.signal?.aborted) return oracle.refusal();
   if (failure) return failure;
   if (graded < total) return fail('run.cancelled', `The run was cancelled after ${graded} of ${total} cases.`);
 
@@ -422,7 +499,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       path: run.metadata.path ?? null,
       created_at: run.metadata.createdAt ?? null,
     },
-    self_check: { passed: true, checked: check.checked, findings: [] },
+    self_check: { passed: true, checked: oracle?.checked ?? 0, findings: [] },
     fixtures,
     summary: summary.value,
     judge_summary: judgeSummary,

@@ -1,0 +1,99 @@
+/**
+ * The oracle self-check of a run goes alongside the grading (src/core/run/grade-run.ts,
+ * OracleCheck): the first case is graded once its own reference is checked, not after every
+ * reference; a broken reference still refuses the run, naming the same references as
+ * `selfCheck` (the check the app's Self-check button runs) and recording no case from it on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EnginePool } from '../../src/cli/engine-pool.ts';
+import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
+import { loadRun } from '../../src/core/corpus/load-run.ts';
+import type { Engine } from '../../src/core/engine.ts';
+import { ok, type Outcome } from '../../src/core/errors.ts';
+import { gradeRun, selfCheck, type GradeProgress } from '../../src/core/run/grade-run.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+const COUNTS: [string, number][] = [['customers', 160], ['orders', 1279], ['products', 30], ['order_items', 2422]];
+
+/** Four count cases on sql.js; `broken` lists the cases whose frozen count is off by one. */
+async function inputs(broken: number[]) {
+  const corpus = {
+    corpus: 'alongside',
+    version: 1,
+    engine: 'sqlite',
+    cases: COUNTS.map(([table, n], i) => ({
+      id: `count-${table}`,
+      fixture: 'retail',
+      question: `How many rows has ${table}?`,
+      reference_sql: `SELECT count(*) AS n FROM ${table}`,
+      shape: 'scalar',
+      expected: { columns: [{ name: 'n', kind: 'integer', engine_type: 'INTEGER' }], rows: [[broken.includes(i) ? n + 1 : n]] },
+    })),
+  };
+  const loaded = await loadCorpus(new TextEncoder().encode(JSON.stringify(corpus)), { file: 'alongside.json' });
+  if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
+  const lines = ['{"run":{"agent":"t"}}', ...COUNTS.map(([table]) => JSON.stringify({ id: `count-${table}`, sql: `SELECT count(*) AS n FROM ${table}` }))];
+  const run = await loadRun(new TextEncoder().encode(lines.join('\n')), { file: 'run.jsonl', caseIds: loaded.loaded.corpus.cases.map((c) => c.id) });
+  if (!run.ok) throw new Error(JSON.stringify(run.problems));
+  return { corpus: loaded.loaded, run: run.run };
+}
+
+describe('the self-check alongside the grading', () => {
+  let engines: EnginePool;
+  beforeAll(() => {
+    engines = new EnginePool('sqlite', new Map(), repoRoot);
+  });
+  afterAll(() => engines.close());
+
+  it('grades the first case before the last reference is checked, and reports every reference checked', async () => {
+    // The self-check's query of the last reference is held until the first case is recorded: checking every
+    // reference before grading would wait out the fallback, and the order below would show it.
+    let release!: () => void;
+    const firstCase = new Promise<void>((resolve) => (release = resolve));
+    const last = 'SELECT count(*) AS n FROM order_items';
+    const events: string[] = [];
+    const engineFor = async (name: string): Promise<Outcome<Engine>> => {
+      const opened = await engines.engineFor(name);
+      if (!opened.ok) return opened;
+      const e = opened.value;
+      const execute: Engine['execute'] = async (sql, options) => {
+        if (sql === last && options === undefined) await Promise.race([firstCase, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        const run = await e.execute(sql, options);
+        if (sql === last && options === undefined) events.push('last reference checked');
+        return run;
+      };
+      return ok({ name: e.name, version: () => e.version(), load: (f) => e.load(f), execute, contentDigest: () => e.contentDigest(), explain: (q, o) => e.explain(q, o), close: () => e.close() });
+    };
+    const graded = await gradeRun({
+      ...(await inputs([])),
+      engineFor,
+      concurrency: 1,
+      onCase: (_k, index) => {
+        events.push(`case ${index}`);
+        if (index === 0) release();
+      },
+      onProgress: (p: GradeProgress) => {
+        if (p.step === 'selfcheck') events.push(`check ${p.index}`);
+      },
+    });
+    if (!graded.ok) throw new Error(graded.error.message);
+    expect(graded.value.self_check).toEqual({ passed: true, checked: 4, findings: [] });
+    expect(graded.value.summary.answer_accuracy.correct).toBe(4);
+    expect(events.indexOf('case 0')).toBeLessThan(events.indexOf('last reference checked'));
+    // A case starts only after its own reference was checked.
+    for (let i = 0; i < 4; i++) expect(events.indexOf(`check ${i}`)).toBeLessThan(events.indexOf(`case ${i}`));
+  });
+
+  it('refuses a run with broken references, naming them as selfCheck does, and records no case from the first on', async () => {
+    const broken = await inputs([1, 3]);
+    const expected = await selfCheck(broken.corpus.corpus, engines.engineFor);
+    expect(expected.findings.map((f) => f.id)).toEqual(['count-orders', 'count-order_items']);
+    const recorded: number[] = [];
+    const graded = await gradeRun({ ...broken, engineFor: engines.engineFor, onCase: (_k, index) => recorded.push(index) });
+    expect(graded.ok).toBe(false);
+    if (graded.ok) return;
+    expect(graded.error.message).toBe(`The oracle self-check failed, grading refused: ${expected.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`);
+    expect(graded.error.location).toBe('count-orders, count-order_items');
+    expect(recorded.every((i) => i < 1)).toBe(true);
+  });
+});
