@@ -30,8 +30,8 @@ export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [o
                                                                   "run --format x --help")
 
 Grade every case of a corpus against a run of the system under test. The oracle
-self-check runs first: a reference that no longer returns its frozen result refuses
-grading (exit 2, cases named). Fixtures come from the built-ins (retail,
+self-check runs alongside (each case after its own reference): a reference that no
+longer returns its frozen result refuses grading (exit 2, cases named, no report). Fixtures come from the built-ins (retail,
 retail_monthly) or --fixture NAME=PATH.
 
 Options:
@@ -189,9 +189,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const neighbourHost = (oracle.neighbours as number | undefined) ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd)) : null;
   // Worker threads sized to the cores grade whole cases, each with its own engines (see engines/grading-pool.ts).
   // Neighbour databases need scratch engines the workers do not have: with --neighbours the cases are graded here.
-  // The grading pool is opt-in (SQL_VERDICT_WORKERS=N) until its counterfactual diagnosis equals the supervised
-  // engines' (tests/pipeline/grading-pool.test.ts shows the difference); verdicts are the same either way.
-  const usePool = io.env.SQL_VERDICT_WORKERS !== undefined && !neighbourHost;
+  // The pool gives the supervised engines' report (tests/pipeline/grading-pool.test.ts) with the same CPU and less
+  // than half the memory (docs/benchmarks.md); its in-thread sessions are SQLite and DuckDB's.
+  // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
+  const usePool = io.env.SQL_VERDICT_WORKERS !== '0' && !neighbourHost && (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
   const pool = usePool
     ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } })
     : new EnginePool(corpus.corpus.engine, overrides, io.cwd);
