@@ -3,7 +3,7 @@
  * folder whose path has a space, then `npx sql-verdict` runs the compiled CLI (no tsx) and the
  * library imports with its types. Uses the npm registry (or its cache) for the runtime dependencies.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +23,19 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'sql-verdict-pack-'));
 const home = path.join(scratch, 'a project with spaces');
 let packed: { files: { path: string }[]; filename: string }[];
 
+/** The same test bin/sql-verdict.mjs makes: lib/ is older than some file under src/ (or absent). */
+function libStale(): boolean {
+  const built = existsSync(path.join(repoRoot, 'lib/cli/bin.js')) ? statSync(path.join(repoRoot, 'lib/cli/bin.js')).mtimeMs : 0;
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
+  return !built || newest(path.join(repoRoot, 'src')) > built;
+}
+
 beforeAll(async () => {
-  // `npm pack` runs `prepare`, which compiles lib/ from the current source.
-  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: repoRoot, timeoutMs: 400_000 });
+  // `npm pack` would run `prepare` (tsc, lib/ rewritten while other test files run the CLI from
+  // it). `npm test` has just built lib/; when run alone on a stale lib/, build it first, once.
+  if (libStale()) await run(npm, ['run', 'build:lib'], { cwd: repoRoot, timeoutMs: 400_000 });
+  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: repoRoot, timeoutMs: 400_000 });
   packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as typeof packed;
   mkdirSync(home, { recursive: true });
   writeFileSync(path.join(home, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
