@@ -106,8 +106,30 @@ export class SupervisedEngine implements Engine {
     return run;
   }
 
+  /** Every host started and neither terminated nor exited: close() ends them all, whatever path made them. */
+  private readonly live = new Set<HostHandle>();
+
+  /** Threads started and not yet ended (a closed engine has none). */
+  get liveHosts(): number {
+    return this.live.size;
+  }
+
+  private spawnTracked(): HostHandle {
+    const spawned = this.spawn();
+    const host: HostHandle = {
+      ...spawned,
+      terminate: () => {
+        this.live.delete(host);
+        spawned.terminate();
+      },
+    };
+    this.live.add(host);
+    void spawned.exited.then(() => this.live.delete(host));
+    return host;
+  }
+
   private startHost(): Promise<StartedHost> {
-    const host = this.spawn();
+    const host = this.spawnTracked();
     const started = (async () => {
       const init = await Promise.race([
         host.api.init(this.name, { memoryLimit: this.options.memoryLimit }),
@@ -125,6 +147,11 @@ export class SupervisedEngine implements Engine {
     const pending = this.starting;
     try {
       const started = await pending;
+      // A warm spare may have been taken over while this host started: keep one primary, never two.
+      if (this.host) {
+        if (this.host !== started.host) started.host.terminate();
+        return this.host;
+      }
       this.adopt(started);
       this.hostHasFixture = false;
       return started.host;
@@ -246,7 +273,9 @@ export class SupervisedEngine implements Engine {
   }
 
   async version(): Promise<string> {
-    await this.ensureHost();
+    // Known once any host started; asking again must not start a host beside a spare being taken over.
+    if (this.versionText) return this.versionText;
+    await this.serialize(() => this.ensureHost());
     return this.versionText;
   }
 
@@ -398,5 +427,6 @@ export class SupervisedEngine implements Engine {
     const starting = this.starting;
     this.starting = null;
     if (starting) void starting.then((s) => s.host.terminate(), () => undefined);
+    for (const host of [...this.live]) host.terminate();
   }
 }

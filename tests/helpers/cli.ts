@@ -6,6 +6,8 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** False: a command still running at its time limit is killed and the promise rejects, naming it. */
+  timedOut: boolean;
 }
 
 export interface RunOptions {
@@ -18,9 +20,9 @@ export interface RunOptions {
 /**
  * A child that hangs must end the test, not the CI run: every process a test starts is killed
  * after this long (a spawnSync without a timeout blocks the vitest worker, so no test timeout can
- * fire). Generous: a CLI grading a corpus under load takes seconds, not minutes.
+ * fire). Long enough for any one command in the suite, even under load.
  */
-export const CHILD_TIMEOUT_MS = Number(process.env.SQL_VERDICT_TEST_CHILD_TIMEOUT_MS) || 150_000;
+export const CHILD_TIMEOUT_MS = Number(process.env.SQL_VERDICT_TEST_CHILD_TIMEOUT_MS) || 300_000;
 
 const cliEntry = path.join(repoRoot, 'bin', 'sql-verdict.mjs');
 const MAX_BUFFER = 64 * 1024 * 1024;
@@ -66,7 +68,7 @@ export function runProcess(command: string, args: string[], options: RunOptions 
     child.on('close', (code) => {
       clearTimeout(timer);
       if (killed) reject(timedOut(command, args, ms));
-      else resolve({ code: code ?? -1, stdout, stderr });
+      else resolve({ code: code ?? -1, stdout, stderr, timedOut: false });
     });
   });
 }
@@ -93,5 +95,5 @@ export function runCliSync(args: string[], options: RunOptions = {}): CliRun {
   });
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw timedOut(process.execPath, argv, ms);
   if (r.error) throw new Error(`${describeCommand(process.execPath, argv)}: ${r.error.message}`);
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, timedOut: false };
 }
