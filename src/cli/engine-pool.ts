@@ -48,6 +48,8 @@ export class EnginePool {
     private readonly engineName: EngineName,
     private readonly overrides: Map<string, string>,
     private readonly cwd: string,
+    /** warmSpare: false for callers whose queries are not expected to time out (tests of grading itself): the spare is a second engine start and fixture load per fixture. */
+    private readonly options: { warmSpare?: boolean } = {},
   ) {}
 
   engineFor = (fixture: string): Promise<Outcome<Engine>> => {
@@ -64,7 +66,7 @@ export class EnginePool {
     if (!source.ok) return source;
     // One engine per fixture for the whole run: a warm spare makes a timeout or an
     // out-of-memory cost no engine start and fixture reload (see SupervisorOptions.warmSpare).
-    const engine = openEngine(this.engineName, { warmSpare: true });
+    const engine = openEngine(this.engineName, { warmSpare: this.options.warmSpare ?? true });
     this.opened.push(engine);
     const loaded = await engine.load(source.value);
     if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });

@@ -47,7 +47,11 @@ describe('atomic outputs', () => {
       { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', SLOW_WRITES_DIR: dir } },
     );
     let stderr = '';
-    const writing = new Promise<string>((resolve) => {
+    // A child that never reaches its write must not outlive the test: killed, and the test fails naming it.
+    const guard = setTimeout(() => child.kill('SIGKILL'), 100_000);
+    child.on('exit', () => clearTimeout(guard));
+    const writing = new Promise<string>((resolve, reject) => {
+      child.on('exit', (code, signal) => reject(new Error(`slow-writes CLI run ended (${signal ?? code}) before writing --out: ${stderr}`)));
       child.stderr.on('data', (d) => {
         stderr += d;
         const m = /SLOW_WRITE (.*)\n/.exec(stderr);

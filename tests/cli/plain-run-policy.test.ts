@@ -4,20 +4,20 @@
  * as `run --format spider --policy spider` on the original files, and the
  * default policy's verdict stays beside each one.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
-import { repoRoot } from '../helpers/paths.ts';
+import { runCliSync } from '../helpers/cli.ts';
 
 const S = 'fixtures/benchmarks/spider-sample';
 const dir = mkdtempSync(path.join(tmpdir(), 'plain-policy-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, ['bin/sql-verdict.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = runCliSync(args);
+  return { ...r, status: r.code };
 }
 
 describe('run --corpus --run --policy', () => {

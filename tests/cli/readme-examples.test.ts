@@ -6,11 +6,11 @@
  * the output a console block shows is what the command prints (timings and
  * the parts elided with … aside).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { runCliSync } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 interface Example {
@@ -72,10 +72,10 @@ describe('README examples run as written', () => {
 
   test.each(found.map((e) => [`README.md:${e.line} ${e.command.slice(0, 70)}`, e] as const))('%s', (_, example) => {
     const argv = words(example.command).slice(2);
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin/sql-verdict.mjs'), ...argv], { cwd: work, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    expect(r.status, r.stderr).not.toBeNull();
-    if (example.exit !== null) expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(example.exit);
-    else expect(r.status, `exit ${r.status}: ${r.stderr}`).not.toBe(2);
+    const r = runCliSync(argv, { cwd: work });
+    expect(r.code, r.stderr).not.toBe(-1);
+    if (example.exit !== null) expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(example.exit);
+    else expect(r.code, `exit ${r.code}: ${r.stderr}`).not.toBe(2);
     for (const line of example.output) {
       // Timings differ run to run; "…" elides part of a line.
       if (/\d+(\.\d+)? ms$/.test(line.trim())) continue;

@@ -3,7 +3,6 @@
  * its JSONL forms open with the CLI's counts; an edited, cut or misshapen
  * report is refused with the file, line and field.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRunReport } from '../../src/core/gate/open-report.ts';
 import { readReportFile } from '../../src/core/gate/report-file.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
-import { repoRoot } from '../helpers/paths.ts';
+import { runCliSync } from '../helpers/cli.ts';
 
 let dir: string;
 let text: string;
@@ -22,11 +21,8 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'open-report-'));
   const out = path.join(dir, 'bird.json');
   const b = 'fixtures/benchmarks/bird-sample';
-  const r = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'run', '--format', 'bird', '--questions', `${b}/dev.json`, '--pred', `${b}/predict_dev.json`, '--db-dir', `${b}/dev_databases`, '--out', out], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
-  if (r.status !== 1) throw new Error(`CLI exited ${r.status}: ${r.stderr}`);
+  const r = runCliSync(['run', '--format', 'bird', '--questions', `${b}/dev.json`, '--pred', `${b}/predict_dev.json`, '--db-dir', `${b}/dev_databases`, '--out', out]);
+  if (r.code !== 1) throw new Error(`CLI exited ${r.code}: ${r.stderr}`);
   text = readFileSync(out, 'utf8');
   report = JSON.parse(text) as RunReport;
 }, 120_000);

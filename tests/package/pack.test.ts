@@ -3,29 +3,43 @@
  * folder whose path has a space, then `npx sql-verdict` runs the compiled CLI (no tsx) and the
  * library imports with its types. Uses the npm registry (or its cache) for the runtime dependencies.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_VERSION } from '../../src/core/report/report.ts';
+import { runProcess } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
-const run = promisify(execFile);
+/** execFile's contract (rejects on a non-zero exit with code/stdout/stderr), with runProcess's deadline and group kill. */
+async function run(command: string, args: string[], options: { cwd: string; timeoutMs?: number }) {
+  const r = await runProcess(command, args, { cwd: options.cwd, timeoutMs: options.timeoutMs });
+  if (r.code !== 0) throw Object.assign(new Error(`${command} ${args.join(' ')} exited ${r.code}: ${r.stderr}`), r);
+  return r;
+}
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { name: string; version: string };
 const scratch = mkdtempSync(path.join(tmpdir(), 'sql-verdict-pack-'));
 const home = path.join(scratch, 'a project with spaces');
 let packed: { files: { path: string }[]; filename: string }[];
 
+/** The same test bin/sql-verdict.mjs makes: lib/ is older than some file under src/ (or absent). */
+function libStale(): boolean {
+  const built = existsSync(path.join(repoRoot, 'lib/cli/bin.js')) ? statSync(path.join(repoRoot, 'lib/cli/bin.js')).mtimeMs : 0;
+  const newest = (dir: string): number =>
+    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
+  return !built || newest(path.join(repoRoot, 'src')) > built;
+}
+
 beforeAll(async () => {
-  // `npm pack` runs `prepare`, which compiles lib/ from the current source.
-  const { stdout } = await run(npm, ['pack', '--json', '--pack-destination', scratch], { cwd: repoRoot, maxBuffer: 32 * 1024 * 1024 });
+  // `npm pack` would run `prepare` (tsc, lib/ rewritten while other test files run the CLI from
+  // it). `npm test` has just built lib/; when run alone on a stale lib/, build it first, once.
+  if (libStale()) await run(npm, ['run', 'build:lib'], { cwd: repoRoot, timeoutMs: 400_000 });
+  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: repoRoot, timeoutMs: 400_000 });
   packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as typeof packed;
   mkdirSync(home, { recursive: true });
   writeFileSync(path.join(home, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(scratch, packed[0]!.filename)], { cwd: home, maxBuffer: 32 * 1024 * 1024 });
+  await run(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(scratch, packed[0]!.filename)], { cwd: home, timeoutMs: 400_000 });
 }, 600_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

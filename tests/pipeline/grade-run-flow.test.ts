@@ -23,6 +23,10 @@ import { repoRoot } from '../helpers/paths.ts';
 import { ANSWER_DISAGREES_PASS, ANSWER_MISSING_FILTER, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
 
+// This file tests grading, not fault recovery (tests/engines/sandbox.test.ts does): no warm spare,
+// which is a second engine start and fixture load per fixture.
+const NO_SPARE = { warmSpare: false };
+
 // Two correct answers, four wrong ones that execute (judged), one that does not parse (never judged), one correct monthly case.
 const IDS = [
   'retail-customer-count',
@@ -75,7 +79,7 @@ beforeAll(async () => {
   const loadedRun = await loadRun(new TextEncoder().encode(JSON.stringify(runFile)), { file: 'subset.run.json', caseIds: IDS });
   if (!loadedRun.ok) throw new Error(JSON.stringify(loadedRun.problems));
   run = loadedRun.run;
-  pool = new EnginePool('duckdb', new Map(), repoRoot);
+  pool = new EnginePool('duckdb', new Map(), repoRoot, NO_SPARE);
   server = await startJudgeServer();
   const graded = await gradeRun({ corpus, run, engineFor: pool.engineFor });
   if (!graded.ok) throw new Error(graded.error.message);

@@ -19,6 +19,10 @@ import type { LoadedCorpus } from '../../src/core/corpus/types.ts';
 import { gradeRun, type RunReport } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
+// This file tests grading, not fault recovery (tests/engines/sandbox.test.ts does): no warm spare,
+// which is a second engine start and fixture load per fixture.
+const NO_SPARE = { warmSpare: false };
+
 const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-order-'));
 let corpus: LoadedCorpus;
 let run: LoadedRun;
@@ -38,7 +42,7 @@ beforeAll(async () => {
   const loadedRun = await loadRun(new Uint8Array(readFileSync(runFile)), { file: 'flawed.jsonl', caseIds: corpus.corpus.cases.map((c) => c.id) });
   if (!loadedRun.ok) throw new Error(JSON.stringify(loadedRun.problems));
   run = loadedRun.run;
-  pool = new EnginePool('duckdb', new Map(), repoRoot);
+  pool = new EnginePool('duckdb', new Map(), repoRoot, NO_SPARE);
 }, 120_000);
 
 afterAll(async () => {

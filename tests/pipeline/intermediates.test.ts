@@ -18,6 +18,10 @@ import { gradeRun, type RunReport } from '../../src/core/run/grade-run.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
+// This file tests grading, not fault recovery (tests/engines/sandbox.test.ts does): no warm spare,
+// which is a second engine start and fixture load per fixture.
+const NO_SPARE = { warmSpare: false };
+
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(REPORT_SCHEMA);
 
 // A fan-out: counting order lines instead of orders. Both results have one row per customer (more than the 20-row sample).
@@ -64,8 +68,9 @@ describe('compare --include intermediates --json', () => {
 });
 
 describe('the execution goldens with and without intermediates', () => {
-  const pools: EnginePool[] = [];
-  afterAll(async () => Promise.all(pools.map((p) => p.close())));
+  // Both gradings on the same engines (started and loaded once); each run is graded in full.
+  let pool: EnginePool | undefined;
+  afterAll(async () => pool?.close());
   const bytes = (p: string) => new Uint8Array(readFileSync(path.join(repoRoot, p)));
 
   async function grade(include: boolean): Promise<RunReport> {
@@ -73,8 +78,7 @@ describe('the execution goldens with and without intermediates', () => {
     if (!corpus.ok) throw new Error(JSON.stringify(corpus.problems));
     const run = await loadRun(bytes('fixtures/runs/execution_goldens.flawed.jsonl'), { file: 'flawed.jsonl', caseIds: corpus.loaded.corpus.cases.map((c) => c.id) });
     if (!run.ok) throw new Error(JSON.stringify(run.problems));
-    const pool = new EnginePool(corpus.loaded.corpus.engine, new Map(), repoRoot);
-    pools.push(pool);
+    pool ??= new EnginePool(corpus.loaded.corpus.engine, new Map(), repoRoot, NO_SPARE);
     const graded = await gradeRun({ corpus: corpus.loaded, run: run.run, engineFor: pool.engineFor, skipSelfCheck: true, ...(include ? { config: { include: ['intermediates'] } } : {}) });
     if (!graded.ok) throw new Error(graded.error.message);
     return graded.value;

@@ -22,9 +22,15 @@ import { gradeRun, type RunReport } from '../../src/core/run/grade-run.ts';
 import { EnginePool } from '../../src/cli/engine-pool.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
+// This file tests grading, not fault recovery (tests/engines/sandbox.test.ts does): no warm spare,
+// which is a second engine start and fixture load per fixture.
+const NO_SPARE = { warmSpare: false };
+
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(REPORT_SCHEMA);
-const pools: EnginePool[] = [];
-afterAll(async () => Promise.all(pools.map((p) => p.close())));
+// One pool per corpus: the strong and the flawed run of a corpus grade on the same engines (as one
+// CLI process would); each run still checks the fixtures' digests before and after.
+const pools = new Map<string, EnginePool>();
+afterAll(async () => Promise.all([...pools.values()].map((p) => p.close())));
 
 const bytes = (p: string) => new Uint8Array(readFileSync(path.join(repoRoot, p)));
 
@@ -33,8 +39,8 @@ async function grade(corpusFile: string, runFile: string): Promise<RunReport> {
   if (!corpus.ok) throw new Error(JSON.stringify(corpus.problems));
   const run = await loadRun(bytes(runFile), { file: runFile, caseIds: corpus.loaded.corpus.cases.map((c) => c.id) });
   if (!run.ok) throw new Error(JSON.stringify(run.problems));
-  const pool = new EnginePool(corpus.loaded.corpus.engine, new Map(), repoRoot);
-  pools.push(pool);
+  const pool = pools.get(corpusFile) ?? new EnginePool(corpus.loaded.corpus.engine, new Map(), repoRoot, NO_SPARE);
+  pools.set(corpusFile, pool);
   const graded = await gradeRun({ corpus: corpus.loaded, run: run.run, engineFor: pool.engineFor });
   if (!graded.ok) throw new Error(graded.error.message);
   return graded.value;

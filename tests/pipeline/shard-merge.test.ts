@@ -31,6 +31,10 @@ import { gradeRun, type GradeRunInput, type RunReport } from '../../src/core/run
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot, spiderSubsetDir } from '../helpers/paths.ts';
 
+// This file tests grading, not fault recovery (tests/engines/sandbox.test.ts does): no warm spare,
+// which is a second engine start and fixture load per fixture.
+const NO_SPARE = { warmSpare: false };
+
 const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-shards-'));
 
 interface Graded {
@@ -81,7 +85,7 @@ beforeAll(async () => {
   if (!c.ok) throw new Error(JSON.stringify(c.problems));
   const r = await loadRun(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/runs/execution_goldens.flawed.jsonl'))), { file: 'flawed.jsonl', caseIds: c.loaded.corpus.cases.map((k) => k.id) });
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
-  duckdb = new EnginePool('duckdb', new Map(), repoRoot);
+  duckdb = new EnginePool('duckdb', new Map(), repoRoot, NO_SPARE);
   goldens = await grade(c.loaded, r.run, duckdb, 3);
 
   // Every other pair of the subset (200 pairs, all 6 databases): the suite stays short on a loaded machine.
@@ -92,7 +96,7 @@ beforeAll(async () => {
   const sr = await loadRun(new Uint8Array(readFileSync(files.run)), { file: 'spider-subset.jsonl', caseIds: sc.loaded.corpus.cases.map((k) => k.id) });
   if (!sr.ok) throw new Error(JSON.stringify(sr.problems));
   const dbs = new Map([...new Set(pairs.map((p) => p.db_id))].map((db) => [db, path.join(spiderSubsetDir, 'database', db, `${db}.sqlite`)]));
-  sqlite = new EnginePool('sqlite', dbs, repoRoot);
+  sqlite = new EnginePool('sqlite', dbs, repoRoot, NO_SPARE);
   // Without counterfactuals (as scripts/spider-agreement.ts grades Spider): on a machine at load 40+ a transplant
   // can miss its budget in one run and not the other, a difference in the runs rather than in the merge.
   spider = await grade(sc.loaded, sr.run, sqlite, 4, { enable_counterfactuals: false });

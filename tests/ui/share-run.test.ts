@@ -4,7 +4,6 @@
  * one-character change or a cut is refused; a run past the size limit gets a
  * message that says so and what to do instead.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRunReport } from '../../src/core/gate/open-report.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { decodeRunShare, encodeRunShare, MAX_RUN_SHARE_ENCODED, RUN_SHARE_PREFIX } from '../../src/ui/state/share-run.ts';
-import { repoRoot } from '../helpers/paths.ts';
+import { runCliSync } from '../helpers/cli.ts';
 
 let dir: string;
 let report: RunReport;
@@ -21,11 +20,8 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'share-run-'));
   const b = 'fixtures/benchmarks/bird-sample';
   const out = path.join(dir, 'bird.json');
-  const r = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'run', '--format', 'bird', '--questions', `${b}/dev.json`, '--pred', `${b}/predict_dev.json`, '--db-dir', `${b}/dev_databases`, '--out', out], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-  });
-  if (r.status !== 1) throw new Error(`CLI exited ${r.status}: ${r.stderr}`);
+  const r = runCliSync(['run', '--format', 'bird', '--questions', `${b}/dev.json`, '--pred', `${b}/predict_dev.json`, '--db-dir', `${b}/dev_databases`, '--out', out]);
+  if (r.code !== 1) throw new Error(`CLI exited ${r.code}: ${r.stderr}`);
   report = JSON.parse(readFileSync(out, 'utf8')) as RunReport;
 }, 120_000);
 

@@ -38,11 +38,17 @@ function applyRules(query: Query, dialect: Dialect, rules: readonly CanonicalRul
   let cur = query;
   let text = printQuery(cur, dialect);
   for (let pass = 0; pass < 4; pass++) {
+    let changed = false;
     for (const rule of rules) {
       const next = rule.apply(cur, { dialect });
-      if (!sameTree(next, cur)) applied.add(rule.name);
+      if (!sameTree(next, cur)) {
+        applied.add(rule.name);
+        changed = true;
+      }
       cur = next;
     }
+    // Rules are pure: a pass that changed nothing is the fixpoint (another pass would repeat it).
+    if (!changed) break;
     const printed = printQuery(cur, dialect);
     if (printed === text && pass > 0) break;
     text = printed;
