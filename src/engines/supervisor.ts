@@ -86,6 +86,8 @@ export class SupervisedEngine implements Engine {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private spare: Spare | null = null;
+  /** Every host started and not yet gone: close() ends them all (a spare or replacement started mid-call must not keep the process alive). */
+  private readonly hosts = new Set<HostHandle>();
   /** The digest the primary host computed for the fixture (a spare must match it). */
   private fixtureDigest: string | null = null;
   /** How many times a host was replaced (timeouts, crashes, memory). */
@@ -108,6 +110,9 @@ export class SupervisedEngine implements Engine {
 
   private startHost(): Promise<StartedHost> {
     const host = this.spawn();
+    this.hosts.add(host);
+    void host.exited.then(() => this.hosts.delete(host));
+    if (this.closed) host.terminate();
     const started = (async () => {
       const init = await Promise.race([
         host.api.init(this.name, { memoryLimit: this.options.memoryLimit }),
@@ -398,5 +403,7 @@ export class SupervisedEngine implements Engine {
     const starting = this.starting;
     this.starting = null;
     if (starting) void starting.then((s) => s.host.terminate(), () => undefined);
+    for (const host of this.hosts) host.terminate();
+    this.hosts.clear();
   }
 }
