@@ -88,8 +88,6 @@ export class SupervisedEngine implements Engine {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private spare: Spare | null = null;
-  /** Every host started and not yet gone: close() ends them all (a spare or replacement started mid-call must not keep the process alive). */
-  private readonly hosts = new Set<HostHandle>();
   /** The digest the primary host computed for the fixture (a spare must match it). */
   private fixtureDigest: string | null = null;
   /** How many times a host was replaced (timeouts, crashes, memory). */
@@ -110,11 +108,30 @@ export class SupervisedEngine implements Engine {
     return run;
   }
 
+  /** Every host started and neither terminated nor exited: close() ends them all, whatever path made them. */
+  private readonly live = new Set<HostHandle>();
+
+  /** Threads started and not yet ended (a closed engine has none). */
+  get liveHosts(): number {
+    return this.live.size;
+  }
+
+  private spawnTracked(): HostHandle {
+    const spawned = this.spawn();
+    const host: HostHandle = {
+      ...spawned,
+      terminate: () => {
+        this.live.delete(host);
+        spawned.terminate();
+      },
+    };
+    this.live.add(host);
+    void spawned.exited.then(() => this.live.delete(host));
+    return host;
+  }
+
   private startHost(): Promise<StartedHost> {
-    const host = this.spawn();
-    this.hosts.add(host);
-    void host.exited.then(() => this.hosts.delete(host));
-    if (this.closed) host.terminate();
+    const host = this.spawnTracked();
     const started = (async () => {
       const init = await Promise.race([
         host.api.init(this.name, { memoryLimit: this.options.memoryLimit }),
@@ -132,6 +149,11 @@ export class SupervisedEngine implements Engine {
     const pending = this.starting;
     try {
       const started = await pending;
+      // A warm spare may have been taken over while this host started: keep one primary, never two.
+      if (this.host) {
+        if (this.host !== started.host) started.host.terminate();
+        return this.host;
+      }
       this.adopt(started);
       this.hostHasFixture = false;
       return started.host;
@@ -256,7 +278,9 @@ export class SupervisedEngine implements Engine {
   }
 
   async version(): Promise<string> {
-    await this.ensureHost();
+    // Known once any host started; asking again must not start a host beside a spare being taken over.
+    if (this.versionText) return this.versionText;
+    await this.serialize(() => this.ensureHost());
     return this.versionText;
   }
 
@@ -408,7 +432,6 @@ export class SupervisedEngine implements Engine {
     const starting = this.starting;
     this.starting = null;
     if (starting) void starting.then((s) => s.host.terminate(), () => undefined);
-    for (const host of this.hosts) host.terminate();
-    this.hosts.clear();
+    for (const host of [...this.live]) host.terminate();
   }
 }

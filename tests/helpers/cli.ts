@@ -6,10 +6,15 @@ export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
+  /** The command was still running at its time limit and was killed. */
+  timedOut: boolean;
 }
 
+/** Long enough for any one command in the suite; short enough that a hang fails its test instead of stalling CI. */
+const DEFAULT_TIMEOUT_MS = 300_000;
+
 /** Run the real `sql-verdict` entry point, as a user or a CI job would. */
-export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<CliRun> {
+export function runCli(args: string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(repoRoot, 'bin', 'sql-verdict.mjs'), ...args], {
       cwd: options.cwd ?? repoRoot,
@@ -17,9 +22,20 @@ export function runCli(args: string[], options: { cwd?: string; env?: Record<str
     });
     let stdout = '';
     let stderr = '';
+    let timedOut = false;
+    const limit = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.on('error', (e) => {
+      clearTimeout(limit);
+      reject(e);
+    });
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      resolve({ code: code ?? -1, stdout, stderr, timedOut });
+    });
   });
 }
