@@ -42,8 +42,10 @@ export interface SupervisorOptions extends HostSettings {
    * engine start and a fixture reload (seconds). It costs one more engine's
    * memory and one more fixture load, in the background, after each load().
    * Worth it for an engine that serves one fixture for a whole run.
+   * 'after-restart': no spare until the first restart, a spare from then on; a run
+   * without a timeout or crash (the common case) pays for no second engine.
    */
-  warmSpare?: boolean;
+  warmSpare?: boolean | 'after-restart';
 }
 
 /** A host being prepared, or ready, to replace the current one for `fixture`. */
@@ -179,6 +181,8 @@ export class SupervisedEngine implements Engine {
     if (this.fixture && !this.hostHasFixture) {
       const reloaded = await this.loadOn(this.fixture);
       if (!reloaded.ok) throw new Error(`reloading fixture "${this.fixture.name}" failed: ${reloaded.error.message}`);
+      // The first restart of an 'after-restart' engine: from now on keep a spare.
+      if (this.options.warmSpare === 'after-restart') this.prepareSpare();
     }
     return this.host ?? host;
   }
@@ -195,6 +199,7 @@ export class SupervisedEngine implements Engine {
   /** Start (in the background) a spare host with the current fixture loaded. */
   private prepareSpare(): void {
     if (!this.options.warmSpare || this.closed || !this.fixture || this.spare) return;
+    if (this.options.warmSpare === 'after-restart' && this.restarts === 0) return;
     const fixture = this.fixture;
     const expected = this.fixtureDigest;
     const host = this.startHost();

@@ -7,14 +7,13 @@
  * column of the loaded fixture on the playground and the query page.
  * UPDATE_SCREENSHOTS=1 writes the screenshots to docs/screenshots.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
@@ -28,17 +27,12 @@ const pageErrors: string[] = [];
 const foreign: string[] = [];
 
 beforeAll(async () => {
-  const graded = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  if (graded.status !== 1) throw new Error(`The CLI run exited ${graded.status}: ${graded.stderr}`);
-  cli = JSON.parse(graded.stdout) as RunReport;
-  app = await serveBuiltApp();
-  browser = await launchChromium();
+  // The CLI grades while the server and the browser start. Exit status 1: the run has failures.
+  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json'], { expectExit: [1] });
+  [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 } }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
+  cli = JSON.parse((await graded).stdout) as RunReport;
 }, 300_000);
 
 afterAll(async () => {

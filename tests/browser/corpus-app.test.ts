@@ -6,14 +6,13 @@
  * a share link opens the same comparison in a fresh context, and a corrupt
  * one says so; the playground works offline.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
@@ -29,17 +28,12 @@ const foreign: string[] = [];
 
 beforeAll(async () => {
   // Exit status 1: the run has failures (that is the point of the demo run).
-  const graded = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--json'], {
-    cwd: repoRoot,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  if (graded.status !== 1) throw new Error(`The CLI run exited ${graded.status}: ${graded.stderr}`);
-  cli = JSON.parse(graded.stdout) as RunReport;
-  app = await serveBuiltApp();
-  browser = await launchChromium();
+  // The CLI grades while the server and the browser start.
+  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--json'], { expectExit: [1] });
+  [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
+  cli = JSON.parse((await graded).stdout) as RunReport;
 }, 300_000);
 
 afterAll(async () => {

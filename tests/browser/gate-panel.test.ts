@@ -9,7 +9,6 @@
  * model is refused with the gate's own message; a broken file names its line
  * and field.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { GateResult } from '../../src/core/gate/gate.ts';
 import type { BoundarySweep } from '../../src/core/gate/sweep.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const STRONG_RUN = 'fixtures/runs/execution_goldens.strong.json';
@@ -40,15 +39,16 @@ interface CliGate {
   json: GateResult;
 }
 
-function cli(args: string[], expectExit: number[]): string {
-  const r = spawnSync(process.execPath, ['bin/sql-verdict.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (!expectExit.includes(r.status ?? -1)) throw new Error(`sql-verdict ${args.join(' ')} exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  return r.stdout;
+async function cli(args: string[], expectExit: number[]): Promise<string> {
+  return (await runCli(args, { expectExit })).stdout;
 }
 
-function gate(report: string, baseline: string): CliGate {
-  const text = cli(['gate', '--report', report, '--baseline', baseline], [0, 1, 2]);
-  const json = JSON.parse(cli(['gate', '--report', report, '--baseline', baseline, '--json'], [0, 1, 2])) as GateResult;
+async function gate(report: string, baseline: string): Promise<CliGate> {
+  const [text, jsonText] = await Promise.all([
+    cli(['gate', '--report', report, '--baseline', baseline], [0, 1, 2]),
+    cli(['gate', '--report', report, '--baseline', baseline, '--json'], [0, 1, 2]),
+  ]);
+  const json = JSON.parse(jsonText) as GateResult;
   return {
     exit: json.exit_code,
     lines: text
@@ -75,22 +75,26 @@ beforeAll(async () => {
   strong.run.path = demo.run.path;
   strongRunFile = path.join(dir, 'strong-same-model.json');
   writeFileSync(strongRunFile, JSON.stringify(strong, null, 2));
-  // Exit status 1: both runs have failures.
-  cli(['run', '--corpus', 'execution_goldens', '--run', strongRunFile, '--out', path.join(dir, 'strong.report.json')], [1]);
-  cli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--out', path.join(dir, 'demo.report.json')], [1]);
-  baselineFile = path.join(dir, 'baseline.json');
-  cli(['baseline', 'record', '--report', path.join(dir, 'strong.report.json'), '--out', baselineFile], [0]);
-  sameModel = gate(path.join(dir, 'demo.report.json'), baselineFile);
-  // The same baseline for another model: the gate refuses to compare.
-  const recorded = JSON.parse(readFileSync(baselineFile, 'utf8')) as { model: string };
-  otherModelFile = path.join(dir, 'baseline-other-model.json');
-  writeFileSync(otherModelFile, JSON.stringify({ ...recorded, model: 'sample-model-large@2025-06' }, null, 2));
-  otherModel = gate(path.join(dir, 'demo.report.json'), otherModelFile);
+  // The CLI side runs while the server, the browser and the page start.
+  const cliSide = (async () => {
+    // Exit status 1: both runs have failures. The two runs are independent: side by side.
+    await Promise.all([
+      cli(['run', '--corpus', 'execution_goldens', '--run', strongRunFile, '--out', path.join(dir, 'strong.report.json')], [1]),
+      cli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--out', path.join(dir, 'demo.report.json')], [1]),
+    ]);
+    baselineFile = path.join(dir, 'baseline.json');
+    await cli(['baseline', 'record', '--report', path.join(dir, 'strong.report.json'), '--out', baselineFile], [0]);
+    // The same baseline for another model: the gate refuses to compare.
+    const recorded = JSON.parse(readFileSync(baselineFile, 'utf8')) as { model: string };
+    otherModelFile = path.join(dir, 'baseline-other-model.json');
+    writeFileSync(otherModelFile, JSON.stringify({ ...recorded, model: 'sample-model-large@2025-06' }, null, 2));
+    [sameModel, otherModel] = await Promise.all([gate(path.join(dir, 'demo.report.json'), baselineFile), gate(path.join(dir, 'demo.report.json'), otherModelFile)]);
+  })();
 
-  app = await serveBuiltApp();
-  browser = await launchChromium();
+  [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
+  await cliSide;
 }, 300_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
  * build with `vite preview` on a free loopback port and drive Debian's
  * Chromium through playwright-core.
  */
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
@@ -130,4 +131,54 @@ export async function openPage(browser: Browser, origin: string, options: Browse
 export function serveWithJudges(...endpoints: string[]): Promise<ServedApp> {
   const csp = CONTENT_SECURITY_POLICY.replace("connect-src 'self'", `connect-src 'self' ${endpoints.join(' ')}`);
   return serveStatic('dist', '/', { 'Content-Security-Policy': csp });
+}
+
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A CLI run that hangs must fail its test, not block the vitest worker (a spawnSync
+ * without a timeout lets no test timeout fire): generous, a corpus run under load takes
+ * tens of seconds.
+ */
+export const CLI_TIMEOUT_MS = Number(process.env.SQL_VERDICT_TEST_CHILD_TIMEOUT_MS) || 180_000;
+
+/**
+ * `node bin/sql-verdict.mjs ...args` from the repository root, asynchronously (several can
+ * run beside the browser's start-up), killed with its process group after `timeoutMs`,
+ * which rejects naming the command. With `expectExit`, another exit status rejects with stderr's end.
+ */
+export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; expectExit?: number[] } = {}): Promise<CliResult> {
+  const ms = options.timeoutMs ?? CLI_TIMEOUT_MS;
+  const shown = `sql-verdict ${args.join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['bin/sql-verdict.mjs', ...args], { cwd: repoRoot, env: options.env ?? process.env, detached: true });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    }, ms);
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      const result = { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+      if (killed) reject(new Error(`${shown}: killed after ${ms} ms (hung?)`));
+      else if (options.expectExit && !options.expectExit.includes(status ?? -1)) reject(new Error(`${shown} exited ${status}: ${result.stderr.slice(-2000)}`));
+      else resolve(result);
+    });
+  });
 }

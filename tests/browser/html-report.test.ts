@@ -5,7 +5,6 @@
  * Chromium with JavaScript disabled, shows the same counts as the CLI; a
  * report full of script payloads runs none of them with JavaScript enabled.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { hostileReport } from '../helpers/hostile-report.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium } from './harness.ts';
+import { launchChromium, runCli } from './harness.ts';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
@@ -29,15 +28,11 @@ let browser: Browser;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'verdict-html-'));
   htmlFile = path.join(dir, 'report.html');
-  const r = spawnSync(
-    process.execPath,
-    ['bin/sql-verdict.mjs', 'run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json', '--html', htmlFile, '--markdown', path.join(dir, 'summary.md')],
-    { cwd: repoRoot, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-  );
-  if (r.status !== 1) throw new Error(`run exited ${r.status}: ${r.stderr.slice(-2000)}`);
-  report = JSON.parse(r.stdout) as RunReport;
-  markdown = readFileSync(path.join(dir, 'summary.md'), 'utf8');
+  // Exit status 1: the demo run has failures. The browser starts meanwhile.
+  const r = runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json', '--html', htmlFile, '--markdown', path.join(dir, 'summary.md')], { expectExit: [1] });
   browser = await launchChromium();
+  report = JSON.parse((await r).stdout) as RunReport;
+  markdown = readFileSync(path.join(dir, 'summary.md'), 'utf8');
 }, 300_000);
 
 afterAll(async () => {

@@ -13,15 +13,12 @@
  *   verdict stands;
  * - nothing goes anywhere but the page's origin and the configured endpoint.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
-import { repoRoot } from '../helpers/paths.ts';
 import { ANSWER_DISAGREES_PASS, ANSWER_MISSING_FILTER, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, openPage, serveWithJudges, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveWithJudges, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const NET_REVENUE_2024 = 'What was net revenue in calendar year 2024?';
@@ -54,23 +51,14 @@ beforeAll(async () => {
   noCors.respond((request) => ({ body: openai.wire(JSON.stringify(answerFor(request.body))) }));
   const env = { ...process.env, SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`, SQL_VERDICT_JUDGE_MODEL: 'llama3.1' };
   // Asynchronously: the judge server answering the CLI lives in this process.
-  const graded = await promisify(execFile)(process.execPath, ['bin/sql-verdict.mjs', 'run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--judge', '--json'], {
-    cwd: repoRoot,
-    env,
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((failure: { code?: number; stdout?: string; stderr?: string }) => {
-    // Exit status 1: the run has failures (that is the point of the demo run).
-    if (failure.code !== 1 || !failure.stdout) throw new Error(`The CLI run exited ${failure.code}: ${failure.stderr?.slice(-2000)}`);
-    return { stdout: failure.stdout };
-  });
-  cli = JSON.parse(graded.stdout) as RunReport;
-  app = await serveWithJudges(judge.url, noCors.url);
-  browser = await launchChromium();
+  // Exit status 1: the run has failures (that is the point of the demo run). It grades while the browser starts.
+  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--judge', '--json'], { env, expectExit: [1] });
+  [app, browser] = await Promise.all([serveWithJudges(judge.url, noCors.url), launchChromium()]);
   // Every request of the page and of its workers.
   ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor({ timeout: 30_000 });
+  cli = JSON.parse((await graded).stdout) as RunReport;
 }, 600_000);
 
 afterAll(async () => {

@@ -8,7 +8,6 @@
  * reports the app exports. With UPDATE_SCREENSHOTS=1 it writes
  * docs/screenshots/compare.png, results-dark.png and results-narrow.png.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunDiff } from '../../src/core/gate/diff.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
@@ -353,9 +352,11 @@ describe('layouts: narrow and dark, keyboard, every view', () => {
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
     reports.strong = await exportReport('strong');
 
-    const cli = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'diff', '--report', reports.demo!, '--report', reports.strong!], { cwd: repoRoot, encoding: 'utf8' });
+    const [cli, cliJson] = await Promise.all([
+      runCli(['diff', '--report', reports.demo!, '--report', reports.strong!]),
+      runCli(['diff', '--report', reports.demo!, '--report', reports.strong!, '--json']),
+    ]);
     expect(cli.status, cli.stderr).toBe(0);
-    const cliJson = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'diff', '--report', reports.demo!, '--report', reports.strong!, '--json'], { cwd: repoRoot, encoding: 'utf8' });
     const d = JSON.parse(cliJson.stdout) as RunDiff;
     const printedP = cli.stdout.match(/McNemar exact test: b=\d+, c=\d+, p=(\S+)/)![1]!;
     console.log(cli.stdout.trim());

@@ -6,7 +6,6 @@
  * names; a report the CLI wrote (JSON, JSONL) opens in the results views with
  * the counts the CLI printed, and an edited one is refused naming the field.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,7 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const SPIDER = 'fixtures/benchmarks/spider-sample';
 const BIRD = 'fixtures/benchmarks/bird-sample';
@@ -30,9 +29,6 @@ let birdPrinted: string;
 const pageErrors: string[] = [];
 const foreign: string[] = [];
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  return spawnSync(process.execPath, ['bin/sql-verdict.mjs', ...args], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-}
 
 /** Every file of a folder, relative to it. */
 function listFiles(root: string, rel = ''): string[] {
@@ -63,18 +59,16 @@ async function exported(): Promise<RunReport> {
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'open-files-'));
   // Exit status 1: both samples have failing cases on purpose.
-  const spider = cli(['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json']);
-  if (spider.status !== 1) throw new Error(`The CLI Spider run exited ${spider.status}: ${spider.stderr}`);
-  spiderCli = JSON.parse(spider.stdout) as RunReport;
-  const bird = cli(['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--out', path.join(dir, 'bird-report.json')]);
-  if (bird.status !== 1) throw new Error(`The CLI BIRD run exited ${bird.status}: ${bird.stderr}`);
-  birdPrinted = bird.stdout;
-  birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
-  app = await serveBuiltApp();
-  browser = await launchChromium();
+  // Both CLI runs, side by side, while the server and the browser start.
+  const spider = runCli(['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json'], { expectExit: [1] });
+  const bird = runCli(['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--out', path.join(dir, 'bird-report.json')], { expectExit: [1] });
+  [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor();
+  spiderCli = JSON.parse((await spider).stdout) as RunReport;
+  birdPrinted = (await bird).stdout;
+  birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
 }, 300_000);
 
 afterAll(async () => {

@@ -8,13 +8,11 @@
  * back to the rules with the judge error shown. Nothing goes anywhere but
  * the page's origin and the judge server.
  *
- * The CLI runs asynchronously (execFile): the judge server lives in this
+ * The CLI runs asynchronously (runCli): the judge server lives in this
  * process and must keep answering while the CLI waits for it.
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { StefReport } from '../../src/core/stef/index.ts';
@@ -22,9 +20,8 @@ import { STEF_JUDGE_SYSTEM } from '../../src/core/stef/index.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, openPage, serveWithJudges, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveWithJudges, type ServedApp } from './harness.ts';
 
-const run = promisify(execFile);
 const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
 
 const MODEL = 'llama3.1';
@@ -46,9 +43,9 @@ const pageErrors: string[] = [];
 
 /** `sql-verdict stef … --json` for the test input, optionally with the judge from the environment. */
 async function cli(withJudge: boolean): Promise<StefReport> {
-  const args = ['bin/sql-verdict.mjs', 'stef', '--question', QUESTION, '--enriched', ENRICHED, '--sql', SQL, '--rules', RULES_FILE, '--dialect', 'duckdb', '--json'];
+  const args = ['stef', '--question', QUESTION, '--enriched', ENRICHED, '--sql', SQL, '--rules', RULES_FILE, '--dialect', 'duckdb', '--json'];
   const env = { ...process.env, SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`, SQL_VERDICT_JUDGE_MODEL: MODEL };
-  const { stdout } = await run(process.execPath, withJudge ? [...args, '--judge'] : args, { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 });
+  const { stdout } = await runCli(withJudge ? [...args, '--judge'] : args, { env, expectExit: [0] });
   return JSON.parse(stdout) as StefReport;
 }
 

@@ -3,14 +3,13 @@
  * three agent versions show mean Φ, P90 and coverage equal to the CLI's
  * `stef --log … --json`; a bad uploaded log names its line and field.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { MonitorReport } from '../../src/core/stef/index.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 let app: ServedApp;
 let browser: Browser;
@@ -19,14 +18,12 @@ let cli: MonitorReport;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  const r = spawnSync(process.execPath, ['bin/sql-verdict.mjs', 'stef', '--log', 'fixtures/stef/production-log.jsonl', '--json'], { cwd: repoRoot, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`The CLI exited ${r.status}: ${r.stderr}`);
-  cli = JSON.parse(r.stdout) as MonitorReport;
-  app = await serveBuiltApp();
-  browser = await launchChromium();
+  const r = runCli(['stef', '--log', 'fixtures/stef/production-log.jsonl', '--json'], { expectExit: [0] });
+  [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(`${app.origin}/#/monitor`);
+  cli = JSON.parse((await r).stdout) as MonitorReport;
 }, 300_000);
 
 afterAll(async () => {
