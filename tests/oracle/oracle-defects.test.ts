@@ -87,6 +87,12 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
     expect(report.explanations[0]).toMatch(/^Both queries failed to execute \(resource_exhausted\): the reference .* and the candidate/);
   });
 
+  it('a candidate past its time budget is told in one sentence, ending with one full stop', async () => {
+    const runaway = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
+    const report = await run(name, 'SELECT count(*) FROM t', runaway, { query_timeout_ms: 300 });
+    expect(report.explanations[0]).toMatch(/^The candidate query failed to execute \(timeout\): .*budget.*[^.]\.$/);
+  });
+
   it('a 5-column Latin square, columns permuted and renamed, passes (decided, not capped)', async () => {
     const rows = Array.from({ length: 5 }, (_, r) => `(${Array.from({ length: 5 }, (_, c) => (r + c) % 5).join(', ')})`).join(', ');
     const values = `WITH v(c0, c1, c2, c3, c4) AS (VALUES ${rows})`;

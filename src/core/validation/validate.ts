@@ -145,8 +145,14 @@ export function blockedBy(v: Validated): Blocked | null {
     const error = !validity.execution_success_actual ? validity.execution_error_actual : validity.execution_error_expected;
     return {
       reason: 'execution_failure',
-      explanation: `The ${side} query failed to execute${error?.category ? ` (${error.category})` : ''}: ${error?.message ?? 'unknown error'}.`,
+      explanation: `The ${side} query failed to execute${error?.category ? ` (${error.category})` : ''}: ${asSentence(error?.message ?? 'unknown error')}`,
     };
   }
   return null;
+}
+
+/** An engine message as the end of a sentence: one full stop, not two (some messages bring their own). */
+function asSentence(message: string): string {
+  const trimmed = message.trimEnd();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
