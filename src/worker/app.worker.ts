@@ -423,6 +423,7 @@ const api = {
           return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
         },
         ...(switching ? { engineSwitching: true } : {}),
+        selfCheckFirst: true,
         config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(provider ? { enable_ai_judge: true } : {}) },
         ...(provider
           ? {

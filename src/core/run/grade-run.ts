@@ -53,6 +53,11 @@ export interface GradeRunInput {
    * benchmark's database folder): fixtures are then used one at a time.
    */
   engineSwitching?: boolean;
+  /**
+   * Check every reference before the first case (the app: its progress shows one phase at a time and a review
+   * pause holds everything). Otherwise a case waits only for its own reference's check.
+   */
+  selfCheckFirst?: boolean;
   config?: Partial<EvaluationConfig>;
   /** RS(c) penalty. */
   reliabilityPenalty?: number;
@@ -269,8 +274,8 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
 
   const oracle = input.skipSelfCheck ? null : new OracleCheck(corpus.cases, input.engineFor, (index, id) => input.onProgress?.({ index, total, id, step: 'selfcheck' }));
   // An engine pool that reloads one engine per fixture cannot check one fixture's references under another's cases.
-  if (input.engineSwitching) await oracle?.finish(false);
-  if (oracle?.findings.length) return oracle.refusal();
+  if (input.engineSwitching || input.selfCheckFirst) await oracle?.finish(false);
+  if (oracle?.findings.length && !input.signal?.aborted) return oracle.refusal();
 
   const records = new Map<string, RunRecord>(run.records.map((r) => [r.id, r]));
   const kept = keptCases(input, records, before);
@@ -447,7 +452,8 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
         .finally(release),
     );
   }
-  if (oracle?.findings.length) {
+  // A cancelled run's references may have been stopped mid-check: that is the cancellation, not a finding.
+  if (oracle?.findings.length && !input.signal?.aborted) {
     // Grading stops: what is in flight settles (and is not recorded) while the other references are checked.
     await Promise.allSettled([...inFlight.map((f) => f.evaluated), ...judging]);
     await oracle.finish(false);
