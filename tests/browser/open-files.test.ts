@@ -32,6 +32,8 @@ let spiderPreset: RunReport;
 let spiderKeepDistinct: RunReport;
 let birdPreset: RunReport;
 let birdTimed: RunReport;
+/** The built-in demo corpus and run under --policy spider (a preset on a run that is not a benchmark folder). */
+let demoSpider: RunReport;
 const pageErrors: string[] = [];
 const foreign: string[] = [];
 
@@ -75,6 +77,7 @@ beforeAll(async () => {
     runCli([...spiderArgs, '--policy', 'spider', '--keep-distinct'], { expectExit: [0, 1] }),
     runCli([...birdArgs, '--policy', 'bird'], { expectExit: [0, 1] }),
     runCli([...birdArgs, '--policy', 'bird', '--ves-iterations', '3'], { expectExit: [0, 1] }),
+    runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--policy', 'spider', '--json'], { expectExit: [0, 1] }),
   ]);
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
@@ -83,7 +86,7 @@ beforeAll(async () => {
   spiderCli = JSON.parse((await spider).stdout) as RunReport;
   birdPrinted = (await bird).stdout;
   birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
-  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed] = (await presets).map((r) => JSON.parse(r.stdout) as RunReport);
+  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed, demoSpider] = (await presets).map((r) => JSON.parse(r.stdout) as RunReport);
 }, 300_000);
 
 afterAll(async () => {
@@ -201,6 +204,34 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       expect(r.cases.filter((c) => c.outcome !== 'correct').every((c) => c.policy_preset!.rves!.reward === 0)).toBe(true);
     }
     expect(await text('bird-r-ves')).toBe(timed.policy_preset!.bird_metrics!.r_ves!.toFixed(2));
+  });
+
+  test('any run can be graded under a preset: the built-in demo under Spider gives the CLI\'s figures', async () => {
+    await page.goto(`${app.origin}/#/`);
+    // The page still holds the last benchmark folder's corpus and run: wait for each new choice by its name.
+    await page.getByRole('radio', { name: /^execution_goldens\.yaml/ }).check();
+    await expect.poll(() => text('chosen-corpus'), { timeout: 30_000 }).toMatch(/^execution_goldens\.yaml/);
+    await page.getByRole('radio', { name: /^demo-flawed\.run\.json/ }).check();
+    await expect.poll(() => text('chosen-run'), { timeout: 30_000 }).toMatch(/^demo-flawed\.run\.json/);
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    expect(await page.getByTestId('policy').inputValue()).toBe('sql-verdict');
+    await page.getByTestId('policy').selectOption('spider');
+    await page.getByTestId('start').click();
+    await page.getByTestId('card-preset').waitFor({ timeout: 600_000 });
+    const a = demoSpider.summary.answer_accuracy;
+    expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(demoSpider).join('\n'));
+    const mine = await exported();
+    expect(verdicts(mine)).toEqual(verdicts(demoSpider));
+    expect(mine.policy_preset).toEqual(demoSpider.policy_preset);
+  }, 600_000);
+
+  test('a report the CLI wrote under --policy bird opens with the same preset figures', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await drop([{ name: 'bird-preset.json', bytes: Buffer.from(JSON.stringify(birdPreset, null, 2)) }]);
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    expect(await text('preset-ex')).toBe(birdPreset.policy_preset!.bird_metrics!.ex.toFixed(2));
+    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(birdPreset).join('\n'));
   });
 
   test('a report the CLI wrote opens in the results views with the counts the CLI printed (JSON and JSONL)', async () => {
