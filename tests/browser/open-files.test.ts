@@ -86,7 +86,8 @@ beforeAll(async () => {
   spiderCli = JSON.parse((await spider).stdout) as RunReport;
   birdPrinted = (await bird).stdout;
   birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
-  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed, demoSpider] = (await presets).map((r) => JSON.parse(r.stdout) as RunReport);
+  const parsed = (await presets).map((r) => JSON.parse(r.stdout) as RunReport);
+  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed, demoSpider] = [parsed[0]!, parsed[1]!, parsed[2]!, parsed[3]!, parsed[4]!];
 }, 300_000);
 
 afterAll(async () => {
