@@ -29,6 +29,7 @@ import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from 
 import { importBird } from '../core/import/bird.ts';
 import { importSpider } from '../core/import/spider.ts';
 import { SwitchingEngines } from './switching-engines.ts';
+import { applyPreset, type PolicyPreset } from '../core/run/preset-grade.ts';
 import { openEngine } from '../engines/browser.ts';
 import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
@@ -117,6 +118,8 @@ export interface GradeInput {
   allowCorpusMismatch?: boolean;
   /** A benchmark folder's databases (the app's --db-dir): one engine, reloaded per database. */
   switchEngines?: boolean;
+  /** Re-judge the graded run under a benchmark's policy (the CLI's --policy spider|bird), SQL Verdict's outcome kept per case. */
+  preset?: PolicyPreset & { vesIterations?: number };
 }
 
 /** A Spider or BIRD benchmark's text files and its database folder's ids (the database bytes stay on the page). */
@@ -414,14 +417,15 @@ const api = {
     if (!judge.ok) return judge;
     const provider = judge.value;
     const switching = input.switchEngines ? new SwitchingEngines(engine, input.fixtures ?? {}) : null;
+    const engineFor = async (name: string): Promise<Outcome<Engine>> => {
+      const pooled = switching ? await switching.engineFor(name) : await pooledEngine(engine, name, input.fixtures?.[name]);
+      return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
+    };
     try {
-      return await gradeRun({
+      const graded = await gradeRun({
         corpus: corpus.loaded,
         run: run.run,
-        engineFor: async (name) => {
-          const pooled = switching ? await switching.engineFor(name) : await pooledEngine(engine, name, input.fixtures?.[name]);
-          return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
-        },
+        engineFor,
         ...(switching ? { engineSwitching: true } : {}),
         selfCheckFirst: true,
         config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(provider ? { enable_ai_judge: true } : {}) },
@@ -438,6 +442,19 @@ const api = {
         onProgress: (event) => void listener?.progress({ ...event, elapsedMs: performance.now() - started }),
         onCase: (report, index) => void listener?.caseDone(report, index),
         ...(input.review && listener?.review ? { onReview: (report: CaseReport, index: number) => listener.review!(report, index) } : {}),
+      });
+      if (!graded.ok || !input.preset) return graded;
+      // The CLI's step after grading (src/cli/commands/run.ts, bench.ts): the same core function on the same engines.
+      const { vesIterations, ...preset } = input.preset;
+      return await applyPreset({
+        report: graded.value,
+        corpus: corpus.loaded,
+        run: run.run,
+        engineFor,
+        preset,
+        config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+        reliabilityPenalty: input.reliabilityPenalty ?? 1,
+        ...(vesIterations ? { vesIterations } : {}),
       });
     } catch (thrown) {
       return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { presetLines } from '../../src/core/run/preset-lines.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
@@ -26,6 +27,13 @@ let dir: string;
 let spiderCli: RunReport;
 let birdCli: RunReport;
 let birdPrinted: string;
+/** The CLI's reports under the benchmarks' own policies (--policy spider [--keep-distinct], --policy bird [--ves-iterations 3]). */
+let spiderPreset: RunReport;
+let spiderKeepDistinct: RunReport;
+let birdPreset: RunReport;
+let birdTimed: RunReport;
+/** The built-in demo corpus and run under --policy spider (a preset on a run that is not a benchmark folder). */
+let demoSpider: RunReport;
 const pageErrors: string[] = [];
 const foreign: string[] = [];
 
@@ -62,6 +70,15 @@ beforeAll(async () => {
   // Both CLI runs, side by side, while the server and the browser start.
   const spider = runCli(['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json'], { expectExit: [1] });
   const bird = runCli(['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--out', path.join(dir, 'bird-report.json')], { expectExit: [1] });
+  const spiderArgs = ['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json'];
+  const birdArgs = ['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--json'];
+  const presets = Promise.all([
+    runCli([...spiderArgs, '--policy', 'spider'], { expectExit: [0, 1] }),
+    runCli([...spiderArgs, '--policy', 'spider', '--keep-distinct'], { expectExit: [0, 1] }),
+    runCli([...birdArgs, '--policy', 'bird'], { expectExit: [0, 1] }),
+    runCli([...birdArgs, '--policy', 'bird', '--ves-iterations', '3'], { expectExit: [0, 1] }),
+    runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--policy', 'spider', '--json'], { expectExit: [0, 1] }),
+  ]);
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
@@ -69,6 +86,8 @@ beforeAll(async () => {
   spiderCli = JSON.parse((await spider).stdout) as RunReport;
   birdPrinted = (await bird).stdout;
   birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
+  const parsed = (await presets).map((r) => JSON.parse(r.stdout) as RunReport);
+  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed, demoSpider] = [parsed[0]!, parsed[1]!, parsed[2]!, parsed[3]!, parsed[4]!];
 }, 300_000);
 
 afterAll(async () => {
@@ -85,8 +104,11 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('spider');
     expect(await text('benchmark-databases')).toMatch(/databases \(2\): school, shop/);
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    expect(await page.getByTestId('policy').inputValue()).toBe('spider');
+    await page.getByTestId('policy').selectOption('sql-verdict');
     await page.getByTestId('start').click();
     await page.getByTestId('summary-cards').waitFor({ timeout: 300_000 });
+    expect(await page.getByTestId('card-preset').count()).toBe(0);
     const a = spiderCli.summary.answer_accuracy;
     expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
     const mine = await exported();
@@ -99,6 +121,8 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
     await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('bird');
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    expect(await page.getByTestId('policy').inputValue()).toBe('bird');
+    await page.getByTestId('policy').selectOption('sql-verdict');
     await page.getByTestId('start').click();
     await page.getByTestId('summary-cards').waitFor({ timeout: 300_000 });
     const a = birdCli.summary.answer_accuracy;
@@ -110,6 +134,105 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.getByTestId('case-view').waitFor();
     expect(await text('case-evidence')).toBe(`Evidence: ${birdCli.cases[0]!.evidence}`);
     expect(await page.getByTestId('case-view').textContent()).toMatch(/difficulty simple/);
+  });
+
+  test('the Spider sample graded with the Spider preset (the default for a Spider folder) shows the CLI\'s EX, SQL Verdict\'s own beside it and the differing cases', async () => {
+    const root = path.join(repoRoot, SPIDER);
+    for (const [choice, cli] of [
+      ['spider', spiderPreset],
+      ['spider-keep-distinct', spiderKeepDistinct],
+    ] as const) {
+      await page.goto(`${app.origin}/#/`);
+      await drop(listFiles(root).map((rel) => ({ name: path.basename(rel), bytes: readFileSync(path.join(root, rel)) })));
+      await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
+      await expect.poll(() => page.getByTestId('policy').inputValue()).toBe('spider');
+      await page.getByTestId('policy').selectOption(choice);
+      await page.getByTestId('start').click();
+      await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
+      const a = cli.summary.answer_accuracy;
+      const p = cli.policy_preset!;
+      console.log(`${choice}: app EX ${await text('preset-ex')}, CLI ${a.correct}/${a.total}; SQL Verdict ${p.native_answer_accuracy.correct}/${p.native_answer_accuracy.total}; differ ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length}`);
+      expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+      expect(await text('preset-ex')).toBe(`${((100 * a.correct) / a.total).toFixed(1)}%`);
+      expect(await text('native-accuracy-counts')).toBe(`${p.native_answer_accuracy.correct} / ${p.native_answer_accuracy.total}`);
+      expect(await text('preset-differs')).toBe(String(p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length));
+      expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(cli).join('\n'));
+      const mine = await exported();
+      expect(verdicts(mine)).toEqual(verdicts(cli));
+      expect(mine.policy_preset).toEqual(cli.policy_preset);
+      expect(mine.cases.map((c) => c.policy_preset)).toEqual(cli.cases.map((c) => c.policy_preset));
+    }
+  });
+
+  test('the BIRD sample graded with the BIRD preset shows the CLI\'s EX and Soft-F1, and R-VES when timed', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => page.getByTestId('policy').inputValue()).toBe('bird');
+    await page.getByTestId('start').click();
+    await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
+    const b = birdPreset.policy_preset!.bird_metrics!;
+    console.log(`bird: app EX ${await text('preset-ex')} Soft-F1 ${await text('bird-soft-f1')} R-VES ${await text('bird-r-ves')}; CLI EX ${b.ex.toFixed(2)} Soft-F1 ${b.soft_f1.toFixed(2)} R-VES ${b.r_ves}`);
+    expect(await text('preset-ex')).toBe(b.ex.toFixed(2));
+    expect(await text('bird-soft-f1')).toBe(b.soft_f1.toFixed(2));
+    expect(b.r_ves).toBeNull();
+    expect(await text('bird-r-ves')).toBe('—');
+    const n = birdPreset.policy_preset!.native_answer_accuracy;
+    expect(await text('native-accuracy-counts')).toBe(`${n.correct} / ${n.total}`);
+    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(birdPreset).join('\n'));
+    const mine = await exported();
+    expect(verdicts(mine)).toEqual(verdicts(birdPreset));
+    expect(mine.policy_preset).toEqual(birdPreset.policy_preset);
+
+    // R-VES is timed, so it cannot equal the CLI's to the digit: both must lie in BIRD's reward bands over the
+    // same correct cases (a correct case earns sqrt(0.25..1.25), a wrong one 0), with EX and Soft-F1 unchanged.
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
+    await page.getByTestId('ves-iterations').fill('3');
+    await page.getByTestId('start').click();
+    await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
+    const timed = await exported();
+    for (const r of [timed, birdTimed]) {
+      const m = r.policy_preset!.bird_metrics!;
+      expect(m.ex).toBe(b.ex);
+      expect(m.soft_f1).toBe(b.soft_f1);
+      expect(m.r_ves).not.toBeNull();
+      expect(m.r_ves!).toBeGreaterThanOrEqual(m.ex * 0.5 - 1e-9);
+      expect(m.r_ves!).toBeLessThanOrEqual(m.ex * Math.sqrt(1.25) + 1e-9);
+      for (const c of r.cases) expect(c.policy_preset?.rves?.iterations).toBe(3);
+      expect(r.cases.filter((c) => c.outcome === 'correct').every((c) => c.policy_preset!.rves!.reward > 0)).toBe(true);
+      expect(r.cases.filter((c) => c.outcome !== 'correct').every((c) => c.policy_preset!.rves!.reward === 0)).toBe(true);
+    }
+    expect(await text('bird-r-ves')).toBe(timed.policy_preset!.bird_metrics!.r_ves!.toFixed(2));
+  });
+
+  test('any run can be graded under a preset: the built-in demo under Spider gives the CLI\'s figures', async () => {
+    await page.goto(`${app.origin}/#/`);
+    // The page still holds the last benchmark folder's corpus and run: wait for each new choice by its name.
+    await page.getByRole('radio', { name: /^execution_goldens\.yaml/ }).check();
+    await expect.poll(() => text('chosen-corpus'), { timeout: 30_000 }).toMatch(/^execution_goldens\.yaml/);
+    await page.getByRole('radio', { name: /^demo-flawed\.run\.json/ }).check();
+    await expect.poll(() => text('chosen-run'), { timeout: 30_000 }).toMatch(/^demo-flawed\.run\.json/);
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    expect(await page.getByTestId('policy').inputValue()).toBe('sql-verdict');
+    await page.getByTestId('policy').selectOption('spider');
+    await page.getByTestId('start').click();
+    await page.getByTestId('card-preset').waitFor({ timeout: 600_000 });
+    const a = demoSpider.summary.answer_accuracy;
+    expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(demoSpider).join('\n'));
+    const mine = await exported();
+    expect(verdicts(mine)).toEqual(verdicts(demoSpider));
+    expect(mine.policy_preset).toEqual(demoSpider.policy_preset);
+  }, 600_000);
+
+  test('a report the CLI wrote under --policy bird opens with the same preset figures', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await drop([{ name: 'bird-preset.json', bytes: Buffer.from(JSON.stringify(birdPreset, null, 2)) }]);
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    expect(await text('preset-ex')).toBe(birdPreset.policy_preset!.bird_metrics!.ex.toFixed(2));
+    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(birdPreset).join('\n'));
   });
 
   test('a report the CLI wrote opens in the results views with the counts the CLI printed (JSON and JSONL)', async () => {

@@ -18,7 +18,8 @@ import { importCsv } from '../../core/import/csv.ts';
 import { importSpider } from '../../core/import/spider.ts';
 import { sha256Hex } from '../../core/digest/sha256.ts';
 import { gradeRun, type RunReport } from '../../core/run/grade-run.ts';
-import { applyPreset, POLICY_DIFFERENCES, POLICY_PRESETS, type PolicyDifference, type PolicyPresetName } from '../../core/run/preset-grade.ts';
+import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
+import { presetLines } from '../../core/run/preset-lines.ts';
 import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
@@ -259,28 +260,8 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
   return lines.join('\n');
 }
 
-/** Accuracy under a policy preset, SQL Verdict's own beside it, the named differences and BIRD's metrics. */
-export function presetLines(report: RunReport): string[] {
-  const a = report.summary.answer_accuracy;
-  const p = report.policy_preset;
-  const lines: string[] = [];
-  if (p) {
-    const n = p.native_answer_accuracy;
-    lines.push(
-      `Answer accuracy (policy ${p.preset}${p.keep_distinct ? ', keep-distinct' : ''}): ${a.correct}/${a.total} (${pct(a.correct, a.total)})`,
-      `SQL Verdict's own policy: ${n.correct}/${n.total} (${pct(n.correct, n.total)}); the policies differ on ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length} case(s): ` +
-        `${p.differences.preset_pass_native_fail.length} pass only under ${p.preset}, ${p.differences.preset_fail_native_pass.length} only under SQL Verdict's`,
-    );
-    for (const [name, count] of Object.entries(p.difference_reasons)) lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
-    const b = p.bird_metrics;
-    if (b) {
-      const f = (x: { ex: number; soft_f1: number; r_ves: number | null }) => `EX ${x.ex.toFixed(2)}, Soft-F1 ${x.soft_f1.toFixed(2)}${x.r_ves === null ? '' : `, R-VES ${x.r_ves.toFixed(2)}`}`;
-      lines.push(`BIRD: ${f(b)}${b.r_ves === null ? ' (R-VES: --ves-iterations N)' : ''}`);
-      for (const d of b.by_difficulty) lines.push(`  ${d.difficulty} (${d.cases}): ${f(d)}`);
-    }
-  }
-  return lines;
-}
+// The preset's lines live in core so the app's results view prints the same text.
+export { presetLines };
 
 export async function importCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('import', argv, { ...FLAGS, out: { type: 'string' }, 'run-out': { type: 'string' } });

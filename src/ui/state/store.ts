@@ -4,6 +4,7 @@
  */
 import type { VerdictError } from '../../core/errors.ts';
 import type { CaseReport, RunReport } from '../../core/run/grade-run.ts';
+import type { PolicyPreset } from '../../core/run/preset-grade.ts';
 import type { InputFile } from '../../worker/app.worker.ts';
 
 export type RunStatus = 'running' | 'done' | 'failed' | 'cancelled';
@@ -45,6 +46,8 @@ export interface StoredRun {
   openedFrom?: { file: string; form: 'json' | 'jsonl'; startedAt: string };
   /** A benchmark folder's run: one engine reloaded per database. */
   switchEngines?: boolean;
+  /** Graded under a benchmark's policy (the CLI's --policy spider|bird [--keep-distinct] [--ves-iterations N]). */
+  preset?: PolicyPreset & { vesIterations?: number };
 }
 
 const DB = 'sql-verdict';

@@ -60,6 +60,23 @@ export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'report' | 'f
   return 'unknown';
 }
 
+/** The policy a run is judged by: SQL Verdict's own, or a benchmark's (the CLI's --policy). */
+export type PolicyChoice = 'sql-verdict' | 'spider' | 'spider-keep-distinct' | 'bird';
+
+export const POLICY_CHOICES: { value: PolicyChoice; label: string }[] = [
+  { value: 'sql-verdict', label: 'SQL Verdict (default)' },
+  { value: 'spider', label: 'Spider (execution match, DISTINCT removed)' },
+  { value: 'spider-keep-distinct', label: 'Spider, keep DISTINCT' },
+  { value: 'bird', label: 'BIRD (EX, Soft-F1, R-VES)' },
+];
+
+/** The preset a choice stands for (null: SQL Verdict's own policy). */
+export function presetOf(choice: PolicyChoice, vesIterations: number): StoredRun['preset'] | null {
+  if (choice === 'sql-verdict') return null;
+  if (choice === 'bird') return { name: 'bird', ...(vesIterations > 0 ? { vesIterations } : {}) };
+  return { name: 'spider', keepDistinct: choice === 'spider-keep-distinct' };
+}
+
 const isoNow = () => new Date(Date.now()).toISOString();
 
 export class Workspace {
@@ -73,6 +90,10 @@ export class Workspace {
   timeoutSeconds = $state(5);
   /** The benchmark folder the corpus and run were imported from (null: native files). */
   benchmark = $state.raw<ChosenBenchmark | null>(null);
+  /** The policy of the next run; a benchmark folder sets its own preset (the user may change it). */
+  policy = $state<PolicyChoice>('sql-verdict');
+  /** BIRD: timed repetitions per correct case for R-VES (0: no R-VES, as the CLI without --ves-iterations). */
+  vesIterations = $state(0);
 
   /** Every stored run, newest first (without their bytes in the list view). */
   runs = $state.raw<StoredRun[]>([]);
@@ -213,6 +234,7 @@ export class Workspace {
     }
     this.fixtures = fixtures;
     this.benchmark = { format: folder.format, roles: folder.roles, databases: imported.databases };
+    this.policy = folder.format;
     this.corpus = null;
     this.run = null;
     await this.setCorpus(imported.corpus, false);
@@ -249,7 +271,10 @@ export class Workspace {
 
   private async setCorpus(input: InputFile, builtIn: boolean): Promise<void> {
     // A corpus chosen by hand replaces an imported benchmark (its databases stay loaded by name).
-    if (!input.file.endsWith(' (imported)')) this.benchmark = null;
+    if (!input.file.endsWith(' (imported)') && this.benchmark) {
+      this.benchmark = null;
+      this.policy = 'sql-verdict';
+    }
     const check = await this.backend.checkCorpus(input);
     this.corpus = { input, builtIn, check };
     // A chosen run is re-checked against the new corpus's ids.
@@ -283,6 +308,7 @@ export class Workspace {
   async start(): Promise<string | null> {
     if (!this.canStart || !this.corpus || !this.run) return null;
     const now = isoNow();
+    const preset = presetOf(this.policy, Math.max(0, Math.floor(this.vesIterations || 0)));
     const stored: StoredRun = {
       id: `${now.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`,
       createdAt: now,
@@ -303,6 +329,7 @@ export class Workspace {
       judge: this.judgeRecord(this.judge()),
       keptOnResume: 0,
       ...(this.benchmark ? { switchEngines: true } : {}),
+      ...(preset ? { preset } : {}),
     };
     await this.save(stored);
     void this.grade(stored, this.judge());
@@ -410,6 +437,7 @@ export class Workspace {
           ...(stored.allowCorpusMismatch ? { allowCorpusMismatch: true } : {}),
           ...(resumeFrom ? { resume: resumeFrom } : {}),
           ...(stored.switchEngines ? { switchEngines: true } : {}),
+          ...(stored.preset ? { preset: stored.preset } : {}),
         },
         listener,
       );
