@@ -60,7 +60,8 @@ for (const engine of ['duckdb', 'sqlite', 'pglite'] as const) {
       expect(wrongKind).toEqual([]);
     });
 
-    it('stops a 1M x 8 KB result at the byte budget while it streams; the same engine serves the next query', async () => {
+    // PGlite returns a whole result at once and its adapter has no byte budget yet (issue #19): not claimed for it.
+    it.skipIf(engine === 'pglite')('stops a 1M x 8 KB result at the byte budget while it streams; the same engine serves the next query', async () => {
       const got = await page.evaluate(
         (name) => (globalThis as unknown as { sqlVerdictSandbox: { budget: (e: string) => Promise<BudgetResult> } }).sqlVerdictSandbox.budget(name),
         engine,
