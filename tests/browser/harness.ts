@@ -3,7 +3,6 @@
  * build with `vite preview` on a free loopback port and drive Debian's
  * Chromium through playwright-core.
  */
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer as createHttpServer } from 'node:http';
@@ -12,6 +11,7 @@ import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import { preview, type PreviewServer } from 'vite';
 import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
+import { runCli as runCliProcess } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -140,45 +140,13 @@ export interface CliResult {
 }
 
 /**
- * A CLI run that hangs must fail its test, not block the vitest worker (a spawnSync
- * without a timeout lets no test timeout fire): generous, a corpus run under load takes
- * tens of seconds.
+ * `node bin/sql-verdict.mjs ...args` from the repository root, asynchronously (several can run beside the
+ * browser's start-up), with tests/helpers/cli.ts's deadline (a hang rejects naming the command). With
+ * `expectExit`, another exit status rejects with stderr's end.
  */
-export const CLI_TIMEOUT_MS = Number(process.env.SQL_VERDICT_TEST_CHILD_TIMEOUT_MS) || 180_000;
-
-/**
- * `node bin/sql-verdict.mjs ...args` from the repository root, asynchronously (several can
- * run beside the browser's start-up), killed with its process group after `timeoutMs`,
- * which rejects naming the command. With `expectExit`, another exit status rejects with stderr's end.
- */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; expectExit?: number[] } = {}): Promise<CliResult> {
-  const ms = options.timeoutMs ?? CLI_TIMEOUT_MS;
-  const shown = `sql-verdict ${args.join(' ')}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/sql-verdict.mjs', ...args], { cwd: repoRoot, env: options.env ?? process.env, detached: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let killed = false;
-    const timer = setTimeout(() => {
-      killed = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    }, ms);
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      const result = { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-      if (killed) reject(new Error(`${shown}: killed after ${ms} ms (hung?)`));
-      else if (options.expectExit && !options.expectExit.includes(status ?? -1)) reject(new Error(`${shown} exited ${status}: ${result.stderr.slice(-2000)}`));
-      else resolve(result);
-    });
-  });
+export async function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; expectExit?: number[] } = {}): Promise<CliResult> {
+  const env = options.env ? Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)) : undefined;
+  const { code, stdout, stderr } = await runCliProcess(args, { ...(env ? { env } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+  if (options.expectExit && !options.expectExit.includes(code)) throw new Error(`sql-verdict ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
+  return { status: code, stdout, stderr };
 }
