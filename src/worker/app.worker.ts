@@ -446,7 +446,7 @@ const api = {
       if (!graded.ok || !input.preset) return graded;
       // The CLI's step after grading (src/cli/commands/run.ts, bench.ts): the same core function on the same engines.
       const { vesIterations, ...preset } = input.preset;
-      return await applyPreset({
+      const judged = await applyPreset({
         report: graded.value,
         corpus: corpus.loaded,
         run: run.run,
@@ -455,7 +455,12 @@ const api = {
         config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
         reliabilityPenalty: input.reliabilityPenalty ?? 1,
         ...(vesIterations ? { vesIterations } : {}),
+        // The page shows "judging again under <preset>: case i of n" (it can take long with R-VES timings).
+        onProgress: (index, total, id) => void listener?.progress({ index, total, id, step: 'policy', elapsedMs: performance.now() - started }),
       });
+      // Cancelled while judging again: the remaining cases' queries were refused, so their preset verdicts mean nothing.
+      if (controller.signal.aborted) return fail('run.cancelled', 'The run was cancelled while it was judged again under the policy preset.');
+      return judged;
     } catch (thrown) {
       return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
     } finally {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { POLICY_DIFFERENCES, type BirdMetrics } from '../../src/core/run/preset-grade.ts';
 import { presetLines } from '../../src/core/run/preset-lines.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
@@ -58,6 +59,45 @@ async function drop(files: { name: string; bytes: Buffer }[]): Promise<void> {
 
 const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
 const verdicts = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, c.reason_code ?? null, c.difficulty ?? null]);
+
+/** BIRD's per-difficulty table on the results card, cell texts row by row. */
+const difficultyTable = () => page.$$eval('[data-testid=bird-by-difficulty] tbody tr', (rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim())));
+const fig = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+const difficultyRows = (m: BirdMetrics) => m.by_difficulty.map((d) => [d.difficulty, String(d.cases), d.ex.toFixed(2), d.soft_f1.toFixed(2), fig(d.r_ves), fig(d.ves)]);
+
+/**
+ * Record what the page shows while it works: a MutationObserver takes `snap()` at every DOM change (Svelte
+ * flushes each state change before the next task, so no state shown is missed), and a 50 ms interval
+ * measures how long the main thread was ever kept from running (a frozen page would show as one long gap).
+ */
+async function watch(snap: string): Promise<void> {
+  await page.evaluate((source) => {
+    const take = new Function(`return (${source})()`) as () => unknown;
+    const w = window as unknown as { __seen: unknown[]; __stop: () => void; __maxGap: number };
+    w.__seen = [take()];
+    w.__maxGap = 0;
+    let last = performance.now();
+    const tick = setInterval(() => {
+      const now = performance.now();
+      w.__maxGap = Math.max(w.__maxGap, now - last);
+      last = now;
+    }, 50);
+    const observer = new MutationObserver(() => w.__seen.push(take()));
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    w.__stop = () => {
+      observer.disconnect();
+      clearInterval(tick);
+    };
+  }, snap);
+}
+
+async function watched<T>(): Promise<{ seen: T[]; maxGapMs: number }> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __seen: unknown[]; __stop: () => void; __maxGap: number };
+    w.__stop();
+    return { seen: w.__seen as T[], maxGapMs: w.__maxGap };
+  }) as Promise<{ seen: T[]; maxGapMs: number }>;
+}
 
 async function exported(): Promise<RunReport> {
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
@@ -118,9 +158,27 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
 
   test('the BIRD sample picked as a folder runs: BIRD difficulty names kept, evidence shown with the question', async () => {
     await page.goto(`${app.origin}/#/`);
+    // The Spider sample is still chosen (ok): from the pick on, its boxes must say "checking…", never the old "ok".
+    type Boxes = { what: string; ok: string | null; checking: string | null; text: string }[];
+    await watch(`() => [...document.querySelectorAll('[data-testid=chosen-corpus],[data-testid=chosen-run]')].map((e) => ({ what: e.dataset.testid, ok: e.dataset.ok ?? null, checking: e.dataset.checking ?? null, text: e.textContent.trim() }))`);
     await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
     await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('bird');
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    const { seen } = await watched<Boxes>();
+    const spiderShown = (b: Boxes) => b.some((x) => x.ok === 'true' && /dev_gold|pred\.txt/.test(x.text));
+    expect(spiderShown(seen[0]!)).toBe(true);
+    const changed = seen.findIndex((b) => !spiderShown(b));
+    console.log(`folder pick: ${seen.length} states shown; first after the pick: ${JSON.stringify(seen[changed]?.map((x) => [x.what, x.ok, x.checking]))}`);
+    expect(seen[changed]!.map((x) => [x.what, x.ok, x.checking])).toEqual([
+      ['chosen-corpus', 'false', 'true'],
+      ['chosen-run', 'false', 'true'],
+    ]);
+    expect(seen[changed]![0]!.text).toMatch(/^checking…/);
+    expect(seen.slice(changed).some(spiderShown)).toBe(false);
+    expect(seen.at(-1)!.map((x) => [x.what, x.ok])).toEqual([
+      ['chosen-corpus', 'true'],
+      ['chosen-run', 'true'],
+    ]);
     expect(await page.getByTestId('policy').inputValue()).toBe('bird');
     await page.getByTestId('policy').selectOption('sql-verdict');
     await page.getByTestId('start').click();
@@ -161,6 +219,22 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       expect(verdicts(mine)).toEqual(verdicts(cli));
       expect(mine.policy_preset).toEqual(cli.policy_preset);
       expect(mine.cases.map((c) => c.policy_preset)).toEqual(cli.cases.map((c) => c.policy_preset));
+      if (choice !== 'spider') continue;
+      // The case view: what Spider said, what SQL Verdict's own policy said, and the named difference when they differ.
+      const runUrl = page.url();
+      const differing = cli.cases.find((c) => c.policy_preset?.differs)!;
+      const same = cli.cases.find((c) => c.policy_preset && !c.policy_preset.differs)!;
+      for (const c of [differing, same]) {
+        const v = c.policy_preset!;
+        await page.goto(`${runUrl}/cases/${c.id}`);
+        await page.getByTestId('case-preset').waitFor();
+        expect(await text('case-preset-verdict')).toBe(`${v.verdict} ${v.reason_code} · ${v.reason}`);
+        expect(await text('case-native-verdict')).toBe([v.native_outcome, v.native_reason_code, v.native_reason ? `· ${v.native_reason}` : null].filter((x) => x).join(' '));
+        expect(await page.getByTestId('case-preset').getAttribute('data-differs')).toBe(String(v.differs));
+        if (v.differs) expect(await text('case-policy-difference')).toBe(`The policies differ: ${v.policy_difference} — ${POLICY_DIFFERENCES[v.policy_difference!]}`);
+        else expect(await text('case-policy-difference')).toBe('Both policies decide this case the same way.');
+      }
+      console.log(`case view: ${differing.id} ${differing.policy_preset!.verdict} under spider, ${differing.policy_preset!.native_outcome} under SQL Verdict (${differing.policy_preset!.policy_difference})`);
     }
   });
 
@@ -176,7 +250,10 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(await text('preset-ex')).toBe(b.ex.toFixed(2));
     expect(await text('bird-soft-f1')).toBe(b.soft_f1.toFixed(2));
     expect(b.r_ves).toBeNull();
+    expect(b.ves).toBeNull();
     expect(await text('bird-r-ves')).toBe('—');
+    expect(await text('bird-ves')).toBe('—');
+    expect(await difficultyTable()).toEqual(difficultyRows(b));
     const n = birdPreset.policy_preset!.native_answer_accuracy;
     expect(await text('native-accuracy-counts')).toBe(`${n.correct} / ${n.total}`);
     expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(birdPreset).join('\n'));
@@ -190,8 +267,20 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
     await page.getByTestId('ves-iterations').fill('3');
+    // Judging again under BIRD (with timed runs) shows its own counter while the page stays responsive.
+    await watch(`() => document.querySelector('[data-testid=progress-policy]')?.textContent.replace(/\\s+/g, ' ').trim() ?? null`);
     await page.getByTestId('start').click();
     await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
+    const progress = await watched<string | null>();
+    const counts = progress.seen.filter((t): t is string => t !== null);
+    console.log(`judging again under BIRD: ${new Set(counts).size} progress texts, e.g. "${counts[0]}"; longest main-thread gap ${Math.round(progress.maxGapMs)} ms`);
+    expect(counts.length).toBeGreaterThan(0);
+    expect(counts.every((t) => /^Judging again under the BIRD policy \(R-VES: 3 timed runs per correct case\): \d of 6 cases/.test(t))).toBe(true);
+    const numbers = counts.map((t) => Number(/(\d) of 6/.exec(t)![1]));
+    expect(numbers.some((n) => n < 6)).toBe(true);
+    expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
+    // Not frozen: the main thread ran its 50 ms timer throughout (the preset runs in the worker); generous for a loaded machine.
+    expect(progress.maxGapMs).toBeLessThan(5_000);
     const timed = await exported();
     for (const r of [timed, birdTimed]) {
       const m = r.policy_preset!.bird_metrics!;
@@ -205,6 +294,11 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       expect(r.cases.filter((c) => c.outcome !== 'correct').every((c) => c.policy_preset!.rves!.reward === 0)).toBe(true);
     }
     expect(await text('bird-r-ves')).toBe(timed.policy_preset!.bird_metrics!.r_ves!.toFixed(2));
+    expect(await text('bird-ves')).toBe(timed.policy_preset!.bird_metrics!.ves!.toFixed(2));
+    expect(await difficultyTable()).toEqual(difficultyRows(timed.policy_preset!.bird_metrics!));
+    // VES from the same per-case time ratios: 100 · Σ√ratio / N over the correct cases.
+    const roots = timed.cases.map((c) => (c.outcome === 'correct' ? Math.sqrt(c.policy_preset!.rves!.time_ratio) : 0));
+    expect(timed.policy_preset!.bird_metrics!.ves).toBeCloseTo((100 * roots.reduce((x, y) => x + y, 0)) / roots.length, 10);
   });
 
   test('any run can be graded under a preset: the built-in demo under Spider gives the CLI\'s figures', async () => {
@@ -227,12 +321,21 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(mine.policy_preset).toEqual(demoSpider.policy_preset);
   }, 600_000);
 
-  test('a report the CLI wrote under --policy bird opens with the same preset figures', async () => {
+  test('a report the CLI wrote under --policy bird (timed) opens with the same preset figures, per difficulty, R-VES and VES included', async () => {
     await page.goto(`${app.origin}/#/`);
-    await drop([{ name: 'bird-preset.json', bytes: Buffer.from(JSON.stringify(birdPreset, null, 2)) }]);
+    await drop([{ name: 'bird-preset.json', bytes: Buffer.from(JSON.stringify(birdTimed, null, 2)) }]);
     await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
-    expect(await text('preset-ex')).toBe(birdPreset.policy_preset!.bird_metrics!.ex.toFixed(2));
-    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(birdPreset).join('\n'));
+    const m = birdTimed.policy_preset!.bird_metrics!;
+    expect(await text('preset-ex')).toBe(m.ex.toFixed(2));
+    expect(await text('bird-r-ves')).toBe(m.r_ves!.toFixed(2));
+    expect(await text('bird-ves')).toBe(m.ves!.toFixed(2));
+    expect(await difficultyTable()).toEqual(difficultyRows(m));
+    expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(birdTimed).join('\n'));
+    await page.goto(`${page.url()}/cases/q0000`);
+    await page.getByTestId('case-preset').waitFor();
+    const v = birdTimed.cases[0]!.policy_preset!;
+    expect(await text('case-soft-f1')).toBe(v.soft_f1!.toFixed(4));
+    expect(await text('case-rves')).toBe(`time ratio ${v.rves!.time_ratio.toFixed(3)} (gold / prediction, 3 runs) · reward ${v.rves!.reward}`);
   });
 
   test('a report the CLI wrote opens in the results views with the counts the CLI printed (JSON and JSONL)', async () => {

@@ -12,6 +12,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import type { Io } from '../../src/cli/io.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { birdMetrics } from '../../src/core/run/preset-grade.ts';
+import { presetLines } from '../../src/core/run/preset-lines.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const samples = path.join(repoRoot, 'fixtures', 'benchmarks');
@@ -25,6 +27,9 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; stdout:
   const code = await main(args, io);
   return { code, stdout, stderr };
 }
+
+/** The timed --policy bird report (R-VES test), reused for the hand-computed figures. */
+let birdTimed: RunReport;
 
 const outcomes = (r: RunReport) => Object.fromEntries(r.cases.map((c) => [c.id, c.outcome === 'correct']));
 
@@ -67,6 +72,42 @@ describe('BIRD layout', () => {
     const rewards = report.cases.map((c) => c.policy_preset!.rves!.reward);
     report.cases.forEach((c, i) => expect(c.outcome === 'correct' ? [0.25, 0.5, 0.75, 1, 1.25] : [0]).toContain(rewards[i]));
     expect(m.r_ves).toBeCloseTo((100 * rewards.reduce((a, x) => a + Math.sqrt(x), 0)) / 6, 10);
+    // BIRD's original VES beside it: 100 · Σ√time_ratio / N, a wrong case's ratio 0; per difficulty over its own cases.
+    const roots = report.cases.map((c) => (c.outcome === 'correct' ? Math.sqrt(c.policy_preset!.rves!.time_ratio) : 0));
+    expect(m.ves).toBeCloseTo((100 * roots.reduce((a, x) => a + x, 0)) / 6, 10);
+    m.by_difficulty.forEach((d, k) => expect(d.ves).toBeCloseTo((100 * (roots[2 * k]! + roots[2 * k + 1]!)) / 2, 10));
+    birdTimed = report;
+  });
+
+  it('R-VES and VES hand-computed: the timed sample with its time ratios fixed (4, 0.36, 1 for the three correct cases)', () => {
+    // Timings vary run to run; with fixed ratios every figure is computable by hand. Rewards by BIRD's bands:
+    // 4 → 1.25, 0.36 → 0.5, 1 → 1; a wrong case scores 0 in both.
+    const fixed: Record<string, { time_ratio: number; reward: number }> = { q0000: { time_ratio: 4, reward: 1.25 }, q0002: { time_ratio: 0.36, reward: 0.5 }, q0004: { time_ratio: 1, reward: 1 } };
+    const cases = birdTimed.cases.map((c) => ({ ...c, policy_preset: { ...c.policy_preset!, rves: { ...(fixed[c.id] ?? { time_ratio: 0, reward: 0 }), iterations: 3 } } }));
+    const m = birdMetrics(cases, true);
+    expect(m.ex).toBe(50);
+    expect(m.r_ves).toBeCloseTo((100 * (Math.sqrt(1.25) + Math.sqrt(0.5) + 1)) / 6, 10); // 47.0857…
+    expect(m.r_ves).toBeCloseTo(47.0857, 4);
+    expect(m.ves).toBeCloseTo((100 * (2 + 0.6 + 1)) / 6, 10); // 60
+    expect(m.by_difficulty.map((d) => [d.difficulty, d.cases, d.ex, d.soft_f1])).toEqual([['simple', 2, 50, 50], ['moderate', 2, 50, 100], ['challenging', 2, 50, 50]]);
+    expect(m.by_difficulty.map((d) => d.r_ves!.toFixed(4))).toEqual(['55.9017', '35.3553', '50.0000']);
+    expect(m.by_difficulty.map((d) => d.ves!.toFixed(4))).toEqual(['100.0000', '30.0000', '50.0000']);
+    // And as `run --policy bird` prints them.
+    expect(presetLines({ summary: birdTimed.summary, policy_preset: { ...birdTimed.policy_preset!, bird_metrics: m } }).slice(-4)).toEqual([
+      'BIRD: EX 50.00, Soft-F1 66.67, R-VES 47.09, VES 60.00',
+      '  simple (2): EX 50.00, Soft-F1 50.00, R-VES 55.90, VES 100.00',
+      '  moderate (2): EX 50.00, Soft-F1 100.00, R-VES 35.36, VES 30.00',
+      '  challenging (2): EX 50.00, Soft-F1 50.00, R-VES 50.00, VES 50.00',
+    ]);
+  });
+
+  it("the CLI's text output prints BIRD's figures per difficulty next to EX (untimed: R-VES and VES named as --ves-iterations)", async () => {
+    const r = await cli(['run', '--format', 'bird', '--questions', 'dev.json', '--pred', 'predict_dev.json', '--db-dir', 'dev_databases', '--policy', 'bird'], bird);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(
+      ['BIRD: EX 50.00, Soft-F1 66.67 (R-VES and VES: --ves-iterations N)', '  simple (2): EX 50.00, Soft-F1 50.00', '  moderate (2): EX 50.00, Soft-F1 100.00', '  challenging (2): EX 50.00, Soft-F1 50.00'].join('\n'),
+    );
+    // Timed, the same lines get R-VES and VES (the hand-computed presetLines above: the CLI prints presetLines).
   });
 
   it('without a preset, with the format detected (and said so)', async () => {

@@ -116,7 +116,7 @@ describe('defog-style CSV', () => {
     ]);
   });
 
-  it('imports questions and predictions; misaligned rows and unknown db_name name file, line and field', () => {
+  it('imports questions and predictions; misaligned rows, unknown db_name and a missing database file name file, line and field', () => {
     const r = importCsv({ questions: file('defog-sample/questions.csv'), pred: file('defog-sample/predictions.csv'), databases: folder });
     expect(errors(r.problems)).toEqual([]);
     expect(r.ok && r.imported.corpus.cases[1]!.reference_sql).toEqual(["SELECT id FROM customers WHERE segment = 'retail'", "SELECT name FROM customers WHERE segment = 'retail'", "SELECT id, name FROM customers WHERE segment = 'retail'"]);
@@ -125,6 +125,8 @@ describe('defog-style CSV', () => {
     expect(errors(short.problems)).toEqual(["predictions.csv:3: error [count_mismatch] field 'generated_query': predictions.csv has 1 prediction row(s); questions.csv has 4 question row(s): they are matched by row."]);
     const unknown = importCsv({ questions: text('q.csv', 'question,query,db_name\nHow many?,SELECT 1,shop\nAnd?,SELECT 2,nowhere\n'), databases: folder });
     expect(errors(unknown.problems)).toEqual(["q.csv:3: error [unknown_fixture] case 'q0001' field 'db_name': Unknown db_id 'nowhere': dev_databases has no nowhere/nowhere.sqlite."]);
+    const missing = importCsv({ questions: text('q.csv', 'question,query,db_name\nHow many?,SELECT 1,empty_db\n'), databases: folder });
+    expect(errors(missing.problems)).toEqual([expect.stringMatching(/^q\.csv:2: error \[missing_database\] case 'q0000' field 'db_name': The database folder dev_databases\/empty_db has no empty_db\.sqlite/)]);
   });
 });
 

@@ -29,7 +29,8 @@ import { reviewFlags, type ReviewFlag } from './review.ts';
  */
 export const RUN_REPORT_VERSION = '1.2.0';
 
-export type GradeStep = 'selfcheck' | 'parse' | 'execute' | 'compare' | 'diagnose' | 'done';
+/** `policy`: after the grading, the answered cases judged again under a policy preset (applyPreset). */
+export type GradeStep = 'selfcheck' | 'parse' | 'execute' | 'compare' | 'diagnose' | 'done' | 'policy';
 
 export interface GradeProgress {
   index: number;

@@ -40,6 +40,8 @@ export interface PresetCaseVerdict {
   /** SQL Verdict's own outcome and reason for this case. */
   native_outcome: CaseOutcome;
   native_reason_code: string | null;
+  /** SQL Verdict's own reason text (the case's `reason` becomes the preset's). */
+  native_reason: string | null;
   /** The two policies decide this case differently. */
   differs: boolean;
   /** When they differ: the policy difference that explains it (see POLICY_DIFFERENCES). */
@@ -50,12 +52,19 @@ export interface PresetCaseVerdict {
   rves?: { time_ratio: number; reward: number; iterations: number };
 }
 
-/** BIRD's figures, overall and per difficulty: EX, Soft-F1 and (when timed) R-VES, each ×100 over all cases. */
-export interface BirdMetrics {
+/** BIRD's figures for a set of cases: EX, Soft-F1 and, when timed, R-VES and BIRD's original VES, each ×100 over all cases. */
+export interface BirdFigures {
   ex: number;
   soft_f1: number;
+  /** BIRD mini-dev's R-VES: 100 · Σ√reward / N (reward from the time ratio's bands; 0 when wrong). */
   r_ves: number | null;
-  by_difficulty: { difficulty: string; cases: number; ex: number; soft_f1: number; r_ves: number | null }[];
+  /** BIRD's original VES: 100 · Σ√time_ratio / N (time_ratio 0 when wrong). */
+  ves: number | null;
+}
+
+/** BIRD's figures, overall and per difficulty (simple, moderate, challenging, then any other label). */
+export interface BirdMetrics extends BirdFigures {
+  by_difficulty: ({ difficulty: string; cases: number } & BirdFigures)[];
 }
 
 /** Why a preset and SQL Verdict's own policy can decide a case differently, by name. */
@@ -123,7 +132,7 @@ export interface CaseJudgeInput {
 }
 
 /** The preset's verdict on one (gold, prediction) pair, both run on the engine. */
-export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'differs' | 'matched_index' | 'rves'>> {
+export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'native_reason' | 'differs' | 'matched_index' | 'rves'>> {
   const name = preset.name;
   const exec = { timeoutMs: input.timeoutMs, maxRows: input.maxRows };
   const prepared = name === 'spider' ? spiderPrepare(input.gold, input.pred, { keepDistinct: preset.keepDistinct ?? false }) : { gold: input.gold, pred: input.pred, orderMatters: false, changes: [] };
@@ -151,7 +160,8 @@ export interface ApplyPresetInput {
   preset: PolicyPreset;
   config?: Partial<EvaluationConfig>;
   reliabilityPenalty?: number;
-  onProgress?(done: number, total: number): void;
+  /** Before each case is judged again (`done` cases so far, the case's id), and once at the end (`done` = `total`). */
+  onProgress?(done: number, total: number, id: string): void;
   /** bird: time each correct prediction and its gold this many times for R-VES (0: no R-VES). */
   vesIterations?: number;
 }
@@ -179,7 +189,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
   const nativeCorrect = report.summary.answer_accuracy.correct;
   const differences: PresetRunSummary['differences'] = { preset_pass_native_fail: [], preset_fail_native_pass: [] };
   for (const [index, c] of corpus.cases.entries()) {
-    input.onProgress?.(index, corpus.cases.length);
+    input.onProgress?.(index, corpus.cases.length, c.id);
     const graded = cases[index]!;
     // Only answers are judged by the preset; refusals, missing records and must_refuse cases keep their outcome.
     if (graded.outcome !== 'correct' && graded.outcome !== 'wrong') continue;
@@ -190,7 +200,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     const config = caseConfig(c, runConfig);
     let verdict: PresetCaseVerdict;
     if (!engine.ok) {
-      verdict = { preset: preset.name, verdict: 'fail', reason_code: `${preset.name}.no_database`, reason: engine.error.message, changes: [], matched_index: null, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+      verdict = { preset: preset.name, verdict: 'fail', reason_code: `${preset.name}.no_database`, reason: engine.error.message, changes: [], matched_index: null, native_outcome: graded.outcome, native_reason_code: graded.reason_code, native_reason: graded.reason, differs: false };
     } else {
       let first: Awaited<ReturnType<typeof presetJudge>> | null = null;
       let matched: number | null = null;
@@ -203,7 +213,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
           break;
         }
       }
-      verdict = { ...first!, matched_index: matched, native_outcome: graded.outcome, native_reason_code: graded.reason_code, differs: false };
+      verdict = { ...first!, matched_index: matched, native_outcome: graded.outcome, native_reason_code: graded.reason_code, native_reason: graded.reason, differs: false };
       const iterations = input.vesIterations ?? 0;
       if (preset.name === 'bird' && iterations > 0) {
         const ratio = verdict.verdict === 'pass' ? await timeRatio(references[matched ?? 0]!, sql, engine.value, iterations, { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows }) : 0;
@@ -230,6 +240,7 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
       policy_preset: verdict,
     };
   }
+  input.onProgress?.(corpus.cases.length, corpus.cases.length, '');
   const summary = summarizeRun(
     cases.map((k, i) => caseResultOf(k, records.get(k.id), corpus.cases[i]?.tags)),
     { name: corpus.name, version: corpus.version, size: corpus.cases.length, sha256: loaded.sha256 },
@@ -252,8 +263,11 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
   return ok({ ...report, summary: summary.value, cases, policy_preset: policy });
 }
 
-/** EX, Soft-F1 and R-VES as BIRD reports them (×100, over every answerable case; an unjudged case scores 0), per difficulty. */
-function birdMetrics(cases: RunReport['cases'], timed: boolean): BirdMetrics {
+/**
+ * EX, Soft-F1, R-VES and VES as BIRD reports them (×100, over every answerable case; an unjudged
+ * case scores 0), overall and per difficulty, from the cases' outcomes and `policy_preset`.
+ */
+export function birdMetrics(cases: Pick<RunReport['cases'][number], 'arm' | 'outcome' | 'difficulty' | 'policy_preset'>[], timed: boolean): BirdMetrics {
   const scored = cases.filter((k) => k.arm !== 'must_refuse');
   const figures = (list: typeof scored) => {
     const n = list.length || 1;
@@ -262,6 +276,8 @@ function birdMetrics(cases: RunReport['cases'], timed: boolean): BirdMetrics {
       ex: sum((k) => (k.outcome === 'correct' ? 1 : 0)),
       soft_f1: sum((k) => k.policy_preset?.soft_f1 ?? 0),
       r_ves: timed ? sum((k) => Math.sqrt(k.policy_preset?.rves?.reward ?? 0)) : null,
+      // BIRD's evaluation_ves.py: a wrong prediction's time ratio is 0 (timeRatio is only measured on a pass).
+      ves: timed ? sum((k) => (k.outcome === 'correct' ? Math.sqrt(k.policy_preset?.rves?.time_ratio ?? 0) : 0)) : null,
     };
   };
   const levels = [...new Set(scored.map((k) => k.difficulty ?? 'unrated'))];

@@ -1,11 +1,11 @@
 /**
  * The lines a report under a policy preset prints (`sql-verdict run --policy …`):
  * the preset's accuracy, SQL Verdict's own beside it, how many cases the two
- * decide differently and why, and BIRD's EX / Soft-F1 / R-VES. Here in core so
+ * decide differently and why, and BIRD's EX / Soft-F1 / R-VES / VES. Here in core so
  * the CLI and the app's results view show the same text.
  */
 import type { RunReport } from './grade-run.ts';
-import { POLICY_DIFFERENCES, type PolicyDifference } from './preset-grade.ts';
+import { POLICY_DIFFERENCES, type BirdFigures, type PolicyDifference } from './preset-grade.ts';
 
 function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
@@ -26,8 +26,10 @@ export function presetLines(report: Pick<RunReport, 'summary' | 'policy_preset'>
     for (const [name, count] of Object.entries(p.difference_reasons)) lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
     const b = p.bird_metrics;
     if (b) {
-      const f = (x: { ex: number; soft_f1: number; r_ves: number | null }) => `EX ${x.ex.toFixed(2)}, Soft-F1 ${x.soft_f1.toFixed(2)}${x.r_ves === null ? '' : `, R-VES ${x.r_ves.toFixed(2)}`}`;
-      lines.push(`BIRD: ${f(b)}${b.r_ves === null ? ' (R-VES: --ves-iterations N)' : ''}`);
+      // `ves` is absent from reports written before it was added: printed only when there.
+      const f = (x: BirdFigures) =>
+        `EX ${x.ex.toFixed(2)}, Soft-F1 ${x.soft_f1.toFixed(2)}${x.r_ves === null ? '' : `, R-VES ${x.r_ves.toFixed(2)}`}${x.ves === null || x.ves === undefined ? '' : `, VES ${x.ves.toFixed(2)}`}`;
+      lines.push(`BIRD: ${f(b)}${b.r_ves === null ? ' (R-VES and VES: --ves-iterations N)' : ''}`);
       for (const d of b.by_difficulty) lines.push(`  ${d.difficulty} (${d.cases}): ${f(d)}`);
     }
   }

@@ -94,6 +94,11 @@ export class Workspace {
   policy = $state<PolicyChoice>('sql-verdict');
   /** BIRD: timed repetitions per correct case for R-VES (0: no R-VES, as the CLI without --ves-iterations). */
   vesIterations = $state(0);
+  /**
+   * New files are being read and checked that may replace the chosen corpus or run: the home page
+   * shows "checking…" in those boxes at once, not the old files' "ok" until the new check ends.
+   */
+  checking = $state.raw<{ corpus: boolean; run: boolean }>({ corpus: false, run: false });
 
   /** Every stored run, newest first (without their bytes in the list view). */
   runs = $state.raw<StoredRun[]>([]);
@@ -140,16 +145,30 @@ export class Workspace {
   }
 
   async chooseBuiltInCorpus(asset: BuiltInAsset): Promise<void> {
+    // The chosen run is checked again against the new corpus.
+    this.checking = { corpus: true, run: this.run !== null };
     await this.withBusy(`Reading ${asset.file}…`, async () => {
       const input = { file: asset.file, bytes: await fetchAsset(asset) };
       await this.setCorpus(input, true);
     });
+    this.checking = { corpus: false, run: false };
   }
 
   async chooseBuiltInRun(asset: BuiltInAsset): Promise<void> {
+    this.checking = { corpus: false, run: true };
     await this.withBusy(`Reading ${asset.file}…`, async () => {
       await this.setRun({ file: asset.file, bytes: await fetchAsset(asset) }, true);
     });
+    this.checking = { corpus: false, run: false };
+  }
+
+  /**
+   * Before any file is read: files that may be a corpus, a run or a benchmark's files mark both
+   * boxes as being checked (databases alone, or a run report, leave the chosen corpus and run as they are).
+   */
+  private markChecking(names: string[]): void {
+    const mayReplace = names.some((n) => !/\.(sqlite3?|db|duckdb|ddb|parquet)$/i.test(n));
+    if (mayReplace) this.checking = { corpus: true, run: true };
   }
 
   /**
@@ -158,17 +177,29 @@ export class Workspace {
    * id is returned); a Spider or BIRD folder is imported as its corpus and run.
    */
   async openFiles(files: File[] | PickedFile[]): Promise<string | null> {
+    // Synchronously, before reading a byte (a benchmark folder's databases can take a while).
+    this.markChecking(files.map((f) => f.name));
     let picked: PickedFile[];
     try {
       picked = files.length && files[0] instanceof File ? await readPicked(files as File[]) : (files as PickedFile[]);
     } catch (thrown) {
       this.fileErrors = [{ code: 'input.invalid', message: `The file could not be read: ${messageOf(thrown)}` }];
+      this.checking = { corpus: false, run: false };
       return null;
     }
     return this.usePicked(picked);
   }
 
   async usePicked(picked: PickedFile[]): Promise<string | null> {
+    this.markChecking(picked.map((f) => f.name));
+    try {
+      return await this.checkPicked(picked);
+    } finally {
+      this.checking = { corpus: false, run: false };
+    }
+  }
+
+  private async checkPicked(picked: PickedFile[]): Promise<string | null> {
     const errors: VerdictError[] = [];
     let opened: string | null = null;
     await this.withBusy('Checking files…', async () => {
