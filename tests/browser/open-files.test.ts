@@ -301,6 +301,21 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(timed.policy_preset!.bird_metrics!.ves).toBeCloseTo((100 * roots.reduce((x, y) => x + y, 0)) / roots.length, 10);
   });
 
+  test('Cancel while the cases are judged again under BIRD cancels the run: no half-judged preset figures', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
+    await expect.poll(() => page.getByTestId('policy').inputValue()).toBe('bird');
+    // Many timed runs per correct case, so the re-judging lasts long enough to be cancelled.
+    await page.getByTestId('ves-iterations').fill('400');
+    await page.getByTestId('start').click();
+    await page.getByTestId('progress-policy').waitFor({ timeout: 300_000 });
+    await page.getByTestId('cancel-run').click();
+    await expect.poll(() => text('run-status'), { timeout: 60_000 }).toBe('cancelled');
+    expect(await text('run-error')).toBe('The run was cancelled while it was judged again under the policy preset.');
+    expect(await page.getByTestId('card-preset').count()).toBe(0);
+  });
+
   test('any run can be graded under a preset: the built-in demo under Spider gives the CLI\'s figures', async () => {
     await page.goto(`${app.origin}/#/`);
     // The page still holds the last benchmark folder's corpus and run: wait for each new choice by its name.

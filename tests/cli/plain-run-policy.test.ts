@@ -41,5 +41,6 @@ describe('run --corpus --run --policy', () => {
     const human = cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--policy', 'spider']);
     expect(human.stdout).toMatch(/Answer accuracy \(policy spider\): 4\/6[\s\S]*SQL Verdict's own policy: 3\/6/);
     expect(cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--keep-distinct']).stderr).toMatch(/--keep-distinct goes with --policy spider/);
+    expect(cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--policy', 'spider', '--ves-iterations', '2']).stderr).toMatch(/--ves-iterations goes with --policy bird/);
   }, 180_000);
 });

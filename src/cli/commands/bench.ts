@@ -46,7 +46,7 @@ Options:
                        report keeps SQL Verdict's own verdict per case beside it
   --keep-distinct      with --policy spider: compare with DISTINCT kept (--keep_distinct)
   --ves-iterations N   with --policy bird: time each correct prediction and its gold N times
-                       for R-VES (BIRD's reward bands); Soft-F1 is always reported
+                       for R-VES (BIRD's reward bands) and VES; Soft-F1 is always reported
   --agent NAME         system name (default: the predictions file's name)
   --model ID           model identity of the run
   --timeout-ms N       per-query budget (default 5000; 30000 under a preset)

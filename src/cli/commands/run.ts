@@ -70,6 +70,8 @@ ${ORACLE_HELP}
                          own policy too; the report keeps SQL Verdict's verdict per case
                          beside it (docs/benchmark-files.md)
   --keep-distinct        with --policy spider: compare with DISTINCT kept
+  --ves-iterations N     with --policy bird: time each correct prediction and its gold N
+                         times for R-VES and VES
   --json                 print the JSON run report on stdout
   -h, --help             show this help
 
@@ -154,6 +156,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'max-over-refusal': { type: 'string' },
     policy: { type: 'string' },
     'keep-distinct': { type: 'boolean' },
+    'ves-iterations': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -176,6 +179,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
   if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
   const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
+  if (values['ves-iterations'] !== undefined && policy !== 'bird') throw new CliError('--ves-iterations goes with --policy bird.');
+  const vesIterations = values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
   const shard = shardOption(values.shard, thresholds);
   if (preset && shard) throw new CliError('--policy does not go with --shard (merge the shards, then grade under the preset).');
   const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html }, { json: values.json });
@@ -238,6 +243,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
         config: { query_timeout_ms: timeoutMs },
         reliabilityPenalty: c,
+        vesIterations,
       });
       if (!withPreset.ok) throw new CliError(withPreset.error.message);
       report = withPreset.value;
