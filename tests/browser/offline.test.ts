@@ -9,8 +9,11 @@
  * fetch and the precache), counted by the server and by the request events of the page, its
  * workers and the service worker.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
 // Playwright reports the service worker's own requests only with this set (read when the browser starts).
@@ -49,6 +52,20 @@ afterAll(async () => {
 });
 
 describe('offline after the first visit', () => {
+  test('sw.js lists every file of the build (every lazily loaded view and its CSS); the DuckDB wasm apart, fetched once', () => {
+    const dist = path.join(repoRoot, 'dist');
+    const sw = readFileSync(path.join(dist, 'sw.js'), 'utf8');
+    const list = (name: string) => JSON.parse(new RegExp(`const ${name} = (\\[.*?\\]);`).exec(sw)![1]!) as string[];
+    const files = readdirSync(dist, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => `./${path.relative(dist, path.join(e.parentPath, e.name)).split(path.sep).join('/')}`)
+      // The page is cached as './'; the headers file is for the host; sw.js is the worker itself.
+      .filter((f) => !['./index.html', './_headers', './sw.js'].includes(f) && !f.endsWith('.map'));
+    expect(list('ONCE')).toEqual([expect.stringMatching(DUCKDB_WASM)]);
+    expect([...list('ASSETS'), ...list('ONCE')].sort()).toEqual(files.sort());
+    expect(files.some((f) => /MonitorView-.*\.css$/.test(f))).toBe(true);
+  });
+
   test('first visit (DuckDB started at once): the wasm downloads once; network off, reload: DuckDB starts, the demo runs, Monitor opens', async () => {
     await page.goto(`${app.origin}/#/query`);
     await page.getByTestId('wasm-done').waitFor({ timeout: 180_000 });
