@@ -56,7 +56,8 @@ async function cacheOnce(url) {
   }
 }
 
-const cacheAllOnce = () => Promise.all(onceUrls().map((url) => navigator.locks.request(WASM_LOCK, () => cacheOnce(url))));
+// Without Web Locks (older browsers) the two sides cannot agree: download it here anyway, so offline still works.
+const cacheAllOnce = () => Promise.all(onceUrls().map((url) => (navigator.locks ? navigator.locks.request(WASM_LOCK, () => cacheOnce(url)) : cacheOnce(url))));
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
