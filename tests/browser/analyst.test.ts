@@ -1,6 +1,6 @@
 /**
  * The analyst's results page in Chromium (production build): the demo run's
- * breakdowns and intervals equal the CLI's; the failures filtered to one
+ * breakdowns, intervals and histograms (STEF Φ too) equal the CLI's and core's; the failures filtered to one
  * reason code and sorted, stepped with j / k, opened with Enter, then Next in
  * the case view follows that filtered, sorted list; the SQL text diff beside
  * the clause diff; the SQL editor (CodeMirror, loaded on demand) completes a
@@ -65,10 +65,23 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** The core's STEF Φ of each case's query, binned as the app's histograms bin it. */
+const phiBins = (r: RunReport) =>
+  binLinear(
+    r.cases.flatMap((k) => {
+      if (!k.query) return [];
+      const o = evaluateStef({ question: k.question, enriched_question: k.enriched_question, sql: k.query, dialect: r.corpus.engine === 'sqlite' ? 'sqlite' : 'duckdb' });
+      return o.ok ? [o.value.phi] : [];
+    }),
+    0,
+    100,
+    10,
+  ).counts;
+
 const caseIdInView = async () => ((await page.getByTestId('case-view').locator('h2 .mono').first().textContent()) ?? '').trim();
 
 describe('results an analyst can work with', () => {
-  test('the demo run shows breakdowns with intervals equal to the CLI', async () => {
+  test('the demo run shows breakdowns with intervals equal to the CLI, histograms with STEF Φ equal to the core', async () => {
     await page.getByTestId('run-demo').click();
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
     demoRunId = page.url().split('#/runs/')[1]!.split('/')[0]!;
@@ -85,6 +98,8 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('hist-overall').locator('rect[data-count]').first().waitFor();
     const overall = await page.getByTestId('hist-overall').locator('rect[data-count]').evaluateAll((rs) => rs.reduce((n, r) => n + Number(r.getAttribute('data-count')), 0));
     expect(overall).toBe(cli.cases.filter((k) => k.report).length);
+    await page.getByTestId('hist-phi').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('hist-phi').locator('rect[data-count]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count'))))).toEqual(phiBins(cli));
     await page.getByTestId('breakdowns').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, 'breakdowns.png'), fullPage: false });
   }, 600_000);
@@ -235,17 +250,6 @@ describe('results an analyst can work with', () => {
     for (const [key, field] of [['overall', 'overall_score'], ['structure', 'structure_score'], ['result', 'result_score']] as const) {
       expect(await sums(`cmp-hist-${key}`), key).toEqual({ A: scored(cli, field), B: scored(strong, field) });
     }
-    const phiBins = (r: RunReport) =>
-      binLinear(
-        r.cases.flatMap((k) => {
-          if (!k.query) return [];
-          const o = evaluateStef({ question: k.question, enriched_question: k.enriched_question, sql: k.query, dialect: r.corpus.engine === 'sqlite' ? 'sqlite' : 'duckdb' });
-          return o.ok ? [o.value.phi] : [];
-        }),
-        0,
-        100,
-        10,
-      ).counts;
     await page.getByTestId('cmp-hist-phi').waitFor({ timeout: 120_000 });
     const phiShown = await page.getByTestId('cmp-hist-phi').locator('rect[data-count]').evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-series'), Number(r.getAttribute('data-count'))] as const));
     expect(phiShown.filter(([s]) => s === 'A').map(([, n]) => n)).toEqual(phiBins(cli));

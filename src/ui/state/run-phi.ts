@@ -17,6 +17,7 @@ export function stefInputs(run: StoredRun): { ids: string[]; inputs: StefInput[]
   return { ids: withQuery.map((c) => c.id), inputs: withQuery.map((c) => ({ question: c.question, enriched_question: c.enriched_question, sql: c.query!, dialect })) };
 }
 
+const BATCH = 25;
 const cache = new Map<string, Promise<Map<string, number>>>();
 
 /** Φ by case id (cases whose query has no Φ are absent). */
@@ -24,7 +25,12 @@ export function runPhis(backend: PhiBackend, run: StoredRun): Promise<Map<string
   let p = cache.get(run.id);
   if (!p) {
     const { ids, inputs } = stefInputs(run);
-    p = backend.stefPhis(inputs).then((phis) => new Map(ids.flatMap((id, i) => (phis[i] == null ? [] : [[id, phis[i]!] as [string, number]]))));
+    p = (async () => {
+      const phis: (number | null)[] = [];
+      // In batches: a query takes tens of ms, and the worker's other calls (try a fix, full results, a new run) go between them.
+      for (let i = 0; i < inputs.length; i += BATCH) phis.push(...(await backend.stefPhis(inputs.slice(i, i + BATCH))));
+      return new Map(ids.flatMap((id, i) => (phis[i] == null ? [] : [[id, phis[i]!] as [string, number]])));
+    })();
     // A failed call is not kept: the next view asks again.
     p.catch(() => cache.delete(run.id));
     cache.set(run.id, p);
