@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { defineConfig, type Plugin } from 'vite';
+import { WASM_CACHE, WASM_LOCK, WASM_PROGRESS_CHANNEL } from './src/core/wasm-progress.ts';
 
 /**
  * The AI judge endpoints a deployment lets the page reach, the one place to
@@ -79,7 +80,9 @@ function contentSecurityPolicy(): Plugin {
  * Emits sw.js: the service worker of src/ui/sw-template.js with the list of
  * every file of the build (page, workers, wasm, built-in fixtures, lazily
  * loaded views and their CSS) and of public/ (icons, web manifest) to cache
- * on install, so the app works offline right after the first visit.
+ * on install, so the app works offline right after the first visit. The
+ * DuckDB wasm is listed apart (__ONCE__): it is fetched once into its own cache,
+ * by DuckDB's worker or the service worker, whichever asks first.
  */
 function serviceWorker(): Plugin {
   return {
@@ -89,14 +92,42 @@ function serviceWorker(): Plugin {
       const publicFiles = readdirSync(new URL('./public/', import.meta.url), { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile() && e.name !== '_headers')
         .map((e) => path.relative(fileURLToPath(new URL('./public/', import.meta.url)), path.join(e.parentPath, e.name)).split(path.sep).join('/'));
-      const assets = [...new Set([...Object.keys(bundle), ...publicFiles])]
+      const all = [...new Set([...Object.keys(bundle), ...publicFiles])]
         .filter((f) => !f.endsWith('.map') && f !== 'index.html' && f !== '_headers')
         .map((f) => `./${f}`)
         .sort();
-      const version = createHash('sha256').update(assets.join('\n')).digest('hex').slice(0, 16);
+      const once = all.filter((f) => /^\.\/assets\/duckdb-eh-[^/]*\.wasm$/.test(f));
+      if (once.length !== 1) throw new Error(`sw.js: expected one DuckDB eh wasm in the build, found ${once.length}`);
+      const assets = all.filter((f) => !once.includes(f));
+      const version = createHash('sha256').update(all.join('\n')).digest('hex').slice(0, 16);
       const template = readFileSync(new URL('./src/ui/sw-template.js', import.meta.url), 'utf8');
-      const source = template.replace('/* global __ASSETS__, __VERSION__ */\n', '').replace('__ASSETS__', JSON.stringify(assets)).replace('__VERSION__', JSON.stringify(version));
+      const values: Record<string, unknown> = {
+        __ASSETS__: assets,
+        __VERSION__: version,
+        __ONCE__: once,
+        __WASM_CACHE__: WASM_CACHE,
+        __WASM_LOCK__: WASM_LOCK,
+        __WASM_CHANNEL__: WASM_PROGRESS_CHANNEL,
+      };
+      let source = template.replace(/\/\* global __[^\n]*\*\/\n/, '');
+      for (const [name, value] of Object.entries(values)) source = source.replace(`= ${name};`, `= ${JSON.stringify(value)};`);
+      if (/__[A-Z_]+__/.test(source)) throw new Error(`sw.js: a placeholder was left unfilled: ${/__[A-Z_]+__/.exec(source)![0]}`);
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
+    },
+  };
+}
+
+/**
+ * DuckDB's worker script is imported for its side effects by our wrapper
+ * (src/engines/duckdb/duckdb-eh.worker.ts), but its package says
+ * `"sideEffects": false`, so the bundler would drop it: keep it.
+ */
+function duckDbWorkerScript(): Plugin {
+  return {
+    name: 'sql-verdict:duckdb-worker-script',
+    transform(code, id) {
+      if (/duckdb-wasm[\\/]dist[\\/]duckdb-browser-eh\.worker\.js$/.test(id)) return { code, map: null, moduleSideEffects: true };
+      return null;
     },
   };
 }
@@ -105,7 +136,7 @@ export default defineConfig({
   // Relative asset URLs: the built app also works under a sub-path.
   base: './',
   plugins: [svelte(), contentSecurityPolicy(), serviceWorker()],
-  worker: { format: 'es' },
+  worker: { format: 'es', plugins: () => [duckDbWorkerScript()] },
   build: {
     target: 'es2022',
     // Never inline assets as data: URLs (the CSP allows only this origin).

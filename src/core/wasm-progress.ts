@@ -7,7 +7,18 @@
  */
 export const WASM_PROGRESS_CHANNEL = 'sql-verdict:duckdb-wasm';
 
+/**
+ * The wasm is downloaded once, by whoever asks first (DuckDB's worker starting
+ * the engine, or the service worker installing for offline use), under this
+ * Web Lock, into this cache; the other finds it there. The cache outlives the
+ * service worker's versioned cache (the wasm's hashed name changes only with it).
+ */
+export const WASM_CACHE = 'sql-verdict-wasm';
+export const WASM_LOCK = 'sql-verdict:duckdb-wasm-download';
+
 export type WasmProgressMessage =
   | { kind: 'progress'; bytesLoaded: number; bytesTotal: number; elapsedMs: number }
   /** Downloaded (or read from the cache) and compiled. */
-  | { kind: 'done'; bytesTotal: number; elapsedMs: number };
+  | { kind: 'done'; bytesTotal: number; elapsedMs: number }
+  /** The service worker's download for offline use finished (DuckDB not started). */
+  | { kind: 'cached'; bytesTotal: number; elapsedMs: number };

@@ -22,7 +22,7 @@ import { compareWithRowDiff, type CompareOptions, type ComparisonConfig, type Re
 import { encodeResultTable, type JsonResultTable } from '../core/value/json-codec.ts';
 import type { ResultTable } from '../core/value/kind.ts';
 import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
-import { evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
+import { evaluateStef, evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
 import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from '../core/import/common.ts';
@@ -634,6 +634,22 @@ const api = {
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }
+  },
+
+  /**
+   * STEF Φ of many queries under the deterministic rules (no judge, no engine): the
+   * Compare page's Φ histograms. Off the page's thread: a query takes tens of ms to
+   * parse and align. null where a query has no Φ (it does not parse, bad input).
+   */
+  stefPhis(inputs: StefInput[]): (number | null)[] {
+    return inputs.map((input) => {
+      try {
+        const r = evaluateStef(input);
+        return r.ok ? r.value.phi : null;
+      } catch {
+        return null;
+      }
+    });
   },
 
   /** Stop every engine (their workers end). */

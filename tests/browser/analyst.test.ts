@@ -1,17 +1,27 @@
 /**
  * The analyst's results page in Chromium (production build): the demo run's
- * breakdowns and intervals equal the CLI's; the failures filtered to one
+ * breakdowns, intervals and histograms (STEF Φ too) equal the CLI's and core's; the failures filtered to one
  * reason code and sorted, stepped with j / k, opened with Enter, then Next in
  * the case view follows that filtered, sorted list; the SQL text diff beside
  * the clause diff; the SQL editor (CodeMirror, loaded on demand) completes a
- * column of the loaded fixture on the playground and the query page.
+ * column of the loaded fixture on the playground and the query page; the
+ * All cases table's Previous/Next; the Compare page (the demo run against the
+ * CLI's strong report, opened from its file): McNemar and the interval of the
+ * difference as `sql-verdict diff` prints them, A-beside-B histograms of the
+ * scores and of STEF Φ, and its case table filtered, sorted, stepped with
+ * j / k, opened with Enter, then Next and Esc back to the same filters.
  * UPDATE_SCREENSHOTS=1 writes the screenshots to docs/screenshots.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunDiff } from '../../src/core/gate/diff.ts';
+import { isSuccess } from '../../src/core/gate/outcome.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { evaluateStef } from '../../src/core/stef/evaluate.ts';
+import { binLinear } from '../../src/ui/components/charts/histogram.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
@@ -23,16 +33,30 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let cli: RunReport;
+let strongText: string;
+let diffJson: RunDiff;
+let diffText: string;
+let demoRunId = '';
+const WORK = mkdtempSync(path.join(tmpdir(), 'verdict-analyst-'));
 const pageErrors: string[] = [];
 const foreign: string[] = [];
 
 beforeAll(async () => {
   // The CLI grades while the server and the browser start. Exit status 1: the run has failures.
-  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json'], { expectExit: [1] });
+  const demo = path.join(WORK, 'demo.json');
+  const strong = path.join(WORK, 'strong.json');
+  // The CLI grades (the demo run and the strong sample, for the Compare page) while the server and the browser start. Exit status 1: the run has failures.
+  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json', '--out', demo], { expectExit: [1] });
+  const gradedStrong = runCli(['run', '--corpus', 'execution_goldens', '--run', 'fixtures/runs/execution_goldens.strong.json', '--out', strong], { expectExit: [0, 1] });
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 } }, { foreign, pageErrors }));
   await page.goto(`${app.origin}/`);
   cli = JSON.parse((await graded).stdout) as RunReport;
+  await gradedStrong;
+  strongText = readFileSync(strong, 'utf8');
+  const [printed, json] = await Promise.all([runCli(['diff', '--report', demo, '--report', strong]), runCli(['diff', '--report', demo, '--report', strong, '--json'])]);
+  diffText = printed.stdout;
+  diffJson = JSON.parse(json.stdout) as RunDiff;
 }, 300_000);
 
 afterAll(async () => {
@@ -41,12 +65,26 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** The core's STEF Φ of each case's query, binned as the app's histograms bin it. */
+const phiBins = (r: RunReport) =>
+  binLinear(
+    r.cases.flatMap((k) => {
+      if (!k.query) return [];
+      const o = evaluateStef({ question: k.question, enriched_question: k.enriched_question, sql: k.query, dialect: r.corpus.engine === 'sqlite' ? 'sqlite' : 'duckdb' });
+      return o.ok ? [o.value.phi] : [];
+    }),
+    0,
+    100,
+    10,
+  ).counts;
+
 const caseIdInView = async () => ((await page.getByTestId('case-view').locator('h2 .mono').first().textContent()) ?? '').trim();
 
 describe('results an analyst can work with', () => {
-  test('the demo run shows breakdowns with intervals equal to the CLI', async () => {
+  test('the demo run shows breakdowns with intervals equal to the CLI, histograms with STEF Φ equal to the core', async () => {
     await page.getByTestId('run-demo').click();
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    demoRunId = page.url().split('#/runs/')[1]!.split('/')[0]!;
     await page.getByTestId('breakdowns').waitFor({ timeout: 30_000 });
     const s = cli.summary;
     for (const key of ['by_fixture', 'by_difficulty'] as const) {
@@ -60,6 +98,8 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('hist-overall').locator('rect[data-count]').first().waitFor();
     const overall = await page.getByTestId('hist-overall').locator('rect[data-count]').evaluateAll((rs) => rs.reduce((n, r) => n + Number(r.getAttribute('data-count')), 0));
     expect(overall).toBe(cli.cases.filter((k) => k.report).length);
+    await page.getByTestId('hist-phi').waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('hist-phi').locator('rect[data-count]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count'))))).toEqual(phiBins(cli));
     await page.getByTestId('breakdowns').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, 'breakdowns.png'), fullPage: false });
   }, 600_000);
@@ -104,6 +144,27 @@ describe('results an analyst can work with', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('summary-cards').waitFor();
     await expect.poll(shown).toEqual(expected);
+  });
+
+  test('the All cases table: filtered to one difficulty, sorted by id descending; Next follows it', async () => {
+    await page.goto(`${app.origin}/#/runs/${demoRunId}`);
+    await page.getByTestId('summary-cards').waitFor();
+    await page.getByText(/^All \d+ cases$/).click();
+    const level = cli.summary.breakdowns.by_difficulty.filter((r) => r.key !== 'unrated').sort((a, b) => b.total - a.total)[0]!.key;
+    await page.getByTestId('case-difficulty').selectOption(level);
+    await page.getByTestId('case-sort').selectOption('id');
+    await page.getByTestId('case-descending').check();
+    const expected = cli.cases.filter((k) => k.difficulty === level).map((k) => k.id).sort().reverse();
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    const shown = () => page.getByTestId('case-table').locator('tbody tr[data-case]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
+    await expect.poll(shown).toEqual(expected);
+    await page.getByTestId('case-table').locator(`tr[data-case="${expected[1]}"] a`).click();
+    await expect.poll(caseIdInView).toBe(expected[1]);
+    expect(await page.getByTestId('case-position').textContent()).toContain(`2 of ${expected.length}`);
+    await page.getByTestId('case-next').click();
+    await expect.poll(caseIdInView).toBe(expected[2]);
+    await page.getByTestId('case-prev').click();
+    await expect.poll(caseIdInView).toBe(expected[1]);
   });
 
   test('the case view shows the SQL text diff beside the clause diff, and a fix can be tried', async () => {
@@ -156,4 +217,85 @@ describe('results an analyst can work with', () => {
     expect(pageErrors).toEqual([]);
     expect(foreign).toEqual([]);
   });
+
+  test('Compare: McNemar and the interval of the difference as the CLI prints them; A beside B histograms with STEF Φ; the case table filtered, sorted, j / k, Enter, Next, Esc', async () => {
+    // B: the CLI's strong report, opened from its file (no second grading in the browser).
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-files').setInputFiles({ name: 'strong.json', mimeType: 'application/json', buffer: Buffer.from(strongText) });
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    const strongRunId = page.url().split('#/runs/')[1]!.split('/')[0]!;
+    const strong = JSON.parse(strongText) as RunReport;
+
+    await page.goto(`${app.origin}/#/compare`);
+    await page.getByTestId('cmp-a').selectOption(demoRunId);
+    await page.getByTestId('cmp-b').selectOption(strongRunId);
+    await page.getByTestId('cmp-result').waitFor();
+    const d = diffJson;
+    expect(d.counts.fixed).toBeGreaterThanOrEqual(3);
+    expect(await page.getByTestId('mcnemar-p').textContent()).toBe(diffText.match(/McNemar exact test: b=\d+, c=\d+, p=(\S+)/)![1]);
+    // `Difference B − A in right answers: +20.0 points [−16.8, +50.8] (95% interval, ...)`
+    const printedDifference = diffText.match(/Difference B − A in right answers: (.+?) \(95% interval/)![1]!;
+    expect(await page.getByTestId('cmp-difference').textContent()).toBe(printedDifference);
+    expect(printedDifference).toMatch(/^[+−±]\d+\.\d points \[[+−±]\d+\.\d, [+−±]\d+\.\d\]$/);
+
+    // Histograms: A's bars count A's graded cases, B's count B's; Φ's bins are the core's own Φ of each case's query.
+    const sums = (id: string) =>
+      page.getByTestId(id).locator('rect[data-count]').evaluateAll((rs) => {
+        const n: Record<string, number> = {};
+        for (const r of rs) n[r.getAttribute('data-series')!] = (n[r.getAttribute('data-series')!] ?? 0) + Number(r.getAttribute('data-count'));
+        return n;
+      });
+    await page.getByTestId('cmp-hist-overall').locator('rect').first().waitFor({ timeout: 30_000 });
+    const scored = (r: RunReport, field: 'overall_score' | 'structure_score' | 'result_score') => r.cases.filter((k) => k.report && k.report[field] != null).length;
+    for (const [key, field] of [['overall', 'overall_score'], ['structure', 'structure_score'], ['result', 'result_score']] as const) {
+      expect(await sums(`cmp-hist-${key}`), key).toEqual({ A: scored(cli, field), B: scored(strong, field) });
+    }
+    await page.getByTestId('cmp-hist-phi').waitFor({ timeout: 120_000 });
+    const phiShown = await page.getByTestId('cmp-hist-phi').locator('rect[data-count]').evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-series'), Number(r.getAttribute('data-count'))] as const));
+    expect(phiShown.filter(([s]) => s === 'A').map(([, n]) => n)).toEqual(phiBins(cli));
+    expect(phiShown.filter(([s]) => s === 'B').map(([, n]) => n)).toEqual(phiBins(strong));
+
+    // The case table: fixed cases only, by case id descending.
+    await page.getByTestId('cmp-change').selectOption('fixed');
+    await page.getByTestId('cmp-sort').selectOption('id');
+    await page.getByTestId('cmp-descending').check();
+    const expected = [...d.fixed_ids].sort().reverse();
+    const shown = () => page.getByTestId('cmp-cases').locator('tbody tr[data-case]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
+    await expect.poll(shown).toEqual(expected);
+    expect(await page.getByTestId('cmp-shown').textContent()).toBe(`${expected.length} of ${d.cases.length}`);
+    await page.getByTestId('compare-histograms').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, 'compare-filters.png'), fullPage: false });
+    await page.getByTestId('cmp-keys').focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('j');
+    expect(await page.locator('[data-testid="cmp-cases"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(expected[1]);
+    await page.keyboard.press('Enter');
+    // B's case, in the compare table's order.
+    await expect.poll(caseIdInView).toBe(expected[1]);
+    expect(page.url()).toContain(`#/runs/${strongRunId}/cases/`);
+    expect(await page.getByTestId('case-position').textContent()).toContain(`2 of ${expected.length}`);
+    await page.getByTestId('case-next').click();
+    await expect.poll(caseIdInView).toBe(expected[2]);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('cmp-result').waitFor();
+    await expect.poll(shown).toEqual(expected);
+
+    // A reason code: the wrong side's (B's, or A's for a fixed case); the search box narrows further.
+    await page.getByTestId('cmp-clear').click();
+    const caseA = new Map(cli.cases.map((k) => [k.id, k]));
+    const codeOf = (id: string) => {
+      const b = strong.cases.find((k) => k.id === id)!;
+      const wrong = isSuccess(b.outcome) ? caseA.get(id)! : b;
+      return isSuccess(wrong.outcome) ? '' : (wrong.reason_code ?? '');
+    };
+    const codes = new Map<string, string[]>();
+    for (const k of d.cases) if (codeOf(k.id)) codes.set(codeOf(k.id), [...(codes.get(codeOf(k.id)) ?? []), k.id]);
+    const [code, ids] = [...codes].sort((x, y) => y[1].length - x[1].length)[0]!;
+    await page.getByTestId('cmp-reason').selectOption(code);
+    await expect.poll(shown).toEqual([...ids].sort().reverse());
+    await page.getByTestId('cmp-search').fill(ids[0]!);
+    await expect.poll(shown).toEqual(ids.filter((id) => id.includes(ids[0]!)).sort().reverse());
+    expect(pageErrors).toEqual([]);
+    expect(foreign).toEqual([]);
+  }, 300_000);
 });

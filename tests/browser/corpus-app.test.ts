@@ -139,10 +139,13 @@ describe('corpus app in Chromium (production build)', () => {
     expect(runUrl).toMatch(/#\/runs\/[^/]+$/);
     expect(cli.cases.find((c) => c.id === 'monthly-orders-by-month')?.outcome).toBe('wrong');
     await page.goto(`${runUrl}/cases/monthly-orders-by-month`);
+    await page.getByTestId('case-view').waitFor();
+    // No clipboard at all (an insecure context, an old browser): the link is shown on the page instead.
+    await page.evaluate(() => Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true }));
     await page.getByTestId('share-case').click();
-    // Shown on the page whether or not a clipboard is available.
     const link = (await page.getByTestId('case-share-link').getAttribute('href'))!;
     expect(link).toContain('#/s/');
+    expect(await text('share-case-message')).toBe('Link ready below (copy it by hand).');
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const other = await fresh.newPage();
@@ -182,6 +185,13 @@ describe('corpus app in Chromium (production build)', () => {
     await other.reload();
     await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/corrupt/);
     await fresh.close();
+  });
+
+  test('a candidate that does not parse is labelled a parse error, not an execution error (the case view shows the same panel)', async () => {
+    await page.goto(`${app.origin}/#/playground`);
+    await page.getByTestId('pg-actual').fill('SELEC count(*) FROM orders');
+    await expect.poll(() => text('error-label'), { timeout: 60_000 }).toBe('Candidate parse error');
+    expect(await page.getByTestId('error-label').count()).toBe(1);
   });
 
   test('with the network off, the app loads from the service worker and the playground runs', async () => {

@@ -35,8 +35,11 @@ export interface ServedApp {
   close(): Promise<void>;
 }
 
-/** Serve a production build (dist/ by default) as `npm start` does: same config, same headers. */
-export async function serveBuiltApp(outDir = 'dist'): Promise<ServedApp> {
+/**
+ * Serve a production build (dist/ by default) as `npm start` does: same config, same headers.
+ * `onRequest` hears the path of every request the server receives (what really crossed the network).
+ */
+export async function serveBuiltApp(outDir = 'dist', onRequest?: (path: string) => void): Promise<ServedApp> {
   if (!existsSync(path.resolve(repoRoot, outDir, 'index.html')))
     throw new Error(`${outDir}/index.html is missing: run \`npm run build\` first (\`npm test\` builds before running the tests).`);
   const port = await freePort();
@@ -46,6 +49,7 @@ export async function serveBuiltApp(outDir = 'dist'): Promise<ServedApp> {
     build: { outDir },
     preview: { host: '127.0.0.1', port, strictPort: true, open: false },
   });
+  if (onRequest) server.httpServer.prependListener('request', (req: { url?: string }) => onRequest(req.url ?? ''));
   return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
 }
 

@@ -10,7 +10,7 @@ import { REPORT_VERSION } from '../../src/core/report/report.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const goldenDir = path.join(repoRoot, 'tests', 'golden', 'flawed-run');
-const goldens = readdirSync(goldenDir).map((f) => JSON.parse(readFileSync(path.join(goldenDir, f), 'utf8')));
+const goldens = readdirSync(goldenDir).filter((f) => f.endsWith('.json') && !f.endsWith('.actual.json')).map((f) => JSON.parse(readFileSync(path.join(goldenDir, f), 'utf8')));
 
 describe('per_column_mismatch_map', () => {
   it('every golden report carries it, with mismatch_map as the identical alias right after it', () => {

@@ -5,9 +5,9 @@
  * run passes its own recorded baseline, the flawed run is blocked, and every
  * per-case report of the flawed goldens run matches its committed golden
  * (`tests/golden/flawed-run/*.json`; UPDATE_GOLDEN=1 rewrites them; a missing
- * golden fails).
+ * golden fails; a differing one leaves `<id>.actual.json` beside it).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -123,9 +123,17 @@ describe('golden reports of the flawed goldens run', () => {
     for (const c of report.cases) {
       const file = path.join(dir, `${c.id}.json`);
       const actual = `${JSON.stringify(stable(c.report ?? ({ outcome: c.outcome, reason: c.reason } as unknown as EvaluationReport)), null, 2)}\n`;
+      // A mismatch leaves the new report beside its golden (git ignores *.actual.json), so
+      // `diff <id>.json <id>.actual.json` shows what changed; a match removes a stale one.
+      const actualFile = path.join(dir, `${c.id}.actual.json`);
       if (process.env.UPDATE_GOLDEN) writeFileSync(file, actual);
       else if (!existsSync(file)) differ.push(`${c.id}: golden missing (run with UPDATE_GOLDEN=1 to create it)`);
-      else if (readFileSync(file, 'utf8') !== actual) differ.push(`${c.id}: report differs from its golden`);
+      else if (readFileSync(file, 'utf8') !== actual) {
+        writeFileSync(actualFile, actual);
+        differ.push(`${c.id}: report differs from its golden; see ${path.relative(repoRoot, actualFile)}`);
+        continue;
+      }
+      rmSync(actualFile, { force: true });
     }
     expect(differ).toEqual([]);
   });

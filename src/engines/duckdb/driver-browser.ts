@@ -6,7 +6,6 @@
  * (ENGINE-NOTES "Stopping queries"), so this driver can cancel.
  */
 import { AsyncDuckDB, getPlatformFeatures, PACKAGE_VERSION, VoidLogger, type AsyncDuckDBConnection } from '@duckdb/duckdb-wasm';
-import ehWorkerUrl from '@duckdb/duckdb-wasm/dist/duckdb-browser-eh.worker.js?url';
 import ehWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
 import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
@@ -31,7 +30,8 @@ async function instantiateWithProgress(db: AsyncDuckDB): Promise<void> {
 export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
   const features = await getPlatformFeatures();
   if (!features.wasmExceptions) throw new Error('This browser lacks WebAssembly exception handling, which the DuckDB build needs.');
-  const worker = new Worker(ehWorkerUrl);
+  // DuckDB's worker, whose wasm download is shared with the service worker's cache (duckdb-eh.worker.ts).
+  const worker = new Worker(new URL('./duckdb-eh.worker.ts', import.meta.url), { type: 'module' });
   const db = new AsyncDuckDB(new VoidLogger(), worker);
   await instantiateWithProgress(db);
   await db.open({});

@@ -17,10 +17,16 @@ export interface CaseRow {
   difficulty: string;
   query: string;
   question: string;
+  /** Run vs run only: A's outcome and the change from A to B. */
+  a_outcome?: string;
+  change?: string;
 }
 
-export type SortKey = 'corpus' | 'id' | 'outcome' | 'reason_code' | 'fixture' | 'difficulty';
-export const SORT_LABEL: Record<SortKey, string> = { corpus: 'corpus order', id: 'case id', outcome: 'outcome', reason_code: 'reason code', fixture: 'fixture', difficulty: 'difficulty' };
+export type SortKey = 'corpus' | 'id' | 'outcome' | 'reason_code' | 'fixture' | 'difficulty' | 'change';
+export const SORT_LABEL: Record<SortKey, string> = { corpus: 'corpus order', id: 'case id', outcome: 'outcome', reason_code: 'reason code', fixture: 'fixture', difficulty: 'difficulty', change: 'change (A → B)' };
+/** The sorts a one-run table offers (change is the run-vs-run table's). */
+export const RUN_SORTS: SortKey[] = ['corpus', 'id', 'outcome', 'reason_code', 'fixture', 'difficulty'];
+const CHANGE_ORDER = ['regressed', 'fixed', 'unchanged_wrong', 'unchanged_right'];
 const DIFFICULTY_ORDER = ['easy', 'medium', 'hard', 'extra', 'simple', 'moderate', 'challenging'];
 
 export const ALL = '';
@@ -31,6 +37,7 @@ export class CaseFilter {
   fixture = $state(ALL);
   tag = $state(ALL);
   difficulty = $state(ALL);
+  change = $state(ALL);
   text = $state('');
   sort = $state<SortKey>('corpus');
   descending = $state(false);
@@ -42,11 +49,11 @@ export class CaseFilter {
   }
 
   get active(): boolean {
-    return !!(this.outcome || this.reasonCode || this.fixture || this.tag || this.difficulty || this.text.trim());
+    return !!(this.outcome || this.reasonCode || this.fixture || this.tag || this.difficulty || this.change || this.text.trim());
   }
 
   clear(): void {
-    this.outcome = this.reasonCode = this.fixture = this.tag = this.difficulty = ALL;
+    this.outcome = this.reasonCode = this.fixture = this.tag = this.difficulty = this.change = ALL;
     this.text = '';
   }
 
@@ -59,11 +66,13 @@ export class CaseFilter {
         (!this.fixture || r.fixture === this.fixture) &&
         (!this.tag || r.tags.includes(this.tag)) &&
         (!this.difficulty || r.difficulty === this.difficulty) &&
+        (!this.change || r.change === this.change) &&
         (!q || [r.id, r.reason, r.reason_code, r.query, r.question, r.fixture, ...r.tags].some((t) => t.toLowerCase().includes(q))),
     );
     if (this.sort !== 'corpus') {
       const key = this.sort;
-      const rank = (r: CaseRow) => (key === 'difficulty' ? String(DIFFICULTY_ORDER.indexOf(r.difficulty) + 100) : r[key]);
+      const rank = (r: CaseRow) =>
+        key === 'difficulty' ? String(DIFFICULTY_ORDER.indexOf(r.difficulty) + 100) : key === 'change' ? String(CHANGE_ORDER.indexOf(r.change ?? '') + 100) : r[key];
       // Stable: ties keep corpus order.
       out.sort((a, b) => rank(a).localeCompare(rank(b)));
     }
@@ -73,7 +82,7 @@ export class CaseFilter {
 }
 
 /** The choices each filter offers: values present in the rows, with their counts. */
-export function facets(rows: readonly CaseRow[]): Record<'outcome' | 'reason_code' | 'fixture' | 'tag' | 'difficulty', [string, number][]> {
+export function facets(rows: readonly CaseRow[]): Record<'outcome' | 'reason_code' | 'fixture' | 'tag' | 'difficulty' | 'change', [string, number][]> {
   const count = (values: string[]) => {
     const m: Record<string, number> = {};
     for (const v of values) if (v) m[v] = (m[v] ?? 0) + 1;
@@ -85,6 +94,7 @@ export function facets(rows: readonly CaseRow[]): Record<'outcome' | 'reason_cod
     fixture: count(rows.map((r) => r.fixture)),
     tag: count(rows.flatMap((r) => r.tags)),
     difficulty: count(rows.map((r) => r.difficulty)).sort((a, b) => DIFFICULTY_ORDER.indexOf(a[0]) - DIFFICULTY_ORDER.indexOf(b[0])),
+    change: count(rows.map((r) => r.change ?? '')).sort((a, b) => CHANGE_ORDER.indexOf(a[0]) - CHANGE_ORDER.indexOf(b[0])),
   };
 }
 
@@ -115,14 +125,19 @@ export function filterFor(runId: string, table: string, sort: SortKey = 'corpus'
 interface NavList {
   ids: string[];
   label: string;
+  /** Where Esc and the back link go (the results page when absent). */
+  back?: { href: string; label: string };
 }
 
 const navLists = $state<Record<string, NavList>>({});
 
 /** Called when a case is opened from a table: Previous/Next then follow that table's current rows. */
-export function rememberList(runId: string, ids: string[], label: string): void {
-  navLists[runId] = { ids, label };
+export function rememberList(runId: string, ids: string[], label: string, back?: NavList['back']): void {
+  navLists[runId] = back ? { ids, label, back } : { ids, label };
 }
+
+/** The Compare page's two runs, kept while the page lives: back from a case, the same comparison and filters. */
+export const compareChoice = $state({ a: '', b: '' });
 
 export function navList(runId: string): NavList | null {
   return navLists[runId] ?? null;

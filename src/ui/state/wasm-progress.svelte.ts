@@ -2,7 +2,8 @@
  * The DuckDB wasm download, heard on the engine hosts' BroadcastChannel
  * (src/core/wasm-progress.ts): bytes, percent and, once compiled,
  * what the first load cost. Several hosts may start DuckDB; the latest
- * download is shown.
+ * download is shown. When the service worker is the one downloading (the
+ * page has not started DuckDB yet), it posts the same progress here.
  */
 import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
 
@@ -23,6 +24,9 @@ export class WasmProgress {
       if (m.kind === 'progress') {
         this.events++;
         this.loading = { bytesLoaded: m.bytesLoaded, bytesTotal: m.bytesTotal, elapsedMs: m.elapsedMs };
+      } else if (m.kind === 'cached') {
+        // The service worker's background download for offline use: nothing was compiled.
+        this.loading = null;
       } else {
         this.loading = null;
         this.done = { bytesTotal: m.bytesTotal, elapsedMs: m.elapsedMs };

@@ -16,9 +16,10 @@ import type { InputCheck, InputFile } from '../../worker/app.worker.ts';
 import type { AppClient } from './app-client.ts';
 import { BUILT_IN_CORPORA, BUILT_IN_RUNS, DEMO_CORPUS, DEMO_RUN, fetchAsset, type BuiltInAsset } from './builtins.ts';
 import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.ts';
+import { runPhis } from './run-phi.ts';
 import { runStore, type Review, type StoredRun } from './store.ts';
 
-export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade' | 'openReport' | 'importBenchmark'>;
+export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade' | 'openReport' | 'importBenchmark' | 'stefPhis'>;
 
 /** A dropped benchmark folder: what played which part, and its databases loaded by name. */
 export interface ChosenBenchmark {
@@ -271,6 +272,11 @@ export class Workspace {
     await this.setCorpus(imported.corpus, false);
     await this.setRun(imported.run, false);
     return [];
+  }
+
+  /** STEF Φ of each case's query of a finished run (scored in the worker, kept per run). */
+  stefPhis(run: StoredRun): Promise<Map<string, number>> {
+    return runPhis(this.backend, run);
   }
 
   /** A run report the CLI wrote, checked as the gate checks it, stored as a finished run; its id, or the problem. */
