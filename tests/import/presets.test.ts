@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { birdResultEq, birdSoftF1, cleanAbnormal, rvesReward } from '../../src/core/presets/bird.ts';
+import { elapsedRatio } from '../../src/core/run/preset-grade.ts';
 import { pythonFloatRepr } from '../../src/core/presets/python-values.ts';
 import { removeDistinct, spiderPrepare, spiderResultEq } from '../../src/core/presets/spider.ts';
 import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
@@ -79,5 +80,12 @@ describe('BIRD Soft-F1 and R-VES', () => {
     expect([0, 0.1, 0.25, 0.5, 0.99, 1, 1.99, 2, 10].map(rvesReward)).toEqual([0, 0.25, 0.5, 0.75, 0.75, 1, 1, 1.25, 1.25]);
     expect(cleanAbnormal([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 100])).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
     expect(cleanAbnormal([2, 2, 2])).toEqual([2, 2, 2]);
+  });
+
+  it('a time ratio floors both times at the timer resolution: two queries too fast to time ran equally fast', () => {
+    expect(elapsedRatio(0, 0)).toBe(1);
+    expect(rvesReward(elapsedRatio(0, 0))).toBe(1);
+    expect(elapsedRatio(4, 1)).toBe(4);
+    expect(elapsedRatio(0, 2)).toBeCloseTo(0.0005, 12);
   });
 });

@@ -166,6 +166,15 @@ export interface ApplyPresetInput {
   vesIterations?: number;
 }
 
+/**
+ * One gold/prediction time ratio. Both times are floored at 1 µs, the engines' timer resolution: two queries
+ * too fast to time ran equally fast (ratio 1), not infinitely slower (a 0 ms gold over a floored prediction
+ * gave ratio 0 and reward 0 for a correct case).
+ */
+export function elapsedRatio(goldMs: number, predMs: number): number {
+  return Math.max(goldMs, 1e-3) / Math.max(predMs, 1e-3);
+}
+
 /** The mean gold/prediction time ratio over repeated runs, as BIRD's VES measures it (outliers cleaned). */
 async function timeRatio(gold: string, pred: string, engine: Engine, iterations: number, exec: { timeoutMs: number; maxRows: number }): Promise<number> {
   const ratios: number[] = [];
@@ -173,7 +182,7 @@ async function timeRatio(gold: string, pred: string, engine: Engine, iterations:
     const p = await engine.execute(pred, exec);
     const g = await engine.execute(gold, exec);
     if (!p.ok || !g.ok) return 0;
-    ratios.push(g.value.elapsedMs / Math.max(p.value.elapsedMs, 1e-3));
+    ratios.push(elapsedRatio(g.value.elapsedMs, p.value.elapsedMs));
   }
   const kept = cleanAbnormal(ratios);
   return kept.reduce((a, b) => a + b, 0) / kept.length;
