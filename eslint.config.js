@@ -5,10 +5,12 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const layer = (name, patterns) => ({ group: patterns, message: `${name} must not import this layer (see README: Architecture).` });
+const layer = (name, patterns) => ({
+  group: patterns,
+  message: `${name} must not import this layer (see README: Architecture).`,
+});
 
 export default tseslint.config(
-
   { ignores: ['dist/**', 'lib/**', 'node_modules/**', 'public/**', '.bench/**', '.test-dist/**', '.scratch/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -28,19 +30,36 @@ export default tseslint.config(
   {
     files: ['src/core/**'],
     rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          layer('src/core', ['**/engines/**', '**/worker/**', '**/ui/**', '**/cli/**']),
-          { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'crypto'], message: 'src/core is pure: no Node built-ins.' },
-          { group: ['@duckdb/*', 'sql.js', 'comlink', 'svelte', 'svelte/*', 'apache-arrow', 'hyparquet'], message: 'src/core is pure: no engine, worker or UI libraries.' },
-        ],
-      }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            layer('src/core', ['**/engines/**', '**/worker/**', '**/ui/**', '**/cli/**']),
+            {
+              group: ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads', 'crypto'],
+              message: 'src/core is pure: no Node built-ins.',
+            },
+            {
+              group: ['@duckdb/*', 'sql.js', 'comlink', 'svelte', 'svelte/*', 'apache-arrow', 'hyparquet'],
+              message: 'src/core is pure: no engine, worker or UI libraries.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/engines/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [layer('src/engines', ['**/worker/**', '**/ui/**', '**/cli/**']), { group: ['svelte', 'svelte/*'], message: 'engines have no UI.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            layer('src/engines', ['**/worker/**', '**/ui/**', '**/cli/**']),
+            { group: ['svelte', 'svelte/*'], message: 'engines have no UI.' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -50,7 +69,15 @@ export default tseslint.config(
   {
     files: ['src/ui/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [layer('src/ui', ['**/engines/**', '**/cli/**']), { group: ['node:*'], message: 'the UI runs in the browser.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            layer('src/ui', ['**/engines/**', '**/cli/**']),
+            { group: ['node:*'], message: 'the UI runs in the browser.' },
+          ],
+        },
+      ],
       'svelte/no-at-html-tags': 'error',
     },
   },

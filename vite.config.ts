@@ -71,7 +71,13 @@ function contentSecurityPolicy(): Plugin {
     },
     transformIndexHtml: {
       order: 'pre',
-      handler: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY }, injectTo: 'head-prepend' }],
+      handler: () => [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: CONTENT_SECURITY_POLICY },
+          injectTo: 'head-prepend',
+        },
+      ],
     },
   };
 }
@@ -91,7 +97,12 @@ function serviceWorker(): Plugin {
     generateBundle(_options, bundle) {
       const publicFiles = readdirSync(new URL('./public/', import.meta.url), { recursive: true, withFileTypes: true })
         .filter((e) => e.isFile() && e.name !== '_headers')
-        .map((e) => path.relative(fileURLToPath(new URL('./public/', import.meta.url)), path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+        .map((e) =>
+          path
+            .relative(fileURLToPath(new URL('./public/', import.meta.url)), path.join(e.parentPath, e.name))
+            .split(path.sep)
+            .join('/'),
+        );
       const all = [...new Set([...Object.keys(bundle), ...publicFiles])]
         .filter((f) => !f.endsWith('.map') && f !== 'index.html' && f !== '_headers')
         .map((f) => `./${f}`)
@@ -110,8 +121,10 @@ function serviceWorker(): Plugin {
         __WASM_CHANNEL__: WASM_PROGRESS_CHANNEL,
       };
       let source = template.replace(/\/\* global __[^\n]*\*\/\n/, '');
-      for (const [name, value] of Object.entries(values)) source = source.replace(`= ${name};`, `= ${JSON.stringify(value)};`);
-      if (/__[A-Z_]+__/.test(source)) throw new Error(`sw.js: a placeholder was left unfilled: ${/__[A-Z_]+__/.exec(source)![0]}`);
+      for (const [name, value] of Object.entries(values))
+        source = source.replace(`= ${name};`, `= ${JSON.stringify(value)};`);
+      if (/__[A-Z_]+__/.test(source))
+        throw new Error(`sw.js: a placeholder was left unfilled: ${/__[A-Z_]+__/.exec(source)![0]}`);
       this.emitFile({ type: 'asset', fileName: 'sw.js', source });
     },
   };
@@ -126,7 +139,8 @@ function duckDbWorkerScript(): Plugin {
   return {
     name: 'sql-verdict:duckdb-worker-script',
     transform(code, id) {
-      if (/duckdb-wasm[\\/]dist[\\/]duckdb-browser-eh\.worker\.js$/.test(id)) return { code, map: null, moduleSideEffects: true };
+      if (/duckdb-wasm[\\/]dist[\\/]duckdb-browser-eh\.worker\.js$/.test(id))
+        return { code, map: null, moduleSideEffects: true };
       return null;
     },
   };

@@ -74,7 +74,9 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
   try {
     const page = await context.newPage();
     await page.addInitScript(() => {
-      addEventListener('click', () => ((window as unknown as { __clickAt: number }).__clickAt ??= performance.now()), { capture: true });
+      addEventListener('click', () => ((window as unknown as { __clickAt: number }).__clickAt ??= performance.now()), {
+        capture: true,
+      });
     });
     await page.goto(`${origin}/`, { waitUntil: 'load' });
     // The document's script graph (module scripts and preloads); a Worker's script, fetched by the page too, has initiatorType "other".
@@ -87,17 +89,29 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
     );
     const button = page.getByTestId('run-demo');
     await button.waitFor();
-    await page.waitForFunction(() => !(document.querySelector('[data-testid=run-demo]') as HTMLButtonElement | null)?.disabled, null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () => !(document.querySelector('[data-testid=run-demo]') as HTMLButtonElement | null)?.disabled,
+      null,
+      { timeout: 60_000 },
+    );
     await button.click();
     const firstCaseAt = (await (
-      await page.waitForFunction(() => (window as unknown as { __verdict?: { firstCaseAt: number | null } }).__verdict?.firstCaseAt ?? null, null, { timeout: 600_000, polling: 100 })
+      await page.waitForFunction(
+        () => (window as unknown as { __verdict?: { firstCaseAt: number | null } }).__verdict?.firstCaseAt ?? null,
+        null,
+        { timeout: 600_000, polling: 100 },
+      )
     ).jsonValue()) as number;
     const clickAt = await page.evaluate(() => (window as unknown as { __clickAt: number }).__clickAt);
     let runMs: number | null = null;
     if (full) {
       // Polled every frame: the figure is at most one frame late.
       const doneAt = (await (
-        await page.waitForFunction(() => (document.querySelector('[data-testid=summary-cards]') ? performance.now() : null), null, { timeout: 900_000, polling: 'raf' })
+        await page.waitForFunction(
+          () => (document.querySelector('[data-testid=summary-cards]') ? performance.now() : null),
+          null,
+          { timeout: 900_000, polling: 'raf' },
+        )
       ).jsonValue()) as number;
       const status = await page.getByTestId('run-status').textContent();
       if (status?.trim() !== 'done') throw new Error(`the demo run ended ${status}`);
@@ -105,7 +119,13 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
     }
     const pageSet = new Set(pageScripts);
     const workerScripts = [...requested].filter((p) => p.endsWith('.js') && !pageSet.has(p) && !p.endsWith('/sw.js'));
-    return { firstCaseFromNavigationMs: firstCaseAt, firstCaseFromClickMs: firstCaseAt - clickAt, runMs, pageScripts, workerScripts };
+    return {
+      firstCaseFromNavigationMs: firstCaseAt,
+      firstCaseFromClickMs: firstCaseAt - clickAt,
+      runMs,
+      pageScripts,
+      workerScripts,
+    };
   } finally {
     await context.close();
   }
@@ -114,7 +134,11 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
 export async function benchApp(options: { runs?: number } = {}): Promise<AppBenchResult> {
   const runs = Math.max(1, options.runs ?? 3);
   // The app exactly as `npm run build` makes it, in its own directory so dist/ is left alone.
-  await build({ root: repoRoot, logLevel: 'error', build: { outDir: path.join(repoRoot, APP_DIST), emptyOutDir: true } });
+  await build({
+    root: repoRoot,
+    logLevel: 'error',
+    build: { outDir: path.join(repoRoot, APP_DIST), emptyOutDir: true },
+  });
   const app = await serveBuiltApp(APP_DIST);
   const browser = await launchChromium();
   try {
@@ -137,8 +161,16 @@ const sum = (files: FileSize[], key: 'bytes' | 'gzipBytes') => files.reduce((a, 
 export function appFigures(result: AppBenchResult): Figure[] {
   const full = result.samples.find((s) => s.runMs !== null)!;
   return [
-    { name: 'app.first_case_from_navigation_ms_median', value: median(result.samples.map((s) => s.firstCaseFromNavigationMs)), unit: 'ms' },
-    { name: 'app.first_case_from_click_ms_median', value: median(result.samples.map((s) => s.firstCaseFromClickMs)), unit: 'ms' },
+    {
+      name: 'app.first_case_from_navigation_ms_median',
+      value: median(result.samples.map((s) => s.firstCaseFromNavigationMs)),
+      unit: 'ms',
+    },
+    {
+      name: 'app.first_case_from_click_ms_median',
+      value: median(result.samples.map((s) => s.firstCaseFromClickMs)),
+      unit: 'ms',
+    },
     { name: 'app.demo_run_ms', value: full.runMs!, unit: 'ms' },
     { name: 'app.js_page_gzip9_kib', value: kb(sum(result.payload.page, 'gzipBytes')), unit: 'KiB' },
     { name: 'app.js_workers_gzip9_kib', value: kb(sum(result.payload.worker, 'gzipBytes')), unit: 'KiB' },
@@ -146,7 +178,8 @@ export function appFigures(result: AppBenchResult): Figure[] {
 }
 
 export function formatAppBench(result: AppBenchResult): string {
-  const line = (f: FileSize) => `    ${f.file.padEnd(48)} ${kb(f.bytes).toFixed(1).padStart(8)} KiB raw ${kb(f.gzipBytes).toFixed(1).padStart(7)} KiB gzip -9`;
+  const line = (f: FileSize) =>
+    `    ${f.file.padEnd(48)} ${kb(f.bytes).toFixed(1).padStart(8)} KiB raw ${kb(f.gzipBytes).toFixed(1).padStart(7)} KiB gzip -9`;
   const out = [`Chromium ${result.chromium}; ${result.samples.length} cold samples (fresh context each)`];
   result.samples.forEach((s, i) =>
     out.push(
@@ -154,7 +187,10 @@ export function formatAppBench(result: AppBenchResult): string {
     ),
   );
   out.push('  page JS at first paint (loaded before the load event):', ...result.payload.page.map(line));
-  out.push('  worker JS (app worker, engine host, engine workers; requested during the demo run):', ...result.payload.worker.map(line));
+  out.push(
+    '  worker JS (app worker, engine host, engine workers; requested during the demo run):',
+    ...result.payload.worker.map(line),
+  );
   out.push('  not counted: the service worker script', ...result.payload.serviceWorker.map(line));
   return out.join('\n');
 }
@@ -165,10 +201,19 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const baselineFile = path.join(path.dirname(fileURLToPath(import.meta.url)), 'baseline.json');
   console.log(formatAppBench(result));
   const figures = appFigures(result);
-  printFigures('The app in Chromium (demo corpus, cold first visit; JS gzip -9, wasm excluded)', figures, loadBaseline(baselineFile));
+  printFigures(
+    'The app in Chromium (demo corpus, cold first visit; JS gzip -9, wasm excluded)',
+    figures,
+    loadBaseline(baselineFile),
+  );
   if (process.argv.includes('--record')) {
     // Merges: the other figures of the baseline are kept as recorded.
-    mergeBaselineFigures(baselineFile, figures, 'app.', `node kind, 2 cores, Node ${process.versions.node}, Chromium ${result.chromium}, load average ${loadavg()[0]!.toFixed(1)} at the end (shared machine)`);
+    mergeBaselineFigures(
+      baselineFile,
+      figures,
+      'app.',
+      `node kind, 2 cores, Node ${process.versions.node}, Chromium ${result.chromium}, load average ${loadavg()[0]!.toFixed(1)} at the end (shared machine)`,
+    );
     console.log(`\nApp figures merged into ${baselineFile}`);
   }
   process.exit(0);

@@ -98,14 +98,18 @@ function stats(values: number[]): Stats {
 
 /** A deterministic SQL dump that loads on both engines. */
 export function syntheticDump(rows: number): string {
-  const lines = ['CREATE TABLE sales (id INTEGER PRIMARY KEY, store VARCHAR(20), sold_on DATE, amount DECIMAL(12,2), qty INTEGER);'];
+  const lines = [
+    'CREATE TABLE sales (id INTEGER PRIMARY KEY, store VARCHAR(20), sold_on DATE, amount DECIMAL(12,2), qty INTEGER);',
+  ];
   for (let start = 0; start < rows; start += 1000) {
     const values: string[] = [];
     for (let i = start; i < Math.min(rows, start + 1000); i++) {
       const day = 1 + (i % 28);
       const month = 1 + (Math.floor(i / 28) % 12);
       const cents = (i * 7919) % 100000;
-      values.push(`(${i}, 'store-${i % 37}', '2025-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}', ${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}, ${i % 13})`);
+      values.push(
+        `(${i}, 'store-${i % 37}', '2025-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}', ${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}, ${i % 13})`,
+      );
     }
     lines.push(`INSERT INTO sales VALUES ${values.join(', ')};`);
   }
@@ -115,7 +119,8 @@ export function syntheticDump(rows: number): string {
 async function numberAttr(page: Page, selector: string, name: string): Promise<number> {
   const value = await page.locator(selector).getAttribute(name);
   const n = Number(value);
-  if (value === null || value === '' || !Number.isFinite(n)) throw new Error(`${selector} has no numeric ${name} (${value})`);
+  if (value === null || value === '' || !Number.isFinite(n))
+    throw new Error(`${selector} has no numeric ${name} (${value})`);
   return n;
 }
 
@@ -128,22 +133,39 @@ interface PageRun {
   probe: { engineMs: number; workerMs: number; roundTripMs: number }[];
 }
 
-function runBenchPage(page: Page, engine: EngineName, dump: { name: string; sql: string }, runs: number): Promise<PageRun> {
+function runBenchPage(
+  page: Page,
+  engine: EngineName,
+  dump: { name: string; sql: string },
+  runs: number,
+): Promise<PageRun> {
   return page.evaluate(
-    (a) => (globalThis as unknown as { sqlVerdictBench: { run: (...args: unknown[]) => Promise<PageRun> } }).sqlVerdictBench.run(a.engine, a.dump, a.runs, a.sql),
+    (a) =>
+      (
+        globalThis as unknown as { sqlVerdictBench: { run: (...args: unknown[]) => Promise<PageRun> } }
+      ).sqlVerdictBench.run(a.engine, a.dump, a.runs, a.sql),
     { engine, dump, runs, sql: PROBE_SQL },
   );
 }
 
 /** The app page: navigation to ready, and Run clicked to answer shown. */
-async function measureUi(browser: Browser, origin: string, engine: EngineName, runs: number): Promise<BrowserEngineFigures['ui']> {
+async function measureUi(
+  browser: Browser,
+  origin: string,
+  engine: EngineName,
+  runs: number,
+): Promise<BrowserEngineFigures['ui']> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   try {
     const page = await context.newPage();
     const navigated = performance.now();
     await page.goto(`${origin}/?engine=${engine}`);
     await page.locator(`[data-testid=fixture-summary][data-engine=${engine}]`).waitFor({ timeout: 180_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Ready'), null, { timeout: 180_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Ready'),
+      null,
+      { timeout: 180_000 },
+    );
     const pageReadyMs = performance.now() - navigated;
     await page.getByTestId('sql').fill(PROBE_SQL);
     const samples: number[] = [];
@@ -159,7 +181,13 @@ async function measureUi(browser: Browser, origin: string, engine: EngineName, r
   }
 }
 
-async function benchEngine(browser: Browser, origin: string, engine: EngineName, runs: number, dump: { name: string; sql: string; rows: number }): Promise<BrowserEngineFigures> {
+async function benchEngine(
+  browser: Browser,
+  origin: string,
+  engine: EngineName,
+  runs: number,
+  dump: { name: string; sql: string; rows: number },
+): Promise<BrowserEngineFigures> {
   const context = await browser.newContext();
   let cold: PageRun;
   let warm: PageRun;
@@ -212,7 +240,9 @@ export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Pr
     build: {
       outDir: path.join(repoRoot, BENCH_DIST),
       emptyOutDir: true,
-      rolldownOptions: { input: { app: path.join(repoRoot, 'index.html'), bench: path.join(repoRoot, 'bench/browser/index.html') } },
+      rolldownOptions: {
+        input: { app: path.join(repoRoot, 'index.html'), bench: path.join(repoRoot, 'bench/browser/index.html') },
+      },
     },
   });
   const app = await serveBuiltApp(BENCH_DIST);
@@ -221,7 +251,8 @@ export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Pr
     const dump = { name: `sales_${rows}`, sql: syntheticDump(rows), rows };
     const engines: BrowserEngineFigures[] = [];
     // One engine at a time: they do not compete for the cores.
-    for (const engine of options.engines ?? (['duckdb', 'sqlite', 'pglite'] as const)) engines.push(await benchEngine(browser, app.origin, engine, runs, dump));
+    for (const engine of options.engines ?? (['duckdb', 'sqlite', 'pglite'] as const))
+      engines.push(await benchEngine(browser, app.origin, engine, runs, dump));
     return { chromium: browser.version(), engines };
   } finally {
     await browser.close();
@@ -230,24 +261,35 @@ export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Pr
 }
 
 const ms = (v: number) => (v < 10 ? v.toFixed(2) : v < 1000 ? v.toFixed(1) : `${(v / 1000).toFixed(2)} s`).padStart(8);
-const ms0 = (v: number) => (v < 10 ? `${v.toFixed(2)} ms` : v < 1000 ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(2)} s`);
+const ms0 = (v: number) =>
+  v < 10 ? `${v.toFixed(2)} ms` : v < 1000 ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(2)} s`;
 
 export function formatBrowserBench(result: BrowserBenchResult): string {
-  const out = [`Browser: headless Chromium ${result.chromium}, production build; page → app worker → engine host worker → engine`];
+  const out = [
+    `Browser: headless Chromium ${result.chromium}, production build; page → app worker → engine host worker → engine`,
+  ];
   for (const e of result.engines) {
     out.push('', `  ${e.engine}: ${e.version}`);
-    out.push(`    engine start          cold ${ms0(e.coldStartMs)}, warm ${ms0(e.warmStartMs)} (app worker itself: ${ms0(e.appWorkerStartMs)})`);
-    for (const f of e.fixtures) out.push(`    fixture load          ${ms0(f.loadMs)} in the engine, ${ms0(f.loadWallMs)} seen by the app worker: ${f.fixture}`);
+    out.push(
+      `    engine start          cold ${ms0(e.coldStartMs)}, warm ${ms0(e.warmStartMs)} (app worker itself: ${ms0(e.appWorkerStartMs)})`,
+    );
+    for (const f of e.fixtures)
+      out.push(
+        `    fixture load          ${ms0(f.loadMs)} in the engine, ${ms0(f.loadWallMs)} seen by the app worker: ${f.fixture}`,
+      );
     const q = e.query;
     out.push(`    per query (${q.sql}, ${q.runs} runs)              median      p90      min      max`);
-    const row = (label: string, s: Stats) => out.push(`      ${label.padEnd(34)}${ms(s.median)} ${ms(s.p90)} ${ms(s.min)} ${ms(s.max)}  ms`);
+    const row = (label: string, s: Stats) =>
+      out.push(`      ${label.padEnd(34)}${ms(s.median)} ${ms(s.p90)} ${ms(s.min)} ${ms(s.max)}  ms`);
     row('engine (raw call, in the host)', q.engineMs);
     row('page round trip', q.roundTripMs);
     row('overhead (round trip − engine)', q.overheadMs);
     row('  app worker ↔ engine host', q.hostHopMs);
     row('  page ↔ app worker', q.pageHopMs);
     row('no-op call page ↔ app worker', q.noopMs);
-    out.push(`    app page              ready ${ms0(e.ui.pageReadyMs)} after navigation (cold); Run click → answer: median ${ms0(e.ui.clickToAnswerMs.median)}, p90 ${ms0(e.ui.clickToAnswerMs.p90)}`);
+    out.push(
+      `    app page              ready ${ms0(e.ui.pageReadyMs)} after navigation (cold); Run click → answer: median ${ms0(e.ui.clickToAnswerMs.median)}, p90 ${ms0(e.ui.clickToAnswerMs.p90)}`,
+    );
   }
   return out.join('\n');
 }

@@ -26,10 +26,16 @@ async function dumpOf(SQL: SqlJsStatic, bytes: Uint8Array): Promise<string> {
   const db = new SQL.Database(bytes);
   const out: string[] = [];
   for (const [name, ddl] of db.exec("SELECT name, sql FROM sqlite_schema WHERE type='table'")[0]!.values) {
-    out.push(`${String(ddl).replace(/\bFOREIGN KEY[^,)]*\([^)]*\)\s*REFERENCES[^,)]*\([^)]*\)/gi, '').replace(/,\s*\)/g, ')')};`);
+    out.push(
+      `${String(ddl)
+        .replace(/\bFOREIGN KEY[^,)]*\([^)]*\)\s*REFERENCES[^,)]*\([^)]*\)/gi, '')
+        .replace(/,\s*\)/g, ')')};`,
+    );
     const rows = db.exec(`SELECT * FROM "${String(name)}"`)[0]?.values ?? [];
     for (const row of rows)
-      out.push(`INSERT INTO "${String(name)}" VALUES (${row.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`)).join(', ')});`);
+      out.push(
+        `INSERT INTO "${String(name)}" VALUES (${row.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`)).join(', ')});`,
+      );
   }
   db.close();
   return out.join('\n');
@@ -45,16 +51,28 @@ export async function benchNodeEngines(spider: string): Promise<Figure[]> {
   const pgDump = dump.replace(/"([^"]+)"/g, (_, name: string) => `"${name.toLowerCase()}"`).replace(/,\s*\)/g, ')');
 
   const fixtures: Record<'duckdb' | 'sqlite' | 'pglite', FixtureSource> = {
-    duckdb: { name: 'concert_singer', files: [{ fileName: 'concert_singer.sql', format: 'sql', bytes: new TextEncoder().encode(dump) }] },
-    pglite: { name: 'concert_singer', files: [{ fileName: 'concert_singer.sql', format: 'sql', bytes: new TextEncoder().encode(pgDump) }] },
-    sqlite: { name: 'concert_singer', files: [{ fileName: 'concert_singer.sqlite', format: 'sqlite', bytes: sqliteBytes }] },
+    duckdb: {
+      name: 'concert_singer',
+      files: [{ fileName: 'concert_singer.sql', format: 'sql', bytes: new TextEncoder().encode(dump) }],
+    },
+    pglite: {
+      name: 'concert_singer',
+      files: [{ fileName: 'concert_singer.sql', format: 'sql', bytes: new TextEncoder().encode(pgDump) }],
+    },
+    sqlite: {
+      name: 'concert_singer',
+      files: [{ fileName: 'concert_singer.sqlite', format: 'sqlite', bytes: sqliteBytes }],
+    },
   };
 
   // Raw engine calls, in-process.
   const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as typeof DuckDbBlocking;
   const dist = (f: string) => require.resolve(`@duckdb/duckdb-wasm/dist/${f}`);
   const rawDb = await duckdb.createDuckDB(
-    { mvp: { mainModule: dist('duckdb-mvp.wasm'), mainWorker: dist('duckdb-node-mvp.worker.cjs') }, eh: { mainModule: dist('duckdb-eh.wasm'), mainWorker: dist('duckdb-node-eh.worker.cjs') } },
+    {
+      mvp: { mainModule: dist('duckdb-mvp.wasm'), mainWorker: dist('duckdb-node-mvp.worker.cjs') },
+      eh: { mainModule: dist('duckdb-eh.wasm'), mainWorker: dist('duckdb-node-eh.worker.cjs') },
+    },
     new duckdb.VoidLogger(),
     duckdb.NODE_RUNTIME,
   );
@@ -74,7 +92,11 @@ export async function benchNodeEngines(spider: string): Promise<Figure[]> {
   for (const name of ['duckdb', 'sqlite', 'pglite'] as const) {
     const engine = openEngine(name);
     figures.push({ name: `node.${name}.startup_ms`, value: await timeIt(() => engine.version()), unit: 'ms' });
-    figures.push({ name: `node.${name}.fixture_load_ms`, value: await timeIt(() => engine.load(fixtures[name])), unit: 'ms' });
+    figures.push({
+      name: `node.${name}.fixture_load_ms`,
+      value: await timeIt(() => engine.load(fixtures[name])),
+      unit: 'ms',
+    });
     const ours: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i < RUNS; i++) {

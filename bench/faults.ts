@@ -18,7 +18,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The two wasm engines of the fault bench (PGlite has its own bench in bench/engines-node.ts).
 const HUGE: Record<Extract<EngineName, 'duckdb' | 'sqlite'>, string> = {
   duckdb: "SELECT repeat('x', 8192) AS s FROM range(1000000)",
-  sqlite: "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r",
+  sqlite:
+    "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r",
 };
 const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
 
@@ -26,27 +27,65 @@ const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)
 export function hugeResultRun(engine: keyof typeof HUGE): { figures: Figure[]; line: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-faults-'));
   try {
-    const cases = ['huge', 'after'].map((id) => `  - id: ${id}\n    fixture: retail\n    question: How many customers?\n    reference_sql: SELECT count(*) AS n FROM customers\n    shape: scalar\n`);
-    writeFileSync(path.join(dir, 'corpus.yaml'), `corpus: faults\nversion: 1\nengine: ${engine}\ncases:\n${cases.join('')}`);
-    writeFileSync(path.join(dir, 'run.jsonl'), [{ id: 'huge', sql: HUGE[engine] }, { id: 'after', sql: 'SELECT count(*) AS n FROM customers' }].map((r) => JSON.stringify(r)).join('\n'));
+    const cases = ['huge', 'after'].map(
+      (id) =>
+        `  - id: ${id}\n    fixture: retail\n    question: How many customers?\n    reference_sql: SELECT count(*) AS n FROM customers\n    shape: scalar\n`,
+    );
+    writeFileSync(
+      path.join(dir, 'corpus.yaml'),
+      `corpus: faults\nversion: 1\nengine: ${engine}\ncases:\n${cases.join('')}`,
+    );
+    writeFileSync(
+      path.join(dir, 'run.jsonl'),
+      [
+        { id: 'huge', sql: HUGE[engine] },
+        { id: 'after', sql: 'SELECT count(*) AS n FROM customers' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
     const started = performance.now();
     let stderr = '';
     try {
-      execFileSync('/usr/bin/time', ['-v', process.execPath, path.join(root, 'bin', 'sql-verdict.mjs'), 'run', '--corpus', 'corpus.yaml', '--run', 'run.jsonl', '--timeout-ms', '300000', '--out', 'out.json'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync(
+        '/usr/bin/time',
+        [
+          '-v',
+          process.execPath,
+          path.join(root, 'bin', 'sql-verdict.mjs'),
+          'run',
+          '--corpus',
+          'corpus.yaml',
+          '--run',
+          'run.jsonl',
+          '--timeout-ms',
+          '300000',
+          '--out',
+          'out.json',
+        ],
+        { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
     } catch (thrown) {
       // Exit 1: a case failed, as it should.
       stderr = String((thrown as { stderr?: Buffer }).stderr ?? '');
     }
     const wallS = (performance.now() - started) / 1000;
     const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(stderr)?.[1] ?? NaN);
-    const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as { cases: { id: string; outcome: string; report?: { error_types?: string[] } }[] };
+    const report = JSON.parse(readFileSync(path.join(dir, 'out.json'), 'utf8')) as {
+      cases: { id: string; outcome: string; report?: { error_types?: string[] } }[];
+    };
     const [huge, after] = report.cases;
     const line = `${engine}: huge → ${huge?.outcome} (${huge?.report?.error_types?.join(', ')}), next case → ${after?.outcome}; peak RSS ${(rssKb / 1024).toFixed(0)} MiB; ${wallS.toFixed(1)} s`;
     return {
       line,
       figures: [
         { name: `faults.${engine}.huge_result_run_peak_rss_mib`, value: rssKb / 1024, unit: 'MiB' },
-        { name: `faults.${engine}.huge_result_run_resource_exhausted`, value: huge?.report?.error_types?.includes('resource_exhausted') && after?.outcome === 'correct' ? 1 : 0, unit: 'bool', lowerIsBetter: false },
+        {
+          name: `faults.${engine}.huge_result_run_resource_exhausted`,
+          value: huge?.report?.error_types?.includes('resource_exhausted') && after?.outcome === 'correct' ? 1 : 0,
+          unit: 'bool',
+          lowerIsBetter: false,
+        },
       ],
     };
   } finally {
@@ -58,7 +97,13 @@ export function hugeResultRun(engine: keyof typeof HUGE): { figures: Figure[]; l
 export async function recovery(engine: EngineName, warmSpare: boolean, rounds = 3): Promise<number[]> {
   const supervised = openEngine(engine, { warmSpare });
   try {
-    const loaded = await supervised.load({ name: 'retail', files: [{ fileName: 'retail.sql', format: 'sql', bytes: readFileSync(path.join(root, 'fixtures', 'retail.sql')) }], asOf: '2025-06-30' });
+    const loaded = await supervised.load({
+      name: 'retail',
+      files: [
+        { fileName: 'retail.sql', format: 'sql', bytes: readFileSync(path.join(root, 'fixtures', 'retail.sql')) },
+      ],
+      asOf: '2025-06-30',
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
     const times: number[] = [];
     for (let i = 0; i < rounds; i++) {
@@ -90,7 +135,9 @@ export async function benchFaults(): Promise<{ figures: Figure[]; lines: string[
       const times = await recovery(engine, warm);
       const name = `faults.${engine}.next_query_after_timeout_ms.${warm ? 'warm_spare' : 'reload'}`;
       figures.push({ name, value: median(times), unit: 'ms' });
-      lines.push(`${engine}: next query after a timeout kill, ${warm ? 'warm spare' : 'restart + reload'}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+      lines.push(
+        `${engine}: next query after a timeout kill, ${warm ? 'warm spare' : 'restart + reload'}: ${times.map((t) => t.toFixed(0)).join(', ')} ms`,
+      );
     }
   }
   return { figures, lines };

@@ -49,7 +49,10 @@ export function recordBaseline(file: string, figures: Figure[], machine: string)
   const merged: Baseline = {
     recorded: new Date().toISOString().slice(0, 10),
     machine,
-    figures: { ...(previous?.figures ?? {}), ...Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])) },
+    figures: {
+      ...(previous?.figures ?? {}),
+      ...Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])),
+    },
   };
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);
 }
@@ -63,7 +66,10 @@ export function mergeBaselineFigures(file: string, figures: Figure[], prefix: st
   const merged: Baseline = {
     recorded: previous?.recorded ?? new Date().toISOString().slice(0, 10),
     machine: previous?.machine ?? note,
-    figures: { ...(previous?.figures ?? {}), ...Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])) },
+    figures: {
+      ...(previous?.figures ?? {}),
+      ...Object.fromEntries(figures.map((f) => [f.name, Math.round(f.value * 100) / 100])),
+    },
     notes: { ...(previous?.notes ?? {}), [prefix]: `recorded ${new Date().toISOString().slice(0, 10)}, ${note}` },
   };
   writeFileSync(file, `${JSON.stringify(merged, null, 2)}\n`);

@@ -29,13 +29,19 @@ console.log('| database | rows | neighbour rows | generate ms | dump KB | load +
 console.log('|---|--:|--:|--:|--:|--:|--:|');
 for (const db of dbs) {
   const file = path.join(spider, 'database', db, `${db}.sqlite`);
-  const loaded = await engine.load({ name: db, files: [{ fileName: `${db}.sqlite`, format: 'sqlite', bytes: new Uint8Array(readFileSync(file)) }] });
+  const loaded = await engine.load({
+    name: db,
+    files: [{ fileName: `${db}.sqlite`, format: 'sqlite', bytes: new Uint8Array(readFileSync(file)) }],
+  });
   if (!loaded.ok) throw new Error(loaded.error.message);
   const t0 = performance.now();
   const snap = await readSnapshot(engine);
   if (!snap.ok) throw new Error(snap.error.message);
   const snapMs = performance.now() - t0;
-  const plan = planNeighbours([`SELECT count(*) FROM ${snap.value.tables[0]!.name}`], snap.value.tables.flatMap((t) => t.columns.map((c) => c.name)));
+  const plan = planNeighbours(
+    [`SELECT count(*) FROM ${snap.value.tables[0]!.name}`],
+    snap.value.tables.flatMap((t) => t.columns.map((c) => c.name)),
+  );
   let gen = 0;
   let dumpBytes = 0;
   let loadQuery = 0;
@@ -50,12 +56,16 @@ for (const db of dbs) {
     dumpBytes += dump.sql.length;
     rows += data.tables.reduce((s, x) => s + x.rows.length, 0);
     t = performance.now();
-    const ran = await host.withNeighbour('sqlite', db, dump.sql, (scratch) => scratch.execute(`SELECT count(*) FROM "${snap.value.tables[0]!.name}"`));
+    const ran = await host.withNeighbour('sqlite', db, dump.sql, (scratch) =>
+      scratch.execute(`SELECT count(*) FROM "${snap.value.tables[0]!.name}"`),
+    );
     loadQuery += performance.now() - t;
     if (!ran.ok) throw new Error(ran.error.message);
     rss = Math.max(rss, process.memoryUsage().rss);
   }
-  console.log(`| ${db} | ${snap.value.totalRows} (snapshot ${snapMs.toFixed(0)} ms) | ${(rows / k).toFixed(0)} | ${(gen / k).toFixed(1)} | ${(dumpBytes / k / 1024).toFixed(0)} | ${(loadQuery / k).toFixed(1)} | ${mb(rss)} |`);
+  console.log(
+    `| ${db} | ${snap.value.totalRows} (snapshot ${snapMs.toFixed(0)} ms) | ${(rows / k).toFixed(0)} | ${(gen / k).toFixed(1)} | ${(dumpBytes / k / 1024).toFixed(0)} | ${(loadQuery / k).toFixed(1)} | ${mb(rss)} |`,
+  );
 }
 await engine.close();
 await host.close();

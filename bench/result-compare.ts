@@ -42,7 +42,10 @@ const gc = runInNewContext('gc') as () => void;
 
 const FIXTURE = new TextEncoder().encode('CREATE TABLE t(x INTEGER);\n');
 
-const select = (n: number, ratio = 'i / 7.0') => `SELECT i AS id, ((i % 100000) / 100)::DECIMAL(12,2) AS amount, (${ratio})::DOUBLE AS ratio,
+const select = (
+  n: number,
+  ratio = 'i / 7.0',
+) => `SELECT i AS id, ((i % 100000) / 100)::DECIMAL(12,2) AS amount, (${ratio})::DOUBLE AS ratio,
   'customer ' || (i % 1000) AS name, DATE '2024-01-01' + (i % 365)::INTEGER AS day FROM range(${n}) t(i)`;
 
 /** A thread that samples the process RSS every few milliseconds (the main thread is busy comparing). */
@@ -69,14 +72,25 @@ function startRssSampler(): { stop(): Promise<number> } {
   };
 }
 
-async function run(engine: Engine, sql: string, rows: number): Promise<{ table: ResultTable; wallMs: number; engineMs: number }> {
+async function run(
+  engine: Engine,
+  sql: string,
+  rows: number,
+): Promise<{ table: ResultTable; wallMs: number; engineMs: number }> {
   const started = performance.now();
   const outcome = await engine.execute(sql, { maxRows: rows, timeoutMs: 300_000 });
   if (!outcome.ok) throw new Error(`DuckDB: ${outcome.error.message}`);
-  return { table: { columns: outcome.value.columns, rows: outcome.value.rows }, wallMs: performance.now() - started, engineMs: outcome.value.elapsedMs };
+  return {
+    table: { columns: outcome.value.columns, rows: outcome.value.rows },
+    wallMs: performance.now() - started,
+    engineMs: outcome.value.elapsedMs,
+  };
 }
 
-async function measure(expected: ResultTable, actual: ResultTable): Promise<{ ms: number; cpuMs: number; peakMb: number; pass: boolean }> {
+async function measure(
+  expected: ResultTable,
+  actual: ResultTable,
+): Promise<{ ms: number; cpuMs: number; peakMb: number; pass: boolean }> {
   gc();
   const before = process.memoryUsage.rss();
   const sampler = startRssSampler();
@@ -87,7 +101,12 @@ async function measure(expected: ResultTable, actual: ResultTable): Promise<{ ms
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const peak = await sampler.stop();
-  return { ms, cpuMs: (used.user + used.system) / 1000, peakMb: Math.max(0, peak - before) / 1e6, pass: result.result_equality_family.mode_pass };
+  return {
+    ms,
+    cpuMs: (used.user + used.system) / 1000,
+    peakMb: Math.max(0, peak - before) / 1e6,
+    pass: result.result_equality_family.mode_pass,
+  };
 }
 
 export async function runResultCompareBench(options: ResultCompareBenchOptions = {}): Promise<ResultCompareBenchRow[]> {
@@ -97,9 +116,14 @@ export async function runResultCompareBench(options: ResultCompareBenchOptions =
   const engine = openEngine('duckdb');
   const out: ResultCompareBenchRow[] = [];
   try {
-    const loaded = await engine.load({ name: 'bench', files: [{ fileName: 'bench.sql', format: 'sql', bytes: FIXTURE }] });
+    const loaded = await engine.load({
+      name: 'bench',
+      files: [{ fileName: 'bench.sql', format: 'sql', bytes: FIXTURE }],
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
-    log('result comparison benchmark (DuckDB results, 5 columns; times in ms; memory: peak RSS growth during the comparison)');
+    log(
+      'result comparison benchmark (DuckDB results, 5 columns; times in ms; memory: peak RSS growth during the comparison)',
+    );
     log('rows       scenario            verdict  compare  cpu      peak MB  queries  duckdb   ratio');
     for (const n of sizes) {
       const expected = await run(engine, `${select(n)} ORDER BY i`, n);
@@ -176,7 +200,10 @@ export function resultCompareFigures(rows: ResultCompareBenchRow[]): Figure[] {
 
 // `node --import tsx bench/result-compare.ts [sizes...]` runs this benchmark alone.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   await runResultCompareBench(sizes.length ? { sizes } : {});
   process.exit(0);
 }

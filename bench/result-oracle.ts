@@ -11,7 +11,14 @@ import fc from 'fast-check';
 import { compareResults, resultVerdict, type ComparisonConfig } from '../src/core/result/index.ts';
 import type { ResultTable } from '../src/core/value/kind.ts';
 import { disagreement } from '../tests/result/oracle.ts';
-import { describePair, floatChain, identicalMultisetTable, pairArb, permuteColumns, shuffleRows } from '../tests/result/pair-gen.ts';
+import {
+  describePair,
+  floatChain,
+  identicalMultisetTable,
+  pairArb,
+  permuteColumns,
+  shuffleRows,
+} from '../tests/result/pair-gen.ts';
 import type { Figure } from './harness.ts';
 
 export interface OracleBenchResult {
@@ -33,7 +40,13 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
   return { value, ms: performance.now() - start };
 }
 
-function adversarialCases(): { name: string; expected: ResultTable; actual: ResultTable; config?: Partial<ComparisonConfig>; verdict: 'pass' | 'fail' }[] {
+function adversarialCases(): {
+  name: string;
+  expected: ResultTable;
+  actual: ResultTable;
+  config?: Partial<ComparisonConfig>;
+  verdict: 'pass' | 'fail';
+}[] {
   const identical = identicalMultisetTable(8, 2000);
   const permuted = shuffleRows(permuteColumns(identical, [5, 2, 7, 0, 3, 6, 1, 4]), 99);
   const swapped = { columns: permuted.columns, rows: permuted.rows.map((r) => r.slice()) };
@@ -48,12 +61,33 @@ function adversarialCases(): { name: string; expected: ResultTable; actual: Resu
   const longPath = floatChain(2000, true);
   return [
     { name: 'identical_multiset_8x2000_permuted', expected: identical, actual: permuted, verdict: 'pass' },
-    { name: 'identical_multiset_8x2000_permuted_order_sensitive', expected: identical, actual: permuteColumns(identical, [5, 2, 7, 0, 3, 6, 1, 4]), config: { comparison_mode: 'order-sensitive' }, verdict: 'pass' },
+    {
+      name: 'identical_multiset_8x2000_permuted_order_sensitive',
+      expected: identical,
+      actual: permuteColumns(identical, [5, 2, 7, 0, 3, 6, 1, 4]),
+      config: { comparison_mode: 'order-sensitive' },
+      verdict: 'pass',
+    },
     { name: 'identical_multiset_8x2000_two_cells_swapped', expected: identical, actual: swapped, verdict: 'fail' },
-    { name: 'identical_multiset_8x2000_float_permuted', expected: floats, actual: shuffleRows(permuteColumns(floats, [7, 6, 5, 4, 3, 2, 1, 0]), 7), verdict: 'pass' },
-    { name: 'latin_square_7x7_permuted', expected: latin, actual: permuteColumns(latin, [6, 4, 2, 0, 5, 3, 1]), verdict: 'pass' },
+    {
+      name: 'identical_multiset_8x2000_float_permuted',
+      expected: floats,
+      actual: shuffleRows(permuteColumns(floats, [7, 6, 5, 4, 3, 2, 1, 0]), 7),
+      verdict: 'pass',
+    },
+    {
+      name: 'latin_square_7x7_permuted',
+      expected: latin,
+      actual: permuteColumns(latin, [6, 4, 2, 0, 5, 3, 1]),
+      verdict: 'pass',
+    },
     { name: 'float_chain_2000', expected: chain.expected, actual: chain.actual, verdict: 'pass' },
-    { name: 'float_chain_2000_one_augmenting_path', expected: longPath.expected, actual: longPath.actual, verdict: 'pass' },
+    {
+      name: 'float_chain_2000_one_augmenting_path',
+      expected: longPath.expected,
+      actual: longPath.actual,
+      verdict: 'pass',
+    },
   ];
 }
 
@@ -86,15 +120,23 @@ export function runOracleBench(options: { pairs?: number; log?: (line: string) =
   }
   // The oracle's own time: the whole loop minus the product's share is not separable per pair, so time it apart on one batch.
   const probe = fc.sample(pairArb(), { seed: SEED, numRuns: 1000 });
-  const oracleRun = timed(() => probe.forEach((p) => disagreement(p, () => ({ result_equality_family: { mode_pass: false }, reasons: [{ code: 'x' }] }))));
+  const oracleRun = timed(() =>
+    probe.forEach((p) =>
+      disagreement(p, () => ({ result_equality_family: { mode_pass: false }, reasons: [{ code: 'x' }] })),
+    ),
+  );
   oracleMs = (oracleRun.ms * pairs) / 1000;
-  log(`oracle: ${pairs} generated pairs, ${disagreements} disagreements; product ${productMs.toFixed(0)} ms wall, ${productCpuMs.toFixed(0)} ms CPU (${((productCpuMs / pairs) * 1000).toFixed(0)} µs CPU/pair), oracle ≈ ${oracleMs.toFixed(0)} ms`);
+  log(
+    `oracle: ${pairs} generated pairs, ${disagreements} disagreements; product ${productMs.toFixed(0)} ms wall, ${productCpuMs.toFixed(0)} ms CPU (${((productCpuMs / pairs) * 1000).toFixed(0)} µs CPU/pair), oracle ≈ ${oracleMs.toFixed(0)} ms`,
+  );
   if (firstDisagreement) log(`first disagreement: ${firstDisagreement.slice(0, 4000)}`);
 
   const adversarial: OracleBenchResult['adversarial'] = [];
   for (const c of adversarialCases()) {
     compareResults(c.expected, c.actual, c.config ?? {}); // warm-up
-    const runs = Array.from({ length: 3 }, () => timed(() => resultVerdict(compareResults(c.expected, c.actual, c.config ?? {}))));
+    const runs = Array.from({ length: 3 }, () =>
+      timed(() => resultVerdict(compareResults(c.expected, c.actual, c.config ?? {}))),
+    );
     const ms = runs.map((r) => r.ms).sort((a, b) => a - b)[1]!;
     adversarial.push({ name: c.name, verdict: runs[0]!.value, expected: c.verdict, ms });
     log(`${c.name.padEnd(52)} ${runs[0]!.value.padEnd(9)} (right: ${c.verdict}) ${ms.toFixed(1).padStart(8)} ms`);

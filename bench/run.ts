@@ -19,17 +19,23 @@ const baselineFile = path.join(here, 'baseline.json');
 const spider = process.env.SPIDER_DEV_DIR ?? path.resolve(here, '../../shared/data/spider-dev');
 const baseline = loadBaseline(baselineFile);
 
-console.log(`SQL Verdict benchmarks — baseline: ${baseline ? `${path.relative(process.cwd(), baselineFile)} (recorded ${baseline.recorded}, ${baseline.machine})` : 'none recorded'}`);
+console.log(
+  `SQL Verdict benchmarks — baseline: ${baseline ? `${path.relative(process.cwd(), baselineFile)} (recorded ${baseline.recorded}, ${baseline.machine})` : 'none recorded'}`,
+);
 const all: Figure[] = [];
 // `--only spider` (or BENCH_ONLY=spider): just the whole-run Spider bench against the official evaluator.
 const onlyArg = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const only = onlyArg ?? process.env.BENCH_ONLY;
-const limitArg = process.argv.includes('--limit') ? Number(process.argv[process.argv.indexOf('--limit') + 1]) : undefined;
+const limitArg = process.argv.includes('--limit')
+  ? Number(process.argv[process.argv.indexOf('--limit') + 1])
+  : undefined;
 
 if (only === 'faults') {
   const { benchFaults } = await import('./faults.ts');
   const faults = await benchFaults();
-  console.log(`\n## Faults: a 1M x 8 KB candidate at the default byte budget, and recovery after a timeout kill\n${faults.lines.join('\n')}`);
+  console.log(
+    `\n## Faults: a 1M x 8 KB candidate at the default byte budget, and recovery after a timeout kill\n${faults.lines.join('\n')}`,
+  );
   printFigures('Fault figures', faults.figures, baseline);
   process.exit(0);
 }
@@ -41,7 +47,9 @@ all.push(...startup.figures);
 
 const spiderRun = await benchSpiderRun(spider, path.resolve(here, '..'), limitArg ? { limit: limitArg } : {});
 if (spiderRun) {
-  console.log(`\n## sql-verdict run on ${spiderRun.pairs} Spider pairs vs the official evaluator (back to back, whole processes)`);
+  console.log(
+    `\n## sql-verdict run on ${spiderRun.pairs} Spider pairs vs the official evaluator (back to back, whole processes)`,
+  );
   console.log(spiderRun.lines.join('\n'));
   printFigures('Spider run figures', spiderRun.figures, baseline);
   all.push(...spiderRun.figures);
@@ -59,28 +67,48 @@ printFigures('Engines in Node (worker thread, sandboxed) vs the raw engine call'
 all.push(...nodeEngines);
 
 const compare = resultCompareFigures(await runResultCompareBench());
-printFigures('Result comparison in Node (bag mode, 5 columns): time, peak memory, ratio to producing both results in DuckDB', compare, baseline);
+printFigures(
+  'Result comparison in Node (bag mode, 5 columns): time, peak memory, ratio to producing both results in DuckDB',
+  compare,
+  baseline,
+);
 all.push(...compare);
 
 console.log('\n## Result matching against the brute-force oracle (generated pairs), and large adversarial shapes');
 const oracle = oracleFigures(runOracleBench({ pairs: 20_000 }));
-printFigures('Result matching vs the oracle: disagreements must be 0; adversarial verdicts wrong_verdict 0', oracle, baseline);
+printFigures(
+  'Result matching vs the oracle: disagreements must be 0; adversarial verdicts wrong_verdict 0',
+  oracle,
+  baseline,
+);
 all.push(...oracle);
 
 const pipeline = await benchPipeline(path.resolve(here, '..'));
-printFigures('The deterministic pipeline in Node (64 goldens, flawed sample run, self-check excluded)', pipeline, baseline);
+printFigures(
+  'The deterministic pipeline in Node (64 goldens, flawed sample run, self-check excluded)',
+  pipeline,
+  baseline,
+);
 all.push(...pipeline);
 
 const browser = await benchBrowserEngines({ runs: 30 });
 const browserFigures: Figure[] = browser.engines.flatMap((e) => [
   { name: `chromium.${e.engine}.startup_cold_ms`, value: e.coldStartMs, unit: 'ms' },
   { name: `chromium.${e.engine}.startup_warm_ms`, value: e.warmStartMs, unit: 'ms' },
-  ...e.fixtures.map((f) => ({ name: `chromium.${e.engine}.fixture_load_ms.${f.fixture}`, value: f.loadWallMs, unit: 'ms' })),
+  ...e.fixtures.map((f) => ({
+    name: `chromium.${e.engine}.fixture_load_ms.${f.fixture}`,
+    value: f.loadWallMs,
+    unit: 'ms',
+  })),
   { name: `chromium.${e.engine}.query_engine_ms_median`, value: e.query.engineMs.median, unit: 'ms' },
   { name: `chromium.${e.engine}.overhead_ms_median`, value: e.query.overheadMs.median, unit: 'ms' },
   { name: `chromium.${e.engine}.page_ready_ms`, value: e.ui.pageReadyMs, unit: 'ms' },
 ]);
-printFigures(`Engines in Chromium (${browser.chromium}; page → app worker → engine host → engine)`, browserFigures, baseline);
+printFigures(
+  `Engines in Chromium (${browser.chromium}; page → app worker → engine host → engine)`,
+  browserFigures,
+  baseline,
+);
 all.push(...browserFigures);
 
 const app = await benchApp({ runs: 3 });

@@ -54,7 +54,8 @@ function timed(command: string, args: string[], cwd: string): Promise<Timed> {
   });
 }
 
-const describe = (t: Timed) => `${t.seconds.toFixed(1)} s wall, ${t.cpuSeconds === null ? '?' : t.cpuSeconds.toFixed(1)} s CPU, peak RSS ${t.maxRssKiB === null ? '?' : `${(t.maxRssKiB / 1024).toFixed(0)} MiB`}`;
+const describe = (t: Timed) =>
+  `${t.seconds.toFixed(1)} s wall, ${t.cpuSeconds === null ? '?' : t.cpuSeconds.toFixed(1)} s CPU, peak RSS ${t.maxRssKiB === null ? '?' : `${(t.maxRssKiB / 1024).toFixed(0)} MiB`}`;
 
 /** Per-case digests of a report after the normalisation, and one of everything else: one parsed report in memory at a time. */
 function normalizedDigests(file: string): { ids: string[]; cases: string[]; rest: string } {
@@ -72,37 +73,50 @@ export interface ShardMergeResult {
   lines: string[];
 }
 
-export async function benchShardMerge(spider: string, repo: string, options: { shards?: number; every?: number; limit?: number; keep?: boolean } = {}): Promise<ShardMergeResult> {
+export async function benchShardMerge(
+  spider: string,
+  repo: string,
+  options: { shards?: number; every?: number; limit?: number; keep?: boolean } = {},
+): Promise<ShardMergeResult> {
   const n = options.shards ?? 4;
   const pairs = readPairs(spider, options.limit ?? Infinity, options.every ?? 1);
   const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-shard-bench-'));
   const lines: string[] = [];
   try {
     const inputs = writeInputs(dir, pairs);
-    const fixtures = [...new Set(pairs.map((p) => p.db_id))].sort().flatMap((db) => ['--fixture', `${db}=${path.join(spider, 'database', db, `${db}.sqlite`)}`]);
+    const fixtures = [...new Set(pairs.map((p) => p.db_id))]
+      .sort()
+      .flatMap((db) => ['--fixture', `${db}=${path.join(spider, 'database', db, `${db}.sqlite`)}`]);
     const cli = (args: string[]) => timed(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), ...args], repo);
     const base = ['run', '--corpus', inputs.corpus, '--run', inputs.run, ...fixtures, '--timeout-ms', '10000'];
     const single = path.join(dir, 'single.json');
     const one = await cli([...base, '--out', single]);
-    if (one.code !== 0 && one.code !== 1) throw new Error(`sql-verdict run exited ${one.code}:\n${one.stderr.slice(-2000)}`);
-    lines.push(`single run: ${pairs.length} pairs, ${describe(one)}, report ${(statSync(single).size / 1e6).toFixed(1)} MB`);
+    if (one.code !== 0 && one.code !== 1)
+      throw new Error(`sql-verdict run exited ${one.code}:\n${one.stderr.slice(-2000)}`);
+    lines.push(
+      `single run: ${pairs.length} pairs, ${describe(one)}, report ${(statSync(single).size / 1e6).toFixed(1)} MB`,
+    );
     const shardFiles: string[] = [];
     let slowest = 0;
     let cpu = 0;
     for (let k = 1; k <= n; k++) {
       const file = path.join(dir, `shard-${k}.json`);
       const t = await cli([...base, '--shard', `${k}/${n}`, '--out', file]);
-      if (t.code !== 0) throw new Error(`sql-verdict run --shard ${k}/${n} exited ${t.code}:\n${t.stderr.slice(-2000)}`);
+      if (t.code !== 0)
+        throw new Error(`sql-verdict run --shard ${k}/${n} exited ${t.code}:\n${t.stderr.slice(-2000)}`);
       slowest = Math.max(slowest, t.seconds);
       cpu += t.cpuSeconds ?? 0;
       shardFiles.push(file);
       lines.push(`  shard ${k}/${n}: ${describe(t)}`);
     }
-    lines.push(`shards: slowest ${slowest.toFixed(1)} s (the wall time of an N-job CI matrix, before the merge), ${cpu.toFixed(1)} s CPU in all`);
+    lines.push(
+      `shards: slowest ${slowest.toFixed(1)} s (the wall time of an N-job CI matrix, before the merge), ${cpu.toFixed(1)} s CPU in all`,
+    );
     const mergedFile = path.join(dir, 'merged.json');
     // The shards in reverse order: the merge must not care.
     const merge = await cli(['merge', ...[...shardFiles].reverse(), '--out', mergedFile]);
-    if (merge.code !== 0 && merge.code !== 1) throw new Error(`sql-verdict merge exited ${merge.code}:\n${merge.stderr.slice(-2000)}`);
+    if (merge.code !== 0 && merge.code !== 1)
+      throw new Error(`sql-verdict merge exited ${merge.code}:\n${merge.stderr.slice(-2000)}`);
     lines.push(`merge: ${describe(merge)}`);
     const a = normalizedDigests(single);
     const b = normalizedDigests(mergedFile);
@@ -114,7 +128,11 @@ export async function benchShardMerge(spider: string, repo: string, options: { s
       else if (a.rest !== b.rest) difference = 'outside the cases (summary, fixtures, metadata)';
     }
     const equal = difference === null && statSync(single).size > 0;
-    lines.push(equal ? `merged report = single report after normalisation (${a.cases.length} cases, every case and the rest compared)` : `merged report DIFFERS from the single report: first at ${difference}`);
+    lines.push(
+      equal
+        ? `merged report = single report after normalisation (${a.cases.length} cases, every case and the rest compared)`
+        : `merged report DIFFERS from the single report: first at ${difference}`,
+    );
     return { pairs: pairs.length, shards: n, equal, difference, lines };
   } finally {
     if (!options.keep) rmSync(dir, { recursive: true, force: true });

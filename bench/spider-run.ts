@@ -64,7 +64,17 @@ export function writeInputs(dir: string, pairs: Pair[]): { corpus: string; run: 
   };
   const files = { corpus: path.join(dir, 'corpus.json'), run: path.join(dir, 'run.jsonl') };
   writeFileSync(files.corpus, JSON.stringify(corpus));
-  const records = [{ run: { agent: 'spider-pairs', model: 'published-spider-dev-predictions', path: 'spider_dev', created_at: '2026-12-01T00:00:00Z' } }, ...pairs.map((p) => ({ id: caseId(p.id), sql: p.pred_sql, declined: false }))];
+  const records = [
+    {
+      run: {
+        agent: 'spider-pairs',
+        model: 'published-spider-dev-predictions',
+        path: 'spider_dev',
+        created_at: '2026-12-01T00:00:00Z',
+      },
+    },
+    ...pairs.map((p) => ({ id: caseId(p.id), sql: p.pred_sql, declined: false })),
+  ];
   writeFileSync(files.run, records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   return files;
 }
@@ -133,7 +143,10 @@ function readCases(file: string): RunReportLike['cases'] {
 function untilOutput(args: string[], repo: string, marker: RegExp | null): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), ...args], { cwd: repo, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), ...args], {
+      cwd: repo,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let seen = '';
     child.stdout.resume();
     child.stderr.on('data', (d) => {
@@ -154,18 +167,30 @@ export async function benchStartup(repo: string): Promise<{ figures: Figure[]; l
   const help: number[] = [];
   const first: number[] = [];
   for (let i = 0; i < 3; i++) help.push(await untilOutput(['--help'], repo, null));
-  const run = ['run', '--corpus', 'execution_goldens', '--run', path.join(repo, 'fixtures/runs/execution_goldens.strong.json')];
+  const run = [
+    'run',
+    '--corpus',
+    'execution_goldens',
+    '--run',
+    path.join(repo, 'fixtures/runs/execution_goldens.strong.json'),
+  ];
   for (let i = 0; i < 3; i++) first.push(await untilOutput(run, repo, /graded 1\//));
   return {
     figures: [
       { name: 'startup.help_ms', value: median(help), unit: 'ms' },
       { name: 'startup.first_case_ms', value: median(first), unit: 'ms' },
     ],
-    lines: [`start-up: sql-verdict --help ${median(help).toFixed(0)} ms; first graded case of run --corpus execution_goldens ${median(first).toFixed(0)} ms after start (medians of 3)`],
+    lines: [
+      `start-up: sql-verdict --help ${median(help).toFixed(0)} ms; first graded case of run --corpus execution_goldens ${median(first).toFixed(0)} ms after start (medians of 3)`,
+    ],
   };
 }
 
-export async function benchSpiderRun(spider: string, repo: string, options: { limit?: number; every?: number; keep?: boolean } = {}): Promise<SpiderRunFigures | null> {
+export async function benchSpiderRun(
+  spider: string,
+  repo: string,
+  options: { limit?: number; every?: number; keep?: boolean } = {},
+): Promise<SpiderRunFigures | null> {
   if (!existsSync(path.join(spider, 'pairs.jsonl'))) {
     console.log(`\n(spider run bench skipped: ${spider} is absent)`);
     return null;
@@ -177,13 +202,33 @@ export async function benchSpiderRun(spider: string, repo: string, options: { li
   try {
     const inputs = writeInputs(dir, pairs);
     const out = path.join(dir, 'report.json');
-    const fixtures = [...new Set(pairs.map((p) => p.db_id))].sort().flatMap((db) => ['--fixture', `${db}=${path.join(spider, 'database', db, `${db}.sqlite`)}`]);
-    const cli = await timed(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), 'run', '--corpus', inputs.corpus, '--run', inputs.run, ...fixtures, '--timeout-ms', '10000', '--out', out], repo);
-    if (cli.code !== 0 && cli.code !== 1) throw new Error(`sql-verdict run exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
+    const fixtures = [...new Set(pairs.map((p) => p.db_id))]
+      .sort()
+      .flatMap((db) => ['--fixture', `${db}=${path.join(spider, 'database', db, `${db}.sqlite`)}`]);
+    const cli = await timed(
+      process.execPath,
+      [
+        path.join(repo, 'bin', 'sql-verdict.mjs'),
+        'run',
+        '--corpus',
+        inputs.corpus,
+        '--run',
+        inputs.run,
+        ...fixtures,
+        '--timeout-ms',
+        '10000',
+        '--out',
+        out,
+      ],
+      repo,
+    );
+    if (cli.code !== 0 && cli.code !== 1)
+      throw new Error(`sql-verdict run exited ${cli.code}:\n${cli.stderr.slice(-2000)}`);
     const cases = readCases(out);
     const byId = new Map(pairs.map((p) => [caseId(p.id), p]));
     let agree = 0;
-    for (const c of cases) if ((c.report?.deterministic_verdict === 'pass') === byId.get(c.id)?.verdict_exec_keep_distinct) agree++;
+    for (const c of cases)
+      if ((c.report?.deterministic_verdict === 'pass') === byId.get(c.id)?.verdict_exec_keep_distinct) agree++;
     const rate = pairs.length / cli.seconds;
     const reportBytes = statSync(out).size;
     lines.push(
@@ -191,28 +236,45 @@ export async function benchSpiderRun(spider: string, repo: string, options: { li
       `  agreement with verdict_exec_keep_distinct: ${agree}/${pairs.length}`,
       `  CPU ${cli.cpuSeconds === null ? '?' : `${cli.cpuSeconds.toFixed(1)} s = ${(pairs.length / cli.cpuSeconds).toFixed(1)} pairs per CPU-second`}`,
     );
-    if (cli.cpuSeconds !== null) figures.push({ name: 'spider_run.pairs_per_cpu_s', value: pairs.length / cli.cpuSeconds, unit: 'pairs/CPU-s', lowerIsBetter: false });
+    if (cli.cpuSeconds !== null)
+      figures.push({
+        name: 'spider_run.pairs_per_cpu_s',
+        value: pairs.length / cli.cpuSeconds,
+        unit: 'pairs/CPU-s',
+        lowerIsBetter: false,
+      });
     figures.push(
       { name: 'spider_run.pairs_per_s', value: rate, unit: 'pairs/s', lowerIsBetter: false },
       { name: 'spider_run.wall_s', value: cli.seconds, unit: 's' },
       { name: 'spider_run.report_mb', value: reportBytes / 1e6, unit: 'MB' },
       { name: 'spider_run.agree_keep_distinct', value: agree, unit: 'pairs', lowerIsBetter: false },
     );
-    if (cli.maxRssKiB !== null) figures.push({ name: 'spider_run.peak_rss_mib', value: cli.maxRssKiB / 1024, unit: 'MiB' });
+    if (cli.maxRssKiB !== null)
+      figures.push({ name: 'spider_run.peak_rss_mib', value: cli.maxRssKiB / 1024, unit: 'MiB' });
 
     const peer = path.resolve(spider, '..', '..', 'peers', 'spider_exec_peer.py');
     const python = existsSync(peer) ? peerPython() : null;
     if (!python) {
-      lines.push('official evaluator skipped: needs ../shared/peers/spider_exec_peer.py and python3 with sqlparse and tqdm (apt-get install -y python3-sqlparse python3-tqdm)');
+      lines.push(
+        'official evaluator skipped: needs ../shared/peers/spider_exec_peer.py and python3 with sqlparse and tqdm (apt-get install -y python3-sqlparse python3-tqdm)',
+      );
     } else {
       // The peer reads the same pairs: the full file, or the subset written for this run.
-      const subset = pairs.length === readPairs(spider, Infinity).length ? path.join(spider, 'pairs.jsonl') : path.join(dir, 'pairs.jsonl');
-      if (subset !== path.join(spider, 'pairs.jsonl')) writeFileSync(subset, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
+      const subset =
+        pairs.length === readPairs(spider, Infinity).length
+          ? path.join(spider, 'pairs.jsonl')
+          : path.join(dir, 'pairs.jsonl');
+      if (subset !== path.join(spider, 'pairs.jsonl'))
+        writeFileSync(subset, pairs.map((p) => JSON.stringify(p)).join('\n') + '\n');
       const peerArgs = [peer, '--pairs', subset, '--db-dir', path.join(spider, 'database')];
-      for (const [mode, extra] of [['default', []], ['keep_distinct', ['--keep-distinct']]] as const) {
+      for (const [mode, extra] of [
+        ['default', []],
+        ['keep_distinct', ['--keep-distinct']],
+      ] as const) {
         const run = await timed(python, [...peerArgs, ...extra], repo);
         const m = /peer: (\d+) pairs in ([\d.]+) s/.exec(run.stdout);
-        if (run.code !== 0 || !m) throw new Error(`spider_exec_peer.py exited ${run.code}:\n${run.stderr.slice(-2000)}`);
+        if (run.code !== 0 || !m)
+          throw new Error(`spider_exec_peer.py exited ${run.code}:\n${run.stderr.slice(-2000)}`);
         // The whole python process (import and start-up included), as for sql-verdict.
         const peerRate = Number(m[1]) / run.seconds;
         lines.push(
@@ -220,8 +282,15 @@ export async function benchSpiderRun(spider: string, repo: string, options: { li
         );
         if (run.cpuSeconds !== null && cli.cpuSeconds !== null) {
           const peerPerCpu = Number(m[1]) / run.cpuSeconds;
-          lines.push(`  CPU ${run.cpuSeconds.toFixed(1)} s = ${peerPerCpu.toFixed(1)} pairs per CPU-second → CPU ratio ${(pairs.length / cli.cpuSeconds / peerPerCpu).toFixed(2)}×`);
-          figures.push({ name: `spider_run.cpu_ratio_vs_official_${mode}`, value: pairs.length / cli.cpuSeconds / peerPerCpu, unit: '×', lowerIsBetter: false });
+          lines.push(
+            `  CPU ${run.cpuSeconds.toFixed(1)} s = ${peerPerCpu.toFixed(1)} pairs per CPU-second → CPU ratio ${(pairs.length / cli.cpuSeconds / peerPerCpu).toFixed(2)}×`,
+          );
+          figures.push({
+            name: `spider_run.cpu_ratio_vs_official_${mode}`,
+            value: pairs.length / cli.cpuSeconds / peerPerCpu,
+            unit: '×',
+            lowerIsBetter: false,
+          });
         }
         figures.push(
           { name: `spider_run.official_${mode}_pairs_per_s`, value: peerRate, unit: 'pairs/s', lowerIsBetter: false },
@@ -242,9 +311,21 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : undefined;
   const every = args.includes('--every') ? Number(args[args.indexOf('--every') + 1]) : undefined;
   const spider = process.env.SPIDER_DEV_DIR ?? path.resolve(here, '../../shared/data/spider-dev');
-  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   if (!args.includes('--no-startup')) console.log((await benchStartup(path.resolve(here, '..'))).lines.join('\n'));
-  const result = await benchSpiderRun(spider, path.resolve(here, '..'), { ...(limit ? { limit } : {}), ...(every ? { every } : {}), keep: args.includes('--keep') });
+  const result = await benchSpiderRun(spider, path.resolve(here, '..'), {
+    ...(limit ? { limit } : {}),
+    ...(every ? { every } : {}),
+    keep: args.includes('--keep'),
+  });
   if (result) console.log(result.lines.join('\n'));
-  console.log(`load average: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }

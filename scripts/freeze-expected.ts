@@ -25,7 +25,9 @@ const print = args.includes('--print');
 const onlyIndex = args.indexOf('--only');
 const only = onlyIndex >= 0 ? new Set(args[onlyIndex + 1]!.split(',')) : null;
 const files = args.filter((a, i) => !a.startsWith('--') && i !== onlyIndex + 1);
-const targets = files.length ? files : ['fixtures/corpora/execution_goldens.yaml', 'fixtures/corpora/refusal_battery.yaml'];
+const targets = files.length
+  ? files
+  : ['fixtures/corpora/execution_goldens.yaml', 'fixtures/corpora/refusal_battery.yaml'];
 
 if (process.env.CI && !check) {
   console.error('Refusing to freeze expected results on CI: goldens change only by a reviewed commit. Use --check.');
@@ -38,7 +40,8 @@ const knownFixtures = manifest.entries.map((e) => e.name);
 
 function show(table: ResultTable): string {
   const lines = [table.columns.map((c) => `${c.name}:${c.engineType}`).join(' | ')];
-  for (const row of table.rows.slice(0, 30)) lines.push(row.map((cell, i) => formatCell(table.columns[i]!, cell)).join(' | '));
+  for (const row of table.rows.slice(0, 30))
+    lines.push(row.map((cell, i) => formatCell(table.columns[i]!, cell)).join(' | '));
   if (table.rows.length > 30) lines.push(`… ${table.rows.length} rows`);
   return lines.join('\n');
 }
@@ -76,7 +79,9 @@ for (const target of targets) {
         const differs = isNew || resultKey(c.expected!) !== resultKey(table);
         if (differs) {
           changed++;
-          console.log(`${isNew ? '+' : '~'} ${c.id} (${table.rows.length} row(s), ${outcome.value.elapsedMs.toFixed(0)} ms)`);
+          console.log(
+            `${isNew ? '+' : '~'} ${c.id} (${table.rows.length} row(s), ${outcome.value.elapsedMs.toFixed(0)} ms)`,
+          );
         }
         if (print) console.log(`\n## ${c.id}\n${show(table)}\n`);
         results.set(c.id, table);

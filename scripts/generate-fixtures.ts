@@ -15,7 +15,10 @@ import { generateRunFiles } from './fixtures/runs/files.ts';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 
-const files = [...(await generateFixtureFiles()), ...(await generateRunFiles(async (p) => new Uint8Array(await readFile(join(root, p)))))];
+const files = [
+  ...(await generateFixtureFiles()),
+  ...(await generateRunFiles(async (p) => new Uint8Array(await readFile(join(root, p))))),
+];
 let stale = 0;
 for (const file of files) {
   const target = join(root, file.path);

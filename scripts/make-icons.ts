@@ -13,7 +13,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const svg = readFileSync(path.join(root, 'public/favicon.svg'), 'utf8');
 const browser = await launchChromium();
 try {
-  for (const [file, size, pad] of [['icon-192.png', 192, 0], ['icon-512.png', 512, 0], ['icon-maskable-512.png', 512, 0.1]] as const) {
+  for (const [file, size, pad] of [
+    ['icon-192.png', 192, 0],
+    ['icon-512.png', 512, 0],
+    ['icon-maskable-512.png', 512, 0.1],
+  ] as const) {
     const page = await browser.newPage({ viewport: { width: size, height: size } });
     const inner = Math.round(size * (1 - 2 * pad));
     const html = `<html><body style="margin:0;background:${pad ? '#1f5f8b' : 'transparent'};display:grid;place-items:center;width:${size}px;height:${size}px">${svg.replace('<svg ', `<svg width="${inner}" height="${inner}" `)}</body></html>`;

@@ -40,19 +40,25 @@ const pairs = readFileSync(path.join(spider, 'pairs.jsonl'), 'utf8')
 function bucket(p: Pair, r: EvaluationReport): string {
   const ours = r.deterministic_verdict === 'pass';
   if (ours === p.verdict_exec) return 'agree';
-  if (ours === p.verdict_exec_keep_distinct) return 'DISTINCT: Spider removes DISTINCT before comparing; SQL Verdict keeps it';
+  if (ours === p.verdict_exec_keep_distinct)
+    return 'DISTINCT: Spider removes DISTINCT before comparing; SQL Verdict keeps it';
   const codes = new Set(r.evidence.result?.reasons.map((x) => x.code) ?? []);
-  if (r.blocked_reason === 'execution_failure') return `execution: ${r.error_types.join(', ') || 'error'} on our side (${r.validity.execution_success_expected ? 'candidate' : 'reference'})`;
+  if (r.blocked_reason === 'execution_failure')
+    return `execution: ${r.error_types.join(', ') || 'error'} on our side (${r.validity.execution_success_expected ? 'candidate' : 'reference'})`;
   if (r.blocked_reason) return `validity: ${r.blocked_reason}`;
-  if (!ours && codes.has('duplicate_rows')) return 'bag vs set: the results agree as sets but not as bags (duplicates differ)';
-  if (!ours && codes.has('order_violation')) return 'order: order-sensitive here (gold has ORDER BY), rows out of order';
+  if (!ours && codes.has('duplicate_rows'))
+    return 'bag vs set: the results agree as sets but not as bags (duplicates differ)';
+  if (!ours && codes.has('order_violation'))
+    return 'order: order-sensitive here (gold has ORDER BY), rows out of order';
   if (!ours && codes.has('type_mismatch')) return 'types: aligned columns of incompatible kinds (e.g. text vs number)';
   const card = r.evidence.result?.cardinality_match;
   if (!ours && codes.has('column_count_mismatch') && card && card.expected_rows === 0 && card.actual_rows === 0)
     return 'empty results: Spider passes two empty results whatever their columns; SQL Verdict still requires the same column count';
-  if (!ours && (codes.has('column_count_mismatch') || codes.has('scalar_shape'))) return 'projection: different column count';
+  if (!ours && (codes.has('column_count_mismatch') || codes.has('scalar_shape')))
+    return 'projection: different column count';
   if (!ours && codes.has('value_mismatch')) return 'values differ (float tolerance or exact decimals)';
-  if (ours && !p.verdict_exec) return 'SQL Verdict passes, Spider fails (column permutation, tie order, or Spider quirk)';
+  if (ours && !p.verdict_exec)
+    return 'SQL Verdict passes, Spider fails (column permutation, tie order, or Spider quirk)';
   return `other (${[...codes].join(', ')})`;
 }
 
@@ -103,7 +109,10 @@ const lines = [
 for (const [name, list] of buckets) {
   if (name === 'agree') continue;
   lines.push(`### ${name}`, '');
-  for (const p of list.slice(0, 3)) lines.push(`- \`${p.id}\` (Spider: ${p.verdict_exec ? 'pass' : 'fail'}) gold: \`${p.gold_sql.replace(/`/g, "'")}\` · predicted: \`${(p.pred_sql ?? 'null').replace(/`/g, "'")}\``);
+  for (const p of list.slice(0, 3))
+    lines.push(
+      `- \`${p.id}\` (Spider: ${p.verdict_exec ? 'pass' : 'fail'}) gold: \`${p.gold_sql.replace(/`/g, "'")}\` · predicted: \`${(p.pred_sql ?? 'null').replace(/`/g, "'")}\``,
+    );
   lines.push('');
 }
 const text = lines.join('\n');

@@ -44,7 +44,12 @@ const pairs = readFileSync(path.join(spider, 'pairs.jsonl'), 'utf8')
   .split('\n')
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as Pair)
-  .filter((p) => (!labelled || p.label_spider_pair !== null) && (!unlabelled || p.label_spider_pair === null) && (!onlyDb || p.db_id === onlyDb))
+  .filter(
+    (p) =>
+      (!labelled || p.label_spider_pair !== null) &&
+      (!unlabelled || p.label_spider_pair === null) &&
+      (!onlyDb || p.db_id === onlyDb),
+  )
   .slice(0, fromDetails ? 0 : limit);
 
 interface Row {
@@ -96,14 +101,23 @@ for (const [db, list] of [...byDb].sort()) {
     const n = report.evidence.neighbours;
     const neighbourFail = !!n?.counterexample;
     rows.push({
-      id: p.id, db, label: p.label_spider_pair, official: p.verdict_exec,
+      id: p.id,
+      db,
+      label: p.label_spider_pair,
+      official: p.verdict_exec,
       fixture_pass: report.deterministic_verdict === 'pass' || neighbourFail,
       neighbour_fail: neighbourFail,
-      checked: n?.checked ?? 0, discarded: n?.discarded.length ?? 0, skipped: n?.skipped ?? null,
-      counterexample: n?.counterexample ?? null, gold: p.gold_sql, pred: p.pred_sql, ms: performance.now() - t,
+      checked: n?.checked ?? 0,
+      discarded: n?.discarded.length ?? 0,
+      skipped: n?.skipped ?? null,
+      counterexample: n?.counterexample ?? null,
+      gold: p.gold_sql,
+      pred: p.pred_sql,
+      ms: performance.now() - t,
     });
     if (details) appendFileSync(details, JSON.stringify(rows[rows.length - 1]) + '\n');
-    if (++done % 200 === 0) console.error(`${done}/${pairs.length} ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    if (++done % 200 === 0)
+      console.error(`${done}/${pairs.length} ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
 }
 await engine.close();
@@ -112,18 +126,33 @@ const seconds = (performance.now() - started) / 1000;
 
 const count = (f: (r: Row) => boolean) => rows.filter(f).length;
 const lines: string[] = [];
-lines.push(`${rows.length.toLocaleString('en-US')} pairs${labelled ? ' (human-labelled)' : unlabelled ? ' (not labelled)' : ''} on ${new Set(rows.map((r) => r.db)).size} databases, K = ${k}${fromDetails ? '' : `, ${seconds.toFixed(0)} s`}.`, '');
+lines.push(
+  `${rows.length.toLocaleString('en-US')} pairs${labelled ? ' (human-labelled)' : unlabelled ? ' (not labelled)' : ''} on ${new Set(rows.map((r) => r.db)).size} databases, K = ${k}${fromDetails ? '' : `, ${seconds.toFixed(0)} s`}.`,
+  '',
+);
 const passes = rows.filter((r) => r.fixture_pass);
-lines.push(`- pass on the fixture: ${passes.length}; of them failed on a neighbour (coincidental_match): ${count((r) => r.fixture_pass && r.neighbour_fail)}`);
-lines.push(`- neighbours compared per fixture pass: ${(passes.reduce((s, r) => s + r.checked, 0) / Math.max(1, passes.length)).toFixed(2)} (discarded: ${passes.reduce((s, r) => s + r.discarded, 0)}; skipped cases: ${count((r) => r.fixture_pass && r.skipped !== null)})`);
+lines.push(
+  `- pass on the fixture: ${passes.length}; of them failed on a neighbour (coincidental_match): ${count((r) => r.fixture_pass && r.neighbour_fail)}`,
+);
+lines.push(
+  `- neighbours compared per fixture pass: ${(passes.reduce((s, r) => s + r.checked, 0) / Math.max(1, passes.length)).toFixed(2)} (discarded: ${passes.reduce((s, r) => s + r.discarded, 0)}; skipped cases: ${count((r) => r.fixture_pass && r.skipped !== null)})`,
+);
 if (rows.some((r) => r.label !== null)) {
   const falsePass = rows.filter((r) => r.label === false && r.fixture_pass);
   const truePass = rows.filter((r) => r.label === true && r.fixture_pass);
-  lines.push(`- human-labelled: false passes (pass on the fixture, humans say wrong): ${falsePass.length}; caught by neighbours: **${falsePass.filter((r) => r.neighbour_fail).length}**`);
-  lines.push(`- human-labelled correct and passing on the fixture: ${truePass.length}; wrongly failed by neighbours: **${truePass.filter((r) => r.neighbour_fail).length}**`);
+  lines.push(
+    `- human-labelled: false passes (pass on the fixture, humans say wrong): ${falsePass.length}; caught by neighbours: **${falsePass.filter((r) => r.neighbour_fail).length}**`,
+  );
+  lines.push(
+    `- human-labelled correct and passing on the fixture: ${truePass.length}; wrongly failed by neighbours: **${truePass.filter((r) => r.neighbour_fail).length}**`,
+  );
 }
 const officialPass = rows.filter((r) => r.official && r.fixture_pass);
-lines.push(`- official passes that also pass on the fixture here: ${officialPass.length}; flipped by neighbours: **${officialPass.filter((r) => r.neighbour_fail).length}**`);
-lines.push(`- mean time per pair: ${((seconds * 1000) / rows.length).toFixed(1)} ms; per fixture pass with neighbours: ${(passes.reduce((s, r) => s + r.ms, 0) / Math.max(1, passes.length)).toFixed(1)} ms`);
+lines.push(
+  `- official passes that also pass on the fixture here: ${officialPass.length}; flipped by neighbours: **${officialPass.filter((r) => r.neighbour_fail).length}**`,
+);
+lines.push(
+  `- mean time per pair: ${((seconds * 1000) / rows.length).toFixed(1)} ms; per fixture pass with neighbours: ${(passes.reduce((s, r) => s + r.ms, 0) / Math.max(1, passes.length)).toFixed(1)} ms`,
+);
 console.log(lines.join('\n'));
 process.exit(0);

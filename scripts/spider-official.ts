@@ -43,7 +43,24 @@ for (const system of systems) {
   if (useCli) {
     const report = path.join(layout.dir, `${system}.report.json`);
     const io = { out: () => undefined, err: () => undefined, cwd: layout.dir, env: {} };
-    await main(['run', '--format', 'spider', '--gold', layout.gold, '--pred', layout.pred(system), '--db-dir', layout.dbDir, '--policy', 'spider', '--out', report], io);
+    await main(
+      [
+        'run',
+        '--format',
+        'spider',
+        '--gold',
+        layout.gold,
+        '--pred',
+        layout.pred(system),
+        '--db-dir',
+        layout.dbDir,
+        '--policy',
+        'spider',
+        '--out',
+        report,
+      ],
+      io,
+    );
     const graded = JSON.parse(readFileSync(report, 'utf8')) as RunReport;
     exec = graded.cases.map((c) => c.outcome === 'correct');
     native = graded.policy_preset!.native_answer_accuracy.correct;
@@ -54,8 +71,22 @@ for (const system of systems) {
     const corpus = await loadCorpus(new TextEncoder().encode(corpusYaml(imported.imported)), { file: 'dev_gold.sql' });
     const run = await loadRun(new TextEncoder().encode(runJsonl(imported.imported)), { file: 'pred', format: 'jsonl' });
     if (!corpus.ok || !run.ok) throw new Error('load failed');
-    const nativeReport = { ...graded, cases: graded.cases.map((c) => ({ ...c, outcome: c.policy_preset?.native_outcome ?? c.outcome, reason_code: c.policy_preset ? c.policy_preset.native_reason_code : c.reason_code })) };
-    const kept = await applyPreset({ report: nativeReport, corpus: corpus.loaded, run: run.run, engineFor: pool.engineFor, preset: { name: 'spider', keepDistinct: true }, config: { query_timeout_ms: 30_000 } });
+    const nativeReport = {
+      ...graded,
+      cases: graded.cases.map((c) => ({
+        ...c,
+        outcome: c.policy_preset?.native_outcome ?? c.outcome,
+        reason_code: c.policy_preset ? c.policy_preset.native_reason_code : c.reason_code,
+      })),
+    };
+    const kept = await applyPreset({
+      report: nativeReport,
+      corpus: corpus.loaded,
+      run: run.run,
+      engineFor: pool.engineFor,
+      preset: { name: 'spider', keepDistinct: true },
+      config: { query_timeout_ms: 30_000 },
+    });
     if (!kept.ok) throw new Error(kept.error.message);
     keep = kept.value.cases.map((c) => c.outcome === 'correct');
   } else {
@@ -67,8 +98,12 @@ for (const system of systems) {
   const kmismatches = keep.flatMap((v, i) => (v === official.keepDistinct[i] ? [] : [`line ${layout.kept[i]! + 1}`]));
   const exact = mismatches.length === 0 && kmismatches.length === 0;
   allExact &&= exact;
-  rows.push(`| ${system} | ${exec.length} | ${sum(official.exec)} | ${sum(exec)} | ${sum(official.keepDistinct)} | ${sum(keep)} | ${native ?? '—'} | ${exact ? 'yes' : `no (${[...mismatches, ...kmismatches].slice(0, 5).join(', ')})`} |`);
-  console.error(`${system}: ${sum(exec)}/${exec.length} (official ${sum(official.exec)}), keep-distinct ${sum(keep)} (official ${sum(official.keepDistinct)}), ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  rows.push(
+    `| ${system} | ${exec.length} | ${sum(official.exec)} | ${sum(exec)} | ${sum(official.keepDistinct)} | ${sum(keep)} | ${native ?? '—'} | ${exact ? 'yes' : `no (${[...mismatches, ...kmismatches].slice(0, 5).join(', ')})`} |`,
+  );
+  console.error(
+    `${system}: ${sum(exec)}/${exec.length} (official ${sum(official.exec)}), keep-distinct ${sum(keep)} (official ${sum(official.keepDistinct)}), ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 await pool.close();
 const seconds = (performance.now() - started) / 1000;

@@ -27,8 +27,12 @@ interface Pair {
 }
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
-const lines = readFileSync(path.join(source, 'pairs.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
-const pairs = lines.map((line) => ({ line, pair: JSON.parse(line) as Pair })).filter((p) => SUBSET_DATABASES.includes(p.pair.db_id));
+const lines = readFileSync(path.join(source, 'pairs.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim());
+const pairs = lines
+  .map((line) => ({ line, pair: JSON.parse(line) as Pair }))
+  .filter((p) => SUBSET_DATABASES.includes(p.pair.db_id));
 pairs.sort((a, b) => (hash(a.pair.id) < hash(b.pair.id) ? -1 : 1));
 
 // Every distinct gold query once (the hardness and canonicalization tests cover them all), then a hash-ordered fill.
@@ -79,4 +83,6 @@ Tests that need all 19 databases and 8,003 pairs say "full Spider dev data" in t
 are skipped, with the reason, when that data is absent.
 `,
 );
-console.log(`${target}: ${SUBSET_DATABASES.length} databases, ${kept.length} pairs (${falseCount} wrong by the official evaluator)`);
+console.log(
+  `${target}: ${SUBSET_DATABASES.length} databases, ${kept.length} pairs (${falseCount} wrong by the official evaluator)`,
+);

@@ -41,7 +41,9 @@ export interface Validation {
  * The fixtures' documented conventions (retail.schema.yaml: "net revenue" sums lines of orders whose
  * status is not 'cancelled') written as R_app — a business term that implies a predicate.
  */
-export const CONVENTION_RULES: AppRules = { values: { 'net revenue': { column: 'status', value: 'cancelled', operator: '<>' } } };
+export const CONVENTION_RULES: AppRules = {
+  values: { 'net revenue': { column: 'status', value: 'cancelled', operator: '<>' } },
+};
 
 /**
  * The ground truth: the 64 execution goldens, or — held out, never looked at
@@ -54,19 +56,32 @@ export function validateOnGoldens(
   opts: { conventions?: boolean; corpus?: ValidationCorpus } = {},
   root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
 ): Validation {
-  const file = opts.corpus === 'refusal_controls' ? 'fixtures/corpora/refusal_battery.yaml' : 'fixtures/corpora/execution_goldens.yaml';
-  const all = parse(readFileSync(path.join(root, file), 'utf8')) as { cases: { id: string; fixture: string; question: string; reference_sql?: string }[] };
-  const corpus = { cases: all.cases.filter((c): c is typeof c & { reference_sql: string } => typeof c.reference_sql === 'string') };
+  const file =
+    opts.corpus === 'refusal_controls'
+      ? 'fixtures/corpora/refusal_battery.yaml'
+      : 'fixtures/corpora/execution_goldens.yaml';
+  const all = parse(readFileSync(path.join(root, file), 'utf8')) as {
+    cases: { id: string; fixture: string; question: string; reference_sql?: string }[];
+  };
+  const corpus = {
+    cases: all.cases.filter((c): c is typeof c & { reference_sql: string } => typeof c.reference_sql === 'string'),
+  };
   const rows: ValidationRow[] = [];
   const score = (id: string, fixture: string, question: string, sql: string, variant: ValidationRow['variant']) => {
-    const r = evaluateStef({ question, sql, rules: { ...(opts.conventions ? CONVENTION_RULES : {}), reference_date: REFERENCE_DATES[fixture] } });
+    const r = evaluateStef({
+      question,
+      sql,
+      rules: { ...(opts.conventions ? CONVENTION_RULES : {}), reference_date: REFERENCE_DATES[fixture] },
+    });
     rows.push({
       id,
       variant,
       positive: variant === 'reference',
       phi: r.ok ? r.value.phi : null,
       verdict: r.ok ? r.value.semantic_verdict.label : null,
-      why: r.ok ? `${r.value.filter_alignment.status}; ${r.value.semantic_verdict.rationale}` : `not evaluated: ${r.error.message}`,
+      why: r.ok
+        ? `${r.value.filter_alignment.status}; ${r.value.semantic_verdict.rationale}`
+        : `not evaluated: ${r.error.message}`,
     });
   };
   for (const c of corpus.cases) {
@@ -98,17 +113,24 @@ export function docRow(label: string, v: Validation): string {
 export const DOC_LABELS = {
   plain: 'reference date only',
   conventions: 'plus the fixtures\' "net revenue" convention',
-  heldOut: 'held out: the refusal battery\'s 20 controls, reference date only',
+  heldOut: "held out: the refusal battery's 20 controls, reference date only",
 } as const;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const v = validateOnGoldens({ conventions: process.argv.includes('--conventions'), ...(process.argv.includes('--held-out') ? { corpus: 'refusal_controls' as const } : {}) });
-  console.log(`rows ${v.rows.length}, evaluated ${v.evaluated} (${v.positives} references, ${v.negatives} mutants); ROC AUC ${v.auc}; agreement at Φ ≥ ${v.threshold}: ${v.agreement}`);
+  const v = validateOnGoldens({
+    conventions: process.argv.includes('--conventions'),
+    ...(process.argv.includes('--held-out') ? { corpus: 'refusal_controls' as const } : {}),
+  });
+  console.log(
+    `rows ${v.rows.length}, evaluated ${v.evaluated} (${v.positives} references, ${v.negatives} mutants); ROC AUC ${v.auc}; agreement at Φ ≥ ${v.threshold}: ${v.agreement}`,
+  );
   const byVariant = new Map<string, ValidationRow[]>();
   for (const r of v.rows) byVariant.set(r.variant, [...(byVariant.get(r.variant) ?? []), r]);
   for (const [k, rs] of byVariant) {
     const ev = rs.filter((r) => r.phi !== null);
-    console.log(`${k}: n=${rs.length} evaluated=${ev.length} mean Φ=${(ev.reduce((a, r) => a + r.phi!, 0) / (ev.length || 1)).toFixed(1)} ${k === 'reference' ? 'pass' : 'caught'}=${ev.filter((r) => (r.phi! >= v.threshold) === (k === 'reference')).length}`);
+    console.log(
+      `${k}: n=${rs.length} evaluated=${ev.length} mean Φ=${(ev.reduce((a, r) => a + r.phi!, 0) / (ev.length || 1)).toFixed(1)} ${k === 'reference' ? 'pass' : 'caught'}=${ev.filter((r) => r.phi! >= v.threshold === (k === 'reference')).length}`,
+    );
   }
   if (process.argv.includes('--doc')) {
     console.log(docRow(DOC_LABELS.plain, validateOnGoldens()));

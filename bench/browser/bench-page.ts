@@ -26,7 +26,12 @@ function sqlFixture(name: string, sql: string): FixtureSource {
   return { name, files: [{ fileName: `${name}.sql`, format: 'sql', bytes: new TextEncoder().encode(sql) }] };
 }
 
-async function run(engine: EngineName, dump: { name: string; sql: string }, runs: number, probeSql: string): Promise<PageRun> {
+async function run(
+  engine: EngineName,
+  dump: { name: string; sql: string },
+  runs: number,
+  probeSql: string,
+): Promise<PageRun> {
   const begin = performance.now();
   const worker = new Worker(new URL('../../src/worker/app.worker.ts', import.meta.url), { type: 'module' });
   const api = wrap<AppApi>(worker);
@@ -39,11 +44,20 @@ async function run(engine: EngineName, dump: { name: string; sql: string }, runs
     const engineStartPageMs = performance.now() - t;
     const loads = [];
     // The demo twice: right after start-up, and again on a warmed-up engine.
-    for (const fixture of [sqlFixture(DEMO_FIXTURE_NAME, DEMO_SQL), sqlFixture(dump.name, dump.sql), sqlFixture(DEMO_FIXTURE_NAME, DEMO_SQL)]) {
+    for (const fixture of [
+      sqlFixture(DEMO_FIXTURE_NAME, DEMO_SQL),
+      sqlFixture(dump.name, dump.sql),
+      sqlFixture(DEMO_FIXTURE_NAME, DEMO_SQL),
+    ]) {
       const l = performance.now();
       const loaded = await api.loadFixture(engine, fixture);
       if (!loaded.ok) throw new Error(loaded.error.message);
-      loads.push({ name: fixture.name, loadMs: loaded.value.loadMs, wallMs: loaded.value.wallMs, pageMs: performance.now() - l });
+      loads.push({
+        name: fixture.name,
+        loadMs: loaded.value.loadMs,
+        wallMs: loaded.value.wallMs,
+        pageMs: performance.now() - l,
+      });
     }
     const noopMs: number[] = [];
     for (let i = 0; i < runs + 5; i++) {
@@ -59,7 +73,15 @@ async function run(engine: EngineName, dump: { name: string; sql: string }, runs
       if (!outcome.ok) throw new Error(`${probeSql}: ${outcome.error.message}`);
       if (i >= 5) probe.push({ engineMs: outcome.value.elapsedMs, workerMs: outcome.wallMs, roundTripMs });
     }
-    return { appWorkerStartMs, engineStartMs: started.value.startMs, engineStartPageMs, version: started.value.version, loads, noopMs, probe };
+    return {
+      appWorkerStartMs,
+      engineStartMs: started.value.startMs,
+      engineStartPageMs,
+      version: started.value.version,
+      loads,
+      noopMs,
+      probe,
+    };
   } finally {
     await api.close();
     worker.terminate();

@@ -3,37 +3,56 @@ import { CliError } from './cli-error.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-type Parsed<O extends Options> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
+>;
 
 /** Strict flag parsing: an unknown flag or a missing value is a clear bad-input error. */
 export function parseFlags<O extends Options>(command: string, argv: string[], options: O): Parsed<O> {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (thrown) {
-    const message = thrown instanceof Error ? thrown.message.replace(/\. To specify a positional argument.*$/s, '.') : String(thrown);
+    const message =
+      thrown instanceof Error ? thrown.message.replace(/\. To specify a positional argument.*$/s, '.') : String(thrown);
     throw new CliError(`${command}: ${message}\nRun "sql-verdict ${command} --help" for usage.`);
   }
 }
 
 export function positiveInteger(flag: string, value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new CliError(`${flag} must be a positive whole number, got "${value}".`);
+  if (!/^\d+$/.test(value) || Number(value) <= 0)
+    throw new CliError(`${flag} must be a positive whole number, got "${value}".`);
   return Number(value);
 }
 
-const BYTE_UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+const BYTE_UNITS: Record<string, number> = {
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
 
 /** A byte size: "268435456", "256MiB", "64 MB", "1.5GiB" (KB/MB/GB decimal, KiB/MiB/GiB binary). */
 export function byteSize(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const m = /^(\d+(?:\.\d+)?)\s*([kmg]i?b|b)?$/i.exec(value.trim());
   const bytes = m ? Math.floor(Number(m[1]) * BYTE_UNITS[(m[2] ?? 'b').toLowerCase()]!) : NaN;
-  if (!(bytes >= 1) || !Number.isSafeInteger(bytes)) throw new CliError(`${flag} must be a size in bytes such as 268435456, 256MiB or 64MB, got "${value}".`);
+  if (!(bytes >= 1) || !Number.isSafeInteger(bytes))
+    throw new CliError(`${flag} must be a size in bytes such as 268435456, 256MiB or 64MB, got "${value}".`);
   return bytes;
 }
 
-export function oneOf<T extends string>(flag: string, value: string | undefined, allowed: readonly T[], fallback?: T): T | undefined {
+export function oneOf<T extends string>(
+  flag: string,
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback?: T,
+): T | undefined {
   if (value === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(value)) throw new CliError(`${flag} must be one of ${allowed.join(', ')}, got "${value}".`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new CliError(`${flag} must be one of ${allowed.join(', ')}, got "${value}".`);
   return value as T;
 }

@@ -11,5 +11,7 @@ process.on('unhandledRejection', guard);
 const code = await main(process.argv.slice(2));
 process.exitCode = code;
 // The answer is out once both streams drain; a thread or port something left open must not keep a CI job waiting.
-await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+await Promise.all(
+  [process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))),
+);
 process.exit(code);

@@ -38,7 +38,12 @@ export function listDbDir(dir: string, cwd: string, shown = dir): ListedFolder {
       if (ext && !files.has(name.slice(0, -ext.length))) files.set(name.slice(0, -ext.length), full);
     }
   }
-  return { dir: shown.replace(/\/+$/, ''), ids: [...files.keys()], withoutFile: withoutFile.filter((n) => !files.has(n)), files };
+  return {
+    dir: shown.replace(/\/+$/, ''),
+    ids: [...files.keys()],
+    withoutFile: withoutFile.filter((n) => !files.has(n)),
+    files,
+  };
 }
 
 /**
@@ -64,7 +69,12 @@ export class DbDirPool {
       return slot!.ready;
     }
     let slot = this.slots.length < this.capacity ? null : this.slots.shift()!;
-    if (!slot) slot = { engine: openEngine('sqlite'), fixture: null, ready: Promise.resolve(fail('fixture.not_loaded', 'Not loaded.')) };
+    if (!slot)
+      slot = {
+        engine: openEngine('sqlite'),
+        fixture: null,
+        ready: Promise.resolve(fail('fixture.not_loaded', 'Not loaded.')),
+      };
     else await slot.ready.catch(() => undefined);
     slot.fixture = fixture;
     slot.ready = this.load(slot.engine, fixture);
@@ -79,10 +89,18 @@ export class DbDirPool {
     try {
       bytes = new Uint8Array(readFileSync(file));
     } catch (thrown) {
-      return fail('input.not_found', `Cannot read ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`, { location: fixture });
+      return fail(
+        'input.not_found',
+        `Cannot read ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`,
+        { location: fixture },
+      );
     }
-    const loaded = await engine.load({ name: fixture, files: [{ fileName: path.basename(file), format: 'sqlite', bytes }] });
-    if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture} (${file}): ${loaded.error.message}`, { location: fixture });
+    const loaded = await engine.load({
+      name: fixture,
+      files: [{ fileName: path.basename(file), format: 'sqlite', bytes }],
+    });
+    if (!loaded.ok)
+      return fail(loaded.error.code, `Fixture ${fixture} (${file}): ${loaded.error.message}`, { location: fixture });
     return ok(engine);
   }
 

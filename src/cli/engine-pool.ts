@@ -23,20 +23,33 @@ export function fixtureOverrides(values: string[] | undefined, cwd: string): Map
 }
 
 /** A corpus's fixture by name: a --fixture override, else a built-in; it must load on the corpus's engine. */
-export function fixtureSourceFor(engineName: EngineName, overrides: Map<string, string>, cwd: string, fixture: string): Outcome<FixtureSource> {
+export function fixtureSourceFor(
+  engineName: EngineName,
+  overrides: Map<string, string>,
+  cwd: string,
+  fixture: string,
+): Outcome<FixtureSource> {
   let resolved;
   try {
     resolved = resolveFixture(overrides.get(fixture) ?? fixture, cwd);
   } catch (thrown) {
     return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
   }
-  if (!resolved.engines.includes(engineName)) return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${engineName}.`, { location: fixture });
+  if (!resolved.engines.includes(engineName))
+    return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${engineName}.`, {
+      location: fixture,
+    });
   resolved.source.name = fixture;
   return ok(resolved.source);
 }
 
 /** The grading pool of a corpus run: worker threads sized to the cores, each with its own engines. */
-export function gradingPoolFor(engineName: EngineName, overrides: Map<string, string>, cwd: string, options: GradingPoolOptions = {}): GradingPool {
+export function gradingPoolFor(
+  engineName: EngineName,
+  overrides: Map<string, string>,
+  cwd: string,
+  options: GradingPoolOptions = {},
+): GradingPool {
   return new GradingPool(engineName, (fixture) => fixtureSourceFor(engineName, overrides, cwd, fixture), options);
 }
 
@@ -69,7 +82,8 @@ export class EnginePool {
     const engine = openEngine(this.engineName, { warmSpare: this.options.warmSpare ?? true });
     this.opened.push(engine);
     const loaded = await engine.load(source.value);
-    if (!loaded.ok) return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });
+    if (!loaded.ok)
+      return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });
     return ok(engine);
   }
 

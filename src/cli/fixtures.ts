@@ -2,7 +2,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { detectFixtureFormat, enginesForFormat, type EngineName, type FixtureFile, type FixtureSource } from '../core/engine.ts';
+import {
+  detectFixtureFormat,
+  enginesForFormat,
+  type EngineName,
+  type FixtureFile,
+  type FixtureSource,
+} from '../core/engine.ts';
 import { CliError } from './cli-error.ts';
 
 export interface ResolvedFixture {
@@ -71,7 +77,10 @@ export function resolveFixture(spec: string, cwd: string, asOf?: string): Resolv
     files = [readFixtureFile(candidate)];
   }
   const engines = files.map((f) => enginesForFormat(f.format)).reduce((a, b) => a.filter((e) => b.includes(e)));
-  if (engines.length === 0) throw new CliError(`The files of fixture ${spec} need different engines (${files.map((f) => `${f.fileName}: ${f.format}`).join(', ')}).`);
+  if (engines.length === 0)
+    throw new CliError(
+      `The files of fixture ${spec} need different engines (${files.map((f) => `${f.fileName}: ${f.format}`).join(', ')}).`,
+    );
   const name = path.basename(candidate).replace(/\.[^.]+$/, '');
   return { source: { name, files, ...(asOf ? { asOf } : {}) }, engines };
 }

@@ -34,24 +34,34 @@ function report(problems: LoadProblem[], io: Io): void {
 export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {
   const file = corpusPath(spec, io.cwd);
   if (!existsSync(file))
-    throw new CliError(`Corpus not found: ${spec} (no such file, and not a built-in corpus: ${BUILT_IN_CORPORA.join(', ')}).`);
+    throw new CliError(
+      `Corpus not found: ${spec} (no such file, and not a built-in corpus: ${BUILT_IN_CORPORA.join(', ')}).`,
+    );
   const result = await loadCorpus(readBytes(file, io.cwd, 'corpus'), { file: spec });
   report(result.problems, io);
-  if (!result.ok || hasErrors(result.problems)) throw new CliError(`Corpus ${spec} has errors (listed above); nothing was graded.`);
+  if (!result.ok || hasErrors(result.problems))
+    throw new CliError(`Corpus ${spec} has errors (listed above); nothing was graded.`);
   return result.loaded;
 }
 
-export async function readRun(spec: string, caseIds: readonly string[], io: Io, binding?: { corpus: LoadedCorpus; allowMismatch: boolean }): Promise<LoadedRun> {
+export async function readRun(
+  spec: string,
+  caseIds: readonly string[],
+  io: Io,
+  binding?: { corpus: LoadedCorpus; allowMismatch: boolean },
+): Promise<LoadedRun> {
   const result = await loadRun(readBytes(spec, io.cwd, 'run file'), { file: spec, caseIds });
   report(result.problems, io);
-  if (!result.ok || hasErrors(result.problems)) throw new CliError(`Run file ${spec} has errors (listed above); nothing was graded.`);
+  if (!result.ok || hasErrors(result.problems))
+    throw new CliError(`Run file ${spec} has errors (listed above); nothing was graded.`);
   if (binding) {
     // A run answers one corpus: grading it against another (or another version) measures nothing.
     const { corpus, allowMismatch } = binding;
     const mismatch = corpusMismatch(result.run.metadata, { name: corpus.corpus.name, sha256: corpus.sha256 });
     if (mismatch) {
       const line = `${spec} (field ${mismatch.field}): ${mismatch.text}`;
-      if (!allowMismatch) throw new CliError(`${line}. Nothing was graded; pass --allow-corpus-mismatch to grade it anyway.`);
+      if (!allowMismatch)
+        throw new CliError(`${line}. Nothing was graded; pass --allow-corpus-mismatch to grade it anyway.`);
       io.err(`Warning: ${line} (graded anyway: --allow-corpus-mismatch).`);
     }
   }

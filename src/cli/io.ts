@@ -1,4 +1,15 @@
-import { accessSync, closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { CliError } from './cli-error.ts';
 
@@ -55,7 +66,10 @@ function statOrNull(p: string) {
  */
 /** A hidden temporary file beside `target` (same folder, so the final rename is atomic). */
 export function tempPathFor(target: string, part = ''): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${part}${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`);
+  return path.join(
+    path.dirname(target),
+    `.${path.basename(target)}.${part}${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`,
+  );
 }
 
 export function writeOutput(file: string, text: string, io: Io): void {
@@ -68,7 +82,7 @@ export function writeOutput(file: string, text: string, io: Io): void {
   let fd: number | null = null;
   try {
     fd = openSync(temp, 'wx', 0o644);
-    for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, Math.min(CHUNK, bytes.length - at));
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, Math.min(CHUNK, bytes.length - at));
     fsyncSync(fd);
     closeSync(fd);
     fd = null;

@@ -37,7 +37,8 @@ export interface JudgeEnvConfig {
 
 function policyFrom(env: Env): JudgePolicy {
   const policy = read(env, JUDGE_ENV.policy) ?? 'advisory';
-  if (policy !== 'advisory' && policy !== 'disabled') throw new CliError(`${JUDGE_ENV.policy} must be advisory or disabled, got "${policy}".`);
+  if (policy !== 'advisory' && policy !== 'disabled')
+    throw new CliError(`${JUDGE_ENV.policy} must be advisory or disabled, got "${policy}".`);
   return policy;
 }
 
@@ -61,25 +62,47 @@ export function judgeConfigFromEnv(env: Env): JudgeEnvConfig {
   const kind = read(env, JUDGE_ENV.provider);
   // A gate job may switch the judge off without configuring one.
   if (!kind && policy === 'disabled') return { provider: null, prices: { inputPer1k: 0, outputPer1k: 0 }, policy };
-  if (!kind) throw new CliError(`--judge needs ${JUDGE_ENV.provider} (openai or anthropic), ${JUDGE_ENV.model}, and ${JUDGE_ENV.url} for openai.`);
-  if (!(PROVIDER_KINDS as readonly string[]).includes(kind)) throw new CliError(`${JUDGE_ENV.provider} must be openai or anthropic, got "${kind}".`);
+  if (!kind)
+    throw new CliError(
+      `--judge needs ${JUDGE_ENV.provider} (openai or anthropic), ${JUDGE_ENV.model}, and ${JUDGE_ENV.url} for openai.`,
+    );
+  if (!(PROVIDER_KINDS as readonly string[]).includes(kind))
+    throw new CliError(`${JUDGE_ENV.provider} must be openai or anthropic, got "${kind}".`);
   const url = read(env, JUDGE_ENV.url) ?? (kind === 'anthropic' ? ANTHROPIC_DEFAULT_URL : undefined);
-  if (!url) throw new CliError(`${JUDGE_ENV.url} is not set: give the base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1.`);
+  if (!url)
+    throw new CliError(
+      `${JUDGE_ENV.url} is not set: give the base URL of the OpenAI-compatible server, e.g. http://127.0.0.1:11434/v1 (Ollama) or https://api.openai.com/v1.`,
+    );
   const model = read(env, JUDGE_ENV.model);
-  if (!model) throw new CliError(`${JUDGE_ENV.model} is not set: name the judge model, e.g. llama3.1 or claude-3-5-haiku-latest.`);
+  if (!model)
+    throw new CliError(
+      `${JUDGE_ENV.model} is not set: name the judge model, e.g. llama3.1 or claude-3-5-haiku-latest.`,
+    );
   const apiKey = read(env, JUDGE_ENV.key);
   const timeoutMs = nonNegative(env, JUDGE_ENV.timeoutMs);
   if (timeoutMs !== undefined && timeoutMs <= 0) throw new CliError(`${JUDGE_ENV.timeoutMs} must be more than 0.`);
 
-  const provider: ProviderConfig = { kind: kind as ProviderKind, baseUrl: url, model, ...(apiKey ? { apiKey } : {}), ...(timeoutMs ? { transport: { timeoutMs } } : {}) };
+  const provider: ProviderConfig = {
+    kind: kind as ProviderKind,
+    baseUrl: url,
+    model,
+    ...(apiKey ? { apiKey } : {}),
+    ...(timeoutMs ? { transport: { timeoutMs } } : {}),
+  };
   const valid = validateProviderConfig(provider);
   if (!valid.ok) {
-    const variable = { provider: JUDGE_ENV.provider, url: JUDGE_ENV.url, model: JUDGE_ENV.model, key: JUDGE_ENV.key }[valid.error.location ?? ''] ?? JUDGE_ENV.provider;
+    const variable =
+      { provider: JUDGE_ENV.provider, url: JUDGE_ENV.url, model: JUDGE_ENV.model, key: JUDGE_ENV.key }[
+        valid.error.location ?? ''
+      ] ?? JUDGE_ENV.provider;
     throw new CliError(`${variable}: ${valid.error.message}`);
   }
   return {
     provider,
-    prices: { inputPer1k: nonNegative(env, JUDGE_ENV.priceInput) ?? 0, outputPer1k: nonNegative(env, JUDGE_ENV.priceOutput) ?? 0 },
+    prices: {
+      inputPer1k: nonNegative(env, JUDGE_ENV.priceInput) ?? 0,
+      outputPer1k: nonNegative(env, JUDGE_ENV.priceOutput) ?? 0,
+    },
     policy,
   };
 }

@@ -8,23 +8,58 @@ type CommandFn = (argv: string[], io: Io) => Promise<number>;
 type Command = { summary: string; load: () => Promise<CommandFn> };
 
 const COMMANDS: Record<string, Command> = {
-  query: { summary: 'run one read-only query on a fixture and print exact values', load: async () => (await import('./commands/query.ts')).queryCommand },
-  compare: { summary: 'evaluate one candidate query against a reference and explain the verdict', load: async () => (await import('./commands/compare.ts')).compareCommand },
-  run: { summary: 'grade a run of the system under test against a corpus (self-check first)', load: async () => (await import('./commands/run.ts')).runCommand },
-  selfcheck: { summary: 'check that every reference still returns its frozen result', load: async () => (await import('./commands/run.ts')).selfcheckCommand },
-  gate: { summary: 'apply the release gate to a run report against a baseline', load: async () => (await import('./commands/gate.ts')).gateCommand },
-  baseline: { summary: 'baseline record: write a baseline from a run report (explicitly)', load: async () => (await import('./commands/gate.ts')).baselineCommand },
-  diff: { summary: 'compare two runs of one corpus (fixed, regressed; McNemar)', load: async () => (await import('./commands/gate.ts')).diffCommand },
-  stef: { summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log', load: async () => (await import('./commands/stef.ts')).stefCommand },
-  merge: { summary: 'combine the shard reports of one run (run --shard K/N) into one report', load: async () => (await import('./commands/merge.ts')).mergeCommand },
-  import: { summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run', load: async () => (await import('./commands/bench.ts')).importCommand },
-  digest: { summary: 'SHA-256 of files (raw bytes) or of a fixture\'s content', load: async () => (await import('./commands/digest.ts')).digestCommand },
+  query: {
+    summary: 'run one read-only query on a fixture and print exact values',
+    load: async () => (await import('./commands/query.ts')).queryCommand,
+  },
+  compare: {
+    summary: 'evaluate one candidate query against a reference and explain the verdict',
+    load: async () => (await import('./commands/compare.ts')).compareCommand,
+  },
+  run: {
+    summary: 'grade a run of the system under test against a corpus (self-check first)',
+    load: async () => (await import('./commands/run.ts')).runCommand,
+  },
+  selfcheck: {
+    summary: 'check that every reference still returns its frozen result',
+    load: async () => (await import('./commands/run.ts')).selfcheckCommand,
+  },
+  gate: {
+    summary: 'apply the release gate to a run report against a baseline',
+    load: async () => (await import('./commands/gate.ts')).gateCommand,
+  },
+  baseline: {
+    summary: 'baseline record: write a baseline from a run report (explicitly)',
+    load: async () => (await import('./commands/gate.ts')).baselineCommand,
+  },
+  diff: {
+    summary: 'compare two runs of one corpus (fixed, regressed; McNemar)',
+    load: async () => (await import('./commands/gate.ts')).diffCommand,
+  },
+  stef: {
+    summary: 'schema-agnostic grading (STEF): question + SQL, no reference; or monitor a production log',
+    load: async () => (await import('./commands/stef.ts')).stefCommand,
+  },
+  merge: {
+    summary: 'combine the shard reports of one run (run --shard K/N) into one report',
+    load: async () => (await import('./commands/merge.ts')).mergeCommand,
+  },
+  import: {
+    summary: 'write Spider, BIRD or CSV benchmark files as a native corpus and run',
+    load: async () => (await import('./commands/bench.ts')).importCommand,
+  },
+  digest: {
+    summary: "SHA-256 of files (raw bytes) or of a fixture's content",
+    load: async () => (await import('./commands/digest.ts')).digestCommand,
+  },
 };
 
 /** The package's version, read from package.json (two folders up from both src/cli and lib/cli). */
 export function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? 'unknown';
   } catch {
     return 'unknown';
@@ -73,7 +108,10 @@ export function takeDatabaseUrl(argv: string[]): string[] {
     const inline = /^--database-url=(.*)$/.exec(arg);
     if (inline || arg === '--database-url') {
       const url = inline ? inline[1]! : argv[++i];
-      if (!url || !/^postgres(?:ql)?:\/\//.test(url)) throw new CliError('--database-url needs a PostgreSQL URL, e.g. postgresql://user:password@127.0.0.1:5432/dbname.');
+      if (!url || !/^postgres(?:ql)?:\/\//.test(url))
+        throw new CliError(
+          '--database-url needs a PostgreSQL URL, e.g. postgresql://user:password@127.0.0.1:5432/dbname.',
+        );
       process.env.SQL_VERDICT_DATABASE_URL = url;
       continue;
     }
@@ -107,7 +145,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   try {
     rest = takeDatabaseUrl(rest);
-    return await (await command.load())(rest, io);
+    return await (
+      await command.load()
+    )(rest, io);
   } catch (thrown) {
     if (thrown instanceof CliError) {
       io.err(thrown.message);

@@ -33,7 +33,12 @@ function whole(flag: string, value: string | undefined, min: number): number | u
 }
 
 /** Config keys from the flags (only those given). */
-export function oracleConfig(values: { neighbours?: string; 'neighbour-seed'?: string; 'neighbour-budget-ms'?: string; 'cross-engine'?: boolean }): Record<string, unknown> {
+export function oracleConfig(values: {
+  neighbours?: string;
+  'neighbour-seed'?: string;
+  'neighbour-budget-ms'?: string;
+  'cross-engine'?: boolean;
+}): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const k = whole('--neighbours', values.neighbours, 0);
   if (k !== undefined) config.neighbours = k;

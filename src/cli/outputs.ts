@@ -12,12 +12,24 @@ export interface Outputs {
   print(text: string): void;
 }
 
-export function outputs(command: string, io: Io, flags: Record<string, string | undefined>, options: { json?: boolean } = {}): Outputs {
-  const dashes = Object.entries(flags).filter(([, v]) => v === '-').map(([k]) => `--${k}`);
-  if (dashes.length > 1) throw new CliError(`${command}: only one output can go to stdout ("-"), got ${dashes.join(' and ')}.`);
-  if (dashes.length && options.json) throw new CliError(`${command}: --json prints on stdout; ${dashes[0]} - cannot share it (give ${dashes[0]} a file).`);
+export function outputs(
+  command: string,
+  io: Io,
+  flags: Record<string, string | undefined>,
+  options: { json?: boolean } = {},
+): Outputs {
+  const dashes = Object.entries(flags)
+    .filter(([, v]) => v === '-')
+    .map(([k]) => `--${k}`);
+  if (dashes.length > 1)
+    throw new CliError(`${command}: only one output can go to stdout ("-"), got ${dashes.join(' and ')}.`);
+  if (dashes.length && options.json)
+    throw new CliError(
+      `${command}: --json prints on stdout; ${dashes[0]} - cannot share it (give ${dashes[0]} a file).`,
+    );
   // Refuse an unwritable path before any work, not after grading.
-  for (const [flag, file] of Object.entries(flags)) if (file !== undefined && file !== '-') checkOutputPath(`--${flag}`, file, io);
+  for (const [flag, file] of Object.entries(flags))
+    if (file !== undefined && file !== '-') checkOutputPath(`--${flag}`, file, io);
   const stdoutTaken = dashes.length > 0;
   return {
     write(file, text) {

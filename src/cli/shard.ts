@@ -15,12 +15,19 @@ export function shardOption(text: string | undefined, thresholds: Thresholds = {
   const parsed = parseShard(text);
   if (!parsed.ok) throw new CliError(parsed.error.message);
   // A threshold on one shard would judge a slice; the merge judges the whole run.
-  if (Object.keys(thresholds).length) throw new CliError('--shard: thresholds (--min-accuracy, ...) go to "sql-verdict merge", which sees the whole run.');
+  if (Object.keys(thresholds).length)
+    throw new CliError(
+      '--shard: thresholds (--min-accuracy, ...) go to "sql-verdict merge", which sees the whole run.',
+    );
   const spec = parsed.value;
   return { spec, select: (corpus) => selectShard(corpus, spec) };
 }
 
 /** The report with its shard field last (the merged report, without it, keeps the single run's key order). */
-export function withShard<R extends RunReport>(report: R, shard: ShardOption | null, corpus: LoadedCorpus): R & ShardedRunReport {
+export function withShard<R extends RunReport>(
+  report: R,
+  shard: ShardOption | null,
+  corpus: LoadedCorpus,
+): R & ShardedRunReport {
   return shard ? { ...report, shard: shardOf(shard.spec, corpus.corpus.cases.length) } : report;
 }

@@ -55,13 +55,17 @@ export function checkThresholds(summary: RunSummary, t: Thresholds): { met: bool
     if (!f) return;
     if (d === 0) {
       met = false;
-      lines.push(`Threshold NOT met: ${name} cannot be measured (no cases in its denominator), required ${atLeast ? '≥' : '≤'} ${f.text}`);
+      lines.push(
+        `Threshold NOT met: ${name} cannot be measured (no cases in its denominator), required ${atLeast ? '≥' : '≤'} ${f.text}`,
+      );
       return;
     }
     // n/d ≥ num/den  ⇔  n·den ≥ num·d, exactly.
     const ok = atLeast ? BigInt(n) * f.den >= f.num * BigInt(d) : BigInt(n) * f.den <= f.num * BigInt(d);
     if (!ok) met = false;
-    lines.push(`Threshold ${ok ? 'met' : 'NOT met'}: ${name} ${n}/${d} (${pct(n, d)}) ${ok ? (atLeast ? '≥' : '≤') : atLeast ? '<' : '>'} ${f.text}`);
+    lines.push(
+      `Threshold ${ok ? 'met' : 'NOT met'}: ${name} ${n}/${d} (${pct(n, d)}) ${ok ? (atLeast ? '≥' : '≤') : atLeast ? '<' : '>'} ${f.text}`,
+    );
   };
   check('answer accuracy', summary.answer_accuracy.correct, summary.answer_accuracy.total, t.minAccuracy, true);
   check('refusal recall', summary.refusal_recall.declined, summary.refusal_recall.total, t.minRefusalRecall, true);

@@ -81,8 +81,7 @@ export interface QueryResult extends ResultTable {
 }
 
 export type ExecuteOutcome =
-  | { ok: true; value: QueryResult }
-  | { ok: false; error: VerdictError & { elapsedMs?: number } };
+  { ok: true; value: QueryResult } | { ok: false; error: VerdictError & { elapsedMs?: number } };
 
 /** A query plan reduced to what the performance scores need. */
 export interface PlanSummary {

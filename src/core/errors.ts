@@ -43,10 +43,12 @@ export const ERROR_CODES = {
   'input.not_found': 'A file or item named in the input does not exist.',
   'run.cancelled': 'The operation was cancelled.',
   'judge.auth': 'The AI judge endpoint refused the credentials (HTTP 401/403).',
-  'judge.cors_or_network': 'The AI judge endpoint could not be reached (network failure, or a CORS refusal in a browser).',
+  'judge.cors_or_network':
+    'The AI judge endpoint could not be reached (network failure, or a CORS refusal in a browser).',
   'judge.timeout': 'The AI judge did not answer within its time budget.',
   'judge.http_error': 'The AI judge endpoint answered with an HTTP error or an unreadable response.',
-  'judge.invalid_answer': 'The AI judge answer was not valid JSON for the judgment schema, even after one repair attempt.',
+  'judge.invalid_answer':
+    'The AI judge answer was not valid JSON for the judgment schema, even after one repair attempt.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

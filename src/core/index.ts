@@ -4,8 +4,12 @@
  */
 export { evaluate, evaluateStaged, type EvaluateOptions } from './pipeline.ts';
 export {
-  evaluationRequest, parseEvaluationRequest, resolveEvaluationConfig,
-  type EvaluationConfig, type EvaluationContext, type EvaluationRequest,
+  evaluationRequest,
+  parseEvaluationRequest,
+  resolveEvaluationConfig,
+  type EvaluationConfig,
+  type EvaluationContext,
+  type EvaluationRequest,
 } from './evaluation/request.ts';
 export { REPORT_VERSION, TOOL_VERSION, type EvaluationReport } from './report/report.ts';
 export { REPORT_SCHEMA } from './report/schema.ts';

@@ -63,17 +63,28 @@ export interface StagedEvaluation {
   asksJudge: boolean;
 }
 
-export async function evaluate(request: EvaluationRequest, engine: Engine, options: EvaluateOptions = {}): Promise<EvaluationReport> {
+export async function evaluate(
+  request: EvaluationRequest,
+  engine: Engine,
+  options: EvaluateOptions = {},
+): Promise<EvaluationReport> {
   const staged = await evaluateStaged(request, engine, options);
   return staged.judge ? staged.judge() : staged.report;
 }
 
 /** `evaluate` in two steps: everything deterministic, then the optional judge. */
-export async function evaluateStaged(request: EvaluationRequest, engine: Engine, options: EvaluateOptions = {}): Promise<StagedEvaluation> {
+export async function evaluateStaged(
+  request: EvaluationRequest,
+  engine: Engine,
+  options: EvaluateOptions = {},
+): Promise<StagedEvaluation> {
   const validated = await validate(await openCase(request, engine, options));
   const blocked = blockedBy(validated);
   if (blocked) return { report: await assembleBlocked(validated, blocked), judge: null, asksJudge: false };
-  const compared = await oracleStage(await neighbourStage(compareStage(validated), options.neighbourHost), options.otherEngine ? { otherEngine: options.otherEngine } : {});
+  const compared = await oracleStage(
+    await neighbourStage(compareStage(validated), options.neighbourHost),
+    options.otherEngine ? { otherEngine: options.otherEngine } : {},
+  );
   const measured = await performanceStage(await diagnoseStage(tolerate(compared)));
   const report = await assemble(measured);
   if (!request.config.enable_ai_judge || !options.judge) return { report, judge: null, asksJudge: false };

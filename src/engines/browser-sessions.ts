@@ -13,11 +13,23 @@ export const createBrowserSession: SessionFactory = async (engine, settings) => 
   }
   if (engine === 'pglite') {
     // Loaded only by PGlite hosts: the other engines' workers do not fetch PostgreSQL's 15 MB.
-    const [{ createBrowserPgliteDriver }, { PgSession }] = await Promise.all([import('./pglite/driver-browser.ts'), import('./pglite/session.ts')]);
+    const [{ createBrowserPgliteDriver }, { PgSession }] = await Promise.all([
+      import('./pglite/driver-browser.ts'),
+      import('./pglite/session.ts'),
+    ]);
     // No interrupt in single-threaded wasm: the supervisor terminates this worker to stop a query.
-    return { session: new PgSession(await createBrowserPgliteDriver(), { engine, schema: 'public', ownsDatabase: true, clock: { kind: 'date-now' } }), canCancel: false };
+    return {
+      session: new PgSession(await createBrowserPgliteDriver(), {
+        engine,
+        schema: 'public',
+        ownsDatabase: true,
+        clock: { kind: 'date-now' },
+      }),
+      canCancel: false,
+    };
   }
-  if (engine === 'postgres') throw new Error('The postgres engine (a PostgreSQL server) runs in the CLI only; in the browser, use pglite.');
+  if (engine === 'postgres')
+    throw new Error('The postgres engine (a PostgreSQL server) runs in the CLI only; in the browser, use pglite.');
   const SQL = await initSqlJs({ locateFile: () => sqlWasmUrl });
   // sql.js has no interrupt (sql.js#461): the supervisor terminates this worker to stop a query.
   return { session: new SqliteSession(SQL), canCancel: false };

@@ -17,13 +17,18 @@ import { SupervisedEngine, type HostHandle, type SupervisorOptions } from './sup
 const START_TIMEOUT_MS = 120_000;
 
 function spawnWorkerHost(): HostHandle {
-  const worker = new Worker(new URL('../worker/engine-host.worker.ts', import.meta.url), { type: 'module', name: 'engine-host' });
+  const worker = new Worker(new URL('../worker/engine-host.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'engine-host',
+  });
   let terminated = false;
   let died: (reason: string) => void = () => {};
   const exited = new Promise<string>((resolve) => {
     died = resolve;
     // A module that fails to load, or an uncaught error: the host is no longer trustworthy.
-    worker.addEventListener('error', (event) => resolve(`worker error: ${event.message || 'the engine worker failed to start'}`));
+    worker.addEventListener('error', (event) =>
+      resolve(`worker error: ${event.message || 'the engine worker failed to start'}`),
+    );
     worker.addEventListener('messageerror', () => resolve('worker message could not be deserialized'));
   });
   const terminate = () => {

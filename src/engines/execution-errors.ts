@@ -9,15 +9,37 @@ export function rejectedByPrecheck(sql: string): ExecuteOutcome | null {
   const verdict = precheckStatement(sql);
   if (verdict.allowed) return null;
   if (verdict.kind === 'empty')
-    return { ok: false, error: { code: 'validation.empty_sql', category: 'syntax_error', message: verdict.reason, elapsedMs: 0 } };
+    return {
+      ok: false,
+      error: { code: 'validation.empty_sql', category: 'syntax_error', message: verdict.reason, elapsedMs: 0 },
+    };
   return {
     ok: false,
-    error: { code: 'sandbox.statement_rejected', category: 'statement_rejected', statement_kind: verdict.kind, message: verdict.reason, elapsedMs: 0 },
+    error: {
+      code: 'sandbox.statement_rejected',
+      category: 'statement_rejected',
+      statement_kind: verdict.kind,
+      message: verdict.reason,
+      elapsedMs: 0,
+    },
   };
 }
 
 /** First keywords of texts the lexer takes for reads: naming them as the refused kind ("SELECT is not allowed") would be wrong. */
-const READ_KINDS = new Set(['select', 'with', 'values', 'from', 'table', 'describe', 'show', 'summarize', 'pivot', 'unpivot', '(', 'unknown']);
+const READ_KINDS = new Set([
+  'select',
+  'with',
+  'values',
+  'from',
+  'table',
+  'describe',
+  'show',
+  'summarize',
+  'pivot',
+  'unpivot',
+  '(',
+  'unknown',
+]);
 
 /** The engine's gate refused the text: name the statement kind as best the lexer can. */
 export function rejectedStatement(sql: string, raw: string, elapsedMs: number): ExecuteOutcome {
@@ -29,11 +51,12 @@ export function rejectedStatement(sql: string, raw: string, elapsedMs: number): 
       code: 'sandbox.statement_rejected',
       category: 'statement_rejected',
       statement_kind: kind,
-      message: kind === 'pivot'
-        ? "A PIVOT without an IN list is not a single read in DuckDB (it first creates a type from the column's distinct values): name the values, e.g. PIVOT t ON col IN ('a', 'b') USING sum(x)."
-        : READ_KINDS.has(kind)
-        ? `Only a single read query runs in the sandbox, and the engine's parser did not accept this text as one (${raw.split('\n')[0]!.slice(0, 160)}).`
-        : `${describeKind(kind)} is not allowed: only a single read query runs in the sandbox.`,
+      message:
+        kind === 'pivot'
+          ? "A PIVOT without an IN list is not a single read in DuckDB (it first creates a type from the column's distinct values): name the values, e.g. PIVOT t ON col IN ('a', 'b') USING sum(x)."
+          : READ_KINDS.has(kind)
+            ? `Only a single read query runs in the sandbox, and the engine's parser did not accept this text as one (${raw.split('\n')[0]!.slice(0, 160)}).`
+            : `${describeKind(kind)} is not allowed: only a single read query runs in the sandbox.`,
       raw,
       elapsedMs,
     },

@@ -14,7 +14,16 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { CorpusCase } from '../core/corpus/types.ts';
-import type { Engine, EngineName, ExecuteOptions, ExecuteOutcome, ExplainOptions, FixtureInfo, FixtureSource, PlanSummary } from '../core/engine.ts';
+import type {
+  Engine,
+  EngineName,
+  ExecuteOptions,
+  ExecuteOutcome,
+  ExplainOptions,
+  FixtureInfo,
+  FixtureSource,
+  PlanSummary,
+} from '../core/engine.ts';
 import { fail, ok, type Outcome } from '../core/errors.ts';
 import type { EvaluationConfig } from '../core/evaluation/request.ts';
 import type { CaseGrader, GradedCase } from '../core/run/case-grader.ts';
@@ -159,7 +168,8 @@ export class GradingPool implements CaseGrader {
     this.restarts++;
     if (key !== null) {
       this.stopped.set(key, how);
-      for (const other of this.slots) if (other !== slot) other.worker.postMessage({ type: 'stopped', entries: [[key, how]] } satisfies ToWorker);
+      for (const other of this.slots)
+        if (other !== slot) other.worker.postMessage({ type: 'stopped', entries: [[key, how]] } satisfies ToWorker);
     }
     const index = this.slots.indexOf(slot);
     void this.wasm!.then((wasm) => {
@@ -168,7 +178,11 @@ export class GradingPool implements CaseGrader {
       for (const job of slot.jobs.values()) {
         // Lost outside any query (a crash while loading): retried a few times, then given up.
         if (key === null && ++job.retries > MAX_RETRIES) {
-          job.resolve(job.message.type === 'grade' ? null : fail('sandbox.engine_crashed', 'The grading worker stopped repeatedly.'));
+          job.resolve(
+            job.message.type === 'grade'
+              ? null
+              : fail('sandbox.engine_crashed', 'The grading worker stopped repeatedly.'),
+          );
           continue;
         }
         this.post(fresh, job);
@@ -209,15 +223,26 @@ export class GradingPool implements CaseGrader {
     return new Promise((resolve) => this.post(slot ?? this.route(fixture), { message, fixture, retries: 0, resolve }));
   }
 
-  async grade(c: CorpusCase, sql: string, config: EvaluationConfig, dialect: 'duckdb' | 'sqlite'): Promise<GradedCase | null> {
+  async grade(
+    c: CorpusCase,
+    sql: string,
+    config: EvaluationConfig,
+    dialect: 'duckdb' | 'sqlite',
+  ): Promise<GradedCase | null> {
     const answer = await this.submit(c.fixture, { type: 'grade', job: this.nextJob++, c, sql, config, dialect });
     return answer && typeof answer === 'object' && 'failed' in answer ? null : (answer as GradedCase | null);
   }
 
   /** One engine call on a worker (the fixture's home by default). */
-  async call<T>(fixture: string, method: EngineCall, args: { sql?: string; options?: CallOptions } = {}, slot?: Slot): Promise<Outcome<T>> {
+  async call<T>(
+    fixture: string,
+    method: EngineCall,
+    args: { sql?: string; options?: CallOptions } = {},
+    slot?: Slot,
+  ): Promise<Outcome<T>> {
     const answer = await this.submit(fixture, { type: 'call', job: this.nextJob++, fixture, method, ...args }, slot);
-    if (answer && typeof answer === 'object' && 'failed' in answer) return fail('sandbox.engine_crashed', String((answer as { failed: string }).failed));
+    if (answer && typeof answer === 'object' && 'failed' in answer)
+      return fail('sandbox.engine_crashed', String((answer as { failed: string }).failed));
     return answer as Outcome<T>;
   }
 
@@ -283,7 +308,8 @@ class RemoteEngine implements Engine {
   }
 
   async execute(sql: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> {
-    if (options.signal?.aborted) return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs: 0 } };
+    if (options.signal?.aborted)
+      return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs: 0 } };
     const { signal: _signal, ...rest } = options;
     // The worker answers with the engine's ExecuteOutcome (an Outcome of a QueryResult).
     return (await this.pool.call(this.fixture, 'execute', { sql, options: rest })) as ExecuteOutcome;

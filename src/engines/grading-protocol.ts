@@ -28,7 +28,14 @@ export type ToWorker =
   | { type: 'fixture'; name: string; source: FixtureSource }
   | { type: 'stopped'; entries: [string, StoppedHow][] }
   | { type: 'grade'; job: number; c: CorpusCase; sql: string; config: EvaluationConfig; dialect: 'duckdb' | 'sqlite' }
-  | { type: 'call'; job: number; fixture: string; method: EngineCall; sql?: string; options?: Omit<ExecuteOptions, 'signal'> & { analyze?: boolean } };
+  | {
+      type: 'call';
+      job: number;
+      fixture: string;
+      method: EngineCall;
+      sql?: string;
+      options?: Omit<ExecuteOptions, 'signal'> & { analyze?: boolean };
+    };
 
 export type ToPool =
   | { type: 'ready' }

@@ -2,7 +2,14 @@
  * The contract between a supervisor and an engine host (a worker thread in
  * Node, a Web Worker in the browser). Everything crossing it is plain data.
  */
-import type { EngineName, ExecuteOutcome, ExplainOptions, FixtureInfo, FixtureSource, PlanSummary } from '../core/engine.ts';
+import type {
+  EngineName,
+  ExecuteOutcome,
+  ExplainOptions,
+  FixtureInfo,
+  FixtureSource,
+  PlanSummary,
+} from '../core/engine.ts';
 import type { Outcome } from '../core/errors.ts';
 
 export interface HostExecuteOptions {

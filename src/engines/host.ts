@@ -7,7 +7,10 @@ import type { EngineName, ExecuteOutcome, FixtureInfo, FixtureSource } from '../
 import { fail, messageOf, type Outcome } from '../core/errors.ts';
 import type { EngineHostApi, EngineSession, HostExecuteOptions, HostSettings } from './host-api.ts';
 
-export type SessionFactory = (engine: EngineName, settings: HostSettings) => Promise<{ session: EngineSession; canCancel: boolean }>;
+export type SessionFactory = (
+  engine: EngineName,
+  settings: HostSettings,
+) => Promise<{ session: EngineSession; canCancel: boolean }>;
 
 export function createHostApi(createSession: SessionFactory): EngineHostApi {
   let session: EngineSession | null = null;
@@ -33,7 +36,15 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
       try {
         return await need().execute(String(sql), options);
       } catch (thrown) {
-        return { ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } };
+        return {
+          ok: false,
+          error: {
+            code: 'execution.error',
+            category: 'unknown_error',
+            message: messageOf(thrown),
+            raw: messageOf(thrown),
+          },
+        };
       }
     },
     async explain(sql: string, options?: { analyze?: boolean }) {

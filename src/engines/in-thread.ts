@@ -8,7 +8,18 @@
  * to time out: the replacement thread answers it at once with the same
  * `sandbox.timeout` outcome a supervised engine gives (src/engines/supervisor.ts).
  */
-import { DEFAULT_MAX_ROWS, DEFAULT_TIMEOUT_MS, type Engine, type EngineName, type ExecuteOptions, type ExecuteOutcome, type ExplainOptions, type FixtureInfo, type FixtureSource, type PlanSummary } from '../core/engine.ts';
+import {
+  DEFAULT_MAX_ROWS,
+  DEFAULT_TIMEOUT_MS,
+  type Engine,
+  type EngineName,
+  type ExecuteOptions,
+  type ExecuteOutcome,
+  type ExplainOptions,
+  type FixtureInfo,
+  type FixtureSource,
+  type PlanSummary,
+} from '../core/engine.ts';
 import { fail, messageOf, type Outcome } from '../core/errors.ts';
 import type { EngineSession } from './host-api.ts';
 
@@ -21,7 +32,8 @@ export const WATCH_BYTES = HEADER_BYTES + WATCH_TEXT_BYTES;
 export const epochMs = (): number => performance.timeOrigin + performance.now();
 
 /** The key of a query that timed out (or crashed its thread): fixture content and text. */
-export const stoppedKey = (contentDigest: string, sql: string, timeoutMs: number): string => `${contentDigest}\u0000${timeoutMs}\u0000${sql}`;
+export const stoppedKey = (contentDigest: string, sql: string, timeoutMs: number): string =>
+  `${contentDigest}\u0000${timeoutMs}\u0000${sql}`;
 
 /** What a supervised engine allows planning (its cancel grace). */
 const EXPLAIN_BUDGET_MS = 5000;
@@ -75,7 +87,12 @@ export class QueryWatch {
 export function timeoutOutcome(timeoutMs: number, elapsedMs: number): ExecuteOutcome {
   return {
     ok: false,
-    error: { code: 'sandbox.timeout', category: 'timeout', message: `The query ran past its ${timeoutMs} ms budget and was stopped.`, elapsedMs },
+    error: {
+      code: 'sandbox.timeout',
+      category: 'timeout',
+      message: `The query ran past its ${timeoutMs} ms budget and was stopped.`,
+      elapsedMs,
+    },
   };
 }
 
@@ -145,8 +162,10 @@ export class InThreadEngine implements Engine {
   }
 
   private async executeNow(sql: string, options: ExecuteOptions): Promise<ExecuteOutcome> {
-    if (options.signal?.aborted) return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs: 0 } };
-    if (!this.info) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    if (options.signal?.aborted)
+      return { ok: false, error: { code: 'run.cancelled', message: 'The query was cancelled.', elapsedMs: 0 } };
+    if (!this.info)
+      return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const key = stoppedKey(this.info.contentDigest, String(sql), timeoutMs);
     const stopped = this.stopped.get(key);
@@ -155,9 +174,20 @@ export class InThreadEngine implements Engine {
     this.watch.begin(key, timeoutMs);
     let outcome: ExecuteOutcome;
     try {
-      outcome = await this.session.execute(String(sql), { maxRows: options.maxRows ?? DEFAULT_MAX_ROWS, ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}) });
+      outcome = await this.session.execute(String(sql), {
+        maxRows: options.maxRows ?? DEFAULT_MAX_ROWS,
+        ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
+      });
     } catch (thrown) {
-      outcome = { ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } };
+      outcome = {
+        ok: false,
+        error: {
+          code: 'execution.error',
+          category: 'unknown_error',
+          message: messageOf(thrown),
+          raw: messageOf(thrown),
+        },
+      };
     } finally {
       this.watch.end();
     }

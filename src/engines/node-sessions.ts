@@ -9,9 +9,15 @@ const require = createRequire(import.meta.url);
 
 /** A compiled WebAssembly.Module (lib/ is built without the DOM library, which declares WebAssembly). */
 export type CompiledWasm = object;
-declare const WebAssembly: { compile(bytes: Uint8Array): Promise<CompiledWasm>; instantiate(module: CompiledWasm, imports: object): Promise<object> };
+declare const WebAssembly: {
+  compile(bytes: Uint8Array): Promise<CompiledWasm>;
+  instantiate(module: CompiledWasm, imports: object): Promise<object>;
+};
 
-type InitSqlJs = (config: { locateFile: (file: string) => string; instantiateWasm?: (imports: object, done: (instance: object) => void) => object }) => Promise<SqlJsStatic>;
+type InitSqlJs = (config: {
+  locateFile: (file: string) => string;
+  instantiateWasm?: (imports: object, done: (instance: object) => void) => object;
+}) => Promise<SqlJsStatic>;
 
 /** The sql.js wasm, compiled by the thread that starts the workers and passed to each (a WebAssembly.Module crosses postMessage). */
 export function compileSqlJsWasm(): Promise<CompiledWasm> {
@@ -47,7 +53,10 @@ function sqlJsModule(): Promise<SqlJsStatic> {
 export const createNodeSession: SessionFactory = async (engine, settings) => {
   if (engine === 'duckdb') {
     // Loaded only by DuckDB hosts: a SQLite host thread starts without parsing the DuckDB-WASM bundle.
-    const [{ createNodeDuckDbDriver }, { DuckDbSession }] = await Promise.all([import('./duckdb/driver-node.ts'), import('./duckdb/session.ts')]);
+    const [{ createNodeDuckDbDriver }, { DuckDbSession }] = await Promise.all([
+      import('./duckdb/driver-node.ts'),
+      import('./duckdb/session.ts'),
+    ]);
     return { session: new DuckDbSession(await createNodeDuckDbDriver(), settings), canCancel: false };
   }
   if (engine === 'pglite' || engine === 'postgres') {

@@ -17,7 +17,11 @@ const ENTRY = new URL('../worker/engine-host.thread.ts', import.meta.url).href;
 
 function spawnThreadHost(): HostHandle {
   // The engines log some errors to the console; the outcome carries them already.
-  const worker = new Worker(BOOT, { ...(FROM_SOURCE ? { workerData: { entry: ENTRY } } : {}), stdout: true, stderr: true });
+  const worker = new Worker(BOOT, {
+    ...(FROM_SOURCE ? { workerData: { entry: ENTRY } } : {}),
+    stdout: true,
+    stderr: true,
+  });
   worker.stdout.resume();
   worker.stderr.resume();
   worker.unref();

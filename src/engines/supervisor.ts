@@ -209,8 +209,13 @@ export class SupervisedEngine implements Engine {
       const budget = timer(this.options.loadTimeoutMs ?? 120_000);
       try {
         started = await host;
-        const loaded = await Promise.race([started.host.api.load(fixture), budget.promise, started.host.exited.then((): typeof TIMED_OUT => TIMED_OUT)]);
-        if (loaded === TIMED_OUT || !loaded.ok || (expected !== null && loaded.value.contentDigest !== expected)) throw new Error('spare not loaded');
+        const loaded = await Promise.race([
+          started.host.api.load(fixture),
+          budget.promise,
+          started.host.exited.then((): typeof TIMED_OUT => TIMED_OUT),
+        ]);
+        if (loaded === TIMED_OUT || !loaded.ok || (expected !== null && loaded.value.contentDigest !== expected))
+          throw new Error('spare not loaded');
         return started;
       } catch {
         started?.host.terminate();
@@ -222,9 +227,11 @@ export class SupervisedEngine implements Engine {
     })();
     this.spare = spare;
     // A spare that dies while it waits is dropped (the next replacement reloads as before).
-    void spare.ready.then((started) => started?.host.exited.then(() => {
-      if (this.spare === spare) this.spare = null;
-    }));
+    void spare.ready.then((started) =>
+      started?.host.exited.then(() => {
+        if (this.spare === spare) this.spare = null;
+      }),
+    );
   }
 
   /** Resolves when the warm spare is loaded (true), or there is none / it failed (false). */
@@ -236,7 +243,11 @@ export class SupervisedEngine implements Engine {
   private dropSpare(): void {
     const spare = this.spare;
     this.spare = null;
-    if (spare) void spare.host.then((s) => s.host.terminate(), () => undefined);
+    if (spare)
+      void spare.host.then(
+        (s) => s.host.terminate(),
+        () => undefined,
+      );
   }
 
   /** Terminate the host; a warm spare takes over, or a replacement starts at once so the next call waits less. */
@@ -261,10 +272,17 @@ export class SupervisedEngine implements Engine {
     const budgetMs = this.options.loadTimeoutMs ?? 120_000;
     const budget = timer(budgetMs);
     try {
-      const result = await Promise.race([host.api.load(fixture), budget.promise, host.exited.then((why) => `crashed: ${why}`)]);
+      const result = await Promise.race([
+        host.api.load(fixture),
+        budget.promise,
+        host.exited.then((why) => `crashed: ${why}`),
+      ]);
       if (result === TIMED_OUT) {
         this.kill('load timeout');
-        return fail('fixture.load_failed', `Loading fixture "${fixture.name}" took longer than ${budgetMs} ms and was stopped.`);
+        return fail(
+          'fixture.load_failed',
+          `Loading fixture "${fixture.name}" took longer than ${budgetMs} ms and was stopped.`,
+        );
       }
       if (typeof result === 'string') {
         this.kill(result);
@@ -317,11 +335,21 @@ export class SupervisedEngine implements Engine {
     try {
       host = await this.ready();
     } catch (thrown) {
-      return { ok: false, error: { code: 'sandbox.engine_crashed', category: 'unknown_error', message: `The engine could not start: ${messageOf(thrown)}` } };
+      return {
+        ok: false,
+        error: {
+          code: 'sandbox.engine_crashed',
+          category: 'unknown_error',
+          message: `The engine could not start: ${messageOf(thrown)}`,
+        },
+      };
     }
     const started = performance.now();
     if (options.signal?.aborted) return cancelledOutcome(0);
-    const running = host.api.execute(sql, { maxRows, ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}) });
+    const running = host.api.execute(sql, {
+      maxRows,
+      ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
+    });
     const crashed = host.exited.then((why) => ({ crashed: why }) as const);
     const budget = timer(timeoutMs);
     let onAbort: (() => void) | undefined;
@@ -366,7 +394,8 @@ export class SupervisedEngine implements Engine {
       };
     }
     // A grown wasm heap never shrinks: start clean after the engine ran out of memory.
-    if (!outcome.ok && outcome.error.category === 'resource_exhausted' && outcome.error.raw !== undefined) this.kill('memory');
+    if (!outcome.ok && outcome.error.category === 'resource_exhausted' && outcome.error.raw !== undefined)
+      this.kill('memory');
     return outcome;
   }
 
@@ -376,7 +405,14 @@ export class SupervisedEngine implements Engine {
     if (this.canCancel) {
       const grace = timer(this.options.cancelGraceMs ?? 750);
       void host.api.cancel().catch(() => false);
-      stopped = (await Promise.race([running.then(() => true, () => true), grace.promise])) === true;
+      stopped =
+        (await Promise.race([
+          running.then(
+            () => true,
+            () => true,
+          ),
+          grace.promise,
+        ])) === true;
       grace.cancel();
     }
     if (!stopped) this.kill('stopped');
@@ -431,7 +467,11 @@ export class SupervisedEngine implements Engine {
     this.host = null;
     const starting = this.starting;
     this.starting = null;
-    if (starting) void starting.then((s) => s.host.terminate(), () => undefined);
+    if (starting)
+      void starting.then(
+        (s) => s.host.terminate(),
+        () => undefined,
+      );
     for (const host of [...this.live]) host.terminate();
   }
 }

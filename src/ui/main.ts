@@ -40,7 +40,13 @@ mount(App, {
 
 void workspace.init();
 // Read by the browser bench and test (time to the first graded case).
-Object.defineProperty(window, '__verdict', { value: { get firstCaseAt() { return workspace.firstCaseAt; } } });
+Object.defineProperty(window, '__verdict', {
+  value: {
+    get firstCaseAt() {
+      return workspace.firstCaseAt;
+    },
+  },
+});
 // The query page's demo fixture loads lazily, when that page is first shown.
 let demoLoaded = false;
 const loadQueryDemo = () => {
@@ -53,4 +59,5 @@ addEventListener('hashchange', loadQueryDemo);
 loadQueryDemo();
 
 // Offline: a service worker caches the app shell, the workers and the wasm after the first visit.
-if ('serviceWorker' in navigator && import.meta.env.PROD) void navigator.serviceWorker.register('./sw.js').catch(() => undefined);
+if ('serviceWorker' in navigator && import.meta.env.PROD)
+  void navigator.serviceWorker.register('./sw.js').catch(() => undefined);

@@ -49,7 +49,10 @@ async function cacheOnce(url) {
     }),
   );
   try {
-    await cache.put(url, new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers }));
+    await cache.put(
+      url,
+      new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers }),
+    );
     channel?.postMessage({ kind: 'cached', bytesTotal: bytesLoaded, elapsedMs: Date.now() - started });
   } finally {
     channel?.close();
@@ -57,7 +60,12 @@ async function cacheOnce(url) {
 }
 
 // Without Web Locks (older browsers) the two sides cannot agree: download it here anyway, so offline still works.
-const cacheAllOnce = () => Promise.all(onceUrls().map((url) => (navigator.locks ? navigator.locks.request(WASM_LOCK, () => cacheOnce(url)) : cacheOnce(url))));
+const cacheAllOnce = () =>
+  Promise.all(
+    onceUrls().map((url) =>
+      navigator.locks ? navigator.locks.request(WASM_LOCK, () => cacheOnce(url)) : cacheOnce(url),
+    ),
+  );
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -73,10 +81,20 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('sql-verdict-') && k !== CACHE && k !== WASM_CACHE).map((k) => caches.delete(k))))
+      .then((keys) =>
+        Promise.all(
+          keys
+            .filter((k) => k.startsWith('sql-verdict-') && k !== CACHE && k !== WASM_CACHE)
+            .map((k) => caches.delete(k)),
+        ),
+      )
       // A previous build's wasm goes; this build's stays.
       .then(() => caches.open(WASM_CACHE))
-      .then(async (cache) => Promise.all((await cache.keys()).filter((r) => !onceUrls().includes(new URL(r.url).href)).map((r) => cache.delete(r))))
+      .then(async (cache) =>
+        Promise.all(
+          (await cache.keys()).filter((r) => !onceUrls().includes(new URL(r.url).href)).map((r) => cache.delete(r)),
+        ),
+      )
       .then(() => self.clients.claim()),
   );
 });

@@ -12,16 +12,44 @@ import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.
 import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
-import { browserEngineFor, DEFAULT_TIMEOUT_MS, ENGINE_NAMES, type Engine, type EngineName, type ExecuteOutcome, type FixtureInfo, type FixtureSource } from '../core/engine.ts';
+import {
+  browserEngineFor,
+  DEFAULT_TIMEOUT_MS,
+  ENGINE_NAMES,
+  type Engine,
+  type EngineName,
+  type ExecuteOutcome,
+  type FixtureInfo,
+  type FixtureSource,
+} from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome, type VerdictError } from '../core/errors.ts';
 import { resolveEvaluationConfig, SHAPES } from '../core/evaluation/request.ts';
-import { createProvider, standardRuntime, type JudgeProvider, type ProviderConfig, type StandardGlobals } from '../core/judge/index.ts';
+import {
+  createProvider,
+  standardRuntime,
+  type JudgeProvider,
+  type ProviderConfig,
+  type StandardGlobals,
+} from '../core/judge/index.ts';
 import { evaluate } from '../core/pipeline.ts';
 import type { EvaluationReport } from '../core/report/report.ts';
-import { compareWithRowDiff, type CompareOptions, type ComparisonConfig, type ResultComparison, type RowDiff } from '../core/result/index.ts';
+import {
+  compareWithRowDiff,
+  type CompareOptions,
+  type ComparisonConfig,
+  type ResultComparison,
+  type RowDiff,
+} from '../core/result/index.ts';
 import { encodeResultTable, type JsonResultTable } from '../core/value/json-codec.ts';
 import type { ResultTable } from '../core/value/kind.ts';
-import { gradeRun, selfCheck, type CaseReport, type GradeProgress, type RunReport, type SelfCheckFinding } from '../core/run/grade-run.ts';
+import {
+  gradeRun,
+  selfCheck,
+  type CaseReport,
+  type GradeProgress,
+  type RunReport,
+  type SelfCheckFinding,
+} from '../core/run/grade-run.ts';
 import { evaluateStef, evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
@@ -89,7 +117,9 @@ function isEngineName(value: unknown): value is EngineName {
 }
 
 function unknownEngine(value: unknown): Outcome<never> {
-  return fail('input.invalid', `Unknown engine "${String(value)}"; expected one of ${ENGINE_NAMES.join(', ')}.`, { location: 'engine' });
+  return fail('input.invalid', `Unknown engine "${String(value)}"; expected one of ${ENGINE_NAMES.join(', ')}.`, {
+    location: 'engine',
+  });
 }
 
 /** A file the page read (picker, drop, built-in asset). */
@@ -244,7 +274,11 @@ function pooledEngine(engine: EngineName, name: string, source?: FixtureSource):
       let fixture = source;
       if (!fixture) {
         if (!BUILT_IN_FIXTURES.includes(name))
-          return fail('input.not_found', `Fixture "${name}" is neither built in (${BUILT_IN_FIXTURES.join(', ')}) nor loaded: add its file on the home page.`, { location: name });
+          return fail(
+            'input.not_found',
+            `Fixture "${name}" is neither built in (${BUILT_IN_FIXTURES.join(', ')}) nor loaded: add its file on the home page.`,
+            { location: name },
+          );
         const fetched = await fetchBuiltInFixture(name);
         if (!fetched.ok) return fetched;
         fixture = fetched.value;
@@ -286,7 +320,15 @@ function withSignal(engine: Engine, signal: AbortSignal): Engine {
 async function corpusFrom(input: InputFile): Promise<{ loaded: LoadedCorpus | null; check: InputCheck }> {
   const result = await loadCorpus(input.bytes, { file: input.file });
   if (!result.ok || hasErrors(result.problems))
-    return { loaded: null, check: { ok: false, problems: result.problems, sha256: result.ok ? result.loaded.sha256 : result.sha256, summary: null } };
+    return {
+      loaded: null,
+      check: {
+        ok: false,
+        problems: result.problems,
+        sha256: result.ok ? result.loaded.sha256 : result.sha256,
+        summary: null,
+      },
+    };
   const c = result.loaded.corpus;
   return {
     loaded: result.loaded,
@@ -294,7 +336,13 @@ async function corpusFrom(input: InputFile): Promise<{ loaded: LoadedCorpus | nu
       ok: true,
       problems: result.problems,
       sha256: result.loaded.sha256,
-      summary: { name: c.name, version: c.version, engine: c.engine, cases: c.cases.length, fixtures: [...new Set(c.cases.map((k) => k.fixture))].join(', ') },
+      summary: {
+        name: c.name,
+        version: c.version,
+        engine: c.engine,
+        cases: c.cases.length,
+        fixtures: [...new Set(c.cases.map((k) => k.fixture))].join(', '),
+      },
       caseIds: c.cases.map((k) => k.id),
     },
   };
@@ -314,7 +362,9 @@ const api = {
       const version = await engineFor(name).version();
       return ok({ engine: name, version, startMs: performance.now() - started });
     } catch (thrown) {
-      return fail('sandbox.engine_crashed', `The ${name} engine could not start: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('sandbox.engine_crashed', `The ${name} engine could not start: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   },
 
@@ -341,7 +391,11 @@ const api = {
     if (!isEngineName(request.engine)) return answer(unknownEngine(request.engine));
     const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)
-      return answer(fail('input.invalid', `The timeout must be between 1 and ${MAX_TIMEOUT_MS} ms (got ${timeoutMs}).`, { location: 'timeoutMs' }));
+      return answer(
+        fail('input.invalid', `The timeout must be between 1 and ${MAX_TIMEOUT_MS} ms (got ${timeoutMs}).`, {
+          location: 'timeoutMs',
+        }),
+      );
     const runId = request.runId ?? `run-${nextRun++}`;
     const controller = new AbortController();
     inFlight.get(runId)?.abort();
@@ -356,7 +410,15 @@ const api = {
       });
       return answer(outcome, engine.restarts !== restartsBefore);
     } catch (thrown) {
-      return answer({ ok: false, error: { code: 'execution.error', category: 'unknown_error', message: messageOf(thrown), raw: messageOf(thrown) } });
+      return answer({
+        ok: false,
+        error: {
+          code: 'execution.error',
+          category: 'unknown_error',
+          message: messageOf(thrown),
+          raw: messageOf(thrown),
+        },
+      });
     } finally {
       if (inFlight.get(runId) === controller) inFlight.delete(runId);
     }
@@ -383,7 +445,13 @@ const api = {
   /** Validate a run file against a corpus's case ids (and, given the corpus, the corpus it declares). */
   async checkRun(input: InputFile, caseIds?: string[], corpus?: { name: string; sha256: string }): Promise<InputCheck> {
     const result = await loadRun(input.bytes, { file: input.file, ...(caseIds ? { caseIds } : {}) });
-    if (!result.ok || hasErrors(result.problems)) return { ok: false, problems: result.problems, sha256: result.ok ? result.run.sha256 : result.sha256, summary: null };
+    if (!result.ok || hasErrors(result.problems))
+      return {
+        ok: false,
+        problems: result.problems,
+        sha256: result.ok ? result.run.sha256 : result.sha256,
+        summary: null,
+      };
     const m = result.run.metadata;
     const mismatch = corpus ? corpusMismatch(m, corpus) : null;
     return {
@@ -391,7 +459,15 @@ const api = {
       ok: true,
       problems: result.problems,
       sha256: result.run.sha256,
-      summary: { agent: m.agent ?? null, model: m.model ?? null, path: m.path ?? null, created_at: m.createdAt ?? null, records: result.run.records.length, missing: result.run.missingIds.length, notes: m.notes ?? null },
+      summary: {
+        agent: m.agent ?? null,
+        model: m.model ?? null,
+        path: m.path ?? null,
+        created_at: m.createdAt ?? null,
+        records: result.run.records.length,
+        missing: result.run.missingIds.length,
+        notes: m.notes ?? null,
+      },
     };
   },
 
@@ -402,13 +478,26 @@ const api = {
   async gradeCorpus(input: GradeInput, listener?: GradeListener): Promise<Outcome<RunReport>> {
     const started = performance.now();
     const corpus = await corpusFrom(input.corpus);
-    if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.corpus.file} has errors; nothing was graded.`, { location: input.corpus.file });
+    if (!corpus.loaded)
+      return fail('input.invalid', `Corpus ${input.corpus.file} has errors; nothing was graded.`, {
+        location: input.corpus.file,
+      });
     const caseIds = corpus.loaded.corpus.cases.map((c) => c.id);
     const run = await loadRun(input.run.bytes, { file: input.run.file, caseIds });
-    if (!run.ok || hasErrors(run.problems)) return fail('input.invalid', `Run file ${input.run.file} has errors; nothing was graded.`, { location: input.run.file });
-    const mismatch = corpusMismatch(run.run.metadata, { name: corpus.loaded.corpus.name, sha256: corpus.loaded.sha256 });
+    if (!run.ok || hasErrors(run.problems))
+      return fail('input.invalid', `Run file ${input.run.file} has errors; nothing was graded.`, {
+        location: input.run.file,
+      });
+    const mismatch = corpusMismatch(run.run.metadata, {
+      name: corpus.loaded.corpus.name,
+      sha256: corpus.loaded.sha256,
+    });
     if (mismatch && !input.allowCorpusMismatch)
-      return fail('input.invalid', `${input.run.file} (field ${mismatch.field}): ${mismatch.text}. Nothing was graded; choose "Grade anyway" to grade it against this corpus.`, { location: mismatch.field });
+      return fail(
+        'input.invalid',
+        `${input.run.file} (field ${mismatch.field}): ${mismatch.text}. Nothing was graded; choose "Grade anyway" to grade it against this corpus.`,
+        { location: mismatch.field },
+      );
     const controller = new AbortController();
     grades.get(input.gradeId)?.abort();
     grades.set(input.gradeId, controller);
@@ -418,7 +507,9 @@ const api = {
     const provider = judge.value;
     const switching = input.switchEngines ? new SwitchingEngines(engine, input.fixtures ?? {}) : null;
     const engineFor = async (name: string): Promise<Outcome<Engine>> => {
-      const pooled = switching ? await switching.engineFor(name) : await pooledEngine(engine, name, input.fixtures?.[name]);
+      const pooled = switching
+        ? await switching.engineFor(name)
+        : await pooledEngine(engine, name, input.fixtures?.[name]);
       return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
     };
     try {
@@ -428,10 +519,16 @@ const api = {
         engineFor,
         ...(switching ? { engineSwitching: true } : {}),
         selfCheckFirst: true,
-        config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(provider ? { enable_ai_judge: true } : {}) },
+        config: {
+          query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          ...(provider ? { enable_ai_judge: true } : {}),
+        },
         ...(provider
           ? {
-              judge: { provider, options: input.judge?.threshold !== undefined ? { threshold: input.judge.threshold } : {} },
+              judge: {
+                provider,
+                options: input.judge?.threshold !== undefined ? { threshold: input.judge.threshold } : {},
+              },
               ...(input.judge?.concurrency ? { judgeConcurrency: input.judge.concurrency } : {}),
             }
           : {}),
@@ -441,7 +538,9 @@ const api = {
         onStart: (info) => void listener?.started?.(info),
         onProgress: (event) => void listener?.progress({ ...event, elapsedMs: performance.now() - started }),
         onCase: (report, index) => void listener?.caseDone(report, index),
-        ...(input.review && listener?.review ? { onReview: (report: CaseReport, index: number) => listener.review!(report, index) } : {}),
+        ...(input.review && listener?.review
+          ? { onReview: (report: CaseReport, index: number) => listener.review!(report, index) }
+          : {}),
       });
       if (!graded.ok || !input.preset) return graded;
       // The CLI's step after grading (src/cli/commands/run.ts, bench.ts): the same core function on the same engines.
@@ -456,10 +555,12 @@ const api = {
         reliabilityPenalty: input.reliabilityPenalty ?? 1,
         ...(vesIterations ? { vesIterations } : {}),
         // The page shows "judging again under <preset>: case i of n" (it can take long with R-VES timings).
-        onProgress: (index, total, id) => void listener?.progress({ index, total, id, step: 'policy', elapsedMs: performance.now() - started }),
+        onProgress: (index, total, id) =>
+          void listener?.progress({ index, total, id, step: 'policy', elapsedMs: performance.now() - started }),
       });
       // Cancelled while judging again: the remaining cases' queries were refused, so their preset verdicts mean nothing.
-      if (controller.signal.aborted) return fail('run.cancelled', 'The run was cancelled while it was judged again under the policy preset.');
+      if (controller.signal.aborted)
+        return fail('run.cancelled', 'The run was cancelled while it was judged again under the policy preset.');
       return judged;
     } catch (thrown) {
       return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
@@ -479,18 +580,37 @@ const api = {
     const common = { databases: input.databases };
     const result =
       input.format === 'spider'
-        ? importSpider({ ...(input.gold ? { gold: input.gold } : {}), ...(input.questions ? { questions: input.questions } : {}), ...(input.pred ? { pred: input.pred } : {}), ...common })
+        ? importSpider({
+            ...(input.gold ? { gold: input.gold } : {}),
+            ...(input.questions ? { questions: input.questions } : {}),
+            ...(input.pred ? { pred: input.pred } : {}),
+            ...common,
+          })
         : input.questions
           ? importBird({ questions: input.questions, ...(input.pred ? { pred: input.pred } : {}), ...common })
-          : { ok: false as const, problems: [{ severity: 'error' as const, code: 'missing_field' as const, file: '(folder)', message: 'BIRD needs its questions file (dev.json).' }] };
-    if (!result.ok || hasErrors(result.problems)) return { ok: false, problems: result.problems, corpus: null, run: null, databases: [] };
+          : {
+              ok: false as const,
+              problems: [
+                {
+                  severity: 'error' as const,
+                  code: 'missing_field' as const,
+                  file: '(folder)',
+                  message: 'BIRD needs its questions file (dev.json).',
+                },
+              ],
+            };
+    if (!result.ok || hasErrors(result.problems))
+      return { ok: false, problems: result.problems, corpus: null, run: null, databases: [] };
     const label = (input.gold ?? input.questions)!.file;
     return {
       ok: true,
       problems: result.problems,
       corpus: { file: `${label} (imported)`, bytes: new TextEncoder().encode(corpusYaml(result.imported)) },
       // JSONL whatever the predictions file was called (a .json name would be read as a JSON run).
-      run: { file: `${input.pred?.file ?? 'predictions'} (imported)`, bytes: new TextEncoder().encode(runJsonl(result.imported)) },
+      run: {
+        file: `${input.pred?.file ?? 'predictions'} (imported)`,
+        bytes: new TextEncoder().encode(runJsonl(result.imported)),
+      },
       databases: result.imported.databases,
     };
   },
@@ -503,14 +623,19 @@ const api = {
   },
 
   /** Run the oracle self-check of a corpus on its fixtures (the user's, by name, else the built-ins). */
-  async selfCheckCorpus(input: InputFile, fixtures?: Record<string, FixtureSource>): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
+  async selfCheckCorpus(
+    input: InputFile,
+    fixtures?: Record<string, FixtureSource>,
+  ): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
     const corpus = await corpusFrom(input);
     if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.file} has errors.`);
     const engine = browserEngineFor(corpus.loaded.corpus.engine);
     try {
       return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name, fixtures?.[name])));
     } catch (thrown) {
-      return fail('execution.error', `The self-check of ${input.file} stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `The self-check of ${input.file} stopped: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   },
 
@@ -527,7 +652,10 @@ const api = {
       const pooled = await pooledEngine(engine, name, source);
       return pooled.ok ? await pooled.value.contentDigest() : pooled;
     } catch (thrown) {
-      return fail('fixture.load_failed', `Fixture ${name}: ${messageOf(thrown)}`, { location: name, raw: messageOf(thrown) });
+      return fail('fixture.load_failed', `Fixture ${name}: ${messageOf(thrown)}`, {
+        location: name,
+        raw: messageOf(thrown),
+      });
     }
   },
 
@@ -537,11 +665,17 @@ const api = {
       const result = await loadCorpus(input.bytes, { file: input.file });
       if (!result.ok || hasErrors(result.problems)) {
         const errors = result.problems.filter((p) => p.severity === 'error');
-        return fail('input.invalid', `Corpus ${input.file} has ${errors.length} error(s):\n${errors.slice(0, 20).map(formatProblem).join('\n')}`, { location: input.file });
+        return fail(
+          'input.invalid',
+          `Corpus ${input.file} has ${errors.length} error(s):\n${errors.slice(0, 20).map(formatProblem).join('\n')}`,
+          { location: input.file },
+        );
       }
       return ok(describeCorpus(result.loaded, result.problems));
     } catch (thrown) {
-      return fail('input.invalid', `Corpus ${input.file} could not be described: ${messageOf(thrown)}`, { location: input.file });
+      return fail('input.invalid', `Corpus ${input.file} could not be described: ${messageOf(thrown)}`, {
+        location: input.file,
+      });
     }
   },
 
@@ -554,7 +688,11 @@ const api = {
   async compare(input: CompareInput): Promise<Outcome<EvaluationReport>> {
     if (!isEngineName(input.engine)) return unknownEngine(input.engine);
     const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
-    const pooled = await pooledEngine(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture);
+    const pooled = await pooledEngine(
+      input.engine,
+      name,
+      typeof input.fixture === 'string' ? undefined : input.fixture,
+    );
     if (!pooled.ok) return pooled;
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
@@ -562,18 +700,30 @@ const api = {
     const config = resolveEvaluationConfig(input.config ?? {});
     if (!config.ok) return config;
     const shape = input.shape ?? null;
-    if (shape !== null && !(SHAPES as readonly string[]).includes(shape)) return fail('input.invalid', `Unknown shape "${shape}" (one of ${SHAPES.join(', ')}).`);
+    if (shape !== null && !(SHAPES as readonly string[]).includes(shape))
+      return fail('input.invalid', `Unknown shape "${shape}" (one of ${SHAPES.join(', ')}).`);
     try {
       const report = await evaluate(
         {
           user_query: input.question,
           actual_sql: input.actualSql,
           expected_sql: input.expectedSql,
-          config: { ...config.value, query_timeout_ms: input.timeoutMs ?? (input.config ? config.value.query_timeout_ms : DEFAULT_TIMEOUT_MS), enable_ai_judge: provider !== null },
-          context: { fixture: name, order_matters: input.orderMatters ?? false, ...(shape ? { shape: shape as (typeof SHAPES)[number] } : {}) },
+          config: {
+            ...config.value,
+            query_timeout_ms: input.timeoutMs ?? (input.config ? config.value.query_timeout_ms : DEFAULT_TIMEOUT_MS),
+            enable_ai_judge: provider !== null,
+          },
+          context: {
+            fixture: name,
+            order_matters: input.orderMatters ?? false,
+            ...(shape ? { shape: shape as (typeof SHAPES)[number] } : {}),
+          },
         },
         pooled.value,
-        { ...(provider ? { judge: { provider } } : {}), ...((config.value.neighbours ?? 0) > 0 ? { neighbourHost: neighbourHost() } : {}) },
+        {
+          ...(provider ? { judge: { provider } } : {}),
+          ...((config.value.neighbours ?? 0) > 0 ? { neighbourHost: neighbourHost() } : {}),
+        },
       );
       return ok(report);
     } catch (thrown) {
@@ -590,9 +740,15 @@ const api = {
     if (!isEngineName(input.engine)) return unknownEngine(input.engine);
     const maxRows = input.maxRows ?? DEFAULT_APP_MAX_ROWS;
     if (!Number.isInteger(maxRows) || maxRows < 1 || maxRows > 1_000_000)
-      return fail('input.invalid', `maxRows must be a whole number from 1 to 1,000,000 (got ${maxRows}).`, { location: 'maxRows' });
+      return fail('input.invalid', `maxRows must be a whole number from 1 to 1,000,000 (got ${maxRows}).`, {
+        location: 'maxRows',
+      });
     const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
-    const pooled = await pooledEngine(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture);
+    const pooled = await pooledEngine(
+      input.engine,
+      name,
+      typeof input.fixture === 'string' ? undefined : input.fixture,
+    );
     if (!pooled.ok) return pooled;
     const engine = pooled.value;
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -612,10 +768,30 @@ const api = {
     try {
       const expected = await run(input.expectedSql);
       const actual = await run(input.actualSql);
-      if (!expected.rows || !actual.rows) return ok({ expected: expected.side, actual: actual.side, maxRows, comparison: null, rows: null, compareMs: 0 });
+      if (!expected.rows || !actual.rows)
+        return ok({
+          expected: expected.side,
+          actual: actual.side,
+          maxRows,
+          comparison: null,
+          rows: null,
+          compareMs: 0,
+        });
       const started = performance.now();
-      const { comparison, rows } = compareWithRowDiff(expected.rows, actual.rows, input.config ?? {}, input.orderKeys !== undefined ? { orderKeys: input.orderKeys } : {});
-      return ok({ expected: expected.side, actual: actual.side, maxRows, comparison, rows, compareMs: performance.now() - started });
+      const { comparison, rows } = compareWithRowDiff(
+        expected.rows,
+        actual.rows,
+        input.config ?? {},
+        input.orderKeys !== undefined ? { orderKeys: input.orderKeys } : {},
+      );
+      return ok({
+        expected: expected.side,
+        actual: actual.side,
+        maxRows,
+        comparison,
+        rows,
+        compareMs: performance.now() - started,
+      });
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }

@@ -19,10 +19,17 @@ export async function fetchBuiltInFixture(name: string): Promise<Outcome<Fixture
   if (!entry || !url) return fail('input.not_found', `No built-in fixture "${name}".`, { location: name });
   try {
     const response = await fetch(url);
-    if (!response.ok) return fail('fixture.load_failed', `The built-in fixture ${name} could not be fetched (HTTP ${response.status}).`, { location: name });
+    if (!response.ok)
+      return fail(
+        'fixture.load_failed',
+        `The built-in fixture ${name} could not be fetched (HTTP ${response.status}).`,
+        { location: name },
+      );
     const bytes = new Uint8Array(await response.arrayBuffer());
     return ok({ name, files: [{ fileName: entry.dump, format: 'sql', bytes }], asOf: entry.as_of });
   } catch (thrown) {
-    return fail('fixture.load_failed', `The built-in fixture ${name} could not be fetched: ${messageOf(thrown)}`, { location: name });
+    return fail('fixture.load_failed', `The built-in fixture ${name} could not be fetched: ${messageOf(thrown)}`, {
+      location: name,
+    });
   }
 }

@@ -38,7 +38,9 @@ async function open(name: string): Promise<Outcome<{ engine: InThreadEngine; dig
 function engineFor(name: string): Promise<Outcome<{ engine: InThreadEngine; digest: string }>> {
   let pending = engines.get(name);
   if (!pending) {
-    pending = open(name).catch((thrown: unknown) => fail('fixture.load_failed', `Fixture ${name}: ${messageOf(thrown)}`));
+    pending = open(name).catch((thrown: unknown) =>
+      fail('fixture.load_failed', `Fixture ${name}: ${messageOf(thrown)}`),
+    );
     engines.set(name, pending);
   }
   return pending;
@@ -57,7 +59,11 @@ async function handle(message: ToWorker): Promise<ToPool | null> {
       if (!opened.ok) return { type: 'graded', job: message.job, graded: null };
       const engine = cache.wrap(opened.value.engine, opened.value.digest);
       const { report, ...rest } = await gradeCaseOn(message.c, message.sql, engine, message.config, message.dialect);
-      return { type: 'graded', job: message.job, graded: { report: prettyJson(report, data.printIndent ?? ''), rest: JSON.stringify(rest) } };
+      return {
+        type: 'graded',
+        job: message.job,
+        graded: { report: prettyJson(report, data.printIndent ?? ''), rest: JSON.stringify(rest) },
+      };
     }
     case 'call': {
       const opened = await engineFor(message.fixture);
@@ -83,7 +89,8 @@ port.on('message', (message: ToWorker) => {
       const reply = await handle(message);
       if (reply) port.postMessage(reply);
     } catch (thrown) {
-      if ('job' in message) port.postMessage({ type: 'failed', job: message.job, message: messageOf(thrown) } satisfies ToPool);
+      if ('job' in message)
+        port.postMessage({ type: 'failed', job: message.job, message: messageOf(thrown) } satisfies ToPool);
     }
   });
 });

@@ -23,12 +23,23 @@ export class SwitchingEngines {
   engineFor = async (name: string): Promise<Outcome<Engine>> => {
     if (this.fixture === name) return this.ready;
     const source = this.sources[name];
-    if (!source) return fail('input.not_found', `No database file for ${name}: add ${name}.sqlite (or its folder) to the dropped files.`, { location: name });
+    if (!source)
+      return fail(
+        'input.not_found',
+        `No database file for ${name}: add ${name}.sqlite (or its folder) to the dropped files.`,
+        { location: name },
+      );
     await this.ready.catch(() => undefined);
     this.engine ??= openEngine(this.kind);
     this.fixture = name;
     const engine = this.engine;
-    this.ready = engine.load({ ...source, name }).then((loaded) => (loaded.ok ? ok(engine as Engine) : fail(loaded.error.code, `Fixture ${name}: ${loaded.error.message}`, { location: name })));
+    this.ready = engine
+      .load({ ...source, name })
+      .then((loaded) =>
+        loaded.ok
+          ? ok(engine as Engine)
+          : fail(loaded.error.code, `Fixture ${name}: ${loaded.error.message}`, { location: name }),
+      );
     return this.ready;
   };
 

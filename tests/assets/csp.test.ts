@@ -21,16 +21,21 @@ describe('one Content-Security-Policy', () => {
   });
 
   test('a value that is not an origin is refused with its text', () => {
-    expect(() => judgeOrigins('https://api.openai.com/v1')).toThrow(/"https:\/\/api\.openai\.com\/v1" is not an origin/);
+    expect(() => judgeOrigins('https://api.openai.com/v1')).toThrow(
+      /"https:\/\/api\.openai\.com\/v1" is not an origin/,
+    );
     expect(() => judgeOrigins('api.openai.com')).toThrow(/is not an origin/);
     expect(() => judgeOrigins("https://x.example 'unsafe-inline'")).toThrow(/'unsafe-inline'/);
   });
 
-  test.skipIf(!existsSync(path.join(repoRoot, 'dist/index.html')))('the build writes _headers and the <meta> tag from the same policy (skipped without dist/: npm run build)', () => {
-    const headers = readFileSync(path.join(repoRoot, 'dist/_headers'), 'utf8');
-    const html = readFileSync(path.join(repoRoot, 'dist/index.html'), 'utf8');
-    expect(headers).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`);
-    expect(html).toContain(`content="${CONTENT_SECURITY_POLICY.replace(/'/g, '&#39;')}"`);
-    expect(existsSync(path.join(repoRoot, 'public/_headers'))).toBe(false);
-  });
+  test.skipIf(!existsSync(path.join(repoRoot, 'dist/index.html')))(
+    'the build writes _headers and the <meta> tag from the same policy (skipped without dist/: npm run build)',
+    () => {
+      const headers = readFileSync(path.join(repoRoot, 'dist/_headers'), 'utf8');
+      const html = readFileSync(path.join(repoRoot, 'dist/index.html'), 'utf8');
+      expect(headers).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`);
+      expect(html).toContain(`content="${CONTENT_SECURITY_POLICY.replace(/'/g, '&#39;')}"`);
+      expect(existsSync(path.join(repoRoot, 'public/_headers'))).toBe(false);
+    },
+  );
 });

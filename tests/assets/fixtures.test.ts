@@ -22,9 +22,10 @@ describe('fixture generator', () => {
     ]);
     for (const file of files) {
       const committed = read(file.path);
-      expect(await sha256Hex(committed), `${file.path} differs from a fresh generation: npm run fixtures:generate`).toBe(
-        await sha256Hex(Buffer.from(file.content, 'utf8')),
-      );
+      expect(
+        await sha256Hex(committed),
+        `${file.path} differs from a fresh generation: npm run fixtures:generate`,
+      ).toBe(await sha256Hex(Buffer.from(file.content, 'utf8')));
     }
   });
 
@@ -65,17 +66,19 @@ describe('fixture generator', () => {
       const schema = parse(read(`fixtures/${name}.schema.yaml`).toString('utf8'));
       const created = [...dump.matchAll(/CREATE TABLE (\w+) \(\n([\s\S]*?)\n\);/g)].map((m) => ({
         name: m[1],
-        columns: m[2]!.split(',\n').filter((l) => !l.includes('PRIMARY KEY')).map((l) => l.trim().split(' ').slice(0, 2)),
+        columns: m[2]!
+          .split(',\n')
+          .filter((l) => !l.includes('PRIMARY KEY'))
+          .map((l) => l.trim().split(' ').slice(0, 2)),
       }));
       expect(schema.tables.map((t: { name: string }) => t.name)).toEqual(created.map((t) => t.name));
       for (const table of schema.tables) {
         const ddl = created.find((t) => t.name === table.name)!;
         expect(table.columns.map((c: { name: string; type: string }) => [c.name, c.type])).toEqual(ddl.columns);
         for (const column of table.columns) expect(column.description, `${table.name}.${column.name}`).toMatch(/\S/);
-        const inserted = [...dump.matchAll(new RegExp(`INSERT INTO ${table.name} VALUES\\n([\\s\\S]*?);\\n`, 'g'))].reduce(
-          (n, m) => n + m[1]!.split('\n').length,
-          0,
-        );
+        const inserted = [
+          ...dump.matchAll(new RegExp(`INSERT INTO ${table.name} VALUES\\n([\\s\\S]*?);\\n`, 'g')),
+        ].reduce((n, m) => n + m[1]!.split('\n').length, 0);
         expect(inserted, `${name}.${table.name} row_count`).toBe(table.row_count);
       }
       expect(schema.as_of).toMatch(/Z$/);

@@ -14,7 +14,10 @@ const FILE = 'fixtures/corpora/execution_goldens.yaml';
 let corpus: Corpus;
 
 beforeAll(async () => {
-  const result = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, FILE))), { file: FILE, knownFixtures: ['retail', 'retail_monthly'] });
+  const result = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, FILE))), {
+    file: FILE,
+    knownFixtures: ['retail', 'retail_monthly'],
+  });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   expect(result.problems).toEqual([]);
   corpus = result.loaded.corpus;
@@ -31,12 +34,19 @@ describe('execution goldens: the corpus', () => {
 
   it('spans the difficulty pyramid and every shape', () => {
     expect(tally(corpus.cases, (c) => c.difficulty)).toEqual({ easy: 12, medium: 16, hard: 24, extra: 12 });
-    expect(Object.keys(tally(corpus.cases, (c) => c.shape)).sort()).toEqual(['group_by', 'rows', 'scalar', 'time_series', 'top_n']);
+    expect(Object.keys(tally(corpus.cases, (c) => c.shape)).sort()).toEqual([
+      'group_by',
+      'rows',
+      'scalar',
+      'time_series',
+      'top_n',
+    ]);
   });
 
   it('covers month-over-month, quarter-over-quarter and year-over-year comparisons on retail_monthly', () => {
     const monthly = corpus.cases.filter((c) => c.fixture === 'retail_monthly');
-    for (const tag of ['mom', 'qoq', 'yoy']) expect(monthly.filter((c) => c.tags.includes(tag)).length, tag).toBeGreaterThanOrEqual(4);
+    for (const tag of ['mom', 'qoq', 'yoy'])
+      expect(monthly.filter((c) => c.tags.includes(tag)).length, tag).toBeGreaterThanOrEqual(4);
   });
 
   it('freezes an expected result for every case; scalars are one row and one column; none is empty', () => {
@@ -94,7 +104,8 @@ describe('execution goldens: each answer agrees with a second, independent query
 });
 
 describe('execution goldens: answers recomputed in TypeScript from the generator rows', () => {
-  const cents = (text: string | number | null | undefined) => (text === null || text === undefined ? 0 : Math.round(Number(text) * 100));
+  const cents = (text: string | number | null | undefined) =>
+    text === null || text === undefined ? 0 : Math.round(Number(text) * 100);
   const expectedOf = (id: string) => corpus.cases.find((c) => c.id === id)!.expected!;
 
   it('monthly revenue and order counts equal the series the generator checked for distinctness', async () => {
@@ -112,24 +123,42 @@ describe('execution goldens: answers recomputed in TypeScript from the generator
     const live = (orderId: number) => status.get(orderId) !== 'cancelled';
     const net = (l: (string | number | null)[]) => (l[3] as number) * cents(l[4]) - cents(l[5]);
 
-    const revenue2024 = items!.rows.filter((l) => live(l[0] as number) && ts.get(l[0] as number)!.startsWith('2024')).reduce((s, l) => s + net(l), 0);
+    const revenue2024 = items!.rows
+      .filter((l) => live(l[0] as number) && ts.get(l[0] as number)!.startsWith('2024'))
+      .reduce((s, l) => s + net(l), 0);
     expect(cents(expectedOf('retail-net-revenue-2024').rows[0]![0] as string)).toBe(revenue2024);
 
     const ordering = new Set(orders!.rows.map((o) => o[1]));
     const without = customers!.rows.filter((c) => !ordering.has(c[0])).map((c) => c[0]);
-    expect(expectedOf('retail-customers-without-orders').rows.map((r) => r[0]).sort((a, b) => Number(a) - Number(b))).toEqual(without);
+    expect(
+      expectedOf('retail-customers-without-orders')
+        .rows.map((r) => r[0])
+        .sort((a, b) => Number(a) - Number(b)),
+    ).toEqual(without);
 
     const returned = new Map<number, number>();
-    for (const l of items!.rows) if ((l[3] as number) < 0) returned.set(l[2] as number, (returned.get(l[2] as number) ?? 0) - (l[3] as number));
+    for (const l of items!.rows)
+      if ((l[3] as number) < 0) returned.set(l[2] as number, (returned.get(l[2] as number) ?? 0) - (l[3] as number));
     const most = Math.max(...returned.values());
     const sku = new Map(products!.rows.map((p) => [p[0] as number, p[1] as string]));
-    const tied = [...returned].filter(([, n]) => n === most).map(([id]) => sku.get(id)!).sort();
-    expect(expectedOf('retail-most-returned-products').rows.map((r) => r[0]).sort()).toEqual(tied);
+    const tied = [...returned]
+      .filter(([, n]) => n === most)
+      .map(([id]) => sku.get(id)!)
+      .sort();
+    expect(
+      expectedOf('retail-most-returned-products')
+        .rows.map((r) => r[0])
+        .sort(),
+    ).toEqual(tied);
 
     const units = new Map<number, number>();
-    for (const l of items!.rows) if (live(l[0] as number)) units.set(l[2] as number, (units.get(l[2] as number) ?? 0) + (l[3] as number));
+    for (const l of items!.rows)
+      if (live(l[0] as number)) units.set(l[2] as number, (units.get(l[2] as number) ?? 0) + (l[3] as number));
     const ranked = [...units].map(([id, u]) => ({ id, u, rank: 1 + [...units.values()].filter((v) => v > u).length }));
-    const top = ranked.filter((r) => r.rank <= 3).sort((a, b) => a.rank - b.rank || a.id - b.id).map((r) => [r.rank, r.id, r.u]);
+    const top = ranked
+      .filter((r) => r.rank <= 3)
+      .sort((a, b) => a.rank - b.rank || a.id - b.id)
+      .map((r) => [r.rank, r.id, r.u]);
     expect(expectedOf('retail-top3-products-by-units').rows.map((r) => [r[0], r[1], r[3]])).toEqual(top);
   });
 
@@ -165,11 +194,27 @@ describe('execution goldens: the checks can fail', () => {
   });
 
   const WRONG: [string, string, string][] = [
-    ['retail', 'retail-net-revenue-2024', "SELECT sum(oi.quantity * oi.unit_price - oi.discount) FROM orders o JOIN order_items oi USING (order_id) WHERE o.status <> 'cancelled' AND year(o.order_ts) = 2024"],
-    ['retail', 'retail-customers-without-orders', 'SELECT customer_id, customer_name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)'],
+    [
+      'retail',
+      'retail-net-revenue-2024',
+      "SELECT sum(oi.quantity * oi.unit_price - oi.discount) FROM orders o JOIN order_items oi USING (order_id) WHERE o.status <> 'cancelled' AND year(o.order_ts) = 2024",
+    ],
+    [
+      'retail',
+      'retail-customers-without-orders',
+      'SELECT customer_id, customer_name FROM customers WHERE customer_id NOT IN (SELECT customer_id FROM orders)',
+    ],
     ['retail', 'retail-orders-on-2024-12-31', "SELECT count(*) FROM orders WHERE order_ts = TIMESTAMP '2024-12-31'"],
-    ['retail', 'retail-top3-products-by-units', "SELECT row_number() OVER (ORDER BY sum(quantity) DESC) r, product_id, any_value(product_id)::VARCHAR, sum(quantity) FROM order_items GROUP BY product_id ORDER BY 1 LIMIT 3"],
-    ['retail_monthly', 'monthly-yoy-by-month-2025', "WITH m AS (SELECT date_trunc('month', o.order_ts) AS month, sum(oi.quantity * oi.unit_price - COALESCE(oi.discount, 0)) AS rev FROM orders o JOIN order_items oi USING (order_id) WHERE o.status <> 'cancelled' GROUP BY 1) SELECT month, rev, lag(rev, 11) OVER (ORDER BY month), rev - lag(rev, 11) OVER (ORDER BY month) FROM m QUALIFY year(month) = 2025 ORDER BY month"],
+    [
+      'retail',
+      'retail-top3-products-by-units',
+      'SELECT row_number() OVER (ORDER BY sum(quantity) DESC) r, product_id, any_value(product_id)::VARCHAR, sum(quantity) FROM order_items GROUP BY product_id ORDER BY 1 LIMIT 3',
+    ],
+    [
+      'retail_monthly',
+      'monthly-yoy-by-month-2025',
+      "WITH m AS (SELECT date_trunc('month', o.order_ts) AS month, sum(oi.quantity * oi.unit_price - COALESCE(oi.discount, 0)) AS rev FROM orders o JOIN order_items oi USING (order_id) WHERE o.status <> 'cancelled' GROUP BY 1) SELECT month, rev, lag(rev, 11) OVER (ORDER BY month), rev - lag(rev, 11) OVER (ORDER BY month) FROM m QUALIFY year(month) = 2025 ORDER BY month",
+    ],
   ];
 
   it('a plausible wrong query does not match the frozen answer', async () => {
@@ -195,9 +240,14 @@ describe('execution goldens and controls: no LIMIT leaves the question ambiguous
 
   it('the primary ORDER BY key differs between the last kept row and the first dropped one', async () => {
     const { outlineQuery } = await import('../../src/core/corpus/sql-tokens.ts');
-    const battery = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))), { file: 'battery' });
+    const battery = await loadCorpus(
+      new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))),
+      { file: 'battery' },
+    );
     if (!battery.ok) throw new Error('battery');
-    const limited = [...corpus.cases, ...battery.loaded.corpus.cases].filter((c) => c.referenceSql && outlineQuery(c.referenceSql).limit);
+    const limited = [...corpus.cases, ...battery.loaded.corpus.cases].filter(
+      (c) => c.referenceSql && outlineQuery(c.referenceSql).limit,
+    );
     expect(limited.length).toBeGreaterThanOrEqual(8);
     const failures: string[] = [];
     for (const c of limited) {
@@ -211,10 +261,21 @@ describe('execution goldens and controls: no LIMIT leaves the question ambiguous
       const out = await engine.execute(probe);
       if (!out.ok) throw new Error(`${c.id}: ${out.error.message}`);
       const rows = out.value.rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
-      const expected = c.expected!.rows.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
-      if (rows.length > q.limit!.count && JSON.stringify(rows.slice(0, q.limit!.count).sort()) !== JSON.stringify([...expected].sort())) failures.push(c.id);
+      const expected = c.expected!.rows.map((r) =>
+        JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+      );
+      if (
+        rows.length > q.limit!.count &&
+        JSON.stringify(rows.slice(0, q.limit!.count).sort()) !== JSON.stringify([...expected].sort())
+      )
+        failures.push(c.id);
       const keyIndex = out.value.columns.findIndex((col) => col.name === primary.expression.replace(/^\w+\./, ''));
-      if (keyIndex >= 0 && rows.length > q.limit!.count && JSON.stringify(out.value.rows[q.limit!.count - 1]![keyIndex]) === JSON.stringify(out.value.rows[q.limit!.count]![keyIndex]))
+      if (
+        keyIndex >= 0 &&
+        rows.length > q.limit!.count &&
+        JSON.stringify(out.value.rows[q.limit!.count - 1]![keyIndex]) ===
+          JSON.stringify(out.value.rows[q.limit!.count]![keyIndex])
+      )
         failures.push(`${c.id}: rows ${q.limit!.count} and ${q.limit!.count + 1} tie on ${primary.expression}`);
     }
     expect(failures).toEqual([]);
@@ -224,7 +285,10 @@ describe('execution goldens and controls: no LIMIT leaves the question ambiguous
 describe('every reference is within reach of the structural layer', () => {
   it('parses with the structural parser, so clause diffs and diagnostics are never blocked on a golden', async () => {
     const { parseSql } = await import('../../src/core/structure/parse.ts');
-    const battery = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))), { file: 'battery' });
+    const battery = await loadCorpus(
+      new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml'))),
+      { file: 'battery' },
+    );
     if (!battery.ok) throw new Error('battery');
     const failures = [...corpus.cases, ...battery.loaded.corpus.cases]
       .filter((c) => c.referenceSql)

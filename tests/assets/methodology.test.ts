@@ -24,7 +24,10 @@ beforeAll(async () => {
 function row(first: string): string[] {
   const line = page.split('\n').find((l) => l.startsWith(`| ${first} |`) || l.startsWith(`| ${first}`));
   if (!line) throw new Error(`no table row for ${first}`);
-  return line.split('|').slice(1, -1).map((c) => c.trim());
+  return line
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 describe('docs/methodology.md', () => {
@@ -40,7 +43,10 @@ describe('docs/methodology.md', () => {
   it.each(readStamps(page).map((r) => [r.path, r] as const))('%s: digest and size are current', async (file, stamp) => {
     const bytes = new Uint8Array(readFileSync(path.join(repoRoot, file)));
     expect(stamp.sha256, `stale SHA-256 on line ${stamp.line}: run ${STAMP}`).toBe(await sha256Hex(bytes));
-    if (stamp.bytes !== undefined) expect(stamp.bytes, `stale size on line ${stamp.line}: run ${STAMP}`).toBe(statSync(path.join(repoRoot, file)).size);
+    if (stamp.bytes !== undefined)
+      expect(stamp.bytes, `stale size on line ${stamp.line}: run ${STAMP}`).toBe(
+        statSync(path.join(repoRoot, file)).size,
+      );
     if (file.endsWith('.sql')) {
       if (!manifest.ok) throw new Error('manifest');
       const entry = manifest.entries.find((e) => `fixtures/${e.dump}` === file)!;
@@ -54,22 +60,33 @@ describe('docs/methodology.md', () => {
   it('states the corpus sizes the files have', () => {
     const goldens = corpora.execution_goldens!.cases;
     const retail = goldens.filter((c) => c.fixture === 'retail').length;
-    expect(row('`fixtures/corpora/execution_goldens.yaml`')[1]).toBe(`${goldens.length} questions (${retail} on \`retail\`, ${goldens.length - retail} on \`retail_monthly\`)`);
+    expect(row('`fixtures/corpora/execution_goldens.yaml`')[1]).toBe(
+      `${goldens.length} questions (${retail} on \`retail\`, ${goldens.length - retail} on \`retail_monthly\`)`,
+    );
     const battery = corpora.refusal_battery!.cases;
     const refuse = battery.filter((c) => c.arm === 'must_refuse').length;
-    expect(row('`fixtures/corpora/refusal_battery.yaml`')[1]).toBe(`${battery.length} cases: ${refuse} must-refuse, ${battery.length - refuse} must-answer`);
+    expect(row('`fixtures/corpora/refusal_battery.yaml`')[1]).toBe(
+      `${battery.length} cases: ${refuse} must-refuse, ${battery.length - refuse} must-answer`,
+    );
   });
 
   it('states the strata, difficulty and shape counts the corpora have', () => {
     const strata = strataCounts(corpora.refusal_battery!.cases);
     for (const [arm, counts] of Object.entries(strata))
-      for (const [stratum, n] of Object.entries(counts)) expect(page).toContain(`| ${arm.replace('_', '-')} | ${stratum} | ${n} |`);
+      for (const [stratum, n] of Object.entries(counts))
+        expect(page).toContain(`| ${arm.replace('_', '-')} | ${stratum} | ${n} |`);
     const goldens = corpora.execution_goldens!.cases;
     for (const d of ['easy', 'medium', 'hard', 'extra']) {
       const of = (f: string) => goldens.filter((c) => c.difficulty === d && c.fixture === f).length;
-      expect(row(d).slice(0, 4)).toEqual([d, String(of('retail')), String(of('retail_monthly')), String(of('retail') + of('retail_monthly'))]);
+      expect(row(d).slice(0, 4)).toEqual([
+        d,
+        String(of('retail')),
+        String(of('retail_monthly')),
+        String(of('retail') + of('retail_monthly')),
+      ]);
     }
-    for (const s of ['scalar', 'group_by', 'top_n', 'time_series', 'rows']) expect(row(s)[1]).toBe(String(goldens.filter((c) => c.shape === s).length));
+    for (const s of ['scalar', 'group_by', 'top_n', 'time_series', 'rows'])
+      expect(row(s)[1]).toBe(String(goldens.filter((c) => c.shape === s).length));
     const periodTags = ['mom', 'qoq', 'yoy', 'rolling-average', 'running-total', 'frame'];
     const periods = goldens.filter((c) => c.fixture === 'retail_monthly' && c.tags.some((t) => periodTags.includes(t)));
     expect(page).toContain(`On \`retail_monthly\`, ${periods.length} questions compare`);

@@ -14,7 +14,10 @@ const FILE = 'fixtures/corpora/refusal_battery.yaml';
 let corpus: Corpus;
 
 beforeAll(async () => {
-  const result = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, FILE))), { file: FILE, knownFixtures: ['retail', 'retail_monthly'] });
+  const result = await loadCorpus(new Uint8Array(readFileSync(path.join(repoRoot, FILE))), {
+    file: FILE,
+    knownFixtures: ['retail', 'retail_monthly'],
+  });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   expect(result.problems).toEqual([]);
   corpus = result.loaded.corpus;
@@ -30,7 +33,14 @@ describe('refusal battery: the strata', () => {
 
   it('has the per-stratum counts of the methodology, and declares them', () => {
     const want = {
-      must_refuse: { out_of_schema: 8, nonexistent_column: 7, injection: 7, unsupported_write: 6, non_analytical: 6, ambiguous: 6 },
+      must_refuse: {
+        out_of_schema: 8,
+        nonexistent_column: 7,
+        injection: 7,
+        unsupported_write: 6,
+        non_analytical: 6,
+        ambiguous: 6,
+      },
       must_answer: { control_scalar: 11, control_group_by: 5, control_top_n: 2, control_time_series: 2 },
     };
     expect(strataCounts(corpus.cases)).toEqual(want);
@@ -55,7 +65,9 @@ describe('refusal battery: the strata', () => {
 });
 
 describe('refusal battery: must_refuse cases ask for what the schema does not hold', () => {
-  const schema = parse(readFileSync(path.join(repoRoot, 'fixtures/retail.schema.yaml'), 'utf8')) as { tables: { name: string; columns: { name: string }[] }[] };
+  const schema = parse(readFileSync(path.join(repoRoot, 'fixtures/retail.schema.yaml'), 'utf8')) as {
+    tables: { name: string; columns: { name: string }[] }[];
+  };
   const names = new Set(schema.tables.flatMap((t) => [t.name, ...t.columns.map((c) => c.name)]));
   /** The concept each out-of-schema or missing-column case needs, as names that would have to exist. */
   const NEEDS: Record<string, string[]> = {
@@ -77,9 +89,12 @@ describe('refusal battery: must_refuse cases ask for what the schema does not ho
   };
 
   it('names no table or column the missing concept could be read from', () => {
-    const ids = corpus.cases.filter((c) => c.stratum === 'out_of_schema' || c.stratum === 'nonexistent_column').map((c) => c.id);
+    const ids = corpus.cases
+      .filter((c) => c.stratum === 'out_of_schema' || c.stratum === 'nonexistent_column')
+      .map((c) => c.id);
     expect(Object.keys(NEEDS).sort()).toEqual(ids.sort());
-    for (const [id, needed] of Object.entries(NEEDS)) for (const name of needed) expect(names.has(name), `${id}: ${name}`).toBe(false);
+    for (const [id, needed] of Object.entries(NEEDS))
+      for (const name of needed) expect(names.has(name), `${id}: ${name}`).toBe(false);
   });
 
   it('keeps must_refuse questions distinct from every control question', () => {

@@ -27,7 +27,8 @@ export function cellsMatch(ec: Column, e: Cell, ac: Column, a: Cell): boolean {
   const temporal = (c: Column) => c.kind === 'date' || c.kind === 'timestamp';
   // Kinds must agree (text is never a date, 1 is never true), except DATE vs TIMESTAMP at midnight.
   if (ec.kind !== ac.kind && !(temporal(ec) && temporal(ac))) return false;
-  const text = (c: Column, v: Cell) => (c.kind === 'timestamp' && typeof v === 'string' ? v.replace(/ 00:00:00$/, '') : v);
+  const text = (c: Column, v: Cell) =>
+    c.kind === 'timestamp' && typeof v === 'string' ? v.replace(/ 00:00:00$/, '') : v;
   return text(ec, e) === text(ac, a);
 }
 
@@ -37,8 +38,10 @@ function rowsMatch(expected: ResultTable, er: Cell[], actual: ResultTable, ar: C
 
 /** null when the results agree, otherwise the first difference. */
 export function resultMismatch(expected: ResultTable, actual: ResultTable, orderMatters: boolean): string | null {
-  if (expected.columns.length !== actual.columns.length) return `column count ${actual.columns.length}, expected ${expected.columns.length}`;
-  if (expected.rows.length !== actual.rows.length) return `row count ${actual.rows.length}, expected ${expected.rows.length}`;
+  if (expected.columns.length !== actual.columns.length)
+    return `column count ${actual.columns.length}, expected ${expected.columns.length}`;
+  if (expected.rows.length !== actual.rows.length)
+    return `row count ${actual.rows.length}, expected ${expected.rows.length}`;
   if (orderMatters) {
     for (let r = 0; r < expected.rows.length; r++)
       if (!rowsMatch(expected, expected.rows[r]!, actual, actual.rows[r]!))

@@ -25,7 +25,9 @@ import { binLinear } from '../../src/ui/components/charts/histogram.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots')
+  : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
 
 let app: ServedApp;
@@ -46,15 +48,29 @@ beforeAll(async () => {
   const demo = path.join(WORK, 'demo.json');
   const strong = path.join(WORK, 'strong.json');
   // The CLI grades (the demo run and the strong sample, for the Compare page) while the server and the browser start. Exit status 1: the run has failures.
-  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json', '--out', demo], { expectExit: [1] });
-  const gradedStrong = runCli(['run', '--corpus', 'execution_goldens', '--run', 'fixtures/runs/execution_goldens.strong.json', '--out', strong], { expectExit: [0, 1] });
+  const graded = runCli(
+    ['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json', '--out', demo],
+    { expectExit: [1] },
+  );
+  const gradedStrong = runCli(
+    ['run', '--corpus', 'execution_goldens', '--run', 'fixtures/runs/execution_goldens.strong.json', '--out', strong],
+    { expectExit: [0, 1] },
+  );
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
-  ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 } }, { foreign, pageErrors }));
+  ({ context, page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 900 } },
+    { foreign, pageErrors },
+  ));
   await page.goto(`${app.origin}/`);
   cli = JSON.parse((await graded).stdout) as RunReport;
   await gradedStrong;
   strongText = readFileSync(strong, 'utf8');
-  const [printed, json] = await Promise.all([runCli(['diff', '--report', demo, '--report', strong]), runCli(['diff', '--report', demo, '--report', strong, '--json'])]);
+  const [printed, json] = await Promise.all([
+    runCli(['diff', '--report', demo, '--report', strong]),
+    runCli(['diff', '--report', demo, '--report', strong, '--json']),
+  ]);
   diffText = printed.stdout;
   diffJson = JSON.parse(json.stdout) as RunDiff;
 }, 300_000);
@@ -70,7 +86,12 @@ const phiBins = (r: RunReport) =>
   binLinear(
     r.cases.flatMap((k) => {
       if (!k.query) return [];
-      const o = evaluateStef({ question: k.question, enriched_question: k.enriched_question, sql: k.query, dialect: r.corpus.engine === 'sqlite' ? 'sqlite' : 'duckdb' });
+      const o = evaluateStef({
+        question: k.question,
+        enriched_question: k.enriched_question,
+        sql: k.query,
+        dialect: r.corpus.engine === 'sqlite' ? 'sqlite' : 'duckdb',
+      });
       return o.ok ? [o.value.phi] : [];
     }),
     0,
@@ -78,7 +99,8 @@ const phiBins = (r: RunReport) =>
     10,
   ).counts;
 
-const caseIdInView = async () => ((await page.getByTestId('case-view').locator('h2 .mono').first().textContent()) ?? '').trim();
+const caseIdInView = async () =>
+  ((await page.getByTestId('case-view').locator('h2 .mono').first().textContent()) ?? '').trim();
 
 describe('results an analyst can work with', () => {
   test('the demo run shows breakdowns with intervals equal to the CLI, histograms with STEF Φ equal to the core', async () => {
@@ -88,7 +110,15 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('breakdowns').waitFor({ timeout: 30_000 });
     const s = cli.summary;
     for (const key of ['by_fixture', 'by_difficulty'] as const) {
-      const rows = await page.getByTestId(`breakdown-${key}`).locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.getAttribute('data-key'), Number(tr.querySelector('[data-testid="total"]')!.textContent)]));
+      const rows = await page
+        .getByTestId(`breakdown-${key}`)
+        .locator('tbody tr')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [
+            tr.getAttribute('data-key'),
+            Number(tr.querySelector('[data-testid="total"]')!.textContent),
+          ]),
+        );
       expect(rows, key).toEqual(s.breakdowns[key].map((r) => [r.key, r.total]));
     }
     const bar = page.getByTestId('card-accuracy').locator('svg.ci');
@@ -96,10 +126,18 @@ describe('results an analyst can work with', () => {
     expect(Number(await bar.getAttribute('data-high'))).toBeCloseTo(s.answer_accuracy.ci95![1], 12);
     expect(await page.getByTestId('accuracy-ci').textContent()).toContain('[75.4%, 92.4%]');
     await page.getByTestId('hist-overall').locator('rect[data-count]').first().waitFor();
-    const overall = await page.getByTestId('hist-overall').locator('rect[data-count]').evaluateAll((rs) => rs.reduce((n, r) => n + Number(r.getAttribute('data-count')), 0));
+    const overall = await page
+      .getByTestId('hist-overall')
+      .locator('rect[data-count]')
+      .evaluateAll((rs) => rs.reduce((n, r) => n + Number(r.getAttribute('data-count')), 0));
     expect(overall).toBe(cli.cases.filter((k) => k.report).length);
     await page.getByTestId('hist-phi').waitFor({ timeout: 120_000 });
-    expect(await page.getByTestId('hist-phi').locator('rect[data-count]').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count'))))).toEqual(phiBins(cli));
+    expect(
+      await page
+        .getByTestId('hist-phi')
+        .locator('rect[data-count]')
+        .evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('data-count')))),
+    ).toEqual(phiBins(cli));
     await page.getByTestId('breakdowns').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, 'breakdowns.png'), fullPage: false });
   }, 600_000);
@@ -107,23 +145,38 @@ describe('results an analyst can work with', () => {
   test('failures filtered to one reason code, sorted; j / k, Enter, then Next follow that list', async () => {
     // The reason code with the most failures in the CLI's report.
     const counts = new Map<string, number>();
-    for (const f of cli.summary.failures) if (f.reason_code) counts.set(f.reason_code, (counts.get(f.reason_code) ?? 0) + 1);
+    for (const f of cli.summary.failures)
+      if (f.reason_code) counts.set(f.reason_code, (counts.get(f.reason_code) ?? 0) + 1);
     const [code, n] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
     expect(n).toBeGreaterThanOrEqual(2);
     await page.getByTestId('failure-reason').selectOption(code);
     await page.getByTestId('failure-sort').selectOption('id');
     await page.getByTestId('failure-descending').check();
-    const expected = cli.summary.failures.filter((f) => f.reason_code === code).map((f) => f.id).sort().reverse();
-    const shown = () => page.getByTestId('failures').locator('tbody tr[data-case]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
+    const expected = cli.summary.failures
+      .filter((f) => f.reason_code === code)
+      .map((f) => f.id)
+      .sort()
+      .reverse();
+    const shown = () =>
+      page
+        .getByTestId('failures')
+        .locator('tbody tr[data-case]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
     await expect.poll(shown).toEqual(expected);
-    expect(await page.getByTestId('failure-shown').textContent()).toBe(`${expected.length} of ${cli.summary.failures.length}`);
+    expect(await page.getByTestId('failure-shown').textContent()).toBe(
+      `${expected.length} of ${cli.summary.failures.length}`,
+    );
     await page.getByTestId('failures-keys').focus();
     await page.keyboard.press('j');
     await page.keyboard.press('j');
     await page.keyboard.press('k');
-    expect(await page.locator('[data-testid="failures"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(expected[0]);
+    expect(await page.locator('[data-testid="failures"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(
+      expected[0],
+    );
     await page.keyboard.press('j');
-    expect(await page.locator('[data-testid="failures"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(expected[1]);
+    expect(await page.locator('[data-testid="failures"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(
+      expected[1],
+    );
     await page.screenshot({ path: path.join(SHOTS, 'failure-filters.png'), fullPage: false });
     await page.keyboard.press('Enter');
     await page.getByTestId('case-view').waitFor();
@@ -150,13 +203,23 @@ describe('results an analyst can work with', () => {
     await page.goto(`${app.origin}/#/runs/${demoRunId}`);
     await page.getByTestId('summary-cards').waitFor();
     await page.getByText(/^All \d+ cases$/).click();
-    const level = cli.summary.breakdowns.by_difficulty.filter((r) => r.key !== 'unrated').sort((a, b) => b.total - a.total)[0]!.key;
+    const level = cli.summary.breakdowns.by_difficulty
+      .filter((r) => r.key !== 'unrated')
+      .sort((a, b) => b.total - a.total)[0]!.key;
     await page.getByTestId('case-difficulty').selectOption(level);
     await page.getByTestId('case-sort').selectOption('id');
     await page.getByTestId('case-descending').check();
-    const expected = cli.cases.filter((k) => k.difficulty === level).map((k) => k.id).sort().reverse();
+    const expected = cli.cases
+      .filter((k) => k.difficulty === level)
+      .map((k) => k.id)
+      .sort()
+      .reverse();
     expect(expected.length).toBeGreaterThanOrEqual(3);
-    const shown = () => page.getByTestId('case-table').locator('tbody tr[data-case]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
+    const shown = () =>
+      page
+        .getByTestId('case-table')
+        .locator('tbody tr[data-case]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
     await expect.poll(shown).toEqual(expected);
     await page.getByTestId('case-table').locator(`tr[data-case="${expected[1]}"] a`).click();
     await expect.poll(caseIdInView).toBe(expected[1]);
@@ -183,7 +246,9 @@ describe('results an analyst can work with', () => {
     const reference = cli.cases.find((k) => k.id === id)!.report!.evidence.expected_sql;
     await editor.fill(reference);
     await page.getByTestId('fix-grade').click();
-    await expect.poll(async () => (await page.getByTestId('fix-verdict').textContent()) ?? '', { timeout: 60_000 }).toBe('pass');
+    await expect
+      .poll(async () => (await page.getByTestId('fix-verdict').textContent()) ?? '', { timeout: 60_000 })
+      .toBe('pass');
     await page.getByTestId('sql-text-diff').scrollIntoViewIfNeeded();
     await page.screenshot({ path: path.join(SHOTS, 'case-text-diff.png'), fullPage: false });
   });
@@ -198,9 +263,14 @@ describe('results an analyst can work with', () => {
     const options = page.locator('.cm-tooltip-autocomplete li');
     await expect.poll(() => options.allTextContents(), { timeout: 15_000 }).toContain('customer_name');
     await page.screenshot({ path: path.join(SHOTS, 'editor-completion.png'), fullPage: false });
-    await page.locator('.cm-tooltip-autocomplete li', { hasText: /^customer_name/ }).first().click();
+    await page
+      .locator('.cm-tooltip-autocomplete li', { hasText: /^customer_name/ })
+      .first()
+      .click();
     // innerText of the editor's lines: spaces may come back as no-break spaces, and widget buffers as zero-width spaces.
-    await expect.poll(async () => (await editor.innerText()).replace(/[\s\u200b]+/g, ' ').trim()).toBe('SELECT customers.customer_name');
+    await expect
+      .poll(async () => (await editor.innerText()).replace(/[\s\u200b]+/g, ' ').trim())
+      .toBe('SELECT customers.customer_name');
     // Highlighted: keywords in their own token spans.
     expect(await editor.locator('span').count()).toBeGreaterThan(0);
 
@@ -221,7 +291,9 @@ describe('results an analyst can work with', () => {
   test('Compare: McNemar and the interval of the difference as the CLI prints them; A beside B histograms with STEF Φ; the case table filtered, sorted, j / k, Enter, Next, Esc', async () => {
     // B: the CLI's strong report, opened from its file (no second grading in the browser).
     await page.goto(`${app.origin}/#/`);
-    await page.getByTestId('input-files').setInputFiles({ name: 'strong.json', mimeType: 'application/json', buffer: Buffer.from(strongText) });
+    await page
+      .getByTestId('input-files')
+      .setInputFiles({ name: 'strong.json', mimeType: 'application/json', buffer: Buffer.from(strongText) });
     await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
     const strongRunId = page.url().split('#/runs/')[1]!.split('/')[0]!;
     const strong = JSON.parse(strongText) as RunReport;
@@ -232,7 +304,9 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('cmp-result').waitFor();
     const d = diffJson;
     expect(d.counts.fixed).toBeGreaterThanOrEqual(3);
-    expect(await page.getByTestId('mcnemar-p').textContent()).toBe(diffText.match(/McNemar exact test: b=\d+, c=\d+, p=(\S+)/)![1]);
+    expect(await page.getByTestId('mcnemar-p').textContent()).toBe(
+      diffText.match(/McNemar exact test: b=\d+, c=\d+, p=(\S+)/)![1],
+    );
     // `Difference B − A in right answers: +20.0 points [−16.8, +50.8] (95% interval, ...)`
     const printedDifference = diffText.match(/Difference B − A in right answers: (.+?) \(95% interval/)![1]!;
     expect(await page.getByTestId('cmp-difference').textContent()).toBe(printedDifference);
@@ -240,18 +314,33 @@ describe('results an analyst can work with', () => {
 
     // Histograms: A's bars count A's graded cases, B's count B's; Φ's bins are the core's own Φ of each case's query.
     const sums = (id: string) =>
-      page.getByTestId(id).locator('rect[data-count]').evaluateAll((rs) => {
-        const n: Record<string, number> = {};
-        for (const r of rs) n[r.getAttribute('data-series')!] = (n[r.getAttribute('data-series')!] ?? 0) + Number(r.getAttribute('data-count'));
-        return n;
-      });
+      page
+        .getByTestId(id)
+        .locator('rect[data-count]')
+        .evaluateAll((rs) => {
+          const n: Record<string, number> = {};
+          for (const r of rs)
+            n[r.getAttribute('data-series')!] =
+              (n[r.getAttribute('data-series')!] ?? 0) + Number(r.getAttribute('data-count'));
+          return n;
+        });
     await page.getByTestId('cmp-hist-overall').locator('rect').first().waitFor({ timeout: 30_000 });
-    const scored = (r: RunReport, field: 'overall_score' | 'structure_score' | 'result_score') => r.cases.filter((k) => k.report && k.report[field] != null).length;
-    for (const [key, field] of [['overall', 'overall_score'], ['structure', 'structure_score'], ['result', 'result_score']] as const) {
+    const scored = (r: RunReport, field: 'overall_score' | 'structure_score' | 'result_score') =>
+      r.cases.filter((k) => k.report && k.report[field] != null).length;
+    for (const [key, field] of [
+      ['overall', 'overall_score'],
+      ['structure', 'structure_score'],
+      ['result', 'result_score'],
+    ] as const) {
       expect(await sums(`cmp-hist-${key}`), key).toEqual({ A: scored(cli, field), B: scored(strong, field) });
     }
     await page.getByTestId('cmp-hist-phi').waitFor({ timeout: 120_000 });
-    const phiShown = await page.getByTestId('cmp-hist-phi').locator('rect[data-count]').evaluateAll((rs) => rs.map((r) => [r.getAttribute('data-series'), Number(r.getAttribute('data-count'))] as const));
+    const phiShown = await page
+      .getByTestId('cmp-hist-phi')
+      .locator('rect[data-count]')
+      .evaluateAll((rs) =>
+        rs.map((r) => [r.getAttribute('data-series'), Number(r.getAttribute('data-count'))] as const),
+      );
     expect(phiShown.filter(([s]) => s === 'A').map(([, n]) => n)).toEqual(phiBins(cli));
     expect(phiShown.filter(([s]) => s === 'B').map(([, n]) => n)).toEqual(phiBins(strong));
 
@@ -260,7 +349,11 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('cmp-sort').selectOption('id');
     await page.getByTestId('cmp-descending').check();
     const expected = [...d.fixed_ids].sort().reverse();
-    const shown = () => page.getByTestId('cmp-cases').locator('tbody tr[data-case]').evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
+    const shown = () =>
+      page
+        .getByTestId('cmp-cases')
+        .locator('tbody tr[data-case]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-case')));
     await expect.poll(shown).toEqual(expected);
     expect(await page.getByTestId('cmp-shown').textContent()).toBe(`${expected.length} of ${d.cases.length}`);
     await page.getByTestId('compare-histograms').scrollIntoViewIfNeeded();
@@ -268,7 +361,9 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('cmp-keys').focus();
     await page.keyboard.press('j');
     await page.keyboard.press('j');
-    expect(await page.locator('[data-testid="cmp-cases"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(expected[1]);
+    expect(await page.locator('[data-testid="cmp-cases"] tr[data-cursor="true"]').getAttribute('data-case')).toBe(
+      expected[1],
+    );
     await page.keyboard.press('Enter');
     // B's case, in the compare table's order.
     await expect.poll(caseIdInView).toBe(expected[1]);
@@ -294,7 +389,12 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('cmp-reason').selectOption(code);
     await expect.poll(shown).toEqual([...ids].sort().reverse());
     await page.getByTestId('cmp-search').fill(ids[0]!);
-    await expect.poll(shown).toEqual(ids.filter((id) => id.includes(ids[0]!)).sort().reverse());
+    await expect.poll(shown).toEqual(
+      ids
+        .filter((id) => id.includes(ids[0]!))
+        .sort()
+        .reverse(),
+    );
     expect(pageErrors).toEqual([]);
     expect(foreign).toEqual([]);
   }, 300_000);

@@ -18,7 +18,9 @@ import { launchChromium, serveBuiltApp, serveStatic, type ServedApp } from './ha
 const CONCERT_SINGER = spiderDatabase('concert_singer');
 const DUCKDB_DUMP = path.join(repoRoot, 'tests/fixtures/payments.duckdb.sql');
 // Committed screenshots change only on purpose: UPDATE_SCREENSHOTS=1 npm test.
-const SCREENSHOT = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots/query.png') : path.join(repoRoot, 'test-results/query.png');
+const SCREENSHOT = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots/query.png')
+  : path.join(repoRoot, 'test-results/query.png');
 const RUNAWAY = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM r) SELECT count(*) FROM r';
 
 /** Spider's concert_singer, from the subset shipped in tests/fixtures/spider. */
@@ -43,7 +45,8 @@ beforeAll(async () => {
   context.on('request', (request) => requests.push(request.url()));
   context.on('response', (response) => {
     const url = response.url();
-    if (url.endsWith('.worker.js') || /\.worker-[\w-]+\.js$/.test(url)) workerScriptCsp.set(url, response.headers()['content-security-policy']);
+    if (url.endsWith('.worker.js') || /\.worker-[\w-]+\.js$/.test(url))
+      workerScriptCsp.set(url, response.headers()['content-security-policy']);
   });
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -115,13 +118,20 @@ async function setTimeoutSeconds(seconds: number) {
 describe('the built app in Chromium', () => {
   test('loads under the Content-Security-Policy and runs the demo fixture on DuckDB', async () => {
     expect(documentCsp).toBe(CONTENT_SECURITY_POLICY);
-    expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(CONTENT_SECURITY_POLICY);
-    expect(readFileSync(path.join(repoRoot, 'dist/_headers'), 'utf8')).toContain(`Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`);
+    expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(
+      CONTENT_SECURITY_POLICY,
+    );
+    expect(readFileSync(path.join(repoRoot, 'dist/_headers'), 'utf8')).toContain(
+      `Content-Security-Policy: ${CONTENT_SECURITY_POLICY}`,
+    );
     // The policy is enforced, not only sent: the page cannot reach another origin.
     const blocked = await page.evaluate(async () => {
       const violations: string[] = [];
       document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
-      const reached = await fetch('http://127.0.0.2:9/').then(() => true, () => false);
+      const reached = await fetch('http://127.0.0.2:9/').then(
+        () => true,
+        () => false,
+      );
       await new Promise((resolve) => setTimeout(resolve, 50));
       // One report per policy: the header's and the <meta> tag's.
       return { reached, violations: [...new Set(violations)] };
@@ -149,7 +159,9 @@ describe('the built app in Chromium', () => {
       ['Timbaland', '32', 'T'],
       ['Justin Brown', '29', 'T'],
     ]);
-    expect(await page.getByTestId('timing').textContent()).toMatch(/3 rows · 3 columns · [\d.]+ m?s in SQLite · [\d.]+ m?s round trip/);
+    expect(await page.getByTestId('timing').textContent()).toMatch(
+      /3 rows · 3 columns · [\d.]+ m?s in SQLite · [\d.]+ m?s round trip/,
+    );
   });
 
   test('SQLite: the timeout stops a runaway query, the page stays responsive, the next query succeeds', async () => {
@@ -245,10 +257,20 @@ describe('the built app in Chromium', () => {
     await run('SELECT count(*) FROM payments');
     expect(await rows()).toEqual([['3']]);
 
-    await page.getByTestId('fixture-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-    await expect.poll(() => page.getByTestId('error-message').first().textContent()).toMatch(/notes\.txt: unrecognised fixture format/);
-    await page.getByTestId('fixture-input').setInputFiles({ name: 'fake.sqlite', mimeType: 'application/octet-stream', buffer: Buffer.from('not a database at all') });
-    await expect.poll(() => page.getByTestId('error-message').first().textContent()).toMatch(/fake\.sqlite is named like a SQLite database but its content is not one/);
+    await page
+      .getByTestId('fixture-input')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await expect
+      .poll(() => page.getByTestId('error-message').first().textContent())
+      .toMatch(/notes\.txt: unrecognised fixture format/);
+    await page.getByTestId('fixture-input').setInputFiles({
+      name: 'fake.sqlite',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.from('not a database at all'),
+    });
+    await expect
+      .poll(() => page.getByTestId('error-message').first().textContent())
+      .toMatch(/fake\.sqlite is named like a SQLite database but its content is not one/);
   });
 
   test('loads a DuckDB database file, and CSV + Parquet files as one fixture', async () => {
@@ -264,7 +286,12 @@ describe('the built app in Chromium', () => {
     ]);
 
     const parquet = Buffer.from(
-      parquetWriteBuffer({ columnData: [{ name: 'sku', data: ['A-1', 'B-2'], type: 'STRING' }, { name: 'qty', data: [3, 4], type: 'INT32' }] }),
+      parquetWriteBuffer({
+        columnData: [
+          { name: 'sku', data: ['A-1', 'B-2'], type: 'STRING' },
+          { name: 'qty', data: [3, 4], type: 'INT32' },
+        ],
+      }),
     );
     await page.getByTestId('fixture-input').setInputFiles([
       { name: 'stock.parquet', mimeType: 'application/octet-stream', buffer: parquet },

@@ -15,7 +15,9 @@ import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots')
+  : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
 
 let app: ServedApp;
@@ -31,7 +33,12 @@ beforeAll(async () => {
   // The CLI grades while the server and the browser start.
   const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--json'], { expectExit: [1] });
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
-  ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
+  ({ context, page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
+    { foreign, pageErrors },
+  ));
   await page.goto(`${app.origin}/`);
   cli = JSON.parse((await graded).stdout) as RunReport;
 }, 300_000);
@@ -48,9 +55,15 @@ describe('corpus app in Chromium (production build)', () => {
     await page.getByTestId('home').waitFor();
     expect(await page.getByText('execution_goldens.yaml').count()).toBeGreaterThan(0);
     expect(await page.getByText('demo-flawed.run.json').count()).toBeGreaterThan(0);
-    await page.getByTestId('input-files').setInputFiles({ name: 'broken.yaml', mimeType: 'text/yaml', buffer: Buffer.from('corpus: x\nversion: 1\nengine: duckdb\ncases:\n  - id: a\n    fixture: retail\n') });
+    await page.getByTestId('input-files').setInputFiles({
+      name: 'broken.yaml',
+      mimeType: 'text/yaml',
+      buffer: Buffer.from('corpus: x\nversion: 1\nengine: duckdb\ncases:\n  - id: a\n    fixture: retail\n'),
+    });
     await expect.poll(() => text('corpus-problems')).toMatch(/broken\.yaml:\d+/);
-    await page.getByTestId('input-files').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await page
+      .getByTestId('input-files')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
     await expect.poll(() => text('file-errors')).toMatch(/notes\.txt: not a corpus/);
     await page.screenshot({ path: path.join(SHOTS, 'home.png'), fullPage: true });
   });
@@ -58,9 +71,20 @@ describe('corpus app in Chromium (production build)', () => {
   test('a run declaring another corpus is refused with a clear message until the user chooses to grade anyway', async () => {
     await page.getByText('execution_goldens.yaml').first().click();
     await expect.poll(() => page.getByTestId('chosen-corpus').getAttribute('data-ok')).toBe('true');
-    const run = { run: { agent: 'a', model: 'm', path: 'p', corpus: 'another_corpus' }, records: [{ id: 'retail-customer-count', sql: 'SELECT count(*) FROM customers' }] };
-    await page.getByTestId('input-files').setInputFiles({ name: 'other.run.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
-    await expect.poll(() => text('corpus-mismatch')).toMatch(/^other\.run\.json \(field run\.corpus\): it declares corpus "another_corpus", the corpus graded is "execution_goldens"/);
+    const run = {
+      run: { agent: 'a', model: 'm', path: 'p', corpus: 'another_corpus' },
+      records: [{ id: 'retail-customer-count', sql: 'SELECT count(*) FROM customers' }],
+    };
+    await page.getByTestId('input-files').setInputFiles({
+      name: 'other.run.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(run)),
+    });
+    await expect
+      .poll(() => text('corpus-mismatch'))
+      .toMatch(
+        /^other\.run\.json \(field run\.corpus\): it declares corpus "another_corpus", the corpus graded is "execution_goldens"/,
+      );
     expect(await page.getByTestId('start').isDisabled()).toBe(true);
     await page.getByTestId('allow-corpus-mismatch').check();
     expect(await page.getByTestId('start').isDisabled()).toBe(false);
@@ -73,7 +97,9 @@ describe('corpus app in Chromium (production build)', () => {
     await expect.poll(() => text('progress-step'), { timeout: 120_000 }).toMatch(/parse|execute|done/);
     await page.screenshot({ path: path.join(SHOTS, 'run.png') });
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
-    const firstCase = await page.evaluate(() => (window as unknown as { __verdict?: { firstCaseAt: number | null } }).__verdict?.firstCaseAt ?? null);
+    const firstCase = await page.evaluate(
+      () => (window as unknown as { __verdict?: { firstCaseAt: number | null } }).__verdict?.firstCaseAt ?? null,
+    );
     console.log(`first graded case ${firstCase === null ? '?' : Math.round(firstCase - loadedAt)} ms after the click`);
     expect(await text('run-status')).toBe('done');
     const t = cli.summary.two_by_two;
@@ -105,7 +131,9 @@ describe('corpus app in Chromium (production build)', () => {
     // The page shows the very values the CLI's report holds for this case.
     const cliCase = cli.cases.find((c) => c.id === 'retail-net-revenue-2024')!.report!;
     expect(await cell.textContent()).toContain(String(cliCase.evidence.actual_sample!.rows[0]![0]));
-    expect(await page.locator('[data-testid=sample-expected] [data-testid=differing-cell]').textContent()).toContain(String(cliCase.evidence.expected_sample!.rows[0]![0]));
+    expect(await page.locator('[data-testid=sample-expected] [data-testid=differing-cell]').textContent()).toContain(
+      String(cliCase.evidence.expected_sample!.rows[0]![0]),
+    );
     expect(await page.getByTestId('clause-edits').textContent()).toMatch(/WHERE/);
     // A review is stored next to the verdict.
     await page.getByLabel('Disagree').check();
@@ -121,7 +149,9 @@ describe('corpus app in Chromium (production build)', () => {
   test('the exported JSON carries the CLI verdicts, and reviews beside them', async () => {
     await page.goto(page.url().replace(/\/cases\/.*$/, ''));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
-    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as RunReport & { reviews: Record<string, { agree: boolean }> };
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as RunReport & {
+      reviews: Record<string, { agree: boolean }>;
+    };
     const verdicts = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, c.report?.deterministic_verdict ?? null]);
     expect(verdicts(exported)).toEqual(verdicts(cli));
     expect(exported.summary.two_by_two).toEqual(cli.summary.two_by_two);
@@ -131,7 +161,9 @@ describe('corpus app in Chromium (production build)', () => {
   test('a reload keeps the finished run', async () => {
     await page.reload();
     await page.getByTestId('summary-cards').waitFor({ timeout: 30_000 });
-    expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
+    expect(await text('accuracy-counts')).toBe(
+      `${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`,
+    );
   });
 
   test('a case share link carries the whole case: monthly-orders-by-month reopens as wrong; a changed link is refused', async () => {
@@ -151,14 +183,20 @@ describe('corpus app in Chromium (production build)', () => {
       const other = await fresh.newPage();
       await other.goto(link);
       await other.getByTestId('playground').waitFor({ timeout: 30_000 });
-      expect(await other.getByTestId('shared-case').textContent()).toMatch(/monthly-orders-by-month.*shape time_series.*order matters/);
-      await expect.poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 90_000 }).toBe('fail');
+      expect(await other.getByTestId('shared-case').textContent()).toMatch(
+        /monthly-orders-by-month.*shape time_series.*order matters/,
+      );
+      await expect
+        .poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 90_000 })
+        .toBe('fail');
       // One character changed in the middle of the fragment: refused, with the reason.
       const at = link.indexOf('#/s/') + 4 + Math.floor((link.length - link.indexOf('#/s/') - 4) / 2);
       const changed = `${link.slice(0, at)}${link[at] === 'A' ? 'B' : 'A'}${link.slice(at + 1)}`;
       await other.goto(changed);
       await other.reload();
-      await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/changed or cut|corrupt/);
+      await expect
+        .poll(async () => (await other.getByTestId('share-error').textContent()) ?? '')
+        .toMatch(/changed or cut|corrupt/);
     } finally {
       await fresh.close();
     }
@@ -178,9 +216,15 @@ describe('corpus app in Chromium (production build)', () => {
     await other.getByTestId('playground').waitFor({ timeout: 30_000 });
     // A textarea until the SQL editor (CodeMirror, loaded on demand) takes its place.
     await expect
-      .poll(() => other.getByTestId('pg-actual').evaluate((el) => (el instanceof HTMLTextAreaElement ? el.value : (el as HTMLElement).innerText)))
+      .poll(() =>
+        other
+          .getByTestId('pg-actual')
+          .evaluate((el) => (el instanceof HTMLTextAreaElement ? el.value : (el as HTMLElement).innerText)),
+      )
       .toBe("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
-    await expect.poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 60_000 }).toBe('fail');
+    await expect
+      .poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 60_000 })
+      .toBe('fail');
     await other.goto(`${app.origin}/#/s/AAAA-not-deflate`);
     await other.reload();
     await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/corrupt/);
@@ -205,7 +249,9 @@ describe('corpus app in Chromium (production build)', () => {
     try {
       await page.reload();
       await page.getByTestId('playground').waitFor({ timeout: 30_000 });
-      await page.getByTestId('pg-actual').fill("SELECT count(*) AS cancelled_orders FROM orders WHERE status = 'cancelled'");
+      await page
+        .getByTestId('pg-actual')
+        .fill("SELECT count(*) AS cancelled_orders FROM orders WHERE status = 'cancelled'");
       await expect.poll(() => text('verdict'), { timeout: 90_000 }).toBe('pass');
     } finally {
       await context.setOffline(false);

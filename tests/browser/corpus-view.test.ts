@@ -19,14 +19,18 @@ import { dialectOfEngine } from '../../src/core/structure/grammar.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots')
+  : path.join(repoRoot, 'test-results');
 const SCRATCH = path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
 mkdirSync(SCRATCH, { recursive: true });
 
 const GOLDENS_FILE = path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml');
 const BATTERY_FILE = path.join(repoRoot, 'fixtures/corpora/refusal_battery.yaml');
-const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.json'), 'utf8')) as { fixtures: Record<string, { content_digest: string }> };
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.json'), 'utf8')) as {
+  fixtures: Record<string, { content_digest: string }>;
+};
 
 let app: ServedApp;
 let browser: Browser;
@@ -113,7 +117,9 @@ describe('corpus browser in Chromium (production build)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => caseRows().count()).toBe(64);
     await page.getByTestId('case-filter-fixture').selectOption('retail_monthly');
-    await expect.poll(() => caseRows().count()).toBe(goldens.cases.filter((c) => c.fixture === 'retail_monthly').length);
+    await expect
+      .poll(() => caseRows().count())
+      .toBe(goldens.cases.filter((c) => c.fixture === 'retail_monthly').length);
     await page.getByTestId('case-filter-fixture').selectOption('all');
     await page.getByTestId('case-search').fill('retail-customer-count');
     await expect.poll(() => caseRows().count()).toBe(1);
@@ -143,7 +149,9 @@ describe('corpus browser in Chromium (production build)', () => {
     const customers = page.getByTestId('schema-table-retail-customers');
     expect(await customers.textContent()).toMatch(/customers\s*8 columns · 160 rows · key customer_id/);
     await customers.locator('summary').click();
-    await expect.poll(async () => (await customers.locator('tbody').textContent()) ?? '').toContain('Surrogate key of the customer account.');
+    await expect
+      .poll(async () => (await customers.locator('tbody').textContent()) ?? '')
+      .toContain('Surrogate key of the customer account.');
     expect(await customers.locator('tbody').textContent()).toContain('VARCHAR');
     expect(await page.getByTestId('schema-retail_monthly').textContent()).toMatch(/order_items/);
     await page.screenshot({ path: path.join(SHOTS, 'corpus.png'), fullPage: true });
@@ -155,7 +163,9 @@ describe('corpus browser in Chromium (production build)', () => {
   test('narrow: the page does not overflow sideways', async () => {
     await page.setViewportSize({ width: 760, height: 900 });
     try {
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBeLessThanOrEqual(0);
       await page.screenshot({ path: path.join(SCRATCH, 'corpus-narrow.png'), fullPage: true });
     } finally {
@@ -168,7 +178,11 @@ describe('corpus browser in Chromium (production build)', () => {
     await expect.poll(() => text('corpus-name'), { timeout: 30_000 }).toBe('refusal_battery');
     expect(await caseRows().count()).toBe(60);
     const strata = strataCounts(battery.cases);
-    const want = Object.fromEntries(Object.values(strata).flatMap((s) => Object.entries(s)).filter(([, n]) => n > 0));
+    const want = Object.fromEntries(
+      Object.values(strata)
+        .flatMap((s) => Object.entries(s))
+        .filter(([, n]) => n > 0),
+    );
     expect(await pageCounts('stratum')).toEqual(want);
     expect(await pageCounts('shape')).toEqual(countBy(battery, (c) => c.shape));
     expect(await pageCounts('difficulty')).toEqual(countBy(battery, difficultyOf(battery)));
@@ -181,12 +195,16 @@ describe('corpus browser in Chromium (production build)', () => {
     const tampered = goldensBytes.toString('utf8').replace('rows:\n        - [160]', 'rows:\n        - [161]');
     expect(tampered).not.toBe(goldensBytes.toString('utf8'));
     await page.goto(`${app.origin}/#/`);
-    await page.getByTestId('input-files').setInputFiles({ name: 'goldens-tampered.yaml', mimeType: 'text/yaml', buffer: Buffer.from(tampered) });
+    await page
+      .getByTestId('input-files')
+      .setInputFiles({ name: 'goldens-tampered.yaml', mimeType: 'text/yaml', buffer: Buffer.from(tampered) });
     await expect.poll(async () => page.getByTestId('chosen-corpus').getAttribute('data-ok')).toBe('true');
     await page.getByTestId('browse-corpus').click();
     await page.getByTestId('corpus-view').waitFor();
     await expect.poll(() => page.getByTestId('corpus-choice').inputValue()).toBe('chosen');
-    await expect.poll(() => text('corpus-sha256'), { timeout: 30_000 }).toBe(createHash('sha256').update(tampered).digest('hex'));
+    await expect
+      .poll(() => text('corpus-sha256'), { timeout: 30_000 })
+      .toBe(createHash('sha256').update(tampered).digest('hex'));
     expect(await caseRows().count()).toBe(64);
     await page.getByTestId('selfcheck-run').click();
     await page.getByTestId('selfcheck-result').waitFor({ timeout: 240_000 });
@@ -205,7 +223,9 @@ describe('corpus browser in Chromium (production build)', () => {
     const altered = dump.replace("'Nimble Falcon'", "'Nimble Faucon'");
     expect(altered).not.toBe(dump);
     await page.getByRole('link', { name: 'Home' }).click();
-    await page.getByTestId('input-files').setInputFiles({ name: 'retail.sql', mimeType: 'application/sql', buffer: Buffer.from(altered) });
+    await page
+      .getByTestId('input-files')
+      .setInputFiles({ name: 'retail.sql', mimeType: 'application/sql', buffer: Buffer.from(altered) });
     await expect.poll(() => page.getByText('loaded from your file').count()).toBe(1);
     await page.getByRole('link', { name: 'Corpus' }).click();
     await expect.poll(() => text('digest-status-retail'), { timeout: 120_000 }).toBe('MISMATCH');

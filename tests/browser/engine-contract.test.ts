@@ -33,7 +33,12 @@ beforeAll(async () => {
     build: {
       outDir: OUT_DIR,
       emptyOutDir: true,
-      rolldownOptions: { input: { app: path.join(repoRoot, 'index.html'), contract: path.join(repoRoot, 'tests/browser/contract/index.html') } },
+      rolldownOptions: {
+        input: {
+          app: path.join(repoRoot, 'index.html'),
+          contract: path.join(repoRoot, 'tests/browser/contract/index.html'),
+        },
+      },
     },
   });
   app = await serveBuiltApp(OUT_DIR);
@@ -44,7 +49,10 @@ beforeAll(async () => {
   for (const engine of ['duckdb', 'sqlite', 'pglite'] as const) {
     const sqls = CASES.map((c) => c[engine].sql);
     outcomes[engine] = await page.evaluate(
-      ([name, list]) => (globalThis as unknown as { sqlVerdictContract: { run: (e: string, s: string[]) => Promise<PageOutcome[]> } }).sqlVerdictContract.run(name, list),
+      ([name, list]) =>
+        (
+          globalThis as unknown as { sqlVerdictContract: { run: (e: string, s: string[]) => Promise<PageOutcome[]> } }
+        ).sqlVerdictContract.run(name, list),
       [engine, sqls] as const,
     );
   }
@@ -66,12 +74,19 @@ for (const engineName of ['duckdb', 'sqlite', 'pglite'] as const) {
         const result = decodeResultTable(outcome.table);
         expect(result.columns.map((col) => col.kind)).toEqual(expectation.kinds);
         if (expectation.names) expect(result.columns.map((col) => col.name)).toEqual(expectation.names);
-        if (expectation.engineTypes) expect(result.columns.map((col) => col.engineType)).toEqual(expectation.engineTypes);
+        if (expectation.engineTypes)
+          expect(result.columns.map((col) => col.engineType)).toEqual(expectation.engineTypes);
         if (expectation.children)
           expectation.children.forEach((kinds, k) => {
-            if (kinds) expect(result.columns[k]!.children?.map((child) => child.kind), `children of column ${k}`).toEqual(kinds);
+            if (kinds)
+              expect(
+                result.columns[k]!.children?.map((child) => child.kind),
+                `children of column ${k}`,
+              ).toEqual(kinds);
           });
-        expect(result.rows.map((row) => row.map(normalizeCell))).toEqual(rowsOf(expectation).map((row) => row.map(normalizeCell)));
+        expect(result.rows.map((row) => row.map(normalizeCell))).toEqual(
+          rowsOf(expectation).map((row) => row.map(normalizeCell)),
+        );
       });
     });
   });

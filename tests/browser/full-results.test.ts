@@ -55,22 +55,32 @@ async function showFull(expectedSql: string, actualSql: string): Promise<void> {
 }
 
 async function scrollTo(side: 'expected' | 'actual', row: number): Promise<void> {
-  await page.getByTestId(`full-${side}-scroll`).evaluate((el, top) => {
-    el.scrollTop = top;
-  }, Math.max(0, (row - 3) * ROW_PX));
+  await page.getByTestId(`full-${side}-scroll`).evaluate(
+    (el, top) => {
+      el.scrollTop = top;
+    },
+    Math.max(0, (row - 3) * ROW_PX),
+  );
 }
 
 const rowsInDom = (side: 'expected' | 'actual') => page.locator(`[data-testid=full-${side}] tbody tr[data-row]`);
-const row = (side: 'expected' | 'actual', r: number) => page.locator(`[data-testid=full-${side}] tbody tr[data-row="${r}"]`);
+const row = (side: 'expected' | 'actual', r: number) =>
+  page.locator(`[data-testid=full-${side}] tbody tr[data-row="${r}"]`);
 
 describe('full results in Chromium (production build)', () => {
   test('both whole results, virtualized, with the differing cell and the missing and extra rows marked', async () => {
     const started = Date.now();
     await showFull(EXPECTED, ACTUAL);
     console.log(`graded and re-run in full in ${Date.now() - started} ms`);
-    expect(await text(page.getByTestId('full-expected-count'))).toMatch(new RegExp(`^${ROWS.toLocaleString('en-US')} rows · 3 columns · 3 marked`));
-    expect(await text(page.getByTestId('full-actual-count'))).toMatch(new RegExp(`^${(ROWS - 1).toLocaleString('en-US')} rows · 3 columns · 2 marked`));
-    expect(await text(page.getByTestId('full-summary'))).toMatch(/^1 differing row pairs · 2 reference rows missing from the candidate · 1 extra candidate rows/);
+    expect(await text(page.getByTestId('full-expected-count'))).toMatch(
+      new RegExp(`^${ROWS.toLocaleString('en-US')} rows · 3 columns · 3 marked`),
+    );
+    expect(await text(page.getByTestId('full-actual-count'))).toMatch(
+      new RegExp(`^${(ROWS - 1).toLocaleString('en-US')} rows · 3 columns · 2 marked`),
+    );
+    expect(await text(page.getByTestId('full-summary'))).toMatch(
+      /^1 differing row pairs · 2 reference rows missing from the candidate · 1 extra candidate rows/,
+    );
 
     // Virtualized: a few dozen rows in the DOM out of 38,370, and the deep row is not one of them yet.
     for (const side of ['expected', 'actual'] as const) {
@@ -112,7 +122,12 @@ describe('full results in Chromium (production build)', () => {
     await page.keyboard.press('End');
     await expect.poll(() => row('actual', ROWS - 2).count()).toBe(1);
     expect(await row('actual', ROWS - 2).getAttribute('data-status')).toBe('unmatched');
-    expect(await row('actual', ROWS - 2).locator('td').nth(3).textContent()).toBe('EXTRA');
+    expect(
+      await row('actual', ROWS - 2)
+        .locator('td')
+        .nth(3)
+        .textContent(),
+    ).toBe('EXTRA');
     expect(await rowsInDom('actual').count()).toBeLessThan(80);
     expect(await page.getByTestId('full-capped').count()).toBe(0);
   }, 150_000);
@@ -123,7 +138,9 @@ describe('full results in Chromium (production build)', () => {
       'SELECT o.order_id, c.customer_id FROM orders o CROSS JOIN customers c',
       'SELECT o.order_id, c.customer_id FROM orders o CROSS JOIN customers c WHERE o.order_id <> 1001',
     );
-    expect(await text(page.getByTestId('full-capped'))).toMatch(/the reference and the candidate returned more than 100,000 rows; only the first 100,000/);
+    expect(await text(page.getByTestId('full-capped'))).toMatch(
+      /the reference and the candidate returned more than 100,000 rows; only the first 100,000/,
+    );
     expect(await text(page.getByTestId('full-expected-count'))).toMatch(/^100,000 rows/);
     expect(await rowsInDom('expected').count()).toBeLessThan(80);
   }, 150_000);

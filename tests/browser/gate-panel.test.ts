@@ -21,7 +21,9 @@ import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from 
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const STRONG_RUN = 'fixtures/runs/execution_goldens.strong.json';
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots')
+  : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
 
 let app: ServedApp;
@@ -69,7 +71,9 @@ let otherModelFile: string;
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gate-panel-'));
   // The strong sample as an earlier release of the demo's model and path: a baseline the demo run is compared with.
-  const demo = JSON.parse(readFileSync(path.join(repoRoot, DEMO_RUN), 'utf8')) as { run: { model: string; path: string } };
+  const demo = JSON.parse(readFileSync(path.join(repoRoot, DEMO_RUN), 'utf8')) as {
+    run: { model: string; path: string };
+  };
   const strong = JSON.parse(readFileSync(path.join(repoRoot, STRONG_RUN), 'utf8')) as { run: Record<string, unknown> };
   strong.run.model = demo.run.model;
   strong.run.path = demo.run.path;
@@ -79,8 +83,14 @@ beforeAll(async () => {
   const cliSide = (async () => {
     // Exit status 1: both runs have failures. The two runs are independent: side by side.
     await Promise.all([
-      cli(['run', '--corpus', 'execution_goldens', '--run', strongRunFile, '--out', path.join(dir, 'strong.report.json')], [1]),
-      cli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--out', path.join(dir, 'demo.report.json')], [1]),
+      cli(
+        ['run', '--corpus', 'execution_goldens', '--run', strongRunFile, '--out', path.join(dir, 'strong.report.json')],
+        [1],
+      ),
+      cli(
+        ['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--out', path.join(dir, 'demo.report.json')],
+        [1],
+      ),
     ]);
     baselineFile = path.join(dir, 'baseline.json');
     await cli(['baseline', 'record', '--report', path.join(dir, 'strong.report.json'), '--out', baselineFile], [0]);
@@ -88,11 +98,19 @@ beforeAll(async () => {
     const recorded = JSON.parse(readFileSync(baselineFile, 'utf8')) as { model: string };
     otherModelFile = path.join(dir, 'baseline-other-model.json');
     writeFileSync(otherModelFile, JSON.stringify({ ...recorded, model: 'sample-model-large@2025-06' }, null, 2));
-    [sameModel, otherModel] = await Promise.all([gate(path.join(dir, 'demo.report.json'), baselineFile), gate(path.join(dir, 'demo.report.json'), otherModelFile)]);
+    [sameModel, otherModel] = await Promise.all([
+      gate(path.join(dir, 'demo.report.json'), baselineFile),
+      gate(path.join(dir, 'demo.report.json'), otherModelFile),
+    ]);
   })();
 
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
-  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, acceptDownloads: true }, { foreign, pageErrors }));
+  ({ page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 900 }, acceptDownloads: true },
+    { foreign, pageErrors },
+  ));
   await page.goto(`${app.origin}/`);
   await cliSide;
 }, 300_000);
@@ -105,9 +123,14 @@ afterAll(async () => {
 
 const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
 const pageLines = async () =>
-  page.locator('[data-testid=gate-check]').evaluateAll((items) =>
-    items.map((li) => `${li.querySelector('.tag')?.textContent?.trim()} ${li.querySelector('[data-testid=gate-arithmetic]')?.textContent?.trim()}`),
-  );
+  page
+    .locator('[data-testid=gate-check]')
+    .evaluateAll((items) =>
+      items.map(
+        (li) =>
+          `${li.querySelector('.tag')?.textContent?.trim()} ${li.querySelector('[data-testid=gate-arithmetic]')?.textContent?.trim()}`,
+      ),
+    );
 
 describe('release gate panel in Chromium (production build)', () => {
   test('the CLI blocks the demo run against the strong baseline and refuses another model', () => {
@@ -138,7 +161,10 @@ describe('release gate panel in Chromium (production build)', () => {
     await expect.poll(() => text('gate-status')).toBe(sameModel.status);
     expect(await pageLines()).toEqual(sameModel.lines);
     // Saved for CI, the derived baseline is the CLI's `baseline record` of the same run, but for its date.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('gate-save-baseline').click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('gate-save-baseline').click(),
+    ]);
     const saved = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Record<string, unknown>;
     const recorded = JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, unknown>;
     expect({ ...saved, recorded_at: null }).toEqual({ ...recorded, recorded_at: null });
@@ -160,8 +186,14 @@ describe('release gate panel in Chromium (production build)', () => {
     const sweep = JSON.parse(readFileSync(baselineFile.replace(/\.json$/, '.sweep.json'), 'utf8')) as BoundarySweep;
     const gated = sweep.figures.filter((f) => f.n > 0);
     await page.getByTestId('gate-sweep').locator('summary').click();
-    expect(await page.locator('[data-testid=gate-sweep-line]').evaluateAll((ls) => ls.map((l) => l.getAttribute('data-figure')))).toEqual(gated.map((f) => f.figure));
-    expect(await page.locator('[data-testid=gate-sweep-table] tbody tr td.mono').allTextContents()).toEqual(gated.map((f) => f.rule));
+    expect(
+      await page
+        .locator('[data-testid=gate-sweep-line]')
+        .evaluateAll((ls) => ls.map((l) => l.getAttribute('data-figure'))),
+    ).toEqual(gated.map((f) => f.figure));
+    expect(await page.locator('[data-testid=gate-sweep-table] tbody tr td.mono').allTextContents()).toEqual(
+      gated.map((f) => f.rule),
+    );
     expect(await page.locator('[data-testid=gate-sweep-caveats] li').allTextContents()).toEqual(sweep.caveats);
     const points = await page.locator('[data-testid=gate-sweep-line]').first().getAttribute('points');
     expect(points?.split(' ')).toHaveLength(sweep.grid.length);
@@ -172,23 +204,31 @@ describe('release gate panel in Chromium (production build)', () => {
     await page.getByTestId('gate-baseline-file').setInputFiles(otherModelFile);
     await expect.poll(() => text('gate-status')).toBe('REFUSED');
     expect(await pageLines()).toEqual(otherModel.lines);
-    expect(otherModel.lines.join('\n')).toMatch(/model "demo-flawed-1" ≠ baseline model "sample-model-large@2025-06": REFUSED/);
+    expect(otherModel.lines.join('\n')).toMatch(
+      /model "demo-flawed-1" ≠ baseline model "sample-model-large@2025-06": REFUSED/,
+    );
   });
 
   test('a broken baseline file gets an error naming its line and field, and no verdict', async () => {
     const good = readFileSync(baselineFile, 'utf8');
     const brokenJson = good.replace('"suite": "execution_goldens",', '"suite": "execution_goldens"');
     const line = brokenJson.split('\n').findIndex((l) => l.includes('"path"')) + 1;
-    await page.getByTestId('gate-baseline-file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(brokenJson) });
+    await page
+      .getByTestId('gate-baseline-file')
+      .setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from(brokenJson) });
     await expect.poll(() => text('gate-error')).toMatch(new RegExp(`^broken\\.json:${line}: not valid JSON`));
     expect(await page.getByTestId('gate-status').count()).toBe(0);
 
     const badField = good.replace(/"size": 64/, '"size": 63');
     const sizeLine = badField.split('\n').findIndex((l) => l.includes('"case_ids"')) + 1;
-    await page.getByTestId('gate-baseline-file').setInputFiles({ name: 'bad-size.json', mimeType: 'application/json', buffer: Buffer.from(badField) });
+    await page
+      .getByTestId('gate-baseline-file')
+      .setInputFiles({ name: 'bad-size.json', mimeType: 'application/json', buffer: Buffer.from(badField) });
     await expect
       .poll(() => text('gate-error'))
-      .toBe(`bad-size.json:${sizeLine} (field case_ids): Not a valid baseline: corpus.size is 63 but 64 case ids are listed.`);
+      .toBe(
+        `bad-size.json:${sizeLine} (field case_ids): Not a valid baseline: corpus.size is 63 but 64 case ids are listed.`,
+      );
     expect(await page.getByTestId('gate-checks').count()).toBe(0);
   });
 

@@ -41,7 +41,9 @@ export interface ServedApp {
  */
 export async function serveBuiltApp(outDir = 'dist', onRequest?: (path: string) => void): Promise<ServedApp> {
   if (!existsSync(path.resolve(repoRoot, outDir, 'index.html')))
-    throw new Error(`${outDir}/index.html is missing: run \`npm run build\` first (\`npm test\` builds before running the tests).`);
+    throw new Error(
+      `${outDir}/index.html is missing: run \`npm run build\` first (\`npm test\` builds before running the tests).`,
+    );
   const port = await freePort();
   const server: PreviewServer = await preview({
     root: repoRoot,
@@ -60,7 +62,14 @@ export async function launchChromium(): Promise<Browser> {
     );
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -76,7 +85,11 @@ const MIME: Record<string, string> = {
  * A plain static host serving `dir` under a sub-path (e.g. /team/sql-verdict/),
  * sending only the given headers: checks that the build works wherever it is put.
  */
-export async function serveStatic(dir: string, prefix: string, headers: Record<string, string> = {}): Promise<ServedApp> {
+export async function serveStatic(
+  dir: string,
+  prefix: string,
+  headers: Record<string, string> = {},
+): Promise<ServedApp> {
   const root = path.resolve(repoRoot, dir);
   const server = createHttpServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -92,7 +105,9 @@ export async function serveStatic(dir: string, prefix: string, headers: Record<s
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream', ...headers }).end(body);
+      res
+        .writeHead(200, { 'Content-Type': MIME[path.extname(file)] ?? 'application/octet-stream', ...headers })
+        .end(body);
     } catch {
       res.writeHead(404).end();
     }
@@ -116,7 +131,12 @@ export interface PageWatch {
 }
 
 /** A fresh browser context and page that record page errors and requests leaving `origin`. */
-export async function openPage(browser: Browser, origin: string, options: BrowserContextOptions, watch: PageWatch = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function openPage(
+  browser: Browser,
+  origin: string,
+  options: BrowserContextOptions,
+  watch: PageWatch = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
   context.on('request', (r) => {
     watch.requests?.push(r.url());
@@ -148,9 +168,18 @@ export interface CliResult {
  * browser's start-up), with tests/helpers/cli.ts's deadline (a hang rejects naming the command). With
  * `expectExit`, another exit status rejects with stderr's end.
  */
-export async function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; expectExit?: number[] } = {}): Promise<CliResult> {
-  const env = options.env ? Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined)) : undefined;
-  const { code, stdout, stderr } = await runCliProcess(args, { ...(env ? { env } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
-  if (options.expectExit && !options.expectExit.includes(code)) throw new Error(`sql-verdict ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
+export async function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; expectExit?: number[] } = {},
+): Promise<CliResult> {
+  const env = options.env
+    ? Object.fromEntries(Object.entries(options.env).filter((e): e is [string, string] => e[1] !== undefined))
+    : undefined;
+  const { code, stdout, stderr } = await runCliProcess(args, {
+    ...(env ? { env } : {}),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+  });
+  if (options.expectExit && !options.expectExit.includes(code))
+    throw new Error(`sql-verdict ${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
   return { status: code, stdout, stderr };
 }

@@ -16,7 +16,9 @@ import { hostileReport } from '../helpers/hostile-report.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, runCli } from './harness.ts';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots')
+  : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
 
 let dir: string;
@@ -29,7 +31,21 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'verdict-html-'));
   htmlFile = path.join(dir, 'report.html');
   // Exit status 1: the demo run has failures. The browser starts meanwhile.
-  const r = runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json', '--html', htmlFile, '--markdown', path.join(dir, 'summary.md')], { expectExit: [1] });
+  const r = runCli(
+    [
+      'run',
+      '--corpus',
+      'execution_goldens',
+      '--run',
+      'src/ui/assets/demo-flawed.run.json',
+      '--json',
+      '--html',
+      htmlFile,
+      '--markdown',
+      path.join(dir, 'summary.md'),
+    ],
+    { expectExit: [1] },
+  );
   browser = await launchChromium();
   report = JSON.parse((await r).stdout) as RunReport;
   markdown = readFileSync(path.join(dir, 'summary.md'), 'utf8');
@@ -46,11 +62,23 @@ describe('run --json on the demo corpus', () => {
     const b = s.breakdowns;
     expect(s.cases).toHaveLength(64);
     for (const key of ['by_fixture', 'by_difficulty', 'by_shape', 'by_stratum'] as const) {
-      expect(b[key].reduce((n, x) => n + x.total, 0), key).toBe(64);
-      expect(b[key].reduce((n, x) => n + x.outcomes.correct, 0), key).toBe(s.outcomes.correct);
-      expect(b[key].reduce((n, x) => n + x.outcomes.wrong + x.outcomes.no_query + x.outcomes.declined_unarmed, 0), key).toBe(s.failures.length);
+      expect(
+        b[key].reduce((n, x) => n + x.total, 0),
+        key,
+      ).toBe(64);
+      expect(
+        b[key].reduce((n, x) => n + x.outcomes.correct, 0),
+        key,
+      ).toBe(s.outcomes.correct);
+      expect(
+        b[key].reduce((n, x) => n + x.outcomes.wrong + x.outcomes.no_query + x.outcomes.declined_unarmed, 0),
+        key,
+      ).toBe(s.failures.length);
     }
-    expect(b.by_fixture.map((x) => [x.key, x.total, x.accuracy.count])).toEqual([['retail', 40, 34], ['retail_monthly', 24, 21]]);
+    expect(b.by_fixture.map((x) => [x.key, x.total, x.accuracy.count])).toEqual([
+      ['retail', 40, 34],
+      ['retail_monthly', 24, 21],
+    ]);
     expect(b.by_difficulty.map((x) => x.key)).toEqual(['easy', 'medium', 'hard', 'extra']);
     // Tags overlap: a case counts once per tag, every case has at least one.
     const corpusTags = s.cases.reduce((n, k) => n + (k.tags?.length ?? 0), 0);
@@ -96,22 +124,39 @@ describe('the HTML report in Chromium', () => {
     await page.goto(pathToFileURL(htmlFile).href);
     const s = report.summary;
     expect(await page.getByTestId('size').textContent()).toBe(String(s.corpus.size));
-    expect(await page.getByTestId('answer-accuracy-count').textContent()).toBe(`${s.answer_accuracy.correct} / ${s.answer_accuracy.total}`);
+    expect(await page.getByTestId('answer-accuracy-count').textContent()).toBe(
+      `${s.answer_accuracy.correct} / ${s.answer_accuracy.total}`,
+    );
     expect(await page.getByTestId('failure-count').textContent()).toBe(String(s.failures.length));
     expect(await page.getByTestId('outcomes-total').textContent()).toBe(String(s.cases.length));
-    for (const [outcome, n] of Object.entries(s.outcomes)) expect(await page.locator(`[data-outcome="${outcome}"] td`).textContent(), outcome).toBe(String(n));
+    for (const [outcome, n] of Object.entries(s.outcomes))
+      expect(await page.locator(`[data-outcome="${outcome}"] td`).textContent(), outcome).toBe(String(n));
     for (const key of ['by_fixture', 'by_tag', 'by_difficulty'] as const) {
-      const shown = await page.getByTestId(`breakdown-${key}`).locator('tbody tr').evaluateAll((rows) => rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-testid="total"]')!.textContent)]));
+      const shown = await page
+        .getByTestId(`breakdown-${key}`)
+        .locator('tbody tr')
+        .evaluateAll((rows) =>
+          rows.map((r) => [r.getAttribute('data-key'), Number(r.querySelector('[data-testid="total"]')!.textContent)]),
+        );
       expect(shown, key).toEqual(s.breakdowns[key].map((x) => [x.key, x.total]));
     }
-    const failing = await page.locator('table[data-testid="failures"] tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-case')));
+    const failing = await page
+      .locator('table[data-testid="failures"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-case')));
     expect(failing).toEqual(s.failures.map((f) => f.id));
     // Each failing case with its SQL, and the result samples where both queries ran.
     const first = page.locator(`details[data-case="retail-net-revenue-2024"]`);
     await first.locator('summary').click();
-    await expect.poll(() => first.locator('h4').allTextContents()).toEqual(['Reference SQL', 'Candidate SQL', 'Reference result', 'Candidate result']);
+    await expect
+      .poll(() => first.locator('h4').allTextContents())
+      .toEqual(['Reference SQL', 'Candidate SQL', 'Reference result', 'Candidate result']);
     // The stylesheet is allowed by its hash: headings are styled.
-    expect(await page.locator('h2').first().evaluate((h) => getComputedStyle(h).borderBottomStyle)).toBe('solid');
+    expect(
+      await page
+        .locator('h2')
+        .first()
+        .evaluate((h) => getComputedStyle(h).borderBottomStyle),
+    ).toBe('solid');
     expect(blocked).toEqual([]);
     await page.screenshot({ path: path.join(SHOTS, 'html-report.png'), fullPage: false });
     await context.close();
@@ -132,7 +177,9 @@ describe('the HTML report in Chromium', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss ?? null)).toBeNull();
     expect(dialogs).toEqual([]);
     expect(await page.locator('script, img, iframe, object').count()).toBe(0);
-    expect(await page.getByTestId('failures').locator('code').first().textContent()).toContain("<script>window.__xss='id'</script>");
+    expect(await page.getByTestId('failures').locator('code').first().textContent()).toContain(
+      "<script>window.__xss='id'</script>",
+    );
     await context.close();
   });
 });

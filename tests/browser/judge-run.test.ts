@@ -49,13 +49,26 @@ beforeAll(async () => {
   judge.respond((request) => ({ body: openai.wire(JSON.stringify(answerFor(request.body))) }));
   noCors = await startJudgeServer({ cors: false });
   noCors.respond((request) => ({ body: openai.wire(JSON.stringify(answerFor(request.body))) }));
-  const env = { ...process.env, SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`, SQL_VERDICT_JUDGE_MODEL: 'llama3.1' };
+  const env = {
+    ...process.env,
+    SQL_VERDICT_JUDGE_PROVIDER: 'openai',
+    SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`,
+    SQL_VERDICT_JUDGE_MODEL: 'llama3.1',
+  };
   // Asynchronously: the judge server answering the CLI lives in this process.
   // Exit status 1: the run has failures (that is the point of the demo run). It grades while the browser starts.
-  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--judge', '--json'], { env, expectExit: [1] });
+  const graded = runCli(['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--judge', '--json'], {
+    env,
+    expectExit: [1],
+  });
   [app, browser] = await Promise.all([serveWithJudges(judge.url, noCors.url), launchChromium()]);
   // Every request of the page and of its workers.
-  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
+  ({ page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' },
+    { requests, pageErrors },
+  ));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor({ timeout: 30_000 });
   cli = JSON.parse((await graded).stdout) as RunReport;
@@ -75,14 +88,21 @@ describe('a corpus run in the app', () => {
   test('a reload mid-run resumes from the graded cases and ends with the CLI counts', async () => {
     await page.getByTestId('run-demo').click();
     await page.getByTestId('progress').waitFor({ timeout: 60_000 });
-    await expect.poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), { timeout: 180_000, interval: 250 }).toBeGreaterThanOrEqual(20);
+    await expect
+      .poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), {
+        timeout: 180_000,
+        interval: 250,
+      })
+      .toBeGreaterThanOrEqual(20);
     // Let the throttled save (once a second) catch up, then interrupt.
     await page.waitForTimeout(1200);
     await page.reload();
     await expect.poll(status, { timeout: 300_000 }).toBe('done');
     const kept = await text('kept-on-resume');
     expect(Number(/Resumed: (\d+) cases/.exec(kept)?.[1])).toBeGreaterThanOrEqual(15);
-    expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
+    expect(await text('accuracy-counts')).toBe(
+      `${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`,
+    );
     expect(await page.getByTestId('judge-summary').count()).toBe(0);
   }, 600_000);
 
@@ -90,7 +110,12 @@ describe('a corpus run in the app', () => {
     await page.goto(`${app.origin}/#/`);
     await page.getByTestId('run-demo').click();
     await page.getByTestId('progress').waitFor({ timeout: 60_000 });
-    await expect.poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), { timeout: 180_000, interval: 250 }).toBeGreaterThanOrEqual(4);
+    await expect
+      .poll(async () => Number((await page.getByTestId('progress-case').count()) ? await text('progress-case') : 0), {
+        timeout: 180_000,
+        interval: 250,
+      })
+      .toBeGreaterThanOrEqual(4);
     await page.getByTestId('cancel-run').click();
     await expect.poll(status, { timeout: 30_000 }).toBe('cancelled');
     expect(await text('run-error')).toMatch(/cancelled after \d+ of 64 cases/);
@@ -113,7 +138,12 @@ describe('a corpus run in the app', () => {
 
     const paused: string[] = [];
     for (;;) {
-      await expect.poll(async () => (await page.getByTestId('review-pause').count()) > 0 || (await status()) !== 'running', { timeout: 300_000, interval: 250 }).toBe(true);
+      await expect
+        .poll(async () => (await page.getByTestId('review-pause').count()) > 0 || (await status()) !== 'running', {
+          timeout: 300_000,
+          interval: 250,
+        })
+        .toBe(true);
       if ((await status()) !== 'running') break;
       const heading = await page.locator('#paused-h .mono').textContent();
       paused.push(heading ?? '');
@@ -130,7 +160,14 @@ describe('a corpus run in the app', () => {
       } else {
         await page.getByTestId('review-skip').click();
       }
-      await expect.poll(async () => (await page.locator('#paused-h .mono').count()) === 0 || (await page.locator('#paused-h .mono').textContent()) !== heading, { timeout: 60_000 }).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            (await page.locator('#paused-h .mono').count()) === 0 ||
+            (await page.locator('#paused-h .mono').textContent()) !== heading,
+          { timeout: 60_000 },
+        )
+        .toBe(true);
     }
     expect(await status()).toBe('done');
     const flagged = cli.cases.filter((c) => c.review_flags.length).map((c) => c.id);
@@ -138,14 +175,23 @@ describe('a corpus run in the app', () => {
     expect([...paused].sort()).toEqual([...flagged].sort());
 
     // Deterministic counts unchanged by the judge; the judge's figures equal the CLI's.
-    expect(await text('accuracy-counts')).toBe(`${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`);
+    expect(await text('accuracy-counts')).toBe(
+      `${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`,
+    );
     const m = cli.judge_summary!.agreement_matrix;
     expect([await text('m-pp'), await text('m-pf'), await text('m-fp'), await text('m-ff')]).toEqual(
-      [m.deterministic_pass.ai_pass, m.deterministic_pass.ai_fail, m.deterministic_fail.ai_pass, m.deterministic_fail.ai_fail].map(String),
+      [
+        m.deterministic_pass.ai_pass,
+        m.deterministic_pass.ai_fail,
+        m.deterministic_fail.ai_pass,
+        m.deterministic_fail.ai_fail,
+      ].map(String),
     );
     expect(cli.judge_summary!.review_queue).toEqual(['retail-net-revenue-2024']);
     expect(await text('judge-review-queue')).toContain('retail-net-revenue-2024');
-    expect(await page.getByTestId('advisory-verdicts').locator('tbody tr').count()).toBe(cli.judge_summary!.judged + cli.judge_summary!.errors);
+    expect(await page.getByTestId('advisory-verdicts').locator('tbody tr').count()).toBe(
+      cli.judge_summary!.judged + cli.judge_summary!.errors,
+    );
     expect(judge.requests.length - before).toBe(cli.judge_summary!.usage.requests);
     // The decision recorded during the pause sits next to the verdict.
     expect(await text('flagged-cases')).toMatch(new RegExp(`${paused[0]}.*reviewed: disagree`));

@@ -32,11 +32,18 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   judge = await startJudgeServer();
   // Each protocol answers on its own path.
-  judge.respond((request) => ({ body: (request.path === anthropic.path ? anthropic : openai).wire(JSON.stringify(ANSWER_DISAGREES_PASS)) }));
+  judge.respond((request) => ({
+    body: (request.path === anthropic.path ? anthropic : openai).wire(JSON.stringify(ANSWER_DISAGREES_PASS)),
+  }));
   app = await serveWithJudges(judge.url);
   browser = await launchChromium();
   // Every request of the page and of its workers.
-  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
+  ({ page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' },
+    { requests, pageErrors },
+  ));
   await page.goto(`${app.origin}/#/playground`);
   await page.getByTestId('playground').waitFor({ timeout: 30_000 });
 });

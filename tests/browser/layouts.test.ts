@@ -17,7 +17,9 @@ import type { RunDiff } from '../../src/core/gate/diff.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS ? path.join(repoRoot, 'docs/screenshots') : path.join(repoRoot, 'test-results');
+const SHOTS = process.env.UPDATE_SCREENSHOTS
+  ? path.join(repoRoot, 'docs/screenshots')
+  : path.join(repoRoot, 'test-results');
 mkdirSync(SHOTS, { recursive: true });
 const WORK = mkdtempSync(path.join(tmpdir(), 'verdict-layouts-'));
 
@@ -42,7 +44,12 @@ beforeAll(async () => {
   app = await serveBuiltApp();
   browser = await launchChromium();
   // One context for all views (the graded runs live in its IndexedDB); dark is the context's scheme, light is emulated per check.
-  ({ page } = await openPage(browser, app.origin, { viewport: WIDE, colorScheme: 'dark', acceptDownloads: true }, { foreign, pageErrors }));
+  ({ page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: WIDE, colorScheme: 'dark', acceptDownloads: true },
+    { foreign, pageErrors },
+  ));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor();
 }, 120_000);
@@ -63,7 +70,10 @@ function audit(): Audit {
   const parse = (c: string): RGBA => {
     const m = c.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];
-    const p = m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number);
+    const p = m[1]!
+      .split(/[ ,/]+/)
+      .filter(Boolean)
+      .map(Number);
     return [p[0]!, p[1]!, p[2]!, p[3] ?? 1];
   };
   const over = (top: RGBA, under: RGBA): RGBA => {
@@ -98,7 +108,8 @@ function audit(): Audit {
   const hidden = (el: Element): boolean => {
     for (let e: Element | null = el; e; e = e.parentElement) {
       const s = getComputedStyle(e);
-      if (s.display === 'none' || s.visibility === 'hidden' || s.clipPath === 'inset(50%)' || Number(s.opacity) === 0) return true;
+      if (s.display === 'none' || s.visibility === 'hidden' || s.clipPath === 'inset(50%)' || Number(s.opacity) === 0)
+        return true;
     }
     const r = el.getBoundingClientRect();
     return r.width < 2 || r.height < 2;
@@ -106,7 +117,9 @@ function audit(): Audit {
   const contrast: Audit['contrast'] = [];
   for (const el of document.querySelectorAll('body *')) {
     if (el.closest('svg, script, style, option, select, [disabled], textarea, input')) continue;
-    const own = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim().length > 0);
+    const own = [...el.childNodes].some(
+      (n) => n.nodeType === Node.TEXT_NODE && (n.textContent ?? '').trim().length > 0,
+    );
     if (!own || hidden(el)) continue;
     const s = getComputedStyle(el);
     const fg = over(parse(s.color), background(el));
@@ -117,16 +130,24 @@ function audit(): Audit {
     const r = ratio(fg, bg);
     if (r < need) {
       const where = `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
-      contrast.push({ text: (el.textContent ?? '').trim().slice(0, 40), where, ratio: Math.round(r * 100) / 100, need, fg: s.color, bg: `rgb(${bg.slice(0, 3).map(Math.round).join(', ')})` });
+      contrast.push({
+        text: (el.textContent ?? '').trim().slice(0, 40),
+        where,
+        ratio: Math.round(r * 100) / 100,
+        need,
+        fg: s.color,
+        bg: `rgb(${bg.slice(0, 3).map(Math.round).join(', ')})`,
+      });
     }
   }
   const doc = document.scrollingElement!;
-  const culprits = doc.scrollWidth > innerWidth + 1
-    ? [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !hidden(e))
-        .slice(0, 8)
-        .map((e) => `${e.tagName.toLowerCase()}.${typeof e.className === 'string' ? e.className : ''}`)
-    : [];
+  const culprits =
+    doc.scrollWidth > innerWidth + 1
+      ? [...document.querySelectorAll('body *')]
+          .filter((e) => e.getBoundingClientRect().right > innerWidth + 1 && !hidden(e))
+          .slice(0, 8)
+          .map((e) => `${e.tagName.toLowerCase()}.${typeof e.className === 'string' ? e.className : ''}`)
+      : [];
   return { overflow: { scrollWidth: doc.scrollWidth, innerWidth, culprits }, contrast };
 }
 
@@ -141,7 +162,9 @@ function controls(): string[] {
   const keyOf = (window as unknown as { __key: (e: Element) => string }).__key;
   const seenGroups = new Set<string>();
   const out: string[] = [];
-  for (const el of document.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex]')) {
+  for (const el of document.querySelectorAll<HTMLElement>(
+    'a[href], button, input, select, textarea, summary, [tabindex]',
+  )) {
     if (el.matches(':disabled, [tabindex="-1"]') || el.closest('[inert]')) continue;
     // Inside a closed <details> only its summary is shown (and reachable).
     const closed = el.closest('details:not([open])');
@@ -182,7 +205,12 @@ function focusStop(): FocusStop | null {
   const keyOf = (window as unknown as { __key: (e: Element) => string }).__key;
   const parse = (c: string) => {
     const m = c.match(/rgba?\(([^)]+)\)/);
-    const p = m ? m[1]!.split(/[ ,/]+/).filter(Boolean).map(Number) : [0, 0, 0, 0];
+    const p = m
+      ? m[1]!
+          .split(/[ ,/]+/)
+          .filter(Boolean)
+          .map(Number)
+      : [0, 0, 0, 0];
     return [p[0]!, p[1]!, p[2]!, p[3] ?? 1] as const;
   };
   const lum = (c: readonly number[]) => {
@@ -204,7 +232,11 @@ function focusStop(): FocusStop | null {
   const shadow = s.boxShadow !== 'none';
   const ring = outline ? parse(s.outlineColor) : shadow ? parse(s.boxShadow) : bg;
   const [hi, lo] = [lum(ring), lum(bg)].sort((a, b) => b - a);
-  return { key: keyOf(el), indicator: outline || shadow, ringContrast: Math.round(((hi! + 0.05) / (lo! + 0.05)) * 100) / 100 };
+  return {
+    key: keyOf(el),
+    indicator: outline || shadow,
+    ringContrast: Math.round(((hi! + 0.05) / (lo! + 0.05)) * 100) / 100,
+  };
 }
 
 /** Tab from the top of the page until focus leaves it or comes round again. */
@@ -225,7 +257,9 @@ async function tabWalk(): Promise<{ expected: string[]; stops: FocusStop[]; end:
     await page.keyboard.press('Tab');
     const stop = await page.evaluate(focusStop);
     if (!stop || seen.has(stop.key)) {
-      end = stop ? `again ${stop.key}` : `left the page (${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80) ?? 'none')})`;
+      end = stop
+        ? `again ${stop.key}`
+        : `left the page (${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80) ?? 'none')})`;
       break;
     }
     seen.add(stop.key);
@@ -235,7 +269,11 @@ async function tabWalk(): Promise<{ expected: string[]; stops: FocusStop[]; end:
 }
 
 /** Check the current view in all four layouts; `ready` waits for the view's content after a resize. */
-async function checkView(view: string, ready: () => Promise<void> = async () => undefined, shots: Record<string, string> = {}): Promise<void> {
+async function checkView(
+  view: string,
+  ready: () => Promise<void> = async () => undefined,
+  shots: Record<string, string> = {},
+): Promise<void> {
   for (const combo of COMBOS) {
     await page.setViewportSize(combo.viewport);
     await page.emulateMedia({ colorScheme: combo.scheme });
@@ -244,13 +282,29 @@ async function checkView(view: string, ready: () => Promise<void> = async () => 
     const where = `${view} (${combo.name})`;
     const a = await page.evaluate(audit);
     if (combo.viewport === NARROW)
-      expect(a.overflow.scrollWidth, `${where}: horizontal overflow by ${a.overflow.culprits.join(', ')}`).toBeLessThanOrEqual(a.overflow.innerWidth + 1);
+      expect(
+        a.overflow.scrollWidth,
+        `${where}: horizontal overflow by ${a.overflow.culprits.join(', ')}`,
+      ).toBeLessThanOrEqual(a.overflow.innerWidth + 1);
     expect(a.contrast, `${where}: low-contrast text`).toEqual([]);
     const walk = await tabWalk();
     const reached = new Set(walk.stops.map((s) => s.key));
-    if (process.env.LAYOUT_DEBUG) console.log(where, `${walk.stops.length} tab stops for ${walk.expected.length} controls`, JSON.stringify(walk.stops.map((s) => s.key)), JSON.stringify(walk.expected), walk.end);
-    expect(walk.expected.filter((k) => !reached.has(k)), `${where}: controls Tab never reaches`).toEqual([]);
-    expect(walk.stops.filter((s) => !s.indicator || s.ringContrast < 3), `${where}: focus without a visible ring`).toEqual([]);
+    if (process.env.LAYOUT_DEBUG)
+      console.log(
+        where,
+        `${walk.stops.length} tab stops for ${walk.expected.length} controls`,
+        JSON.stringify(walk.stops.map((s) => s.key)),
+        JSON.stringify(walk.expected),
+        walk.end,
+      );
+    expect(
+      walk.expected.filter((k) => !reached.has(k)),
+      `${where}: controls Tab never reaches`,
+    ).toEqual([]);
+    expect(
+      walk.stops.filter((s) => !s.indicator || s.ringContrast < 3),
+      `${where}: focus without a visible ring`,
+    ).toEqual([]);
     const shot = shots[combo.name];
     if (shot) await page.screenshot({ path: path.join(SHOTS, shot), fullPage: true });
   }
@@ -289,7 +343,9 @@ describe('layouts: narrow and dark, keyboard, every view', () => {
     expect(a.contrast.map((c) => c.text)).toEqual(['faint']);
     expect(a.overflow.scrollWidth).toBeGreaterThan(a.overflow.innerWidth + 1);
     const walk = await tabWalk();
-    expect(walk.stops.filter((s) => !s.indicator).map((s) => s.key)).toEqual([expect.stringMatching(/^button#\d+:no ring$/)]);
+    expect(walk.stops.filter((s) => !s.indicator).map((s) => s.key)).toEqual([
+      expect.stringMatching(/^button#\d+:no ring$/),
+    ]);
     await page.evaluate(() => document.getElementById('probe')!.remove());
     await page.setViewportSize(WIDE);
   }, 60_000);
@@ -305,7 +361,10 @@ describe('layouts: narrow and dark, keyboard, every view', () => {
     // The run view while it grades (it may finish during the later layouts: the view then shows results, also checked).
     await checkView('run');
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
-    await checkView('results', async () => undefined, { 'wide dark': 'results-dark.png', 'narrow light': 'results-narrow.png' });
+    await checkView('results', async () => undefined, {
+      'wide dark': 'results-dark.png',
+      'narrow light': 'results-narrow.png',
+    });
     reports.demo = await exportReport('demo');
   }, 700_000);
 
@@ -318,7 +377,9 @@ describe('layouts: narrow and dark, keyboard, every view', () => {
     expect(await page.locator('[data-testid=full-actual] td[data-differs]').count()).toBe(1);
     await checkView('case');
     // For a look by eye (not committed).
-    await page.getByTestId('full-results').screenshot({ path: path.join(repoRoot, 'test-results', 'case-full-results.png') });
+    await page
+      .getByTestId('full-results')
+      .screenshot({ path: path.join(repoRoot, 'test-results', 'case-full-results.png') });
   }, 240_000);
 
   test('playground', async () => {
@@ -366,14 +427,20 @@ describe('layouts: narrow and dark, keyboard, every view', () => {
     await page.getByTestId('cmp-b').selectOption(runIds.strong!);
     await page.getByTestId('cmp-result').waitFor();
     expect(await text('mcnemar-p')).toBe(printedP);
-    expect(await page.getByTestId('mcnemar-p').getAttribute('data-exact')).toBe(`${d.mcnemar.p_exact.numerator}/${d.mcnemar.p_exact.denominator}`);
+    expect(await page.getByTestId('mcnemar-p').getAttribute('data-exact')).toBe(
+      `${d.mcnemar.p_exact.numerator}/${d.mcnemar.p_exact.denominator}`,
+    );
     expect(Number(await text('cmp-fixed'))).toBe(d.counts.fixed);
     expect(Number(await text('cmp-regressed'))).toBe(d.counts.regressed);
     expect(Number(await text('cmp-unchanged-right'))).toBe(d.counts.unchanged_right);
     expect(Number(await text('cmp-unchanged-wrong'))).toBe(d.counts.unchanged_wrong);
     expect(d.counts.fixed).toBeGreaterThan(0);
     // Per case, in the corpus order: the same change as the CLI's.
-    const rows = await page.locator('[data-testid=cmp-cases] tbody tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('td')?.textContent ?? '', tr.getAttribute('data-change')]));
+    const rows = await page
+      .locator('[data-testid=cmp-cases] tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.querySelector('td')?.textContent ?? '', tr.getAttribute('data-change')]),
+      );
     expect(rows).toEqual(d.cases.map((k) => [k.id, k.change]));
     await checkView('compare', async () => undefined, { 'wide light': 'compare.png' });
   }, 700_000);

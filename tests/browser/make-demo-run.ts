@@ -12,7 +12,9 @@ import { parse } from 'yaml';
 import { GOLDEN_REWRITES } from '../../scripts/fixtures/runs/rewrites.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
-const corpus = parse(readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as { cases: { id: string; reference_sql: string }[] };
+const corpus = parse(readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as {
+  cases: { id: string; reference_sql: string }[];
+};
 
 type Rec = { id: string; sql: string | null; declined?: boolean; decline_reason?: string; enriched_question?: string };
 const SEEDED: Record<string, Omit<Rec, 'id'>> = {
@@ -22,7 +24,9 @@ const SEEDED: Record<string, Omit<Rec, 'id'>> = {
     enriched_question: 'Sum quantity * unit_price - discount over order lines of 2024 orders.',
   },
   // wrong aggregate: distinct customers instead of orders
-  'retail-orders-by-channel': { sql: 'SELECT channel, count(DISTINCT customer_id) AS orders FROM orders GROUP BY channel' },
+  'retail-orders-by-channel': {
+    sql: 'SELECT channel, count(DISTINCT customer_id) AS orders FROM orders GROUP BY channel',
+  },
   // top 3 instead of the top 5 (missing rows)
   'retail-top-customers-2024': {
     sql: "SELECT c.customer_id, c.customer_name, sum(oi.quantity * oi.unit_price - COALESCE(oi.discount, 0)) AS net_revenue FROM customers c JOIN orders o ON o.customer_id = c.customer_id JOIN order_items oi ON oi.order_id = o.order_id WHERE o.status <> 'cancelled' AND o.order_ts >= TIMESTAMP '2024-01-01 00:00:00' AND o.order_ts < TIMESTAMP '2025-01-01 00:00:00' GROUP BY c.customer_id, c.customer_name ORDER BY net_revenue DESC LIMIT 3",
@@ -32,16 +36,27 @@ const SEEDED: Record<string, Omit<Rec, 'id'>> = {
   // syntax error
   'retail-country-count': { sql: 'SELEC count(DISTINCT country_code) FROM customers' },
   // a runaway query: must time out without freezing the page
-  'retail-returned-lines': { sql: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS returned_lines FROM r' },
+  'retail-returned-lines': {
+    sql: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) AS returned_lines FROM r',
+  },
   // no query produced
   'monthly-orders-dec-2025': { sql: null },
   // declined an answerable question
-  'monthly-quarterly-revenue': { sql: null, declined: true, decline_reason: 'Quarter boundaries are ambiguous for this business.' },
+  'monthly-quarterly-revenue': {
+    sql: null,
+    declined: true,
+    decline_reason: 'Quarter boundaries are ambiguous for this business.',
+  },
   // wrong ordering direction on an order-sensitive question
-  'monthly-orders-by-month': { sql: "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month DESC" },
+  'monthly-orders-by-month': {
+    sql: "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month DESC",
+  },
 };
 
-const records: Rec[] = corpus.cases.map((c) => ({ id: c.id, ...(SEEDED[c.id] ?? { sql: GOLDEN_REWRITES[c.id] ?? c.reference_sql }) }));
+const records: Rec[] = corpus.cases.map((c) => ({
+  id: c.id,
+  ...(SEEDED[c.id] ?? { sql: GOLDEN_REWRITES[c.id] ?? c.reference_sql }),
+}));
 const out = {
   run: {
     agent: 'demo-agent (seeded mistakes)',
@@ -49,7 +64,8 @@ const out = {
     path: 'governed',
     created_at: '2026-01-15T09:00:00Z',
     corpus: 'execution_goldens',
-    notes: 'Demo and test fixture written by tests/browser/make-demo-run.ts: correct rewrites plus 9 seeded mistakes. Not a real agent.',
+    notes:
+      'Demo and test fixture written by tests/browser/make-demo-run.ts: correct rewrites plus 9 seeded mistakes. Not a real agent.',
   },
   records,
 };

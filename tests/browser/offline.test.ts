@@ -42,7 +42,10 @@ beforeAll(async () => {
     if (!DUCKDB_WASM.test(new URL(r.url()).pathname)) return;
     const seen: (typeof wasmRequests)[number] = { by: r.serviceWorker() ? 'service worker' : 'page' };
     wasmRequests.push(seen);
-    void r.response().then((res) => void (seen.fromServiceWorker = res?.fromServiceWorker() ?? false), () => undefined);
+    void r.response().then(
+      (res) => void (seen.fromServiceWorker = res?.fromServiceWorker() ?? false),
+      () => undefined,
+    );
   });
 }, 120_000);
 
@@ -72,13 +75,31 @@ describe('offline after the first visit', () => {
     // The service worker has installed (precached everything, the wasm included) and controls this page.
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
-      if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      if (!navigator.serviceWorker.controller)
+        await new Promise((resolve) =>
+          navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+        );
     });
-    const cached = await page.evaluate(async () => (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).filter((r) => /duckdb-eh-[^/]*\.wasm$/.test(r.url)).length))).reduce((a, b) => a + b, 0));
+    const cached = await page.evaluate(async () =>
+      (
+        await Promise.all(
+          (await caches.keys()).map(
+            async (k) =>
+              (await (await caches.open(k)).keys()).filter((r) => /duckdb-eh-[^/]*\.wasm$/.test(r.url)).length,
+          ),
+        )
+      ).reduce((a, b) => a + b, 0),
+    );
     // Downloaded by whichever asked first, DuckDB's worker or the service worker; the other read the cache.
     const network = () => wasmRequests.filter((r) => r.by === 'service worker' || r.fromServiceWorker === false);
-    await expect.poll(() => wasmRequests.every((r) => r.by === 'service worker' || r.fromServiceWorker !== undefined), { timeout: 30_000 }).toBe(true);
-    console.log(`first visit: the server sent the DuckDB wasm ${served.length}×; request events ${JSON.stringify(wasmRequests)}; cached copies ${cached}`);
+    await expect
+      .poll(() => wasmRequests.every((r) => r.by === 'service worker' || r.fromServiceWorker !== undefined), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    console.log(
+      `first visit: the server sent the DuckDB wasm ${served.length}×; request events ${JSON.stringify(wasmRequests)}; cached copies ${cached}`,
+    );
     expect(served.length).toBe(1);
     expect(network().length).toBe(1);
     expect(cached).toBe(1);
@@ -92,19 +113,33 @@ describe('offline after the first visit', () => {
       await page.getByTestId('home').waitFor({ timeout: 30_000 });
       await page.getByTestId('run-demo').click();
       await page.getByTestId('progress').waitFor({ timeout: 60_000 });
-      await expect.poll(async () => Number((await page.getByTestId('progress-case').textContent()) ?? 0), { timeout: 180_000 }).toBeGreaterThan(2);
+      await expect
+        .poll(async () => Number((await page.getByTestId('progress-case').textContent()) ?? 0), { timeout: 180_000 })
+        .toBeGreaterThan(2);
 
       await page.goto(`${app.origin}/#/monitor`);
       await page.getByTestId('monitor').waitFor({ timeout: 30_000 });
       // The Monitor's own stylesheet came from the cache.
-      const sheets = await page.evaluate(() => [...document.styleSheets].map((s) => s.href ?? '').filter((h) => /MonitorView-.*\.css$/.test(h)));
+      const sheets = await page.evaluate(() =>
+        [...document.styleSheets].map((s) => s.href ?? '').filter((h) => /MonitorView-.*\.css$/.test(h)),
+      );
       expect(sheets.length).toBe(1);
 
       const manifest = await page.evaluate(async () => {
         const href = document.querySelector('link[rel="manifest"]')?.getAttribute('href');
         if (!href) return null;
-        const m = (await (await fetch(href)).json()) as { name: string; display: string; start_url: string; icons: { src: string; sizes: string }[] };
-        const icons = await Promise.all(m.icons.map(async (i) => ({ sizes: i.sizes, ok: (await fetch(new URL(i.src, new URL(href, location.href)))).ok })));
+        const m = (await (await fetch(href)).json()) as {
+          name: string;
+          display: string;
+          start_url: string;
+          icons: { src: string; sizes: string }[];
+        };
+        const icons = await Promise.all(
+          m.icons.map(async (i) => ({
+            sizes: i.sizes,
+            ok: (await fetch(new URL(i.src, new URL(href, location.href)))).ok,
+          })),
+        );
         return { name: m.name, display: m.display, start_url: m.start_url, icons };
       });
       expect(manifest).toMatchObject({ name: 'SQL Verdict', display: 'standalone', start_url: './' });

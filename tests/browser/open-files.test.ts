@@ -38,12 +38,15 @@ let demoSpider: RunReport;
 const pageErrors: string[] = [];
 const foreign: string[] = [];
 
-
 /** Every file of a folder, relative to it. */
 function listFiles(root: string, rel = ''): string[] {
   return readdirSync(path.join(root, rel))
     .sort()
-    .flatMap((name) => (statSync(path.join(root, rel, name)).isDirectory() ? listFiles(root, path.join(rel, name)) : [path.join(rel, name)]));
+    .flatMap((name) =>
+      statSync(path.join(root, rel, name)).isDirectory()
+        ? listFiles(root, path.join(rel, name))
+        : [path.join(rel, name)],
+    );
 }
 
 /** Drop files on the home page as a drag from the desktop does (a DataTransfer of File objects on the window). */
@@ -51,7 +54,8 @@ async function drop(files: { name: string; bytes: Buffer }[]): Promise<void> {
   const payload = files.map((f) => ({ name: f.name, data: f.bytes.toString('base64') }));
   await page.evaluate((items) => {
     const transfer = new DataTransfer();
-    for (const item of items) transfer.items.add(new File([Uint8Array.from(atob(item.data), (c) => c.charCodeAt(0))], item.name));
+    for (const item of items)
+      transfer.items.add(new File([Uint8Array.from(atob(item.data), (c) => c.charCodeAt(0))], item.name));
     window.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
     window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   }, payload);
@@ -61,9 +65,20 @@ const text = async (testId: string) => ((await page.getByTestId(testId).first().
 const verdicts = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, c.reason_code ?? null, c.difficulty ?? null]);
 
 /** BIRD's per-difficulty table on the results card, cell texts row by row. */
-const difficultyTable = () => page.$$eval('[data-testid=bird-by-difficulty] tbody tr', (rows) => rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim())));
+const difficultyTable = () =>
+  page.$$eval('[data-testid=bird-by-difficulty] tbody tr', (rows) =>
+    rows.map((r) => [...(r as HTMLTableRowElement).cells].map((c) => (c.textContent ?? '').trim())),
+  );
 const fig = (x: number | null) => (x === null ? '—' : x.toFixed(2));
-const difficultyRows = (m: BirdMetrics) => m.by_difficulty.map((d) => [d.difficulty, String(d.cases), d.ex.toFixed(2), d.soft_f1.toFixed(2), fig(d.r_ves), fig(d.ves)]);
+const difficultyRows = (m: BirdMetrics) =>
+  m.by_difficulty.map((d) => [
+    d.difficulty,
+    String(d.cases),
+    d.ex.toFixed(2),
+    d.soft_f1.toFixed(2),
+    fig(d.r_ves),
+    fig(d.ves),
+  ]);
 
 /**
  * Record what the page shows while it works: a MutationObserver takes `snap()` at every DOM change (Svelte
@@ -108,26 +123,100 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'open-files-'));
   // Exit status 1: both samples have failing cases on purpose.
   // Both CLI runs, side by side, while the server and the browser start.
-  const spider = runCli(['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json'], { expectExit: [1] });
-  const bird = runCli(['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--out', path.join(dir, 'bird-report.json')], { expectExit: [1] });
-  const spiderArgs = ['run', '--format', 'spider', '--gold', `${SPIDER}/dev_gold.sql`, '--pred', `${SPIDER}/pred.txt`, '--db-dir', `${SPIDER}/database`, '--json'];
-  const birdArgs = ['run', '--format', 'bird', '--questions', `${BIRD}/dev.json`, '--pred', `${BIRD}/predict_dev.json`, '--db-dir', `${BIRD}/dev_databases`, '--json'];
+  const spider = runCli(
+    [
+      'run',
+      '--format',
+      'spider',
+      '--gold',
+      `${SPIDER}/dev_gold.sql`,
+      '--pred',
+      `${SPIDER}/pred.txt`,
+      '--db-dir',
+      `${SPIDER}/database`,
+      '--json',
+    ],
+    { expectExit: [1] },
+  );
+  const bird = runCli(
+    [
+      'run',
+      '--format',
+      'bird',
+      '--questions',
+      `${BIRD}/dev.json`,
+      '--pred',
+      `${BIRD}/predict_dev.json`,
+      '--db-dir',
+      `${BIRD}/dev_databases`,
+      '--out',
+      path.join(dir, 'bird-report.json'),
+    ],
+    { expectExit: [1] },
+  );
+  const spiderArgs = [
+    'run',
+    '--format',
+    'spider',
+    '--gold',
+    `${SPIDER}/dev_gold.sql`,
+    '--pred',
+    `${SPIDER}/pred.txt`,
+    '--db-dir',
+    `${SPIDER}/database`,
+    '--json',
+  ];
+  const birdArgs = [
+    'run',
+    '--format',
+    'bird',
+    '--questions',
+    `${BIRD}/dev.json`,
+    '--pred',
+    `${BIRD}/predict_dev.json`,
+    '--db-dir',
+    `${BIRD}/dev_databases`,
+    '--json',
+  ];
   const presets = Promise.all([
     runCli([...spiderArgs, '--policy', 'spider'], { expectExit: [0, 1] }),
     runCli([...spiderArgs, '--policy', 'spider', '--keep-distinct'], { expectExit: [0, 1] }),
     runCli([...birdArgs, '--policy', 'bird'], { expectExit: [0, 1] }),
     runCli([...birdArgs, '--policy', 'bird', '--ves-iterations', '3'], { expectExit: [0, 1] }),
-    runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--policy', 'spider', '--json'], { expectExit: [0, 1] }),
+    runCli(
+      [
+        'run',
+        '--corpus',
+        'execution_goldens',
+        '--run',
+        'src/ui/assets/demo-flawed.run.json',
+        '--policy',
+        'spider',
+        '--json',
+      ],
+      { expectExit: [0, 1] },
+    ),
   ]);
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
-  ({ context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 }, acceptDownloads: true }, { foreign, pageErrors }));
+  ({ context, page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 800 }, acceptDownloads: true },
+    { foreign, pageErrors },
+  ));
   await page.goto(`${app.origin}/`);
   await page.getByTestId('home').waitFor();
   spiderCli = JSON.parse((await spider).stdout) as RunReport;
   birdPrinted = (await bird).stdout;
   birdCli = JSON.parse(readFileSync(path.join(dir, 'bird-report.json'), 'utf8')) as RunReport;
   const parsed = (await presets).map((r) => JSON.parse(r.stdout) as RunReport);
-  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed, demoSpider] = [parsed[0]!, parsed[1]!, parsed[2]!, parsed[3]!, parsed[4]!];
+  [spiderPreset, spiderKeepDistinct, birdPreset, birdTimed, demoSpider] = [
+    parsed[0]!,
+    parsed[1]!,
+    parsed[2]!,
+    parsed[3]!,
+    parsed[4]!,
+  ];
 }, 300_000);
 
 afterAll(async () => {
@@ -141,7 +230,9 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
   test('the Spider sample dropped on the home page is graded with the CLI verdicts, case by case', async () => {
     const root = path.join(repoRoot, SPIDER);
     await drop(listFiles(root).map((rel) => ({ name: path.basename(rel), bytes: readFileSync(path.join(root, rel)) })));
-    await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('spider');
+    await expect
+      .poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 })
+      .toBe('spider');
     expect(await text('benchmark-databases')).toMatch(/databases \(2\): school, shop/);
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
     expect(await page.getByTestId('policy').inputValue()).toBe('spider');
@@ -160,15 +251,21 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.goto(`${app.origin}/#/`);
     // The Spider sample is still chosen (ok): from the pick on, its boxes must say "checking…", never the old "ok".
     type Boxes = { what: string; ok: string | null; checking: string | null; text: string }[];
-    await watch(`() => [...document.querySelectorAll('[data-testid=chosen-corpus],[data-testid=chosen-run]')].map((e) => ({ what: e.dataset.testid, ok: e.dataset.ok ?? null, checking: e.dataset.checking ?? null, text: e.textContent.trim() }))`);
+    await watch(
+      `() => [...document.querySelectorAll('[data-testid=chosen-corpus],[data-testid=chosen-run]')].map((e) => ({ what: e.dataset.testid, ok: e.dataset.ok ?? null, checking: e.dataset.checking ?? null, text: e.textContent.trim() }))`,
+    );
     await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
-    await expect.poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 }).toBe('bird');
+    await expect
+      .poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 })
+      .toBe('bird');
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
     const { seen } = await watched<Boxes>();
     const spiderShown = (b: Boxes) => b.some((x) => x.ok === 'true' && /dev_gold|pred\.txt/.test(x.text));
     expect(spiderShown(seen[0]!)).toBe(true);
     const changed = seen.findIndex((b) => !spiderShown(b));
-    console.log(`folder pick: ${seen.length} states shown; first after the pick: ${JSON.stringify(seen[changed]?.map((x) => [x.what, x.ok, x.checking]))}`);
+    console.log(
+      `folder pick: ${seen.length} states shown; first after the pick: ${JSON.stringify(seen[changed]?.map((x) => [x.what, x.ok, x.checking]))}`,
+    );
     expect(seen[changed]!.map((x) => [x.what, x.ok, x.checking])).toEqual([
       ['chosen-corpus', 'false', 'true'],
       ['chosen-run', 'false', 'true'],
@@ -187,21 +284,30 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
     const mine = await exported();
     expect(verdicts(mine)).toEqual(verdicts(birdCli));
-    expect(mine.cases.map((c) => c.difficulty)).toEqual(['simple', 'simple', 'moderate', 'moderate', 'challenging', 'challenging']);
+    expect(mine.cases.map((c) => c.difficulty)).toEqual([
+      'simple',
+      'simple',
+      'moderate',
+      'moderate',
+      'challenging',
+      'challenging',
+    ]);
     await page.goto(`${page.url()}/cases/q0000`);
     await page.getByTestId('case-view').waitFor();
     expect(await text('case-evidence')).toBe(`Evidence: ${birdCli.cases[0]!.evidence}`);
     expect(await page.getByTestId('case-view').textContent()).toMatch(/difficulty simple/);
   });
 
-  test('the Spider sample graded with the Spider preset (the default for a Spider folder) shows the CLI\'s EX, SQL Verdict\'s own beside it and the differing cases', async () => {
+  test("the Spider sample graded with the Spider preset (the default for a Spider folder) shows the CLI's EX, SQL Verdict's own beside it and the differing cases", async () => {
     const root = path.join(repoRoot, SPIDER);
     for (const [choice, cli] of [
       ['spider', spiderPreset],
       ['spider-keep-distinct', spiderKeepDistinct],
     ] as const) {
       await page.goto(`${app.origin}/#/`);
-      await drop(listFiles(root).map((rel) => ({ name: path.basename(rel), bytes: readFileSync(path.join(root, rel)) })));
+      await drop(
+        listFiles(root).map((rel) => ({ name: path.basename(rel), bytes: readFileSync(path.join(root, rel)) })),
+      );
       await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
       await expect.poll(() => page.getByTestId('policy').inputValue()).toBe('spider');
       await page.getByTestId('policy').selectOption(choice);
@@ -209,11 +315,17 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
       const a = cli.summary.answer_accuracy;
       const p = cli.policy_preset!;
-      console.log(`${choice}: app EX ${await text('preset-ex')}, CLI ${a.correct}/${a.total}; SQL Verdict ${p.native_answer_accuracy.correct}/${p.native_answer_accuracy.total}; differ ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length}`);
+      console.log(
+        `${choice}: app EX ${await text('preset-ex')}, CLI ${a.correct}/${a.total}; SQL Verdict ${p.native_answer_accuracy.correct}/${p.native_answer_accuracy.total}; differ ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length}`,
+      );
       expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
       expect(await text('preset-ex')).toBe(`${((100 * a.correct) / a.total).toFixed(1)}%`);
-      expect(await text('native-accuracy-counts')).toBe(`${p.native_answer_accuracy.correct} / ${p.native_answer_accuracy.total}`);
-      expect(await text('preset-differs')).toBe(String(p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length));
+      expect(await text('native-accuracy-counts')).toBe(
+        `${p.native_answer_accuracy.correct} / ${p.native_answer_accuracy.total}`,
+      );
+      expect(await text('preset-differs')).toBe(
+        String(p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length),
+      );
       expect(await page.getByTestId('preset-lines').textContent()).toBe(presetLines(cli).join('\n'));
       const mine = await exported();
       expect(verdicts(mine)).toEqual(verdicts(cli));
@@ -229,16 +341,25 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
         await page.goto(`${runUrl}/cases/${c.id}`);
         await page.getByTestId('case-preset').waitFor();
         expect(await text('case-preset-verdict')).toBe(`${v.verdict} ${v.reason_code} · ${v.reason}`);
-        expect(await text('case-native-verdict')).toBe([v.native_outcome, v.native_reason_code, v.native_reason ? `· ${v.native_reason}` : null].filter((x) => x).join(' '));
+        expect(await text('case-native-verdict')).toBe(
+          [v.native_outcome, v.native_reason_code, v.native_reason ? `· ${v.native_reason}` : null]
+            .filter((x) => x)
+            .join(' '),
+        );
         expect(await page.getByTestId('case-preset').getAttribute('data-differs')).toBe(String(v.differs));
-        if (v.differs) expect(await text('case-policy-difference')).toBe(`The policies differ: ${v.policy_difference} — ${POLICY_DIFFERENCES[v.policy_difference!]}`);
+        if (v.differs)
+          expect(await text('case-policy-difference')).toBe(
+            `The policies differ: ${v.policy_difference} — ${POLICY_DIFFERENCES[v.policy_difference!]}`,
+          );
         else expect(await text('case-policy-difference')).toBe('Both policies decide this case the same way.');
       }
-      console.log(`case view: ${differing.id} ${differing.policy_preset!.verdict} under spider, ${differing.policy_preset!.native_outcome} under SQL Verdict (${differing.policy_preset!.policy_difference})`);
+      console.log(
+        `case view: ${differing.id} ${differing.policy_preset!.verdict} under spider, ${differing.policy_preset!.native_outcome} under SQL Verdict (${differing.policy_preset!.policy_difference})`,
+      );
     }
   });
 
-  test('the BIRD sample graded with the BIRD preset shows the CLI\'s EX and Soft-F1, and R-VES when timed', async () => {
+  test("the BIRD sample graded with the BIRD preset shows the CLI's EX and Soft-F1, and R-VES when timed", async () => {
     await page.goto(`${app.origin}/#/`);
     await page.getByTestId('input-folder').setInputFiles(path.join(repoRoot, BIRD));
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
@@ -246,7 +367,9 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.getByTestId('start').click();
     await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
     const b = birdPreset.policy_preset!.bird_metrics!;
-    console.log(`bird: app EX ${await text('preset-ex')} Soft-F1 ${await text('bird-soft-f1')} R-VES ${await text('bird-r-ves')}; CLI EX ${b.ex.toFixed(2)} Soft-F1 ${b.soft_f1.toFixed(2)} R-VES ${b.r_ves}`);
+    console.log(
+      `bird: app EX ${await text('preset-ex')} Soft-F1 ${await text('bird-soft-f1')} R-VES ${await text('bird-r-ves')}; CLI EX ${b.ex.toFixed(2)} Soft-F1 ${b.soft_f1.toFixed(2)} R-VES ${b.r_ves}`,
+    );
     expect(await text('preset-ex')).toBe(b.ex.toFixed(2));
     expect(await text('bird-soft-f1')).toBe(b.soft_f1.toFixed(2));
     expect(b.r_ves).toBeNull();
@@ -268,14 +391,22 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
     await page.getByTestId('ves-iterations').fill('3');
     // Judging again under BIRD (with timed runs) shows its own counter while the page stays responsive.
-    await watch(`() => document.querySelector('[data-testid=progress-policy]')?.textContent.replace(/\\s+/g, ' ').trim() ?? null`);
+    await watch(
+      `() => document.querySelector('[data-testid=progress-policy]')?.textContent.replace(/\\s+/g, ' ').trim() ?? null`,
+    );
     await page.getByTestId('start').click();
     await page.getByTestId('card-preset').waitFor({ timeout: 300_000 });
     const progress = await watched<string | null>();
     const counts = progress.seen.filter((t): t is string => t !== null);
-    console.log(`judging again under BIRD: ${new Set(counts).size} progress texts, e.g. "${counts[0]}"; longest main-thread gap ${Math.round(progress.maxGapMs)} ms`);
+    console.log(
+      `judging again under BIRD: ${new Set(counts).size} progress texts, e.g. "${counts[0]}"; longest main-thread gap ${Math.round(progress.maxGapMs)} ms`,
+    );
     expect(counts.length).toBeGreaterThan(0);
-    expect(counts.every((t) => /^Judging again under the BIRD policy \(R-VES: 3 timed runs per correct case\): \d of 6 cases/.test(t))).toBe(true);
+    expect(
+      counts.every((t) =>
+        /^Judging again under the BIRD policy \(R-VES: 3 timed runs per correct case\): \d of 6 cases/.test(t),
+      ),
+    ).toBe(true);
     const numbers = counts.map((t) => Number(/(\d) of 6/.exec(t)![1]));
     expect(numbers.some((n) => n < 6)).toBe(true);
     expect(numbers).toEqual([...numbers].sort((x, y) => x - y));
@@ -291,14 +422,19 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       expect(m.r_ves!).toBeLessThanOrEqual(m.ex * Math.sqrt(1.25) + 1e-9);
       for (const c of r.cases) expect(c.policy_preset?.rves?.iterations).toBe(3);
       expect(r.cases.filter((c) => c.outcome === 'correct').every((c) => c.policy_preset!.rves!.reward > 0)).toBe(true);
-      expect(r.cases.filter((c) => c.outcome !== 'correct').every((c) => c.policy_preset!.rves!.reward === 0)).toBe(true);
+      expect(r.cases.filter((c) => c.outcome !== 'correct').every((c) => c.policy_preset!.rves!.reward === 0)).toBe(
+        true,
+      );
     }
     expect(await text('bird-r-ves')).toBe(timed.policy_preset!.bird_metrics!.r_ves!.toFixed(2));
     expect(await text('bird-ves')).toBe(timed.policy_preset!.bird_metrics!.ves!.toFixed(2));
     expect(await difficultyTable()).toEqual(difficultyRows(timed.policy_preset!.bird_metrics!));
     // VES from the same per-case time ratios: 100 · Σ√ratio / N over the correct cases.
     const roots = timed.cases.map((c) => (c.outcome === 'correct' ? Math.sqrt(c.policy_preset!.rves!.time_ratio) : 0));
-    expect(timed.policy_preset!.bird_metrics!.ves).toBeCloseTo((100 * roots.reduce((x, y) => x + y, 0)) / roots.length, 10);
+    expect(timed.policy_preset!.bird_metrics!.ves).toBeCloseTo(
+      (100 * roots.reduce((x, y) => x + y, 0)) / roots.length,
+      10,
+    );
   });
 
   test('Cancel while the cases are judged again under BIRD cancels the run: no half-judged preset figures', async () => {
@@ -316,7 +452,7 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     expect(await page.getByTestId('card-preset').count()).toBe(0);
   });
 
-  test('any run can be graded under a preset: the built-in demo under Spider gives the CLI\'s figures', async () => {
+  test("any run can be graded under a preset: the built-in demo under Spider gives the CLI's figures", async () => {
     await page.goto(`${app.origin}/#/`);
     // The page still holds the last benchmark folder's corpus and run: wait for each new choice by its name.
     await page.getByRole('radio', { name: /^execution_goldens\.yaml/ }).check();
@@ -350,7 +486,9 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.getByTestId('case-preset').waitFor();
     const v = birdTimed.cases[0]!.policy_preset!;
     expect(await text('case-soft-f1')).toBe(v.soft_f1!.toFixed(4));
-    expect(await text('case-rves')).toBe(`time ratio ${v.rves!.time_ratio.toFixed(3)} (gold / prediction, 3 runs) · reward ${v.rves!.reward}`);
+    expect(await text('case-rves')).toBe(
+      `time ratio ${v.rves!.time_ratio.toFixed(3)} (gold / prediction, 3 runs) · reward ${v.rves!.reward}`,
+    );
   });
 
   test('a report the CLI wrote opens in the results views with the counts the CLI printed (JSON and JSONL)', async () => {
@@ -366,7 +504,9 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     const { cases, ...head } = birdCli;
     const jsonl = [JSON.stringify(head), ...cases.map((c) => JSON.stringify(c))].join('\n');
     await page.goto(`${app.origin}/#/`);
-    await page.getByTestId('input-files').setInputFiles({ name: 'bird-report.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
+    await page
+      .getByTestId('input-files')
+      .setInputFiles({ name: 'bird-report.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl) });
     await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
     expect(await text('opened-from')).toMatch(/bird-report\.jsonl \(JSONL report/);
     expect(await text('accuracy-counts')).toBe(`${printed[1]} / ${printed[2]} correct`);
@@ -385,13 +525,19 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       await other.page.goto(href);
       await other.page.getByTestId('summary-cards').waitFor({ timeout: 60_000 });
       const a = birdCli.summary.answer_accuracy;
-      expect(((await other.page.getByTestId('accuracy-counts').textContent()) ?? '').trim()).toBe(`${a.correct} / ${a.total} correct`);
+      expect(((await other.page.getByTestId('accuracy-counts').textContent()) ?? '').trim()).toBe(
+        `${a.correct} / ${a.total} correct`,
+      );
       const at = href.indexOf('#/r/') + 60;
       const changed = `${href.slice(0, at)}${href[at] === 'A' ? 'B' : 'A'}${href.slice(at + 1)}`;
       await other.page.goto(changed);
-      await expect.poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '').toMatch(/changed or cut|corrupt/);
+      await expect
+        .poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '')
+        .toMatch(/changed or cut|corrupt/);
       await other.page.goto(href.slice(0, -25));
-      await expect.poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '').toMatch(/changed or cut|corrupt/);
+      await expect
+        .poll(async () => (await other.page.getByTestId('share-run-error').textContent({ timeout: 30_000 })) ?? '')
+        .toMatch(/changed or cut|corrupt/);
     } finally {
       await other.context.close();
     }
@@ -405,10 +551,14 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       await page.getByTestId('failures').waitFor({ timeout: 30_000 });
       const measured = await page.evaluate(() => {
         const doc = document.scrollingElement!;
-        const reasons = [...document.querySelectorAll('[data-testid=failures] td.reason')].map((td) => td.getBoundingClientRect().width);
+        const reasons = [...document.querySelectorAll('[data-testid=failures] td.reason')].map(
+          (td) => td.getBoundingClientRect().width,
+        );
         return { scrollWidth: doc.scrollWidth, innerWidth, narrowestReason: Math.min(...reasons) };
       });
-      console.log(`390 px: document ${measured.scrollWidth} px wide, narrowest Reason cell ${Math.round(measured.narrowestReason)} px`);
+      console.log(
+        `390 px: document ${measured.scrollWidth} px wide, narrowest Reason cell ${Math.round(measured.narrowestReason)} px`,
+      );
       expect(measured.scrollWidth).toBeLessThanOrEqual(measured.innerWidth);
       // A readable line of reason text (about 30 characters), not a word per line.
       expect(measured.narrowestReason).toBeGreaterThanOrEqual(200);
@@ -421,8 +571,14 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await page.goto(`${app.origin}/#/`);
     const edited = structuredClone(birdCli);
     edited.summary.answer_accuracy.correct += 1;
-    await page.getByTestId('input-files').setInputFiles({ name: 'edited.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(edited, null, 2)) });
-    await expect.poll(() => text('file-errors')).toMatch(/edited\.json:\d+ \(field summary\.answer_accuracy\.correct\): the summary disagrees/);
+    await page.getByTestId('input-files').setInputFiles({
+      name: 'edited.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(edited, null, 2)),
+    });
+    await expect
+      .poll(() => text('file-errors'))
+      .toMatch(/edited\.json:\d+ \(field summary\.answer_accuracy\.correct\): the summary disagrees/);
   });
 
   test('no request left the origin and the page raised no error', () => {

@@ -24,15 +24,20 @@ afterAll(async () => {
   await app?.close();
 });
 
-const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim().replace(/\s+/g, ' ');
+const text = async (testId: string) =>
+  ((await page.getByTestId(testId).first().textContent()) ?? '').trim().replace(/\s+/g, ' ');
 
 describe('parser_unsupported in the case view (Chromium, production build)', () => {
   test('the structure line and the SQL panel say parser_unsupported, and the results are compared', async () => {
     await page.goto(`${app.origin}/#/playground`);
     await page.getByTestId('playground').waitFor();
     await page.getByTestId('pg-expected').fill('SELECT order_id, customer_id FROM orders ORDER BY order_id LIMIT 3');
-    await page.getByTestId('pg-actual').fill('SELECT order_id, customer_id FROM orders QUALIFY row_number() OVER (ORDER BY order_id) <= 3');
-    await expect.poll(() => text('structure-status'), { timeout: 90_000 }).toMatch(/^Structure: parser_unsupported — the engine runs the candidate SQL/);
+    await page
+      .getByTestId('pg-actual')
+      .fill('SELECT order_id, customer_id FROM orders QUALIFY row_number() OVER (ORDER BY order_id) <= 3');
+    await expect
+      .poll(() => text('structure-status'), { timeout: 90_000 })
+      .toMatch(/^Structure: parser_unsupported — the engine runs the candidate SQL/);
     expect(await text('verdict')).toBe('pass');
     expect(await text('no-clause-comparison')).toMatch(/^No clause comparison: parser_unsupported/);
     expect(await page.getByText('parse_failure').count()).toBe(0);

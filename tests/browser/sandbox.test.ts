@@ -26,7 +26,12 @@ beforeAll(async () => {
     build: {
       outDir: path.join(repoRoot, OUT_DIR),
       emptyOutDir: true,
-      rolldownOptions: { input: { app: path.join(repoRoot, 'index.html'), sandbox: path.join(repoRoot, 'tests/browser/sandbox-page/index.html') } },
+      rolldownOptions: {
+        input: {
+          app: path.join(repoRoot, 'index.html'),
+          sandbox: path.join(repoRoot, 'tests/browser/sandbox-page/index.html'),
+        },
+      },
     },
   });
   app = await serveBuiltApp(OUT_DIR);
@@ -46,30 +51,44 @@ for (const engine of ['duckdb', 'sqlite', 'pglite'] as const) {
 
     beforeAll(async () => {
       results = await page.evaluate(
-        (name) => (globalThis as unknown as { sqlVerdictSandbox: { run: (e: string) => Promise<typeof results> } }).sqlVerdictSandbox.run(name),
+        (name) =>
+          (
+            globalThis as unknown as { sqlVerdictSandbox: { run: (e: string) => Promise<typeof results> } }
+          ).sqlVerdictSandbox.run(name),
         engine,
       );
-      console.log(`${engine} in Chromium (${results.version}): ${results.attacks.length} attacks, ${results.clock.length} clock probes`);
+      console.log(
+        `${engine} in Chromium (${results.version}): ${results.attacks.length} attacks, ${results.clock.length} clock probes`,
+      );
     }, 300_000);
 
     it('refuses every attack, with digest and state unchanged after each', () => {
       expect(results.attacks.length).toBeGreaterThan(30);
       expect(results.attacks.filter((a) => a.ok)).toEqual([]);
       expect(results.attacks.filter((a) => !a.stateSame || !a.digestSame)).toEqual([]);
-      const wrongKind = results.attacks.filter((a) => a.expectedKind && (a.code !== 'sandbox.statement_rejected' || a.kind !== a.expectedKind));
+      const wrongKind = results.attacks.filter(
+        (a) => a.expectedKind && (a.code !== 'sandbox.statement_rejected' || a.kind !== a.expectedKind),
+      );
       expect(wrongKind).toEqual([]);
     });
 
     // PGlite returns a whole result at once and its adapter has no byte budget yet (issue #19): not claimed for it.
-    it.skipIf(engine === 'pglite')('stops a 1M x 8 KB result at the byte budget while it streams; the same engine serves the next query', async () => {
-      const got = await page.evaluate(
-        (name) => (globalThis as unknown as { sqlVerdictSandbox: { budget: (e: string) => Promise<BudgetResult> } }).sqlVerdictSandbox.budget(name),
-        engine,
-      );
-      expect(got.huge).toMatchObject({ ok: false, code: 'sandbox.resource_exhausted' });
-      expect(got.huge.message).toMatch(/larger than 4 MiB \(max_result_bytes/);
-      expect(got).toMatchObject({ next: '42', restarts: 0, under: 100 });
-    }, 120_000);
+    it.skipIf(engine === 'pglite')(
+      'stops a 1M x 8 KB result at the byte budget while it streams; the same engine serves the next query',
+      async () => {
+        const got = await page.evaluate(
+          (name) =>
+            (
+              globalThis as unknown as { sqlVerdictSandbox: { budget: (e: string) => Promise<BudgetResult> } }
+            ).sqlVerdictSandbox.budget(name),
+          engine,
+        );
+        expect(got.huge).toMatchObject({ ok: false, code: 'sandbox.resource_exhausted' });
+        expect(got.huge.message).toMatch(/larger than 4 MiB \(max_result_bytes/);
+        expect(got).toMatchObject({ next: '42', restarts: 0, under: 100 });
+      },
+      120_000,
+    );
 
     it('keeps the clock frozen on every path', () => {
       const leaks = results.clock.filter((c) => (c.frozen === 'refused' ? c.ok : !c.ok || c.cell !== c.frozen));

@@ -27,9 +27,14 @@ const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
 const MODEL = 'llama3.1';
 const QUESTION = 'How many orders were cancelled in 2025?';
 const ENRICHED = 'Number of cancelled orders in calendar year 2025';
-const SQL = "SELECT count(*) FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' AND tenant_id = 7";
+const SQL =
+  "SELECT count(*) FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' AND tenant_id = 7";
 const RULES_FILE = 'fixtures/stef/r_app.json';
-const JUDGE_SAYS = { verdict: 'incorrect', confidence: 0.9, rationale: 'Counts orders cancelled in 2025, but the recorded judge insists the tenant filter is wrong.' };
+const JUDGE_SAYS = {
+  verdict: 'incorrect',
+  confidence: 0.9,
+  rationale: 'Counts orders cancelled in 2025, but the recorded judge insists the tenant filter is wrong.',
+};
 const MALFORMED = 'I would say it is probably fine, but I cannot answer in JSON.';
 
 let judge: JudgeServer;
@@ -43,8 +48,26 @@ const pageErrors: string[] = [];
 
 /** `sql-verdict stef … --json` for the test input, optionally with the judge from the environment. */
 async function cli(withJudge: boolean): Promise<StefReport> {
-  const args = ['stef', '--question', QUESTION, '--enriched', ENRICHED, '--sql', SQL, '--rules', RULES_FILE, '--dialect', 'duckdb', '--json'];
-  const env = { ...process.env, SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`, SQL_VERDICT_JUDGE_MODEL: MODEL };
+  const args = [
+    'stef',
+    '--question',
+    QUESTION,
+    '--enriched',
+    ENRICHED,
+    '--sql',
+    SQL,
+    '--rules',
+    RULES_FILE,
+    '--dialect',
+    'duckdb',
+    '--json',
+  ];
+  const env = {
+    ...process.env,
+    SQL_VERDICT_JUDGE_PROVIDER: 'openai',
+    SQL_VERDICT_JUDGE_URL: `${judge.url}/v1`,
+    SQL_VERDICT_JUDGE_MODEL: MODEL,
+  };
   const { stdout } = await runCli(withJudge ? [...args, '--judge'] : args, { env, expectExit: [0] });
   return JSON.parse(stdout) as StefReport;
 }
@@ -52,7 +75,11 @@ async function cli(withJudge: boolean): Promise<StefReport> {
 /** What the page shows of the one-query score, once it is not scoring. */
 async function shown() {
   const panel = page.getByTestId('stef-one');
-  if ((await panel.getByTestId('stef-status').getAttribute('data-state')) !== 'idle' || !(await panel.getByTestId('stef-phi').count())) return null;
+  if (
+    (await panel.getByTestId('stef-status').getAttribute('data-state')) !== 'idle' ||
+    !(await panel.getByTestId('stef-phi').count())
+  )
+    return null;
   const text = async (id: string) => ((await panel.getByTestId(id).textContent()) ?? '').trim();
   return {
     phi: Number(await panel.getByTestId('stef-phi').getAttribute('data-value')),
@@ -88,7 +115,12 @@ beforeAll(async () => {
   app = await serveWithJudges(judge.url);
   browser = await launchChromium();
   // Every request of the page and of its workers.
-  ({ page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' }, { requests, pageErrors }));
+  ({ page } = await openPage(
+    browser,
+    app.origin,
+    { viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' },
+    { requests, pageErrors },
+  ));
   await page.goto(`${app.origin}/#/monitor`);
   await page.getByTestId('stef-one').waitFor({ timeout: 30_000 });
 }, 120_000);
@@ -108,7 +140,9 @@ describe('one-query schema-agnostic score on the Monitor view', () => {
     await page.getByTestId('stef-one').locator('summary').click();
     await page.getByTestId('stef-sample-rules').click();
     // The page's sample R_app is the file the CLI reads.
-    expect(JSON.parse(await page.getByTestId('stef-rules').inputValue())).toEqual(JSON.parse(readFileSync(path.join(repoRoot, RULES_FILE), 'utf8')));
+    expect(JSON.parse(await page.getByTestId('stef-rules').inputValue())).toEqual(
+      JSON.parse(readFileSync(path.join(repoRoot, RULES_FILE), 'utf8')),
+    );
     await page.getByTestId('stef-score').click();
 
     const report = await rules;
@@ -146,7 +180,12 @@ describe('one-query schema-agnostic score on the Monitor view', () => {
 
     const report = await cli(true);
     expect(judge.requests.length).toBe(pageAsked + 1);
-    expect(report.semantic_verdict).toMatchObject({ source: 'judge', label: 'incorrect', confidence: 0.9, rationale: JUDGE_SAYS.rationale });
+    expect(report.semantic_verdict).toMatchObject({
+      source: 'judge',
+      label: 'incorrect',
+      confidence: 0.9,
+      rationale: JUDGE_SAYS.rationale,
+    });
     expect(await shown()).toEqual(expected(report));
     expect((await shown())!.label).toBe('incorrect');
     expect((await shown())!.confidence).toBe(0.9);
@@ -161,7 +200,9 @@ describe('one-query schema-agnostic score on the Monitor view', () => {
     answer = MALFORMED;
     const before = judge.requests.length;
     await page.getByTestId('stef-score').click();
-    await expect.poll(async () => (await shown())?.judgeError ?? null, { timeout: 60_000 }).toContain('judge.invalid_answer');
+    await expect
+      .poll(async () => (await shown())?.judgeError ?? null, { timeout: 60_000 })
+      .toContain('judge.invalid_answer');
     expect(judge.requests.length).toBe(before + 1);
 
     const report = await cli(true);
@@ -173,9 +214,13 @@ describe('one-query schema-agnostic score on the Monitor view', () => {
     // A bad R_app field is named, and nothing is sent to the judge.
     const asked = judge.requests.length;
     await page.getByTestId('stef-rules').fill('{"benign_filters": [{"column": ""}]}');
-    await expect.poll(async () => (await page.getByTestId('stef-error').count()) ? await page.getByTestId('stef-error').textContent() : '', { timeout: 30_000 }).toBe(
-      'rules: R_app benign_filters[0].column: must be a non-empty string.',
-    );
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('stef-error').count()) ? await page.getByTestId('stef-error').textContent() : '',
+        { timeout: 30_000 },
+      )
+      .toBe('rules: R_app benign_filters[0].column: must be a non-empty string.');
     expect(await page.getByTestId('stef-result').count()).toBe(0);
     expect(judge.requests.length).toBe(asked);
 

@@ -45,7 +45,9 @@ describe('Monitor view in Chromium (production build)', () => {
       expect(Number(await val('agent-coverage'))).toBe(a.coverage);
       expect(await row.getByTestId('agent-mean').textContent()).toBe(a.mean_phi!.toFixed(1));
       expect(await row.getByTestId('agent-p90').textContent()).toBe(a.p90_phi!.toFixed(1));
-      expect(await row.getByTestId('agent-coverage').textContent()).toBe(`${(a.coverage * 100).toFixed(1)}% (${a.evaluated}/${a.queries})`);
+      expect(await row.getByTestId('agent-coverage').textContent()).toBe(
+        `${(a.coverage * 100).toFixed(1)}% (${a.evaluated}/${a.queries})`,
+      );
     }
     expect(await page.getByTestId('monitor-chart').locator('polyline').count()).toBe(3);
     if (process.env.UPDATE_SCREENSHOTS) {
@@ -58,9 +60,17 @@ describe('Monitor view in Chromium (production build)', () => {
   });
 
   test('a bad uploaded log names its line and field', async () => {
-    const bad = ['{"timestamp":"2025-06-02T08:00:00Z","agent_version":"a","question":"q","sql":"SELECT 1"}', '{"timestamp":"2025-06-02T08:00:00Z","question":"q","sql":"SELECT 1"}', 'not json'].join('\n');
-    await page.getByTestId('log-file').setInputFiles({ name: 'bad.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(bad) });
-    await expect.poll(async () => (await page.getByTestId('log-errors').textContent()) ?? '').toContain('bad.jsonl:2 (agent_version)');
+    const bad = [
+      '{"timestamp":"2025-06-02T08:00:00Z","agent_version":"a","question":"q","sql":"SELECT 1"}',
+      '{"timestamp":"2025-06-02T08:00:00Z","question":"q","sql":"SELECT 1"}',
+      'not json',
+    ].join('\n');
+    await page
+      .getByTestId('log-file')
+      .setInputFiles({ name: 'bad.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(bad) });
+    await expect
+      .poll(async () => (await page.getByTestId('log-errors').textContent()) ?? '')
+      .toContain('bad.jsonl:2 (agent_version)');
     expect(await page.getByTestId('log-errors').textContent()).toContain('bad.jsonl:3: not valid JSON');
     expect(await page.getByTestId('agents').count()).toBe(0);
     await page.getByTestId('use-sample').click();

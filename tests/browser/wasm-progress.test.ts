@@ -32,7 +32,12 @@ afterAll(async () => {
 describe('DuckDB wasm download progress', () => {
   test('a first visit shows the download with bytes and percent (the service worker caching it), then DuckDB loads from the cache with its cost; sent once', async () => {
     const pageErrors: string[] = [];
-    const { context, page } = await openPage(browser, app.origin, { viewport: { width: 1280, height: 800 } }, { pageErrors });
+    const { context, page } = await openPage(
+      browser,
+      app.origin,
+      { viewport: { width: 1280, height: 800 } },
+      { pageErrors },
+    );
     try {
       const seen: string[] = [];
       // Record what the progress line says as it changes (the download takes well under a second on loopback).
@@ -58,7 +63,9 @@ describe('DuckDB wasm download progress', () => {
       const done = page.getByTestId('wasm-done');
       await done.waitFor({ timeout: 180_000 });
       const text = (await done.textContent()) ?? '';
-      console.log(`${text.trim()}; ${seen.length} progress texts seen, last: ${seen.at(-1)?.replace(/\s+/g, ' ').trim() ?? 'none'}`);
+      console.log(
+        `${text.trim()}; ${seen.length} progress texts seen, last: ${seen.at(-1)?.replace(/\s+/g, ' ').trim() ?? 'none'}`,
+      );
       const mb = Number(/\((\d+\.\d) MB\)/.exec(text)?.[1]);
       expect(mb).toBeGreaterThan(30);
       expect(mb).toBeLessThan(40);
@@ -67,7 +74,21 @@ describe('DuckDB wasm download progress', () => {
       expect(served.length).toBe(1);
       // Cached by the service worker for the next (offline) visit.
       await expect
-        .poll(() => page.evaluate(async () => (await caches.keys()).length && (await Promise.all((await caches.keys()).map(async (k) => (await (await caches.open(k)).keys()).some((r) => /duckdb-eh.*\.wasm$/.test(r.url))))).some(Boolean)), { timeout: 120_000 })
+        .poll(
+          () =>
+            page.evaluate(
+              async () =>
+                (await caches.keys()).length &&
+                (
+                  await Promise.all(
+                    (await caches.keys()).map(async (k) =>
+                      (await (await caches.open(k)).keys()).some((r) => /duckdb-eh.*\.wasm$/.test(r.url)),
+                    ),
+                  )
+                ).some(Boolean),
+            ),
+          { timeout: 120_000 },
+        )
         .toBe(true);
       expect(pageErrors).toEqual([]);
     } finally {

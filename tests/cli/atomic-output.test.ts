@@ -28,7 +28,11 @@ cases:
     reference_sql: SELECT count(*) AS n FROM customers
     shape: scalar
 `;
-const RUN = (sql: string) => JSON.stringify({ run: { agent: 'a', model: 'm', path: 'p' }, records: [{ id: 'customer-count', sql, declined: false }] });
+const RUN = (sql: string) =>
+  JSON.stringify({
+    run: { agent: 'a', model: 'm', path: 'p' },
+    records: [{ id: 'customer-count', sql, declined: false }],
+  });
 
 writeFileSync(at('corpus.yaml'), CORPUS);
 writeFileSync(at('run-a.json'), RUN('SELECT count(*) AS n FROM customers'));
@@ -36,14 +40,33 @@ writeFileSync(at('run-b.json'), RUN('SELECT count(*) + 1 AS n FROM customers'));
 
 describe('atomic outputs', () => {
   it('a CLI killed (SIGKILL) while writing --out leaves the previous report whole', async () => {
-    const first = await runCli(['run', '--corpus', at('corpus.yaml'), '--run', at('run-a.json'), '--out', at('report.json')]);
+    const first = await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('run-a.json'),
+      '--out',
+      at('report.json'),
+    ]);
     expect(first.stderr).not.toMatch(/Internal error/);
     const before = readFileSync(at('report.json'), 'utf8');
     expect(JSON.parse(before).kind).toBe('run');
 
     const child = spawn(
       process.execPath,
-      ['--import', pathToFileURL(path.join(repoRoot, 'tests/helpers/slow-writes.mjs')).href, path.join(repoRoot, 'bin/sql-verdict.mjs'), 'run', '--corpus', at('corpus.yaml'), '--run', at('run-b.json'), '--out', at('report.json')],
+      [
+        '--import',
+        pathToFileURL(path.join(repoRoot, 'tests/helpers/slow-writes.mjs')).href,
+        path.join(repoRoot, 'bin/sql-verdict.mjs'),
+        'run',
+        '--corpus',
+        at('corpus.yaml'),
+        '--run',
+        at('run-b.json'),
+        '--out',
+        at('report.json'),
+      ],
       { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1', SLOW_WRITES_DIR: dir } },
     );
     let stderr = '';
@@ -51,14 +74,18 @@ describe('atomic outputs', () => {
     const guard = setTimeout(() => child.kill('SIGKILL'), 100_000);
     child.on('exit', () => clearTimeout(guard));
     const writing = new Promise<string>((resolve, reject) => {
-      child.on('exit', (code, signal) => reject(new Error(`slow-writes CLI run ended (${signal ?? code}) before writing --out: ${stderr}`)));
+      child.on('exit', (code, signal) =>
+        reject(new Error(`slow-writes CLI run ended (${signal ?? code}) before writing --out: ${stderr}`)),
+      );
       child.stderr.on('data', (d) => {
         stderr += d;
         const m = /SLOW_WRITE (.*)\n/.exec(stderr);
         if (m) resolve(m[1]!);
       });
     });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     const writingTo = await writing;
     child.kill('SIGKILL');
     expect(await exited).toBe('SIGKILL');
@@ -71,7 +98,15 @@ describe('atomic outputs', () => {
 
   it('refuses an --out that is a directory before grading (exit 2, nothing graded)', async () => {
     mkdirSync(at('a-folder'), { recursive: true });
-    const result = await runCli(['run', '--corpus', at('corpus.yaml'), '--run', at('run-a.json'), '--out', at('a-folder')]);
+    const result = await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('run-a.json'),
+      '--out',
+      at('a-folder'),
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--out .*a-folder is a directory: give a file path\./);
     expect(result.stderr).not.toMatch(/graded|Internal error|\n\s+at /);
@@ -79,7 +114,15 @@ describe('atomic outputs', () => {
 
   it('refuses an --out under a file, and baseline record --out on a directory, with one line each', async () => {
     writeFileSync(at('plain-file'), 'x');
-    const under = await runCli(['run', '--corpus', at('corpus.yaml'), '--run', at('run-a.json'), '--markdown', at('plain-file/summary.md')]);
+    const under = await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('run-a.json'),
+      '--markdown',
+      at('plain-file/summary.md'),
+    ]);
     expect(under.code).toBe(2);
     expect(under.stderr).toMatch(/--markdown .*plain-file\/summary\.md: .*plain-file is not a directory\./);
     const baseline = await runCli(['baseline', 'record', '--report', at('report.json'), '--out', at('a-folder')]);

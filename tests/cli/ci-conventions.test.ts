@@ -42,7 +42,10 @@ const right = [
 ];
 writeFileSync(at('strong.jsonl'), jsonl([meta, ...right]));
 // 3 of 4 answers right (75%): french-singers loses its filter.
-writeFileSync(at('mixed.jsonl'), jsonl([meta, ...right.map((r) => (r.id === 'french-singers' ? { ...r, sql: 'SELECT name FROM singer' } : r))]));
+writeFileSync(
+  at('mixed.jsonl'),
+  jsonl([meta, ...right.map((r) => (r.id === 'french-singers' ? { ...r, sql: 'SELECT name FROM singer' } : r))]),
+);
 
 const base = (run: string) => ['run', '--corpus', at('corpus.yaml'), '--run', at(run), '--fixture', fixture];
 
@@ -58,7 +61,10 @@ describe('docs/run-report.schema.json', () => {
     ajv.addSchema(JSON.parse(readFileSync(path.join(repoRoot, 'docs/report.schema.json'), 'utf8')));
     const validate = ajv.compile(JSON.parse(readFileSync(path.join(repoRoot, 'docs/run-report.schema.json'), 'utf8')));
     for (const f of ['strong.json', 'mixed.json']) {
-      const report = JSON.parse(readFileSync(at(f), 'utf8')) as { cases: Record<string, unknown>[]; corpus: Record<string, unknown> };
+      const report = JSON.parse(readFileSync(at(f), 'utf8')) as {
+        cases: Record<string, unknown>[];
+        corpus: Record<string, unknown>;
+      };
       expect(validate(report), `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
       expect(validate({ ...report, cases: [{ ...report.cases[0], outcome: 'fine' }] })).toBe(false);
       expect(validate({ ...report, corpus: { ...report.corpus, size: 'many' } })).toBe(false);
@@ -71,7 +77,15 @@ describe('run thresholds (teams without a baseline)', () => {
     const met = await runCli([...base('mixed.jsonl'), '--min-accuracy', '0.75']);
     expect(met.code).toBe(0);
     expect(met.stdout).toContain('Threshold met: answer accuracy 3/4 (75.0%) ≥ 0.75');
-    const missed = await runCli([...base('mixed.jsonl'), '--min-accuracy', '80%', '--min-refusal-recall', '1', '--max-over-refusal', '0']);
+    const missed = await runCli([
+      ...base('mixed.jsonl'),
+      '--min-accuracy',
+      '80%',
+      '--min-refusal-recall',
+      '1',
+      '--max-over-refusal',
+      '0',
+    ]);
     expect(missed.code).toBe(1);
     expect(missed.stdout).toContain('Threshold NOT met: answer accuracy 3/4 (75.0%) < 80%');
     expect(missed.stdout).toContain('Threshold met: refusal recall 1/1 (100.0%) ≥ 1');
@@ -99,7 +113,11 @@ describe('"-" means stdout; JUnit with times and questions', () => {
   it('--junit - writes JUnit on stdout: tests named by question, time and timestamp', async () => {
     const run = await runCli([...base('mixed.jsonl'), '--junit', '-']);
     expect(XMLValidator.validate(run.stdout)).toBe(true);
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (n) => n === 'testcase' }).parse(run.stdout);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (n) => n === 'testcase',
+    }).parse(run.stdout);
     const suite = doc.testsuites.testsuite;
     expect(suite.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/);
     expect(Number(suite.time)).toBeGreaterThan(0);
@@ -126,7 +144,15 @@ describe('"-" means stdout; JUnit with times and questions', () => {
     expect(rec.code).toBe(0);
     writeFileSync(at('baseline.json'), rec.stdout);
     expect(rec.stderr).toMatch(/Baseline written to -/);
-    const gate = await runCli(['gate', '--report', at('mixed.json'), '--baseline', at('baseline.json'), '--junit', '-']);
+    const gate = await runCli([
+      'gate',
+      '--report',
+      at('mixed.json'),
+      '--baseline',
+      at('baseline.json'),
+      '--junit',
+      '-',
+    ]);
     expect(gate.code).toBe(1);
     expect(XMLValidator.validate(gate.stdout)).toBe(true);
     expect(gate.stdout).toMatch(/<testsuite name="gate: blocked"/);
@@ -136,10 +162,24 @@ describe('"-" means stdout; JUnit with times and questions', () => {
 
 describe('diff --fail-on-regression', () => {
   it('exits 1 and names the regressed cases; 0 without regressions; plain diff stays 0', async () => {
-    const regressed = await runCli(['diff', '--report', at('strong.json'), '--report', at('mixed.json'), '--fail-on-regression']);
+    const regressed = await runCli([
+      'diff',
+      '--report',
+      at('strong.json'),
+      '--report',
+      at('mixed.json'),
+      '--fail-on-regression',
+    ]);
     expect(regressed.code).toBe(1);
     expect(regressed.stderr).toMatch(/1 regression \(--fail-on-regression\): french-singers/);
-    const fixedOnly = await runCli(['diff', '--report', at('mixed.json'), '--report', at('strong.json'), '--fail-on-regression']);
+    const fixedOnly = await runCli([
+      'diff',
+      '--report',
+      at('mixed.json'),
+      '--report',
+      at('strong.json'),
+      '--fail-on-regression',
+    ]);
     expect(fixedOnly.code).toBe(0);
     const plain = await runCli(['diff', '--report', at('strong.json'), '--report', at('mixed.json')]);
     expect(plain.code).toBe(0);
@@ -149,7 +189,9 @@ describe('diff --fail-on-regression', () => {
 describe('progress on stderr', () => {
   it('draws one bar redrawn in place on a terminal, ending with a newline', () => {
     const writes: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (writes.push(String(chunk)), true));
+    const spy = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: string | Uint8Array) => (writes.push(String(chunk)), true));
     try {
       const p = progressReporter({ out: () => {}, err: () => {}, cwd: '.', env: {} }, { tty: true, width: 60 });
       p.update(1, 4, 'a');

@@ -10,7 +10,8 @@ import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const doc = readFileSync(path.join(repoRoot, 'docs/ci.md'), 'utf8');
-const blocks = (lang: string) => [...doc.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+const blocks = (lang: string) =>
+  [...doc.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
 
 interface Step {
   run?: string;
@@ -26,7 +27,9 @@ interface Job {
 type Workflow = { on: unknown; jobs: Record<string, Job> };
 const workflows = blocks('yaml').map((b) => parseYaml(b) as Workflow);
 /** The sharded recipe: the workflow with a matrix job running `run --shard`. */
-const sharded = workflows.find((w) => Object.values(w.jobs).some((j) => j.strategy?.matrix && j.steps.some((s) => s.run?.includes('--shard'))));
+const sharded = workflows.find((w) =>
+  Object.values(w.jobs).some((j) => j.strategy?.matrix && j.steps.some((s) => s.run?.includes('--shard'))),
+);
 
 /** Every `sql-verdict <command> …` invocation in a shell text, as [command, flags]. */
 function invocations(text: string): [string, string[]][] {
@@ -52,7 +55,11 @@ describe('docs/ci.md GitHub Actions workflow', () => {
   });
 
   const runs = workflows.flatMap((w) => Object.values(w.jobs).flatMap((j) => j.steps.map((s) => s.run ?? '')));
-  const calls = [...invocations(runs.join('\n')), ...blocks('sh').flatMap(invocations), ...blocks('console').flatMap(invocations)];
+  const calls = [
+    ...invocations(runs.join('\n')),
+    ...blocks('sh').flatMap(invocations),
+    ...blocks('console').flatMap(invocations),
+  ];
 
   it('uses the CLI: run with thresholds, JUnit and Markdown; gate; diff --fail-on-regression', () => {
     const all = calls.map(([c, f]) => `${c} ${f.join(' ')}`).join('\n');
@@ -66,7 +73,10 @@ describe('docs/ci.md GitHub Actions workflow', () => {
     expect(sharded, 'a workflow block with a matrix job running run --shard').toBeTruthy();
     const jobs = Object.entries(sharded!.jobs);
     const [shardName, shardJob] = jobs.find(([, j]) => j.strategy?.matrix)!;
-    const [axis, values] = Object.entries(shardJob.strategy!.matrix!).find(([, v]) => Array.isArray(v)) as [string, number[]];
+    const [axis, values] = Object.entries(shardJob.strategy!.matrix!).find(([, v]) => Array.isArray(v)) as [
+      string,
+      number[],
+    ];
     const n = values.length;
     expect(values).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     const runStep = shardJob.steps.find((s) => s.run?.includes('--shard'))!.run!;
@@ -91,7 +101,8 @@ describe('docs/ci.md GitHub Actions workflow', () => {
         expect(help.code, `sql-verdict ${command} --help`).toBe(0);
         helps.set(command, help.stdout);
       }
-      for (const flag of flags) expect(helps.get(command), `sql-verdict ${command} ${flag}`).toMatch(new RegExp(`(^|[\\s\\[])${flag}\\b`));
+      for (const flag of flags)
+        expect(helps.get(command), `sql-verdict ${command} ${flag}`).toMatch(new RegExp(`(^|[\\s\\[])${flag}\\b`));
     }
   });
 });

@@ -7,7 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 
 const compare = (expected: string, actual: string, ...flags: string[]) =>
-  runCli(['compare', '--engine', 'duckdb', '--fixture', 'retail', '--expected', expected, '--actual', actual, '--json', ...flags]);
+  runCli([
+    'compare',
+    '--engine',
+    'duckdb',
+    '--fixture',
+    'retail',
+    '--expected',
+    expected,
+    '--actual',
+    actual,
+    '--json',
+    ...flags,
+  ]);
 
 describe('sql-verdict compare: result matching reproductions', () => {
   it('floats whose only pairing within 1e-6 crosses; an all-NULL column typed differently and columns reordered; 4 BOOLEAN columns rotated', async () => {
@@ -21,7 +33,12 @@ describe('sql-verdict compare: result matching reproductions', () => {
         'SELECT CAST(NULL AS INTEGER) AS n, a, b FROM (VALUES (1,2),(2,3),(3,1)) t(a,b)',
         'SELECT CAST(NULL AS VARCHAR) AS x, b AS y, a AS z FROM (VALUES (1,2),(2,3),(3,1)) t(a,b)',
       ),
-      compare(`SELECT * FROM ${bools}`, `SELECT c1 AS x0, c2 AS x1, c3 AS x2, c0 AS x3 FROM ${bools}`, '--mode', 'order-sensitive'),
+      compare(
+        `SELECT * FROM ${bools}`,
+        `SELECT c1 AS x0, c2 AS x1, c3 AS x2, c0 AS x3 FROM ${bools}`,
+        '--mode',
+        'order-sensitive',
+      ),
     ]);
     for (const run of runs) {
       expect(run.code, run.stdout + run.stderr).toBe(0);

@@ -18,13 +18,27 @@ beforeAll(async () => {
 });
 afterAll(async () => server.close());
 
-const env = () => ({ SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: `${server.url}/v1`, SQL_VERDICT_JUDGE_MODEL: 'llama3.1' });
+const env = () => ({
+  SQL_VERDICT_JUDGE_PROVIDER: 'openai',
+  SQL_VERDICT_JUDGE_URL: `${server.url}/v1`,
+  SQL_VERDICT_JUDGE_MODEL: 'llama3.1',
+});
 
 describe('sql-verdict compare --judge', () => {
   it('records an advisory verdict that disagrees, flags it, and keeps the deterministic fail', async () => {
     const before = server.requests.length;
     const run = await runCli(
-      ['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', "SELECT name FROM singer WHERE country = 'France'", '--actual', 'SELECT name FROM singer', '--judge', '--json'],
+      [
+        'compare',
+        '--fixture',
+        spiderDatabase('concert_singer'),
+        '--expected',
+        "SELECT name FROM singer WHERE country = 'France'",
+        '--actual',
+        'SELECT name FROM singer',
+        '--judge',
+        '--json',
+      ],
       { env: env() },
     );
     expect(run.code).toBe(1);
@@ -38,8 +52,20 @@ describe('sql-verdict compare --judge', () => {
   });
 
   it('executes a suggested fix in the sandbox and grades it before calling it a fix', async () => {
-    const answer = (sql: string) => ({ body: openai.wire(JSON.stringify({ ...ANSWER_MISSING_FILTER, suggested_sql: sql })) });
-    const args = ['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', "SELECT name FROM singer WHERE country = 'France'", '--actual', 'SELECT name FROM singer', '--judge', '--json'];
+    const answer = (sql: string) => ({
+      body: openai.wire(JSON.stringify({ ...ANSWER_MISSING_FILTER, suggested_sql: sql })),
+    });
+    const args = [
+      'compare',
+      '--fixture',
+      spiderDatabase('concert_singer'),
+      '--expected',
+      "SELECT name FROM singer WHERE country = 'France'",
+      '--actual',
+      'SELECT name FROM singer',
+      '--judge',
+      '--json',
+    ];
     server.respond(() => answer("SELECT name FROM singer WHERE country = 'France'"));
     const good = JSON.parse((await runCli(args, { env: env() })).stdout);
     expect(good.judge.suggested_fix).toMatchObject({ verified: true, passes: true });
@@ -52,7 +78,20 @@ describe('sql-verdict compare --judge', () => {
 
   it('makes no request for a case at or above the threshold', async () => {
     const before = server.requests.length;
-    const run = await runCli(['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', 'SELECT count(*) FROM singer', '--actual', 'SELECT COUNT(*) FROM singer', '--judge', '--json'], { env: env() });
+    const run = await runCli(
+      [
+        'compare',
+        '--fixture',
+        spiderDatabase('concert_singer'),
+        '--expected',
+        'SELECT count(*) FROM singer',
+        '--actual',
+        'SELECT COUNT(*) FROM singer',
+        '--judge',
+        '--json',
+      ],
+      { env: env() },
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).judge).toMatchObject({ status: 'skipped', skipped_reason: 'above_threshold' });
     expect(server.requests.length).toBe(before);
@@ -61,7 +100,17 @@ describe('sql-verdict compare --judge', () => {
   it('makes no request under SQL_VERDICT_JUDGE_POLICY=disabled (production gates)', async () => {
     const before = server.requests.length;
     const run = await runCli(
-      ['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', "SELECT name FROM singer WHERE country = 'France'", '--actual', 'SELECT name FROM singer', '--judge', '--json'],
+      [
+        'compare',
+        '--fixture',
+        spiderDatabase('concert_singer'),
+        '--expected',
+        "SELECT name FROM singer WHERE country = 'France'",
+        '--actual',
+        'SELECT name FROM singer',
+        '--judge',
+        '--json',
+      ],
       { env: { ...env(), SQL_VERDICT_JUDGE_POLICY: 'disabled' } },
     );
     expect(run.code).toBe(1);
@@ -72,7 +121,19 @@ describe('sql-verdict compare --judge', () => {
   });
 
   it('names the missing variable when the judge is not configured', async () => {
-    const run = await runCli(['compare', '--fixture', spiderDatabase('concert_singer'), '--expected', 'SELECT 1', '--actual', 'SELECT 1', '--judge'], { env: { SQL_VERDICT_JUDGE_PROVIDER: 'openai' } });
+    const run = await runCli(
+      [
+        'compare',
+        '--fixture',
+        spiderDatabase('concert_singer'),
+        '--expected',
+        'SELECT 1',
+        '--actual',
+        'SELECT 1',
+        '--judge',
+      ],
+      { env: { SQL_VERDICT_JUDGE_PROVIDER: 'openai' } },
+    );
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/SQL_VERDICT_JUDGE_URL/);
   });

@@ -49,7 +49,8 @@ cases:
     shape: scalar
 `;
 put('corpus.yaml', CORPUS);
-const run = (records: unknown, meta: Record<string, unknown> = {}) => JSON.stringify({ run: { agent: 'a', model: 'm', path: 'p', ...meta }, records });
+const run = (records: unknown, meta: Record<string, unknown> = {}) =>
+  JSON.stringify({ run: { agent: 'a', model: 'm', path: 'p', ...meta }, records });
 
 interface Case {
   input: string;
@@ -57,71 +58,435 @@ interface Case {
   message: RegExp;
 }
 
-const gate = (report: string, more: string[] = []) => ['gate', '--report', report, '--baseline', 'good-baseline.json', ...more];
+const gate = (report: string, more: string[] = []) => [
+  'gate',
+  '--report',
+  report,
+  '--baseline',
+  'good-baseline.json',
+  ...more,
+];
 const CASES: Case[] = [
   // gate --report
   { input: 'report file missing', argv: gate('missing.json'), message: /^Cannot read report missing\.json: ENOENT\.$/ },
-  { input: 'report file empty (0 bytes)', argv: gate(put('empty.json', '')), message: /^Not a usable run report: empty\.json: the file is empty/ },
-  { input: 'report not JSON', argv: gate(put('broken.json', '{\n  "kind": "run",\n  "summary": {,\n}')), message: /^Not a usable run report: broken\.json:3: not valid JSON/ },
-  { input: 'report is a JSON array', argv: gate(put('array.json', '[]')), message: /^Not a usable run report: array\.json: expected a JSON object/ },
-  { input: 'report kind is not "run"', argv: gate(put('kind.json', '{"kind": "stef"}')), message: /^Not a usable run report: kind\.json:1 \(field kind\): kind must be "run"/ },
-  { input: 'a baseline given as the report', argv: gate('good-baseline.json'), message: /^Not a usable run report: good-baseline\.json: this is a baseline, not a run report/ },
-  { input: 'report without summary', argv: gate(put('nosummary.json', '{"kind": "run"}')), message: /\(field summary\): summary is missing/ },
-  { input: 'summary_version wrong', argv: gate(put('version.json', edit((s) => (s.summary_version = 9)))), message: /:\d+ \(field summary\.summary_version\): summary_version must be 1, got 9\.$/ },
-  { input: 'summary.corpus missing', argv: gate(put('nocorpus.json', edit((s) => delete s.corpus))), message: /\(field summary\.corpus\): summary\.corpus is missing/ },
-  { input: 'summary.corpus.sha256 not hex', argv: gate(put('sha.json', edit((s) => (s.corpus.sha256 = 'xyz')))), message: /:\d+ \(field summary\.corpus\.sha256\): summary\.corpus\.sha256 must be 64 lower-case hex digits\.$/ },
-  { input: 'summary.corpus.size negative', argv: gate(put('size.json', edit((s) => (s.corpus.size = -1)))), message: /\(field summary\.corpus\.size\)/ },
-  { input: 'summary.run missing (was: TypeError reading model)', argv: gate(put('norun.json', edit((s) => delete s.run))), message: /\(field summary\.run\): summary\.run is missing/ },
-  { input: 'summary.run.model a number', argv: gate(put('model.json', edit((s) => (s.run.model = 7)))), message: /:\d+ \(field summary\.run\.model\): summary\.run\.model must be a string or null\.$/ },
-  { input: 'summary.reliability.c missing (was: Cannot convert undefined to a BigInt)', argv: gate(put('rel.json', edit((s) => delete s.reliability.c))), message: /\(field summary\.reliability\.c\)/ },
-  { input: 'summary.cases not a list', argv: gate(put('cases.json', edit((s) => (s.cases = {})))), message: /:\d+ \(field summary\.cases\): summary\.cases must be the list/ },
-  { input: 'a case with an unknown outcome', argv: gate(put('outcome.json', edit((s) => (s.cases[0].outcome = 'great')))), message: /:\d+ \(field summary\.cases\[0\]\.outcome\): .*must be one of correct, wrong/ },
-  { input: 'a case with an empty id', argv: gate(put('id.json', edit((s) => (s.cases[1].id = '')))), message: /\(field summary\.cases\[1\]\.id\)/ },
-  { input: 'a case with an unknown arm', argv: gate(put('arm.json', edit((s) => (s.cases[4].arm = 'maybe')))), message: /\(field summary\.cases\[4\]\.arm\)/ },
-  { input: 'a case whose query is a number', argv: gate(put('query.json', edit((s) => (s.cases[0].query = 1)))), message: /\(field summary\.cases\[0\]\.query\)/ },
-  { input: 'a case with an unknown difficulty', argv: gate(put('difficulty.json', edit((s) => (s.cases[0].difficulty = 'trivial')))), message: /\(field summary\.cases\[0\]\.difficulty\)/ },
-  { input: 'two cases with one id', argv: gate(put('dup.json', edit((s) => (s.cases[1].id = s.cases[0].id)))), message: /summary\.cases: Case id g-001 appears twice\.$/ },
-  { input: 'an outcome impossible on its arm', argv: gate(put('impossible.json', edit((s) => (s.cases[0].outcome = 'correct_refusal')))), message: /outcome correct_refusal is impossible on a case with no arm/ },
-  { input: 'corpus.size differs from the cases', argv: gate(put('count.json', edit((s) => (s.corpus.size = 99)))), message: /summary\.cases: The corpus has 99 cases but 9 case results were given/ },
-  { input: 'an edited figure (summary disagrees with cases)', argv: gate(put('edited.json', edit((s) => (s.answer_accuracy.correct = 7)))), message: /the summary disagrees with the report's own cases at summary\.answer_accuracy\.correct \(7; the cases give 5\)/ },
-  { input: 'an edited failure list', argv: gate(put('failures.json', edit((s) => (s.failures = [])))), message: /disagrees .* at summary\.failures \(0 entries, the cases give \d+\)/ },
+  {
+    input: 'report file empty (0 bytes)',
+    argv: gate(put('empty.json', '')),
+    message: /^Not a usable run report: empty\.json: the file is empty/,
+  },
+  {
+    input: 'report not JSON',
+    argv: gate(put('broken.json', '{\n  "kind": "run",\n  "summary": {,\n}')),
+    message: /^Not a usable run report: broken\.json:3: not valid JSON/,
+  },
+  {
+    input: 'report is a JSON array',
+    argv: gate(put('array.json', '[]')),
+    message: /^Not a usable run report: array\.json: expected a JSON object/,
+  },
+  {
+    input: 'report kind is not "run"',
+    argv: gate(put('kind.json', '{"kind": "stef"}')),
+    message: /^Not a usable run report: kind\.json:1 \(field kind\): kind must be "run"/,
+  },
+  {
+    input: 'a baseline given as the report',
+    argv: gate('good-baseline.json'),
+    message: /^Not a usable run report: good-baseline\.json: this is a baseline, not a run report/,
+  },
+  {
+    input: 'report without summary',
+    argv: gate(put('nosummary.json', '{"kind": "run"}')),
+    message: /\(field summary\): summary is missing/,
+  },
+  {
+    input: 'summary_version wrong',
+    argv: gate(
+      put(
+        'version.json',
+        edit((s) => (s.summary_version = 9)),
+      ),
+    ),
+    message: /:\d+ \(field summary\.summary_version\): summary_version must be 1, got 9\.$/,
+  },
+  {
+    input: 'summary.corpus missing',
+    argv: gate(
+      put(
+        'nocorpus.json',
+        edit((s) => delete s.corpus),
+      ),
+    ),
+    message: /\(field summary\.corpus\): summary\.corpus is missing/,
+  },
+  {
+    input: 'summary.corpus.sha256 not hex',
+    argv: gate(
+      put(
+        'sha.json',
+        edit((s) => (s.corpus.sha256 = 'xyz')),
+      ),
+    ),
+    message: /:\d+ \(field summary\.corpus\.sha256\): summary\.corpus\.sha256 must be 64 lower-case hex digits\.$/,
+  },
+  {
+    input: 'summary.corpus.size negative',
+    argv: gate(
+      put(
+        'size.json',
+        edit((s) => (s.corpus.size = -1)),
+      ),
+    ),
+    message: /\(field summary\.corpus\.size\)/,
+  },
+  {
+    input: 'summary.run missing (was: TypeError reading model)',
+    argv: gate(
+      put(
+        'norun.json',
+        edit((s) => delete s.run),
+      ),
+    ),
+    message: /\(field summary\.run\): summary\.run is missing/,
+  },
+  {
+    input: 'summary.run.model a number',
+    argv: gate(
+      put(
+        'model.json',
+        edit((s) => (s.run.model = 7)),
+      ),
+    ),
+    message: /:\d+ \(field summary\.run\.model\): summary\.run\.model must be a string or null\.$/,
+  },
+  {
+    input: 'summary.reliability.c missing (was: Cannot convert undefined to a BigInt)',
+    argv: gate(
+      put(
+        'rel.json',
+        edit((s) => delete s.reliability.c),
+      ),
+    ),
+    message: /\(field summary\.reliability\.c\)/,
+  },
+  {
+    input: 'summary.cases not a list',
+    argv: gate(
+      put(
+        'cases.json',
+        edit((s) => (s.cases = {})),
+      ),
+    ),
+    message: /:\d+ \(field summary\.cases\): summary\.cases must be the list/,
+  },
+  {
+    input: 'a case with an unknown outcome',
+    argv: gate(
+      put(
+        'outcome.json',
+        edit((s) => (s.cases[0].outcome = 'great')),
+      ),
+    ),
+    message: /:\d+ \(field summary\.cases\[0\]\.outcome\): .*must be one of correct, wrong/,
+  },
+  {
+    input: 'a case with an empty id',
+    argv: gate(
+      put(
+        'id.json',
+        edit((s) => (s.cases[1].id = '')),
+      ),
+    ),
+    message: /\(field summary\.cases\[1\]\.id\)/,
+  },
+  {
+    input: 'a case with an unknown arm',
+    argv: gate(
+      put(
+        'arm.json',
+        edit((s) => (s.cases[4].arm = 'maybe')),
+      ),
+    ),
+    message: /\(field summary\.cases\[4\]\.arm\)/,
+  },
+  {
+    input: 'a case whose query is a number',
+    argv: gate(
+      put(
+        'query.json',
+        edit((s) => (s.cases[0].query = 1)),
+      ),
+    ),
+    message: /\(field summary\.cases\[0\]\.query\)/,
+  },
+  {
+    input: 'a case with an unknown difficulty',
+    argv: gate(
+      put(
+        'difficulty.json',
+        edit((s) => (s.cases[0].difficulty = 'trivial')),
+      ),
+    ),
+    message: /\(field summary\.cases\[0\]\.difficulty\)/,
+  },
+  {
+    input: 'two cases with one id',
+    argv: gate(
+      put(
+        'dup.json',
+        edit((s) => (s.cases[1].id = s.cases[0].id)),
+      ),
+    ),
+    message: /summary\.cases: Case id g-001 appears twice\.$/,
+  },
+  {
+    input: 'an outcome impossible on its arm',
+    argv: gate(
+      put(
+        'impossible.json',
+        edit((s) => (s.cases[0].outcome = 'correct_refusal')),
+      ),
+    ),
+    message: /outcome correct_refusal is impossible on a case with no arm/,
+  },
+  {
+    input: 'corpus.size differs from the cases',
+    argv: gate(
+      put(
+        'count.json',
+        edit((s) => (s.corpus.size = 99)),
+      ),
+    ),
+    message: /summary\.cases: The corpus has 99 cases but 9 case results were given/,
+  },
+  {
+    input: 'an edited figure (summary disagrees with cases)',
+    argv: gate(
+      put(
+        'edited.json',
+        edit((s) => (s.answer_accuracy.correct = 7)),
+      ),
+    ),
+    message:
+      /the summary disagrees with the report's own cases at summary\.answer_accuracy\.correct \(7; the cases give 5\)/,
+  },
+  {
+    input: 'an edited failure list',
+    argv: gate(
+      put(
+        'failures.json',
+        edit((s) => (s.failures = [])),
+      ),
+    ),
+    message: /disagrees .* at summary\.failures \(0 entries, the cases give \d+\)/,
+  },
   // gate --baseline
-  { input: 'baseline file missing', argv: ['gate', '--report', 'good-report.json', '--baseline', 'nope.json'], message: /^Cannot read baseline nope\.json: ENOENT\.$/ },
-  { input: 'baseline not JSON', argv: ['gate', '--report', 'good-report.json', '--baseline', put('bad-baseline.json', '{"suite": ')], message: /^Not a usable baseline: bad-baseline\.json:1: not valid JSON/ },
-  { input: 'a report given as the baseline', argv: ['gate', '--report', 'good-report.json', '--baseline', 'good-report.json'], message: /^Not a usable baseline: good-report\.json: this is a run report, not a baseline/ },
-  { input: 'baseline without model', argv: ['gate', '--report', 'good-report.json', '--baseline', put('nomodel-baseline.json', baselineText.replace(/"model": "[^"]*",/, ''))], message: /\(field model\): Not a valid baseline: model is missing/ },
-  { input: 'baseline with a loosened policy', argv: ['gate', '--report', 'good-report.json', '--baseline', put('loose-baseline.json', baselineText.replace('"accuracy_tolerance_points": 2', '"accuracy_tolerance_points": 50'))], message: /^\s*\[refused\] baseline policy ≠ the documented gate policy \(accuracy_tolerance_points 50 in the baseline, 2 in force\)/ },
+  {
+    input: 'baseline file missing',
+    argv: ['gate', '--report', 'good-report.json', '--baseline', 'nope.json'],
+    message: /^Cannot read baseline nope\.json: ENOENT\.$/,
+  },
+  {
+    input: 'baseline not JSON',
+    argv: ['gate', '--report', 'good-report.json', '--baseline', put('bad-baseline.json', '{"suite": ')],
+    message: /^Not a usable baseline: bad-baseline\.json:1: not valid JSON/,
+  },
+  {
+    input: 'a report given as the baseline',
+    argv: ['gate', '--report', 'good-report.json', '--baseline', 'good-report.json'],
+    message: /^Not a usable baseline: good-report\.json: this is a run report, not a baseline/,
+  },
+  {
+    input: 'baseline without model',
+    argv: [
+      'gate',
+      '--report',
+      'good-report.json',
+      '--baseline',
+      put('nomodel-baseline.json', baselineText.replace(/"model": "[^"]*",/, '')),
+    ],
+    message: /\(field model\): Not a valid baseline: model is missing/,
+  },
+  {
+    input: 'baseline with a loosened policy',
+    argv: [
+      'gate',
+      '--report',
+      'good-report.json',
+      '--baseline',
+      put(
+        'loose-baseline.json',
+        baselineText.replace('"accuracy_tolerance_points": 2', '"accuracy_tolerance_points": 50'),
+      ),
+    ],
+    message:
+      /^\s*\[refused\] baseline policy ≠ the documented gate policy \(accuracy_tolerance_points 50 in the baseline, 2 in force\)/,
+  },
   // gate --policy
-  { input: 'policy file not JSON', argv: gate('good-report.json', ['--policy', put('policy-broken.json', '{')]), message: /^Policy file policy-broken\.json: not valid JSON/ },
-  { input: 'policy file with an unknown field', argv: gate('good-report.json', ['--policy', put('policy-unknown.json', JSON.stringify({ ...DEFAULT_GATE_POLICY, tolerance: 1 }))]), message: /^Policy file policy-unknown\.json \(field tolerance\): unknown field "tolerance"/ },
-  { input: 'policy file missing a threshold', argv: gate('good-report.json', ['--policy', put('policy-partial.json', '{"accuracy_tolerance_points": 2}')]), message: /^Policy file policy-partial\.json \(field recall_absolute_floor\): recall_absolute_floor is missing/ },
-  { input: 'policy threshold out of range', argv: gate('good-report.json', ['--policy', put('policy-range.json', JSON.stringify({ ...DEFAULT_GATE_POLICY, accuracy_tolerance_points: 500 }))]), message: /^Policy file policy-range\.json \(field accuracy_tolerance_points\): accuracy_tolerance_points must be/ },
+  {
+    input: 'policy file not JSON',
+    argv: gate('good-report.json', ['--policy', put('policy-broken.json', '{')]),
+    message: /^Policy file policy-broken\.json: not valid JSON/,
+  },
+  {
+    input: 'policy file with an unknown field',
+    argv: gate('good-report.json', [
+      '--policy',
+      put('policy-unknown.json', JSON.stringify({ ...DEFAULT_GATE_POLICY, tolerance: 1 })),
+    ]),
+    message: /^Policy file policy-unknown\.json \(field tolerance\): unknown field "tolerance"/,
+  },
+  {
+    input: 'policy file missing a threshold',
+    argv: gate('good-report.json', ['--policy', put('policy-partial.json', '{"accuracy_tolerance_points": 2}')]),
+    message: /^Policy file policy-partial\.json \(field recall_absolute_floor\): recall_absolute_floor is missing/,
+  },
+  {
+    input: 'policy threshold out of range',
+    argv: gate('good-report.json', [
+      '--policy',
+      put('policy-range.json', JSON.stringify({ ...DEFAULT_GATE_POLICY, accuracy_tolerance_points: 500 })),
+    ]),
+    message: /^Policy file policy-range\.json \(field accuracy_tolerance_points\): accuracy_tolerance_points must be/,
+  },
   // baseline record
-  { input: 'baseline record: edited report', argv: ['baseline', 'record', '--report', 'edited.json', '--out', 'b.json'], message: /^Not a usable run report: edited\.json:\d+ \(field summary\.answer_accuracy\.correct\)/ },
-  { input: 'baseline record: --out is a directory', argv: ['baseline', 'record', '--report', 'good-report.json', '--out', 'a-folder'], message: /^--out a-folder is a directory: give a file path\.$/ },
-  { input: 'baseline record: run without a model', argv: ['baseline', 'record', '--report', put('nomodel.json', edit((s) => (s.run.model = null))), '--out', 'b.json'], message: /^Cannot record a baseline: The run has no model identity/ },
+  {
+    input: 'baseline record: edited report',
+    argv: ['baseline', 'record', '--report', 'edited.json', '--out', 'b.json'],
+    message: /^Not a usable run report: edited\.json:\d+ \(field summary\.answer_accuracy\.correct\)/,
+  },
+  {
+    input: 'baseline record: --out is a directory',
+    argv: ['baseline', 'record', '--report', 'good-report.json', '--out', 'a-folder'],
+    message: /^--out a-folder is a directory: give a file path\.$/,
+  },
+  {
+    input: 'baseline record: run without a model',
+    argv: [
+      'baseline',
+      'record',
+      '--report',
+      put(
+        'nomodel.json',
+        edit((s) => (s.run.model = null)),
+      ),
+      '--out',
+      'b.json',
+    ],
+    message: /^Cannot record a baseline: The run has no model identity/,
+  },
   // diff
-  { input: 'diff: one report malformed', argv: ['diff', '--report', 'good-report.json', '--report', 'cases.json'], message: /^Not a usable run report: cases\.json:\d+ \(field summary\.cases\)/ },
-  { input: 'diff: one report only', argv: ['diff', '--report', 'good-report.json'], message: /^diff: give exactly two --report files\.$/ },
+  {
+    input: 'diff: one report malformed',
+    argv: ['diff', '--report', 'good-report.json', '--report', 'cases.json'],
+    message: /^Not a usable run report: cases\.json:\d+ \(field summary\.cases\)/,
+  },
+  {
+    input: 'diff: one report only',
+    argv: ['diff', '--report', 'good-report.json'],
+    message: /^diff: give exactly two --report files\.$/,
+  },
   // run: the run file and its binding to the corpus
-  { input: 'run: 0-byte run file', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('empty-run.json', '')], message: /^empty-run\.json: error \[empty_file\].*The run file is empty \(0 bytes\)/ },
-  { input: 'run: a record with only an id', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('id-only.json', run([{ id: 'customer-count' }]))], message: /^id-only\.json:1: error \[missing_field\] case 'customer-count' field 'sql': The record has only an id/ },
-  { input: 'run: declares another corpus', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('other-corpus.json', run([{ id: 'customer-count', sql: 'SELECT 1' }], { corpus: 'execution_goldens' }))], message: /^other-corpus\.json \(field run\.corpus\): it declares corpus "execution_goldens", the corpus graded is "tiny"\. Nothing was graded; pass --allow-corpus-mismatch/ },
-  { input: 'run: declares another corpus digest', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('other-digest.json', run([{ id: 'customer-count', sql: 'SELECT 1' }], { corpus: 'tiny', corpus_sha256: '0'.repeat(64) }))], message: /^other-digest\.json \(field run\.corpus_sha256\): it declares corpus_sha256 000000000000…, the corpus graded has [0-9a-f]{12}…\. Nothing was graded/ },
-  { input: 'run: --out is a directory', argv: ['run', '--corpus', 'corpus.yaml', '--run', 'other-corpus.json', '--out', 'a-folder'], message: /^--out a-folder is a directory: give a file path\.$/ },
-  { input: 'run: run file not UTF-8', argv: ['run', '--corpus', 'corpus.yaml', '--run', put('latin1.json', '{"run": {"agent": "caf\u00e9"}}'.replace('é', '\u00e9'))], message: /./ },
+  {
+    input: 'run: 0-byte run file',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', put('empty-run.json', '')],
+    message: /^empty-run\.json: error \[empty_file\].*The run file is empty \(0 bytes\)/,
+  },
+  {
+    input: 'run: a record with only an id',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', put('id-only.json', run([{ id: 'customer-count' }]))],
+    message: /^id-only\.json:1: error \[missing_field\] case 'customer-count' field 'sql': The record has only an id/,
+  },
+  {
+    input: 'run: declares another corpus',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      put('other-corpus.json', run([{ id: 'customer-count', sql: 'SELECT 1' }], { corpus: 'execution_goldens' })),
+    ],
+    message:
+      /^other-corpus\.json \(field run\.corpus\): it declares corpus "execution_goldens", the corpus graded is "tiny"\. Nothing was graded; pass --allow-corpus-mismatch/,
+  },
+  {
+    input: 'run: declares another corpus digest',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      put(
+        'other-digest.json',
+        run([{ id: 'customer-count', sql: 'SELECT 1' }], { corpus: 'tiny', corpus_sha256: '0'.repeat(64) }),
+      ),
+    ],
+    message:
+      /^other-digest\.json \(field run\.corpus_sha256\): it declares corpus_sha256 000000000000…, the corpus graded has [0-9a-f]{12}…\. Nothing was graded/,
+  },
+  {
+    input: 'run: --out is a directory',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', 'other-corpus.json', '--out', 'a-folder'],
+    message: /^--out a-folder is a directory: give a file path\.$/,
+  },
+  {
+    input: 'run: run file not UTF-8',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      put('latin1.json', '{"run": {"agent": "caf\u00e9"}}'.replace('é', '\u00e9')),
+    ],
+    message: /./,
+  },
   // the result byte budget
-  { input: 'run: --max-result-bytes not a size', argv: ['run', '--corpus', 'corpus.yaml', '--run', 'id-only.json', '--max-result-bytes', 'lots'], message: /^--max-result-bytes must be a size in bytes such as 268435456, 256MiB or 64MB, got "lots"\.$/ },
-  { input: 'query: --max-result-bytes 0', argv: ['query', '--fixture', 'retail', '--max-result-bytes', '0', 'SELECT 1'], message: /^--max-result-bytes must be a size in bytes .*got "0"\.$/ },
-  { input: 'corpus: a case config max_result_bytes not a positive whole number', argv: ['run', '--corpus', put('budget-corpus.yaml', `${CORPUS}    config:\n      max_result_bytes: -5\n`), '--run', 'id-only.json'], message: /^budget-corpus\.yaml:\d+:\d+: error \[invalid_field\] case 'customer-count' field 'config\.max_result_bytes': config: config\.max_result_bytes must be a positive whole number\.$/ },
+  {
+    input: 'run: --max-result-bytes not a size',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', 'id-only.json', '--max-result-bytes', 'lots'],
+    message: /^--max-result-bytes must be a size in bytes such as 268435456, 256MiB or 64MB, got "lots"\.$/,
+  },
+  {
+    input: 'query: --max-result-bytes 0',
+    argv: ['query', '--fixture', 'retail', '--max-result-bytes', '0', 'SELECT 1'],
+    message: /^--max-result-bytes must be a size in bytes .*got "0"\.$/,
+  },
+  {
+    input: 'corpus: a case config max_result_bytes not a positive whole number',
+    argv: [
+      'run',
+      '--corpus',
+      put('budget-corpus.yaml', `${CORPUS}    config:\n      max_result_bytes: -5\n`),
+      '--run',
+      'id-only.json',
+    ],
+    message:
+      /^budget-corpus\.yaml:\d+:\d+: error \[invalid_field\] case 'customer-count' field 'config\.max_result_bytes': config: config\.max_result_bytes must be a positive whole number\.$/,
+  },
   // stef --log: the log's encoding
-  { input: 'stef: a Latin-1 log (was: U+FFFD, silently)', argv: ['stef', '--log', 'latin1.jsonl'], message: /^latin1\.jsonl:1:\d+: the log is not UTF-8 \(.*\); save it as UTF-8\.$/ },
-  { input: 'stef: a UTF-16 log (was: NULs echoed)', argv: ['stef', '--log', 'utf16.jsonl'], message: /^utf16\.jsonl: the log is UTF-16 \(byte-order mark\); save it as UTF-8\.$/ },
-  { input: 'stef: a UTF-16 log without byte-order mark', argv: ['stef', '--log', 'utf16-nobom.jsonl'], message: /^utf16-nobom\.jsonl:1: the log contains a NUL byte/ },
+  {
+    input: 'stef: a Latin-1 log (was: U+FFFD, silently)',
+    argv: ['stef', '--log', 'latin1.jsonl'],
+    message: /^latin1\.jsonl:1:\d+: the log is not UTF-8 \(.*\); save it as UTF-8\.$/,
+  },
+  {
+    input: 'stef: a UTF-16 log (was: NULs echoed)',
+    argv: ['stef', '--log', 'utf16.jsonl'],
+    message: /^utf16\.jsonl: the log is UTF-16 \(byte-order mark\); save it as UTF-8\.$/,
+  },
+  {
+    input: 'stef: a UTF-16 log without byte-order mark',
+    argv: ['stef', '--log', 'utf16-nobom.jsonl'],
+    message: /^utf16-nobom\.jsonl:1: the log contains a NUL byte/,
+  },
 ];
-const logLine = '{"timestamp": "2026-11-30T10:00:00Z", "agent_version": "v1", "question": "Combien de caf\u00e9s?", "sql": "SELECT 1"}\n';
+const logLine =
+  '{"timestamp": "2026-11-30T10:00:00Z", "agent_version": "v1", "question": "Combien de caf\u00e9s?", "sql": "SELECT 1"}\n';
 writeFileSync(path.join(dir, 'latin1.jsonl'), Buffer.from(logLine, 'latin1'));
-writeFileSync(path.join(dir, 'utf16.jsonl'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(logLine, 'utf16le')]));
+writeFileSync(
+  path.join(dir, 'utf16.jsonl'),
+  Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(logLine, 'utf16le')]),
+);
 writeFileSync(path.join(dir, 'utf16-nobom.jsonl'), Buffer.from(logLine, 'utf16le'));
 // Latin-1 bytes need a binary write.
 writeFileSync(path.join(dir, 'latin1.json'), Buffer.from('{"run": {"agent": "caf\xe9"}, "records": []}', 'latin1'));
@@ -136,12 +501,17 @@ describe('malformed inputs: exit 2 and a precise message, never a stack trace', 
     const out: string[] = [];
     const err: string[] = [];
     const code = await main(c.argv, { out: (t) => out.push(t), err: (t) => err.push(t), cwd: dir, env: {} });
-    const lines = [...err, ...out].join('\n').split('\n').filter((l) => l.trim() !== '');
+    const lines = [...err, ...out]
+      .join('\n')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const message = lines.find((l) => c.message.test(l));
     expect(code, lines.join('\n')).toBe(2);
     expect(message, `no line matches ${c.message}:\n${lines.join('\n')}`).toBeDefined();
     expect(lines.join('\n')).not.toMatch(/Internal error|\n\s+at .*\(.*:\d+:\d+\)|TypeError|RangeError/);
-    rows.push(`| ${c.input} | \`sql-verdict ${c.argv.join(' ')}\` | ${code} | ${message!.trim().replace(/\|/g, '\\|')} |`);
+    rows.push(
+      `| ${c.input} | \`sql-verdict ${c.argv.join(' ')}\` | ${code} | ${message!.trim().replace(/\|/g, '\\|')} |`,
+    );
   });
 
   it('docs/cli-errors.md is the table this test produced', () => {

@@ -25,7 +25,12 @@ describe('nested values through sql-verdict', () => {
     expect(run.code).toBe(0);
     const json = JSON.parse(run.stdout);
     expect(json.columns).toEqual([
-      { name: 'l', kind: 'list', engine_type: 'DOUBLE[]', children: [{ name: 'element', kind: 'float', engine_type: 'DOUBLE' }] },
+      {
+        name: 'l',
+        kind: 'list',
+        engine_type: 'DOUBLE[]',
+        children: [{ name: 'element', kind: 'float', engine_type: 'DOUBLE' }],
+      },
     ]);
     expect(json.rows).toEqual([[[1.5]], [[2.5, 3.5]]]);
   });
@@ -33,17 +38,31 @@ describe('nested values through sql-verdict', () => {
   it('compare fails a candidate whose lists differ after the first row, naming the cell', async () => {
     const run = await runCli([
       'compare',
-      '--engine', 'duckdb',
-      '--fixture', 'retail',
-      '--expected', 'SELECT i, [i, i + 1] AS l FROM range(3) t(i)',
-      '--actual', 'SELECT i, [i, CASE WHEN i = 0 THEN 1 ELSE -999 END] AS l FROM range(3) t(i)',
+      '--engine',
+      'duckdb',
+      '--fixture',
+      'retail',
+      '--expected',
+      'SELECT i, [i, i + 1] AS l FROM range(3) t(i)',
+      '--actual',
+      'SELECT i, [i, CASE WHEN i = 0 THEN 1 ELSE -999 END] AS l FROM range(3) t(i)',
     ]);
     expect(run.stdout).toMatch(/^FAIL/);
     expect(run.stdout).toMatch(/Column "l" differs: expected \[1,2\], got \[1,-999\]/);
   });
 
   it('compare passes 5::UHUGEINT against 5::HUGEINT (the same number)', async () => {
-    const run = await runCli(['compare', '--engine', 'duckdb', '--fixture', 'retail', '--expected', 'SELECT 5::UHUGEINT AS n', '--actual', 'SELECT 5::HUGEINT AS n']);
+    const run = await runCli([
+      'compare',
+      '--engine',
+      'duckdb',
+      '--fixture',
+      'retail',
+      '--expected',
+      'SELECT 5::UHUGEINT AS n',
+      '--actual',
+      'SELECT 5::HUGEINT AS n',
+    ]);
     expect(run.stdout).toMatch(/^PASS/);
   });
 });

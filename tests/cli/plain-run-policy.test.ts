@@ -24,9 +24,49 @@ describe('run --corpus --run --policy', () => {
   test('the imported Spider sample under --policy spider equals run --format spider --policy spider, default verdicts beside', () => {
     const corpus = path.join(dir, 'corpus.yaml');
     const run = path.join(dir, 'run.jsonl');
-    expect(cli(['import', '--format', 'spider', '--gold', `${S}/dev_gold.sql`, '--pred', `${S}/pred.txt`, '--db-dir', `${S}/database`, '--out', corpus, '--run-out', run]).status).toBe(0);
-    const plain = cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--policy', 'spider', '--json']);
-    const direct = cli(['run', '--format', 'spider', '--gold', `${S}/dev_gold.sql`, '--pred', `${S}/pred.txt`, '--db-dir', `${S}/database`, '--policy', 'spider', '--json']);
+    expect(
+      cli([
+        'import',
+        '--format',
+        'spider',
+        '--gold',
+        `${S}/dev_gold.sql`,
+        '--pred',
+        `${S}/pred.txt`,
+        '--db-dir',
+        `${S}/database`,
+        '--out',
+        corpus,
+        '--run-out',
+        run,
+      ]).status,
+    ).toBe(0);
+    const plain = cli([
+      'run',
+      '--corpus',
+      corpus,
+      '--run',
+      run,
+      '--db-dir',
+      `${S}/database`,
+      '--policy',
+      'spider',
+      '--json',
+    ]);
+    const direct = cli([
+      'run',
+      '--format',
+      'spider',
+      '--gold',
+      `${S}/dev_gold.sql`,
+      '--pred',
+      `${S}/pred.txt`,
+      '--db-dir',
+      `${S}/database`,
+      '--policy',
+      'spider',
+      '--json',
+    ]);
     expect(plain.status, plain.stderr).toBe(1);
     expect(direct.status, direct.stderr).toBe(1);
     const a = JSON.parse(plain.stdout) as RunReport;
@@ -35,12 +75,33 @@ describe('run --corpus --run --policy', () => {
     expect(a.summary.answer_accuracy).toEqual(b.summary.answer_accuracy);
     expect(a.policy_preset?.native_answer_accuracy).toEqual(b.policy_preset?.native_answer_accuracy);
     expect(a.policy_preset?.difference_reasons).toEqual(b.policy_preset?.difference_reasons);
-    const verdicts = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, (c as { policy_preset?: { native_outcome: string } }).policy_preset?.native_outcome ?? null]);
+    const verdicts = (r: RunReport) =>
+      r.cases.map((c) => [
+        c.id,
+        c.outcome,
+        (c as { policy_preset?: { native_outcome: string } }).policy_preset?.native_outcome ?? null,
+      ]);
     expect(verdicts(a)).toEqual(verdicts(b));
     // The human summary names both figures.
     const human = cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--policy', 'spider']);
     expect(human.stdout).toMatch(/Answer accuracy \(policy spider\): 4\/6[\s\S]*SQL Verdict's own policy: 3\/6/);
-    expect(cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--keep-distinct']).stderr).toMatch(/--keep-distinct goes with --policy spider/);
-    expect(cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--policy', 'spider', '--ves-iterations', '2']).stderr).toMatch(/--ves-iterations goes with --policy bird/);
+    expect(
+      cli(['run', '--corpus', corpus, '--run', run, '--db-dir', `${S}/database`, '--keep-distinct']).stderr,
+    ).toMatch(/--keep-distinct goes with --policy spider/);
+    expect(
+      cli([
+        'run',
+        '--corpus',
+        corpus,
+        '--run',
+        run,
+        '--db-dir',
+        `${S}/database`,
+        '--policy',
+        'spider',
+        '--ves-iterations',
+        '2',
+      ]).stderr,
+    ).toMatch(/--ves-iterations goes with --policy bird/);
   }, 180_000);
 });

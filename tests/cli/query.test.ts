@@ -8,7 +8,10 @@ import { spiderDatabase } from '../helpers/paths.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-cli-'));
 const dump = path.join(dir, 'shop.sql');
-writeFileSync(dump, "CREATE TABLE items (id INTEGER, price DECIMAL(10,2), big BIGINT);\nINSERT INTO items VALUES (1, 12.50, 9007199254740993), (2, 0.10, NULL);\n");
+writeFileSync(
+  dump,
+  'CREATE TABLE items (id INTEGER, price DECIMAL(10,2), big BIGINT);\nINSERT INTO items VALUES (1, 12.50, 9007199254740993), (2, 0.10, NULL);\n',
+);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('sql-verdict query', () => {
@@ -37,8 +40,16 @@ describe('sql-verdict query', () => {
 
   it('--json prints a large result in blocks of whole lines, never one string; the text is the same JSON', async () => {
     const chunks: string[] = [];
-    const io = { out: (t: string) => chunks.push(t.endsWith('\n') ? t : `${t}\n`), err: () => undefined, cwd: dir, env: {} };
-    const code = await queryCommand(['--fixture', dump, '--json', "SELECT range AS n, repeat('x', 40) AS s FROM range(60000)"], io);
+    const io = {
+      out: (t: string) => chunks.push(t.endsWith('\n') ? t : `${t}\n`),
+      err: () => undefined,
+      cwd: dir,
+      env: {},
+    };
+    const code = await queryCommand(
+      ['--fixture', dump, '--json', "SELECT range AS n, repeat('x', 40) AS s FROM range(60000)"],
+      io,
+    );
     expect(code).toBe(0);
     expect(chunks.length).toBeGreaterThan(2);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(1.2 * 2 ** 20);
@@ -49,16 +60,35 @@ describe('sql-verdict query', () => {
   });
 
   it('--max-result-bytes stops a result past the budget (resource_exhausted, the budget named); a bad size is exit 2', async () => {
-    const over = await runCli(['query', '--fixture', dump, '--timeout-ms', '60000', '--max-result-bytes', '1MiB', "SELECT repeat('x', 8192) FROM range(1000000)"]);
+    const over = await runCli([
+      'query',
+      '--fixture',
+      dump,
+      '--timeout-ms',
+      '60000',
+      '--max-result-bytes',
+      '1MiB',
+      "SELECT repeat('x', 8192) FROM range(1000000)",
+    ]);
     expect(over.code).toBe(1);
-    expect(over.stderr).toMatch(/sandbox\.resource_exhausted \/ resource_exhausted\]: The result is larger than 1 MiB \(max_result_bytes/);
+    expect(over.stderr).toMatch(
+      /sandbox\.resource_exhausted \/ resource_exhausted\]: The result is larger than 1 MiB \(max_result_bytes/,
+    );
     const bad = await runCli(['query', '--fixture', dump, '--max-result-bytes', '12 parsecs', 'SELECT 1']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--max-result-bytes must be a size in bytes such as 268435456, 256MiB or 64MB, got "12 parsecs"/);
+    expect(bad.stderr).toMatch(
+      /--max-result-bytes must be a size in bytes such as 268435456, 256MiB or 64MB, got "12 parsecs"/,
+    );
   });
 
   it('runs a Spider SQLite database on the sqlite engine', async () => {
-    const run = await runCli(['query', '--fixture', spiderDatabase('concert_singer'), 'SELECT count(*) AS n FROM singer', '--json']);
+    const run = await runCli([
+      'query',
+      '--fixture',
+      spiderDatabase('concert_singer'),
+      'SELECT count(*) AS n FROM singer',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ engine: 'sqlite', rows: [[6]] });
   });
@@ -73,7 +103,14 @@ describe('sql-verdict query', () => {
   });
 
   it('stops a runaway query at --timeout-ms', async () => {
-    const run = await runCli(['query', '--fixture', dump, '--timeout-ms', '800', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r']);
+    const run = await runCli([
+      'query',
+      '--fixture',
+      dump,
+      '--timeout-ms',
+      '800',
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/sandbox\.timeout/);
   });

@@ -53,7 +53,8 @@ function examples(markdown: string): Example[] {
 function words(command: string): string[] {
   const out: string[] = [];
   const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let m = re.exec(command); m; m = re.exec(command)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]!));
+  for (let m = re.exec(command); m; m = re.exec(command))
+    out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3]!));
   return out;
 }
 
@@ -70,16 +71,24 @@ describe('README examples run as written', () => {
     expect(found.length).toBeGreaterThanOrEqual(5);
   });
 
-  test.each(found.map((e) => [`README.md:${e.line} ${e.command.slice(0, 70)}`, e] as const))('%s', (_, example) => {
-    const argv = words(example.command).slice(2);
-    const r = runCliSync(argv, { cwd: work });
-    expect(r.code, r.stderr).not.toBe(-1);
-    if (example.exit !== null) expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(example.exit);
-    else expect(r.code, `exit ${r.code}: ${r.stderr}`).not.toBe(2);
-    for (const line of example.output) {
-      // Timings differ run to run; "…" elides part of a line.
-      if (/\d+(\.\d+)? ms$/.test(line.trim())) continue;
-      for (const part of line.split('…').map((p) => p.trim()).filter((p) => p.length > 3)) expect(r.stdout, `README line "${line}"`).toContain(part);
-    }
-  }, 300_000);
+  test.each(found.map((e) => [`README.md:${e.line} ${e.command.slice(0, 70)}`, e] as const))(
+    '%s',
+    (_, example) => {
+      const argv = words(example.command).slice(2);
+      const r = runCliSync(argv, { cwd: work });
+      expect(r.code, r.stderr).not.toBe(-1);
+      if (example.exit !== null) expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(example.exit);
+      else expect(r.code, `exit ${r.code}: ${r.stderr}`).not.toBe(2);
+      for (const line of example.output) {
+        // Timings differ run to run; "…" elides part of a line.
+        if (/\d+(\.\d+)? ms$/.test(line.trim())) continue;
+        for (const part of line
+          .split('…')
+          .map((p) => p.trim())
+          .filter((p) => p.length > 3))
+          expect(r.stdout, `README line "${line}"`).toContain(part);
+      }
+    },
+    300_000,
+  );
 });

@@ -75,8 +75,21 @@ const fixture = `concert_singer=${spiderDatabase('concert_singer')}`;
 describe('sql-verdict run → baseline record → gate → diff', () => {
   it('grades a strong run: exit 0, report, Markdown, JUnit and CSV', async () => {
     const run = await runCli([
-      'run', '--corpus', at('corpus.yaml'), '--run', at('strong.jsonl'), '--fixture', fixture,
-      '--out', at('strong.json'), '--markdown', at('strong.md'), '--junit', at('strong.xml'), '--csv', at('strong.csv'),
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('strong.jsonl'),
+      '--fixture',
+      fixture,
+      '--out',
+      at('strong.json'),
+      '--markdown',
+      at('strong.md'),
+      '--junit',
+      at('strong.xml'),
+      '--csv',
+      at('strong.csv'),
     ]);
     expect(run.stderr).not.toMatch(/error/i);
     expect(run.code).toBe(0);
@@ -102,9 +115,20 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
   });
 
   it('grades a flawed run: exit 1, every failure with id, reason and query', async () => {
-    const run = await runCli(['run', '--corpus', at('corpus.yaml'), '--run', at('flawed.jsonl'), '--fixture', fixture, '--out', at('flawed.json')]);
+    const run = await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('flawed.jsonl'),
+      '--fixture',
+      fixture,
+      '--out',
+      at('flawed.json'),
+    ]);
     expect(run.code).toBe(1);
-    for (const id of ['singer-count', 'french-singers', 'oldest-three', 'refuse-salary', 'control-stadiums']) expect(run.stdout).toContain(id);
+    for (const id of ['singer-count', 'french-singers', 'oldest-three', 'refuse-salary', 'control-stadiums'])
+      expect(run.stdout).toContain(id);
     expect(run.stdout).toMatch(/query: SELECT name FROM singer/);
     expect(run.stdout).toMatch(/Missed refusals: refuse-salary/);
     const report = JSON.parse(readFileSync(at('flawed.json'), 'utf8'));
@@ -127,7 +151,9 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
     const line = text.split('\n').findIndex((l) => l.includes('"corpus": {')) + 1;
     const gate = await runCli(['gate', '--report', at('flawed.json'), '--baseline', at('bad-baseline.json')]);
     expect(gate.code).toBe(2);
-    expect(gate.stderr).toContain(`bad-baseline.json:${line} (field corpus): Not a valid baseline: corpus needs name, size and sha256.`);
+    expect(gate.stderr).toContain(
+      `bad-baseline.json:${line} (field corpus): Not a valid baseline: corpus needs name, size and sha256.`,
+    );
     writeFileSync(at('broken-baseline.json'), '{\n  "suite": "x"\n  "path": "y"\n}');
     const broken = await runCli(['gate', '--report', at('flawed.json'), '--baseline', at('broken-baseline.json')]);
     expect(broken.code).toBe(2);
@@ -137,7 +163,17 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
   it('refuses a run on another model (exit 2, not a regression)', async () => {
     const other = jsonl([{ run: { ...strong[0]!.run, model: 'model-b' } }, ...strong.slice(1)]);
     writeFileSync(at('other.jsonl'), other);
-    await runCli(['run', '--corpus', at('corpus.yaml'), '--run', at('other.jsonl'), '--fixture', fixture, '--out', at('other.json')]);
+    await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('other.jsonl'),
+      '--fixture',
+      fixture,
+      '--out',
+      at('other.json'),
+    ]);
     const gate = await runCli(['gate', '--report', at('other.json'), '--baseline', at('baseline.json')]);
     expect(gate.code).toBe(2);
     expect(gate.stdout).toMatch(/REFUSED/);
@@ -176,7 +212,15 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
 describe('sql-verdict compare', () => {
   const db = spiderDatabase('concert_singer');
   it('prints a verdict with the likely source clause; exit 1 on fail', async () => {
-    const run = await runCli(['compare', '--fixture', db, '--expected', "SELECT name FROM singer WHERE country = 'France'", '--actual', 'SELECT name FROM singer']);
+    const run = await runCli([
+      'compare',
+      '--fixture',
+      db,
+      '--expected',
+      "SELECT name FROM singer WHERE country = 'France'",
+      '--actual',
+      'SELECT name FROM singer',
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/FAIL/);
     expect(run.stdout).toMatch(/selection_predicate/);
@@ -184,13 +228,34 @@ describe('sql-verdict compare', () => {
   });
 
   it('--json prints the full report; exit 0 on pass', async () => {
-    const run = await runCli(['compare', '--fixture', db, '--expected', 'SELECT count(*) FROM singer', '--actual', 'SELECT COUNT(*) AS n FROM singer', '--shape', 'scalar', '--json']);
+    const run = await runCli([
+      'compare',
+      '--fixture',
+      db,
+      '--expected',
+      'SELECT count(*) FROM singer',
+      '--actual',
+      'SELECT COUNT(*) AS n FROM singer',
+      '--shape',
+      'scalar',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ deterministic_verdict: 'pass', severity: 'pass' });
   });
 
   it('exit 2 on bad input', async () => {
-    const run = await runCli(['compare', '--fixture', db, '--expected', 'SELECT 1', '--actual', 'SELECT 1', '--mode', 'fuzzy']);
+    const run = await runCli([
+      'compare',
+      '--fixture',
+      db,
+      '--expected',
+      'SELECT 1',
+      '--actual',
+      'SELECT 1',
+      '--mode',
+      'fuzzy',
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--mode must be one of/);
   });

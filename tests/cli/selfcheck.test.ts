@@ -22,7 +22,10 @@ describe('sql-verdict selfcheck', () => {
 
   it('fails on a corrupted copy (one reference changed), naming the case', { timeout: 300_000 }, async () => {
     const text = readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8');
-    const corrupted = text.replace('reference_sql: SELECT count(*) AS customer_count FROM customers', 'reference_sql: SELECT count(*) - 1 AS customer_count FROM customers');
+    const corrupted = text.replace(
+      'reference_sql: SELECT count(*) AS customer_count FROM customers',
+      'reference_sql: SELECT count(*) - 1 AS customer_count FROM customers',
+    );
     expect(corrupted).not.toBe(text);
     writeFileSync(path.join(dir, 'corrupted.yaml'), corrupted);
     const run = await runCli(['selfcheck', '--corpus', path.join(dir, 'corrupted.yaml')]);

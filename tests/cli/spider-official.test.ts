@@ -15,7 +15,13 @@ import { DbDirPool, listDbDir } from '../../src/cli/db-dir.ts';
 import type { Io } from '../../src/cli/io.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { FULL_SPIDER_SKIP } from '../helpers/paths.ts';
-import { buildSpiderLayout, presetVerdicts, SPIDER_SYSTEMS, spiderAvailable, type SpiderLayout } from '../helpers/spider-layout.ts';
+import {
+  buildSpiderLayout,
+  presetVerdicts,
+  SPIDER_SYSTEMS,
+  spiderAvailable,
+  type SpiderLayout,
+} from '../helpers/spider-layout.ts';
 
 const available = spiderAvailable();
 if (!available) console.warn(`skipped: ${FULL_SPIDER_SKIP}`);
@@ -52,7 +58,22 @@ describe.skipIf(!available)('the official Spider layout (full Spider dev data) u
     for (const [s, system] of SPIDER_SYSTEMS.entries()) {
       let stdout = '';
       const io: Io = { out: (t) => void (stdout += t), err: () => undefined, cwd: layout.dir, env: {} };
-      const args = ['run', '--format', 'spider', '--gold', 'dev_gold.sql', '--questions', 'dev.json', '--pred', path.relative(layout.dir, layout.pred(system)), '--db-dir', 'database', '--policy', 'spider', '--json'];
+      const args = [
+        'run',
+        '--format',
+        'spider',
+        '--gold',
+        'dev_gold.sql',
+        '--questions',
+        'dev.json',
+        '--pred',
+        path.relative(layout.dir, layout.pred(system)),
+        '--db-dir',
+        'database',
+        '--policy',
+        'spider',
+        '--json',
+      ];
       if (s === 0) args.push('--keep-distinct');
       await main(args, io);
       const report = JSON.parse(stdout) as RunReport;
@@ -66,7 +87,9 @@ describe.skipIf(!available)('the official Spider layout (full Spider dev data) u
         expect(c.policy_preset?.native_outcome).toMatch(/^(correct|wrong)$/);
         if (c.policy_preset?.differs) expect(c.policy_preset.policy_difference).not.toBe('other');
       }
-      expect(report.cases[0]!.question).toBe((JSON.parse(readFileSync(layout.questions, 'utf8')) as { question: string }[])[0]!.question);
+      expect(report.cases[0]!.question).toBe(
+        (JSON.parse(readFileSync(layout.questions, 'utf8')) as { question: string }[])[0]!.question,
+      );
     }
     expect(Object.keys(sums)).toHaveLength(9);
   }, 600_000);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../src/core/sql/lexer.ts';
 
-const brief = (sql: string, numbers?: 'sql' | 'run') => tokenize(sql, numbers ? { numbers } : {}).map((t) => `${t.type}:${t.raw}`);
+const brief = (sql: string, numbers?: 'sql' | 'run') =>
+  tokenize(sql, numbers ? { numbers } : {}).map((t) => `${t.type}:${t.raw}`);
 
 describe('the shared SQL lexer', () => {
   it('keeps strings and quoted identifiers both as written and unquoted', () => {
@@ -22,17 +23,55 @@ describe('the shared SQL lexer', () => {
 
   it('counts parenthesis depth, an opening and its closing parenthesis sharing one', () => {
     const tokens = tokenize('f(a, (b)) c )');
-    expect(tokens.map((t) => `${t.raw}${t.depth}`)).toEqual(['f0', '(0', 'a1', ',1', '(1', 'b2', ')1', ')0', 'c0', ')0']);
+    expect(tokens.map((t) => `${t.raw}${t.depth}`)).toEqual([
+      'f0',
+      '(0',
+      'a1',
+      ',1',
+      '(1',
+      'b2',
+      ')1',
+      ')0',
+      'c0',
+      ')0',
+    ]);
   });
 
   it('reads operators whole and every other character as punctuation', () => {
     expect(brief('a::int ->> b || c[1] -> d <> e')).toEqual([
-      'word:a', 'op:::', 'word:int', 'op:->>', 'word:b', 'op:||', 'word:c', 'punct:[', 'number:1', 'punct:]', 'op:->', 'word:d', 'op:<>', 'word:e',
+      'word:a',
+      'op:::',
+      'word:int',
+      'op:->>',
+      'word:b',
+      'op:||',
+      'word:c',
+      'punct:[',
+      'number:1',
+      'punct:]',
+      'op:->',
+      'word:d',
+      'op:<>',
+      'word:e',
     ]);
   });
 
   it('reads SQL numeric literals by default, digit runs on request', () => {
-    expect(brief('1e-5 1.2.3 .5 1_000')).toEqual(['number:1e-5', 'number:1.2', 'number:.3', 'number:.5', 'number:1', 'word:_000']);
-    expect(brief('1e-5 1.2.3 .5 1_000', 'run')).toEqual(['number:1e', 'op:-', 'number:5', 'number:1.2.3', 'number:.5', 'number:1_000']);
+    expect(brief('1e-5 1.2.3 .5 1_000')).toEqual([
+      'number:1e-5',
+      'number:1.2',
+      'number:.3',
+      'number:.5',
+      'number:1',
+      'word:_000',
+    ]);
+    expect(brief('1e-5 1.2.3 .5 1_000', 'run')).toEqual([
+      'number:1e',
+      'op:-',
+      'number:5',
+      'number:1.2.3',
+      'number:.5',
+      'number:1_000',
+    ]);
   });
 });

@@ -3,12 +3,16 @@ import { diffSqlText } from '../../src/core/sql/text-diff.ts';
 
 describe('SQL text diff (word level)', () => {
   it('marks the changed words only, removal before addition, and ignores reflowed whitespace', () => {
-    expect(diffSqlText('SELECT a,\n  b FROM t\nORDER BY x DESC LIMIT 5', 'SELECT a, b FROM t ORDER BY x DESC LIMIT 3')).toEqual([
+    expect(
+      diffSqlText('SELECT a,\n  b FROM t\nORDER BY x DESC LIMIT 5', 'SELECT a, b FROM t ORDER BY x DESC LIMIT 3'),
+    ).toEqual([
       { op: 'same', text: 'SELECT a, b FROM t ORDER BY x DESC LIMIT ' },
       { op: 'removed', text: '5' },
       { op: 'added', text: '3' },
     ]);
-    expect(diffSqlText('SELECT count(*) FROM orders', "SELECT count(DISTINCT id) FROM orders WHERE s = 'it''s'")).toEqual([
+    expect(
+      diffSqlText('SELECT count(*) FROM orders', "SELECT count(DISTINCT id) FROM orders WHERE s = 'it''s'"),
+    ).toEqual([
       { op: 'same', text: 'SELECT count(' },
       { op: 'removed', text: '*' },
       { op: 'added', text: 'DISTINCT id' },
@@ -25,7 +29,12 @@ describe('SQL text diff (word level)', () => {
       [`SELECT ${big} FROM t`, `SELECT ${big} FROM u\nWHERE x`],
     ] as const) {
       const parts = diffSqlText(a, b);
-      expect(parts.filter((p) => p.op !== 'removed').map((p) => p.text).join('')).toBe(b);
+      expect(
+        parts
+          .filter((p) => p.op !== 'removed')
+          .map((p) => p.text)
+          .join(''),
+      ).toBe(b);
     }
   });
 });

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalCell } from '../../src/core/digest/canonical-dump.ts';
 import { sha256Hex, sha256Text, utf8Encode } from '../../src/core/digest/sha256.ts';
-import { compareDecimal, decimalFromUnscaled, floatToDecimalText, normalizeDecimal } from '../../src/core/value/decimal.ts';
-import { CodecError, decodeCell, decodeResultTable, encodeCell, encodeResultTable } from '../../src/core/value/json-codec.ts';
+import {
+  compareDecimal,
+  decimalFromUnscaled,
+  floatToDecimalText,
+  normalizeDecimal,
+} from '../../src/core/value/decimal.ts';
+import {
+  CodecError,
+  decodeCell,
+  decodeResultTable,
+  encodeCell,
+  encodeResultTable,
+} from '../../src/core/value/json-codec.ts';
 import { formatCell } from '../../src/core/value/format.ts';
 import { dateFromEpochDays, splitTimestamp, timestampFromEpochMicros } from '../../src/core/value/temporal.ts';
 
@@ -26,7 +37,9 @@ describe('decimal text', () => {
   });
 
   it('compares exactly beyond double precision', () => {
-    expect(compareDecimal('1234567890123456789012345678.1234567891', '1234567890123456789012345678.1234567892')).toBe(-1);
+    expect(compareDecimal('1234567890123456789012345678.1234567891', '1234567890123456789012345678.1234567892')).toBe(
+      -1,
+    );
     expect(compareDecimal('10.00', '10')).toBe(0);
   });
 
@@ -91,10 +104,18 @@ describe('JSON codec', () => {
   });
 
   it('names the path of a bad cell', () => {
-    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'integer' }], rows: [[1], ['x']] })).toThrowError(CodecError);
-    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'integer' }], rows: [[1], ['x']] })).toThrowError(/expected\.rows\[1\]\[0\]/);
-    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'bogus' }], rows: [] })).toThrowError(/columns\[0\]\.kind/);
-    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'text' }], rows: [['a', 'b']] })).toThrowError(/2 cells, the columns say 1/);
+    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'integer' }], rows: [[1], ['x']] })).toThrowError(
+      CodecError,
+    );
+    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'integer' }], rows: [[1], ['x']] })).toThrowError(
+      /expected\.rows\[1\]\[0\]/,
+    );
+    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'bogus' }], rows: [] })).toThrowError(
+      /columns\[0\]\.kind/,
+    );
+    expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'text' }], rows: [['a', 'b']] })).toThrowError(
+      /2 cells, the columns say 1/,
+    );
   });
 
   it('accepts hand-written decimals as numbers, by their printed digits', () => {

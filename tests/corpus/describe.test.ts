@@ -39,7 +39,13 @@ describe('describeCorpus', () => {
     expect(stated).toMatchObject({ difficulty: 'hard', difficultySource: 'stated', computedDifficulty: 'easy' });
     expect(stated!.difficultyNote).toMatch(/stated as hard/);
     expect(computed).toMatchObject({ difficulty: 'medium', difficultySource: 'computed', difficultyNote: null });
-    expect(refuse).toMatchObject({ difficulty: null, difficultySource: null, shape: null, arm: 'must_refuse', stratum: 'unsupported_write' });
+    expect(refuse).toMatchObject({
+      difficulty: null,
+      difficultySource: null,
+      shape: null,
+      arm: 'must_refuse',
+      stratum: 'unsupported_write',
+    });
     expect(d.counts.shape).toEqual({ scalar: 1, group_by: 1, top_n: 0, time_series: 0, rows: 0, none: 1 });
     expect(d.counts.difficulty).toEqual({ easy: 0, medium: 1, hard: 1, extra: 0, none: 1 });
     expect(d.counts.fixture).toEqual({ retail: 2, retail_monthly: 1 });
@@ -61,7 +67,11 @@ describe('parseSchemaDescription', () => {
     expect(s.tables.map((t) => t.name)).toEqual(['customers', 'products', 'orders', 'order_items']);
     const orders = s.tables.find((t) => t.name === 'orders')!;
     expect(orders.rowCount).toBe(1279);
-    expect(orders.columns.find((c) => c.name === 'customer_id')).toMatchObject({ type: 'INTEGER', nullable: true, references: 'customers.customer_id' });
+    expect(orders.columns.find((c) => c.name === 'customer_id')).toMatchObject({
+      type: 'INTEGER',
+      nullable: true,
+      references: 'customers.customer_id',
+    });
     expect(orders.columns.find((c) => c.name === 'status')!.values).toContain('cancelled');
     expect(s.conventions.map((c) => c.name)).toContain('line_revenue');
     expect(s.edgeCases.length).toBeGreaterThan(0);

@@ -11,7 +11,9 @@ import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
 import { Source } from '../../src/core/corpus/source.ts';
 
 const enc = (text: string) => new TextEncoder().encode(text);
-const allGoldens = parse(readFileSync(new URL('../../fixtures/corpora/execution_goldens.yaml', import.meta.url), 'utf8')) as { cases: unknown[] };
+const allGoldens = parse(
+  readFileSync(new URL('../../fixtures/corpora/execution_goldens.yaml', import.meta.url), 'utf8'),
+) as { cases: unknown[] };
 /** Eight cases cover every field the edits below touch; the YAML path is the slow one. */
 const goldens: Record<string, unknown> = { ...allGoldens, cases: allGoldens.cases.slice(0, 8) };
 
@@ -24,7 +26,10 @@ function positions(source: Source, node: unknown, out: string[] = []): string[] 
 }
 
 async function bothPaths(text: string) {
-  const strip = (r: Awaited<ReturnType<typeof loadCorpus>>) => ({ ...r, problems: r.problems.map((p) => ({ ...p, file: 'F' })) });
+  const strip = (r: Awaited<ReturnType<typeof loadCorpus>>) => ({
+    ...r,
+    problems: r.problems.map((p) => ({ ...p, file: 'F' })),
+  });
   const viaJson = await loadCorpus(enc(text), { file: 'corpus.json', knownFixtures: ['retail', 'retail_monthly'] });
   const viaYaml = await loadCorpus(enc(text), { file: 'corpus.yaml', knownFixtures: ['retail', 'retail_monthly'] });
   if (viaJson.ok && viaYaml.ok) viaYaml.loaded.file = viaJson.loaded.file;
@@ -54,7 +59,12 @@ function variants(): Record<string, unknown>[] {
 
 describe('JSON corpora: the linear scan and the YAML parser agree', () => {
   it('gives the same values and node positions on compact, indented and tab-indented JSON', () => {
-    for (const text of [JSON.stringify(goldens), JSON.stringify(goldens, null, 2), JSON.stringify(goldens, null, '\t'), `  ${JSON.stringify(goldens, null, 1)}\r\n`]) {
+    for (const text of [
+      JSON.stringify(goldens),
+      JSON.stringify(goldens, null, 2),
+      JSON.stringify(goldens, null, '\t'),
+      `  ${JSON.stringify(goldens, null, 1)}\r\n`,
+    ]) {
       const yaml = new Source(text);
       const json = new Source(text, { json: true });
       expect(json.toJS(json.doc.contents)).toEqual(yaml.toJS(yaml.doc.contents));
@@ -79,10 +89,13 @@ describe('JSON corpora: the linear scan and the YAML parser agree', () => {
   });
 
   it('keeps scalar values as YAML resolves them (escapes, big and negative numbers)', () => {
-    const text = '{"a": "tab\\there \\u00e9 \\ud83d\\ude00", "b": -0, "c": 12345678901234567890123, "d": 1.5e3, "e": [true, false, null], "f": ""}';
+    const text =
+      '{"a": "tab\\there \\u00e9 \\ud83d\\ude00", "b": -0, "c": 12345678901234567890123, "d": 1.5e3, "e": [true, false, null], "f": ""}';
     const yaml = new Source(text);
     const json = new Source(text, { json: true });
-    expect(Object.is((json.toJS(json.doc.contents) as { b: number }).b, (yaml.toJS(yaml.doc.contents) as { b: number }).b)).toBe(true);
+    expect(
+      Object.is((json.toJS(json.doc.contents) as { b: number }).b, (yaml.toJS(yaml.doc.contents) as { b: number }).b),
+    ).toBe(true);
     expect(json.toJS(json.doc.contents)).toEqual(yaml.toJS(yaml.doc.contents));
     expect(positions(json, json.doc.contents)).toEqual(positions(yaml, yaml.doc.contents));
   });

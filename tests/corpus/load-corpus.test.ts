@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { formatProblem, loadCorpus, problemToVerdictError, type CorpusLoadResult, type LoadProblem } from '../../src/core/corpus/index.ts';
+import {
+  formatProblem,
+  loadCorpus,
+  problemToVerdictError,
+  type CorpusLoadResult,
+  type LoadProblem,
+} from '../../src/core/corpus/index.ts';
 
 const FIXTURES = ['retail', 'retail_monthly'];
 const enc = (text: string) => new TextEncoder().encode(text);
 const load = (text: string | Uint8Array, extra: { maxBytes?: number; file?: string } = {}) =>
-  loadCorpus(typeof text === 'string' ? enc(text) : text, { file: extra.file ?? 'corpus.yaml', knownFixtures: FIXTURES, maxBytes: extra.maxBytes });
+  loadCorpus(typeof text === 'string' ? enc(text) : text, {
+    file: extra.file ?? 'corpus.yaml',
+    knownFixtures: FIXTURES,
+    maxBytes: extra.maxBytes,
+  });
 
 const GOOD = `corpus: tiny
 version: 1
@@ -35,7 +45,10 @@ function errors(result: CorpusLoadResult): LoadProblem[] {
 }
 
 /** The one error of a malformed file. */
-async function onlyError(text: string | Uint8Array, extra: { maxBytes?: number; file?: string } = {}): Promise<LoadProblem> {
+async function onlyError(
+  text: string | Uint8Array,
+  extra: { maxBytes?: number; file?: string } = {},
+): Promise<LoadProblem> {
   const result = await load(text, extra);
   expect(result.ok).toBe(false);
   const found = errors(result);
@@ -56,11 +69,23 @@ describe('loadCorpus: a well-formed corpus', () => {
       ['total-orders', 5, 'scalar', false],
       ['orders-by-status', 17, 'group_by', false],
     ]);
-    expect(corpus.cases[0]!.expected).toEqual({ columns: [{ name: 'n', kind: 'integer', engineType: 'BIGINT' }], rows: [[1310]] });
+    expect(corpus.cases[0]!.expected).toEqual({
+      columns: [{ name: 'n', kind: 'integer', engineType: 'BIGINT' }],
+      rows: [[1310]],
+    });
   });
 
   it('reads the same corpus written as JSON', async () => {
-    const json = JSON.stringify({ corpus: 'tiny', version: 1, engine: 'sqlite', cases: [{ id: 'a', fixture: 'retail', question: 'q?', reference_sql: 'SELECT 1', shape: 'scalar' }] }, null, 2);
+    const json = JSON.stringify(
+      {
+        corpus: 'tiny',
+        version: 1,
+        engine: 'sqlite',
+        cases: [{ id: 'a', fixture: 'retail', question: 'q?', reference_sql: 'SELECT 1', shape: 'scalar' }],
+      },
+      null,
+      2,
+    );
     const result = await load(json, { file: 'tiny.json' });
     expect(result.ok).toBe(true);
   });
@@ -102,7 +127,12 @@ describe('loadCorpus: malformed files, each with a precise error', () => {
   });
 
   it('6. an unknown fixture, with a suggestion', async () => {
-    const p = await onlyError(GOOD.replace('fixture: retail\n    question: How many orders are there per', 'fixture: retial\n    question: How many orders are there per'));
+    const p = await onlyError(
+      GOOD.replace(
+        'fixture: retail\n    question: How many orders are there per',
+        'fixture: retial\n    question: How many orders are there per',
+      ),
+    );
     expect(p).toMatchObject({ code: 'unknown_fixture', case_id: 'orders-by-status', field: 'fixture', line: 18 });
     expect(p.message).toContain("did you mean 'retail'");
   });
@@ -113,12 +143,21 @@ describe('loadCorpus: malformed files, each with a precise error', () => {
   });
 
   it('8. a missing reference', async () => {
-    const p = await onlyError(GOOD.replace('    reference_sql: SELECT status, count(*) AS n FROM orders GROUP BY status\n', ''));
-    expect(p).toMatchObject({ code: 'missing_reference', case_id: 'orders-by-status', field: 'reference_sql', line: 17 });
+    const p = await onlyError(
+      GOOD.replace('    reference_sql: SELECT status, count(*) AS n FROM orders GROUP BY status\n', ''),
+    );
+    expect(p).toMatchObject({
+      code: 'missing_reference',
+      case_id: 'orders-by-status',
+      field: 'reference_sql',
+      line: 17,
+    });
   });
 
   it('9. an empty reference', async () => {
-    const p = await onlyError(GOOD.replace('reference_sql: SELECT status, count(*) AS n FROM orders GROUP BY status', "reference_sql: '  '"));
+    const p = await onlyError(
+      GOOD.replace('reference_sql: SELECT status, count(*) AS n FROM orders GROUP BY status', "reference_sql: '  '"),
+    );
     expect(p).toMatchObject({ code: 'missing_reference', case_id: 'orders-by-status', line: 20 });
   });
 
@@ -136,13 +175,18 @@ describe('loadCorpus: malformed files, each with a precise error', () => {
 
   it('12. a scalar case whose expected result has two columns', async () => {
     const p = await onlyError(
-      GOOD.replace("columns: [{name: n, kind: integer, engine_type: BIGINT}]", 'columns: [{name: n, kind: integer}, {name: m, kind: integer}]').replace('- [1310]', '- [1310, 1]'),
+      GOOD.replace(
+        'columns: [{name: n, kind: integer, engine_type: BIGINT}]',
+        'columns: [{name: n, kind: integer}, {name: m, kind: integer}]',
+      ).replace('- [1310]', '- [1310, 1]'),
     );
     expect(p).toMatchObject({ code: 'shape_contradiction', case_id: 'total-orders', field: 'expected', line: 14 });
   });
 
   it('13. a top_n case that does not declare order_matters', async () => {
-    const p = await onlyError(GOOD.replace('shape: group_by\n    order_matters: false', 'shape: top_n\n    order_matters: false'));
+    const p = await onlyError(
+      GOOD.replace('shape: group_by\n    order_matters: false', 'shape: top_n\n    order_matters: false'),
+    );
     expect(p).toMatchObject({ code: 'shape_contradiction', field: 'order_matters', line: 22 });
   });
 
@@ -171,7 +215,9 @@ cases:
     const p = await onlyError(battery);
     expect(p).toMatchObject({ code: 'count_mismatch', field: 'strata.must_refuse.out_of_schema', line: 5 });
     expect(p.message).toBe('strata.must_refuse.out_of_schema declares 2 case(s); the file has 1.');
-    const moved = await load(battery.replace('out_of_schema: 2', 'out_of_schema: 1').replace('stratum: out_of_schema', 'stratum: injection'));
+    const moved = await load(
+      battery.replace('out_of_schema: 2', 'out_of_schema: 1').replace('stratum: out_of_schema', 'stratum: injection'),
+    );
     expect(errors(moved).map((e) => e.message)).toEqual([
       'strata.must_refuse.out_of_schema declares 1 case(s); the file has 0.',
       'strata.must_refuse declares no count for injection, but 1 case(s) are in it.',
@@ -225,10 +271,14 @@ cases:
   });
 
   it('20. JSON with a syntax error', async () => {
-    const result = await load('{"corpus": "x", "version": 1,\n "cases": [\n  {"id": "a" "fixture": "retail"}\n]}', { file: 'x.json' });
+    const result = await load('{"corpus": "x", "version": 1,\n "cases": [\n  {"id": "a" "fixture": "retail"}\n]}', {
+      file: 'x.json',
+    });
     expect(result.ok).toBe(false);
     expect(result.problems.every((p) => p.code === 'syntax_error')).toBe(true);
-    expect(formatProblem(result.problems[0]!)).toBe("x.json:3:14: error [syntax_error]: Not valid JSON: Expected ',' or '}' after property value.");
+    expect(formatProblem(result.problems[0]!)).toBe(
+      "x.json:3:14: error [syntax_error]: Not valid JSON: Expected ',' or '}' after property value.",
+    );
   });
 
   it('21. a document that is a list, not a corpus', async () => {
@@ -247,7 +297,12 @@ cases:
   });
 
   it('reports every bad case, never only the first', async () => {
-    const result = await load(GOOD.replace('shape: group_by', 'shape: grouped').replace('fixture: retail\n    question: How many orders are there?', 'fixture: nowhere\n    question: How many orders are there?'));
+    const result = await load(
+      GOOD.replace('shape: group_by', 'shape: grouped').replace(
+        'fixture: retail\n    question: How many orders are there?',
+        'fixture: nowhere\n    question: How many orders are there?',
+      ),
+    );
     expect(errors(result).map((p) => [p.code, p.case_id])).toEqual([
       ['unknown_fixture', 'total-orders'],
       ['unknown_shape', 'orders-by-status'],
@@ -255,10 +310,18 @@ cases:
   });
 
   it('warns about an unknown field and suggests the intended one', async () => {
-    const result = await load(GOOD.replace('    order_matters: false\n    difficulty', '    order_maters: false\n    difficulty'));
+    const result = await load(
+      GOOD.replace('    order_matters: false\n    difficulty', '    order_maters: false\n    difficulty'),
+    );
     expect(result.ok).toBe(true);
     expect(result.problems).toEqual([
-      expect.objectContaining({ severity: 'warning', code: 'unknown_field', field: 'order_maters', case_id: 'total-orders', line: 10 }),
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'unknown_field',
+        field: 'order_maters',
+        case_id: 'total-orders',
+        line: 10,
+      }),
     ]);
     expect(result.problems[0]!.message).toContain("did you mean 'order_matters'");
   });

@@ -5,17 +5,33 @@ const enc = (text: string) => new TextEncoder().encode(text);
 const IDS = ['a', 'b', 'c'];
 const META = { agent: 'demo-agent', model: 'model-x-2025-06', path: 'governed', created_at: '2025-07-01T12:00:00Z' };
 
-const load = (text: string, file = 'run.json', caseIds: string[] | undefined = IDS) => loadRun(enc(text), { file, caseIds });
+const load = (text: string, file = 'run.json', caseIds: string[] | undefined = IDS) =>
+  loadRun(enc(text), { file, caseIds });
 const errorsOf = (r: RunLoadResult) => r.problems.filter((p) => p.severity === 'error');
 
 describe('loadRun', () => {
   it('reads a JSON run with metadata and lists the cases it does not answer', async () => {
-    const text = JSON.stringify({ run: META, records: [{ id: 'a', sql: 'SELECT 1', declined: false }, { id: 'b', sql: null, declined: true, decline_reason: 'out of schema' }] }, null, 2);
+    const text = JSON.stringify(
+      {
+        run: META,
+        records: [
+          { id: 'a', sql: 'SELECT 1', declined: false },
+          { id: 'b', sql: null, declined: true, decline_reason: 'out of schema' },
+        ],
+      },
+      null,
+      2,
+    );
     const result = await load(text);
     expect(result.problems).toEqual([]);
     if (!result.ok) throw new Error('not ok');
     expect(result.run.format).toBe('json');
-    expect(result.run.metadata).toEqual({ agent: 'demo-agent', model: 'model-x-2025-06', path: 'governed', createdAt: '2025-07-01T12:00:00Z' });
+    expect(result.run.metadata).toEqual({
+      agent: 'demo-agent',
+      model: 'model-x-2025-06',
+      path: 'governed',
+      createdAt: '2025-07-01T12:00:00Z',
+    });
     expect(result.run.records).toEqual([
       { id: 'a', sql: 'SELECT 1', declined: false, line: 9 },
       { id: 'b', sql: null, declined: true, declineReason: 'out of schema', line: 14 },
@@ -25,16 +41,33 @@ describe('loadRun', () => {
   });
 
   it('reads JSONL with a metadata header line', async () => {
-    const text = [JSON.stringify({ run: META }), JSON.stringify({ id: 'a', sql: 'SELECT 1', declined: false }), '', JSON.stringify({ id: 'c', sql: null, declined: false })].join('\n') + '\n';
+    const text =
+      [
+        JSON.stringify({ run: META }),
+        JSON.stringify({ id: 'a', sql: 'SELECT 1', declined: false }),
+        '',
+        JSON.stringify({ id: 'c', sql: null, declined: false }),
+      ].join('\n') + '\n';
     const result = await load(text, 'run.jsonl');
     if (!result.ok) throw new Error(result.problems.map(formatProblem).join('\n'));
     expect(result.run.format).toBe('jsonl');
-    expect(result.run.records.map((r) => [r.id, r.line])).toEqual([['a', 2], ['c', 4]]);
+    expect(result.run.records.map((r) => [r.id, r.line])).toEqual([
+      ['a', 2],
+      ['c', 4],
+    ]);
     expect(result.run.missingIds).toEqual(['b']);
   });
 
   it('treats a missing sql key as no query when the record says it did not decline, and warns on an empty one', async () => {
-    const result = await load(JSON.stringify({ run: META, records: [{ id: 'a', declined: false }, { id: 'b', sql: '  ', declined: false }] }));
+    const result = await load(
+      JSON.stringify({
+        run: META,
+        records: [
+          { id: 'a', declined: false },
+          { id: 'b', sql: '  ', declined: false },
+        ],
+      }),
+    );
     if (!result.ok) throw new Error('not ok');
     expect(result.run.records.map((r) => r.sql)).toEqual([null, null]);
     expect(result.problems.map((p) => [p.code, p.case_id])).toEqual([['inconsistent_record', 'b']]);
@@ -50,9 +83,15 @@ describe('loadRun', () => {
   });
 
   it('rejects a duplicate record, naming both lines', async () => {
-    const text = [JSON.stringify({ run: META }), '{"id": "a", "sql": "SELECT 1"}', '{"id": "a", "sql": "SELECT 2"}'].join('\n');
+    const text = [
+      JSON.stringify({ run: META }),
+      '{"id": "a", "sql": "SELECT 1"}',
+      '{"id": "a", "sql": "SELECT 2"}',
+    ].join('\n');
     const result = await load(text, 'run.jsonl');
-    expect(errorsOf(result).map(formatProblem)).toEqual(["run.jsonl:3: error [duplicate_record] case 'a' field 'id': Case 'a' already has a record (line 2); a run answers each case once."]);
+    expect(errorsOf(result).map(formatProblem)).toEqual([
+      "run.jsonl:3: error [duplicate_record] case 'a' field 'id': Case 'a' already has a record (line 2); a run answers each case once.",
+    ]);
   });
 
   it('rejects a record for a case the corpus does not have', async () => {
@@ -62,7 +101,11 @@ describe('loadRun', () => {
   });
 
   it('rejects ill-typed fields with their line', async () => {
-    const text = JSON.stringify({ run: META, records: [{ id: 'a', sql: 42 }, { id: 'b', declined: 'yes' }, { sql: 'SELECT 1' }] }, null, 2);
+    const text = JSON.stringify(
+      { run: META, records: [{ id: 'a', sql: 42 }, { id: 'b', declined: 'yes' }, { sql: 'SELECT 1' }] },
+      null,
+      2,
+    );
     const result = await load(text);
     expect(errorsOf(result).map((p) => [p.code, p.case_id ?? p.case_index, p.field, p.line])).toEqual([
       ['invalid_field', 'a', 'sql', 11],
@@ -80,12 +123,24 @@ describe('loadRun', () => {
     const bare = await load(JSON.stringify([{ id: 'a', sql: 'SELECT 1' }]));
     expect(bare.ok).toBe(true);
     expect(bare.problems.map((p) => p.code)).toEqual(['run_metadata']);
-    const noModel = await load(JSON.stringify({ run: { agent: 'x', path: 'governed', created_at: '2025-07-01T12:00:00Z' }, records: [] }));
-    expect(noModel.problems.map((p) => p.message)).toEqual(['run.model is missing: a run without a model identity cannot be scored against a baseline.']);
+    const noModel = await load(
+      JSON.stringify({ run: { agent: 'x', path: 'governed', created_at: '2025-07-01T12:00:00Z' }, records: [] }),
+    );
+    expect(noModel.problems.map((p) => p.message)).toEqual([
+      'run.model is missing: a run without a model identity cannot be scored against a baseline.',
+    ]);
   });
 
   it('warns about contradictions: declined with SQL, a record on another model', async () => {
-    const result = await load(JSON.stringify({ run: META, records: [{ id: 'a', sql: 'SELECT 1', declined: true }, { id: 'b', sql: 'SELECT 2', model: 'other' }] }));
+    const result = await load(
+      JSON.stringify({
+        run: META,
+        records: [
+          { id: 'a', sql: 'SELECT 1', declined: true },
+          { id: 'b', sql: 'SELECT 2', model: 'other' },
+        ],
+      }),
+    );
     expect(result.ok).toBe(true);
     expect(result.problems.map((p) => [p.code, p.case_id, p.field])).toEqual([
       ['inconsistent_record', 'a', 'sql'],

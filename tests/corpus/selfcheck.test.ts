@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exactCompare, lintReferenceText, limitTieProbes, outlineQuery, runSelfCheck, type Corpus, type CorpusCase, type SelfCheckReport } from '../../src/core/corpus/index.ts';
+import {
+  exactCompare,
+  lintReferenceText,
+  limitTieProbes,
+  outlineQuery,
+  runSelfCheck,
+  type Corpus,
+  type CorpusCase,
+  type SelfCheckReport,
+} from '../../src/core/corpus/index.ts';
 import type { ResultTable } from '../../src/core/value/kind.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
@@ -8,7 +17,10 @@ import { sqlFixture } from '../helpers/fixtures.ts';
 const DUMP = `CREATE TABLE t (id INTEGER, grp VARCHAR, v INTEGER);
 INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 8), (3, 'a', 8), (4, 'c', 5), (5, 'b', 3), (6, 'c', 1);`;
 
-const int = (name: string, ...values: number[]): ResultTable => ({ columns: [{ name, engineType: 'BIGINT', kind: 'integer' }], rows: values.map((v) => [v]) });
+const int = (name: string, ...values: number[]): ResultTable => ({
+  columns: [{ name, engineType: 'BIGINT', kind: 'integer' }],
+  rows: values.map((v) => [v]),
+});
 
 function golden(id: string, referenceSql: string, extra: Partial<CorpusCase> = {}): CorpusCase {
   return { id, fixture: 'ties', question: id, referenceSql, orderMatters: false, tags: [], ...extra };
@@ -18,7 +30,8 @@ function corpusOf(cases: CorpusCase[], engine: 'duckdb' | 'sqlite' = 'duckdb'): 
   return { name: 'lint', version: 1, engine, declared: {}, cases };
 }
 
-const codes = (report: SelfCheckReport, id?: string) => report.findings.filter((f) => id === undefined || f.case_id === id).map((f) => f.code);
+const codes = (report: SelfCheckReport, id?: string) =>
+  report.findings.filter((f) => id === undefined || f.case_id === id).map((f) => f.code);
 
 describe('golden lint without an engine', () => {
   it('finds the outermost ORDER BY keys and LIMIT, not those of windows or subqueries', () => {
@@ -38,16 +51,24 @@ describe('golden lint without an engine', () => {
     const probe = limitTieProbes('SELECT grp, v FROM t ORDER BY 2 DESC, t.grp LIMIT 3', ['grp', 'v']);
     expect(probe).toMatchObject({ kind: 'ordered_limit', limit: 3, keyCount: 2 });
     if (probe.kind !== 'ordered_limit') throw new Error();
-    expect(probe.probes[0]).toBe('SELECT grp, v, ("v") AS "__lint_key_0", (t.grp) AS "__lint_key_1" FROM t ORDER BY 2 DESC, t.grp LIMIT 2 OFFSET 2');
-    expect(probe.probes[1]).toContain('FROM (SELECT grp, v FROM t) AS __lint_q ORDER BY "v" DESC, grp LIMIT 2 OFFSET 2');
+    expect(probe.probes[0]).toBe(
+      'SELECT grp, v, ("v") AS "__lint_key_0", (t.grp) AS "__lint_key_1" FROM t ORDER BY 2 DESC, t.grp LIMIT 2 OFFSET 2',
+    );
+    expect(probe.probes[1]).toContain(
+      'FROM (SELECT grp, v FROM t) AS __lint_q ORDER BY "v" DESC, grp LIMIT 2 OFFSET 2',
+    );
   });
 
   it('allows a frozen clock only when the fixture declares as_of; randomness never', () => {
     expect(lintReferenceText('SELECT count(*) FROM orders WHERE order_ts >= current_date - 7', true)).toEqual([]);
-    expect(lintReferenceText('SELECT count(*) FROM orders WHERE order_ts >= current_date - 7', false).map((f) => f.code)).toEqual(['clock_dependent']);
+    expect(
+      lintReferenceText('SELECT count(*) FROM orders WHERE order_ts >= current_date - 7', false).map((f) => f.code),
+    ).toEqual(['clock_dependent']);
     expect(lintReferenceText("SELECT date('now')", false).map((f) => f.code)).toEqual(['clock_dependent']);
     expect(lintReferenceText('SELECT current_time', true).map((f) => f.code)).toEqual(['clock_dependent']);
-    expect(lintReferenceText('SELECT x FROM t ORDER BY random()\nLIMIT 1', true)).toEqual([expect.objectContaining({ code: 'nondeterministic', line: 1 })]);
+    expect(lintReferenceText('SELECT x FROM t ORDER BY random()\nLIMIT 1', true)).toEqual([
+      expect.objectContaining({ code: 'nondeterministic', line: 1 }),
+    ]);
     expect(lintReferenceText('SELECT * FROM t USING SAMPLE 10', true).map((f) => f.code)).toEqual(['nondeterministic']);
     // Names in strings, comments, qualified columns and aliases are not calls.
     expect(lintReferenceText("SELECT 'now()' AS today, t.now, s.random -- random()", false)).toEqual([]);
@@ -55,13 +76,27 @@ describe('golden lint without an engine', () => {
 });
 
 describe('exactCompare', () => {
-  const dec = (...values: string[]): ResultTable => ({ columns: [{ name: 'x', engineType: 'DECIMAL(10,2)', kind: 'decimal' }], rows: values.map((v) => [v]) });
+  const dec = (...values: string[]): ResultTable => ({
+    columns: [{ name: 'x', engineType: 'DECIMAL(10,2)', kind: 'decimal' }],
+    rows: values.map((v) => [v]),
+  });
   it('compares decimals by value, rows as a bag unless order matters, and kinds strictly', () => {
-    expect(exactCompare(dec('12.50', '1.00'), dec('1', '12.5'), { orderMatters: false })).toEqual({ equal: true, reasons: [] });
-    expect(exactCompare(dec('12.50', '1.00'), dec('1', '12.5'), { orderMatters: true }).reasons).toEqual(['order_violation: first at row 1']);
-    expect(exactCompare(dec('12.50'), dec('12.51'), { orderMatters: false }).reasons).toEqual(['value_mismatch: 1 row(s) differ; expected [12.5], actual [12.51]']);
-    expect(exactCompare(dec('1'), int('x', 1), { orderMatters: false }).reasons).toEqual(['type_mismatch: column 1 (x) expected decimal, actual integer (BIGINT)']);
-    expect(exactCompare(dec('1', '2'), dec('1'), { orderMatters: false }).reasons).toEqual(['row_count_mismatch: expected 2, actual 1']);
+    expect(exactCompare(dec('12.50', '1.00'), dec('1', '12.5'), { orderMatters: false })).toEqual({
+      equal: true,
+      reasons: [],
+    });
+    expect(exactCompare(dec('12.50', '1.00'), dec('1', '12.5'), { orderMatters: true }).reasons).toEqual([
+      'order_violation: first at row 1',
+    ]);
+    expect(exactCompare(dec('12.50'), dec('12.51'), { orderMatters: false }).reasons).toEqual([
+      'value_mismatch: 1 row(s) differ; expected [12.5], actual [12.51]',
+    ]);
+    expect(exactCompare(dec('1'), int('x', 1), { orderMatters: false }).reasons).toEqual([
+      'type_mismatch: column 1 (x) expected decimal, actual integer (BIGINT)',
+    ]);
+    expect(exactCompare(dec('1', '2'), dec('1'), { orderMatters: false }).reasons).toEqual([
+      'row_count_mismatch: expected 2, actual 1',
+    ]);
   });
 });
 
@@ -78,7 +113,11 @@ describe('runSelfCheck on an engine', () => {
   });
 
   it('passes a sound golden with no finding, and reports the fixture digest before and after', async () => {
-    const report = await runSelfCheck(corpusOf([golden('count', 'SELECT count(*) AS n FROM t', { expected: int('n', 6), shape: 'scalar' })]), engine, { fixtures: resolver });
+    const report = await runSelfCheck(
+      corpusOf([golden('count', 'SELECT count(*) AS n FROM t', { expected: int('n', 6), shape: 'scalar' })]),
+      engine,
+      { fixtures: resolver },
+    );
     expect(report.findings).toEqual([]);
     expect(report.passed).toBe(true);
     expect(report.case_results).toEqual([expect.objectContaining({ case_id: 'count', status: 'pass', rows: 1 })]);
@@ -107,13 +146,19 @@ describe('runSelfCheck on an engine', () => {
     );
     expect(report.passed).toBe(false);
     expect(codes(report, 'stale')).toEqual(['expected_mismatch']);
-    expect(report.findings.find((f) => f.case_id === 'stale')!.evidence).toEqual([expect.stringMatching(/^value_mismatch: .*7.*6|^value_mismatch: .*6.*7/)]);
+    expect(report.findings.find((f) => f.case_id === 'stale')!.evidence).toEqual([
+      expect.stringMatching(/^value_mismatch: .*7.*6|^value_mismatch: .*6.*7/),
+    ]);
     expect(codes(report, 'broken')).toEqual(['reference_failed']);
     expect(report.findings.find((f) => f.case_id === 'broken')!.evidence).toContain('missing_column');
     expect(codes(report, 'empty')).toEqual(['empty_result']);
-    expect(report.findings.filter((f) => f.case_id === 'no-expected').map((f) => [f.code, f.severity])).toEqual([['expected_missing', 'warning']]);
+    expect(report.findings.filter((f) => f.case_id === 'no-expected').map((f) => [f.code, f.severity])).toEqual([
+      ['expected_missing', 'warning'],
+    ]);
     expect(codes(report, 'tie')).toEqual(['expected_missing', 'limit_through_tie']);
-    expect(report.findings.find((f) => f.case_id === 'tie' && f.code === 'limit_through_tie')!.message).toContain('Rows 2 and 3 share the ORDER BY keys [8]');
+    expect(report.findings.find((f) => f.case_id === 'tie' && f.code === 'limit_through_tie')!.message).toContain(
+      'Rows 2 and 3 share the ORDER BY keys [8]',
+    );
     expect(codes(report, 'tie-positional')).toEqual(['expected_missing', 'limit_through_tie']);
     expect(codes(report, 'tie-hidden-key')).toEqual(['expected_missing', 'limit_through_tie']);
     expect(codes(report, 'tie-broken')).toEqual(['expected_missing']);
@@ -122,8 +167,23 @@ describe('runSelfCheck on an engine', () => {
     expect(codes(report, 'unordered-limit')).toEqual(['expected_missing', 'limit_without_order']);
     expect(codes(report, 'harmless-limit')).toEqual(['expected_missing']);
     expect(codes(report, 'random')).toEqual(['nondeterministic', 'expected_missing', 'unstable_result']);
-    expect(report.case_results.filter((r) => r.status === 'fail').map((r) => r.case_id).sort()).toEqual(
-      ['broken', 'empty', 'random', 'stale', 'tie', 'tie-at-offset', 'tie-hidden-key', 'tie-positional', 'unordered-limit'].sort(),
+    expect(
+      report.case_results
+        .filter((r) => r.status === 'fail')
+        .map((r) => r.case_id)
+        .sort(),
+    ).toEqual(
+      [
+        'broken',
+        'empty',
+        'random',
+        'stale',
+        'tie',
+        'tie-at-offset',
+        'tie-hidden-key',
+        'tie-positional',
+        'unordered-limit',
+      ].sort(),
     );
   }, 120_000);
 
@@ -131,7 +191,9 @@ describe('runSelfCheck on an engine', () => {
     const clock = golden('clock', 'SELECT CAST(current_date AS VARCHAR) AS d', {
       expected: { columns: [{ name: 'd', engineType: 'VARCHAR', kind: 'text' }], rows: [['2025-06-30']] },
     });
-    const frozen = await runSelfCheck(corpusOf([clock]), engine, { fixtures: () => ({ source: sqlFixture('ties', DUMP, '2025-06-30T18:00:00Z') }) });
+    const frozen = await runSelfCheck(corpusOf([clock]), engine, {
+      fixtures: () => ({ source: sqlFixture('ties', DUMP, '2025-06-30T18:00:00Z') }),
+    });
     expect(frozen.findings).toEqual([]);
     const unfrozen = await runSelfCheck(corpusOf([clock]), engine, { fixtures: resolver });
     expect(codes(unfrozen, 'clock')[0]).toBe('clock_dependent');
@@ -139,17 +201,23 @@ describe('runSelfCheck on an engine', () => {
   });
 
   it('flags a reference over the time budget', async () => {
-    const report = await runSelfCheck(corpusOf([golden('slow', 'SELECT count(*) AS n FROM range(3000000) a', { expected: int('n', 3000000) })]), engine, {
-      fixtures: resolver,
-      timeBudgetMs: 0.001,
-    });
+    const report = await runSelfCheck(
+      corpusOf([golden('slow', 'SELECT count(*) AS n FROM range(3000000) a', { expected: int('n', 3000000) })]),
+      engine,
+      {
+        fixtures: resolver,
+        timeBudgetMs: 0.001,
+      },
+    );
     expect(codes(report, 'slow')).toEqual(['over_time_budget']);
   });
 
   it('refuses a corpus written for another engine, an unknown fixture, and a fixture that is not the manifest one', async () => {
     const other = await runSelfCheck(corpusOf([golden('x', 'SELECT 1')], 'sqlite'), engine, { fixtures: resolver });
     expect(codes(other)).toEqual(['engine_mismatch']);
-    const unknown = await runSelfCheck(corpusOf([golden('x', 'SELECT 1', { fixture: 'nowhere' })]), engine, { fixtures: resolver });
+    const unknown = await runSelfCheck(corpusOf([golden('x', 'SELECT 1', { fixture: 'nowhere' })]), engine, {
+      fixtures: resolver,
+    });
     expect(codes(unknown)).toEqual(['fixture_unavailable']);
     expect(unknown.case_results).toEqual([expect.objectContaining({ case_id: 'x', status: 'not_run' })]);
     const wrong = await runSelfCheck(corpusOf([golden('x', 'SELECT 1 AS one', { expected: int('one', 1) })]), engine, {
@@ -160,14 +228,22 @@ describe('runSelfCheck on an engine', () => {
 
   it('accepts another comparison policy as a plug-in', async () => {
     const seen: string[] = [];
-    const report = await runSelfCheck(corpusOf([golden('count', 'SELECT count(*) AS n FROM t', { expected: int('n', 6), shape: 'scalar' })]), engine, {
-      fixtures: resolver,
-      compare: (_e, _a, request) => {
-        seen.push(`${request.orderMatters}:${request.shape}`);
-        return { equal: false, reasons: ['policy says no'] };
+    const report = await runSelfCheck(
+      corpusOf([golden('count', 'SELECT count(*) AS n FROM t', { expected: int('n', 6), shape: 'scalar' })]),
+      engine,
+      {
+        fixtures: resolver,
+        compare: (_e, _a, request) => {
+          seen.push(`${request.orderMatters}:${request.shape}`);
+          return { equal: false, reasons: ['policy says no'] };
+        },
       },
-    });
+    );
     expect(seen).toEqual(['false:scalar']);
-    expect(report.findings[0]).toMatchObject({ code: 'expected_mismatch', case_id: 'count', evidence: ['policy says no'] });
+    expect(report.findings[0]).toMatchObject({
+      code: 'expected_mismatch',
+      case_id: 'count',
+      evidence: ['policy says no'],
+    });
   });
 });

@@ -61,7 +61,6 @@ export function statementAttacks(file: (name: string) => string): Attack[] {
   ];
 }
 
-
 /**
  * PostgreSQL's own (PGlite and a server): the reader role, the READ ONLY
  * transaction and the functions revoked from PUBLIC must refuse each one.
@@ -82,7 +81,11 @@ const POSTGRES_ATTACKS: Attack[] = [
   both("SELECT pg_catalog.set_config('search_path', 'pg_temp', true)", 'settings, qualified', 'function_call'),
   both(`SELECT "set_config"('transaction_read_only', 'off', true)`, 'settings, quoted', 'function_call'),
   both(`SELECT U&"\\0073et_config"('role', 'postgres', false)`, 'settings, unicode escape', 'invalid_text'),
-  both("SELECT * FROM ts_stat('SELECT set_config(''role'', ''postgres'', false)::tsvector')", 'dynamic SQL hides the name', 'function_call'),
+  both(
+    "SELECT * FROM ts_stat('SELECT set_config(''role'', ''postgres'', false)::tsvector')",
+    'dynamic SQL hides the name',
+    'function_call',
+  ),
   both("SELECT query_to_xml('SELECT pg_advisory_lock(1)', true, true, '')", 'dynamic SQL', 'function_call'),
   both("SELECT pg_read_file('/etc/passwd')", 'file read', 'function_call'),
   both("SELECT pg_read_binary_file('/etc/passwd')", 'file read', 'function_call'),
@@ -96,7 +99,7 @@ const POSTGRES_ATTACKS: Attack[] = [
   both('SELECT pg_try_advisory_lock(1)', 'a lock that outlives the query', 'function_call'),
   both('SELECT pg_advisory_xact_lock(1)', 'locks', 'function_call'),
   both('SELECT pg_sleep(10)', 'sleeps past the budget', 'function_call'),
-  both('SELECT pg_catalog.pg_sleep_for(\'10 seconds\')', 'sleeps past the budget, qualified', 'function_call'),
+  both("SELECT pg_catalog.pg_sleep_for('10 seconds')", 'sleeps past the budget, qualified', 'function_call'),
   both("SELECT pg_notify('leak', 'x')", 'messages to other sessions', 'function_call'),
   both("SELECT nextval('seq')", 'sequence state', 'function_call'),
   both('SELECT txid_current()', 'counters shared between cases', 'function_call'),
@@ -107,7 +110,7 @@ const POSTGRES_ATTACKS: Attack[] = [
   both('SELECT * FROM items FOR UPDATE', 'row locks'),
   both('SELECT * FROM pg_catalog.pg_authid', 'password hashes'),
   both("SELECT current_setting('data_directory')", 'server file layout'),
-  both("SELECT * FROM items; SELECT 1", 'stacked statement', 'multiple_statements'),
+  both('SELECT * FROM items; SELECT 1', 'stacked statement', 'multiple_statements'),
 ];
 
 /** Reads the lexical gate lets through: the engine (or the call allow-list) must refuse them. */
@@ -125,8 +128,12 @@ export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
     both("SELECT * FROM enable_logging('QueryLog')", 'logging', 'function_call'),
     both('SELECT * FROM enable_logging()', 'logging', 'function_call'),
     both("SELECT * FROM system.main.enable_logging('QueryLog')", 'logging, qualified', 'function_call'),
-    both("SELECT * FROM \"ENABLE_LOGGING\"('QueryLog')", 'logging, quoted', 'function_call'),
-    both("SELECT * FROM enable_logging /* c */ ('QueryLog')", 'logging, comment before the parenthesis', 'function_call'),
+    both('SELECT * FROM "ENABLE_LOGGING"(\'QueryLog\')', 'logging, quoted', 'function_call'),
+    both(
+      "SELECT * FROM enable_logging /* c */ ('QueryLog')",
+      'logging, comment before the parenthesis',
+      'function_call',
+    ),
     both("SELECT * FROM (SELECT 1) t, enable_logging('QueryLog')", 'logging in a join', 'function_call'),
     both("WITH x AS (SELECT * FROM enable_logging('QueryLog')) SELECT 1", 'logging in a CTE', 'function_call'),
     both('SELECT * FROM duckdb_logs()', 'reads other queries', 'function_call'),
@@ -151,13 +158,17 @@ export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
     both("SELECT * FROM query('SELECT set' || 'seed(0.5)')", 'dynamic SQL hides the name', 'function_call'),
     both("SELECT * FROM query_table('items')", 'dynamic SQL', 'function_call'),
     both('SELECT uuidv7()', 'embeds the real time', 'function_call'),
-    both('SELECT current_query()', "reveals the statement the sandbox built", 'function_call'),
+    both('SELECT current_query()', 'reveals the statement the sandbox built', 'function_call'),
     both('SELECT current_query_id(), current_transaction_id()', 'counters shared between cases', 'function_call'),
     both('SELECT txid_current()', 'counters shared between cases', 'function_call'),
     both('SELECT * FROM duckdb_prepared_statements()', 'session state', 'function_call'),
     both('SELECT * FROM duckdb_secrets()', 'session state', 'function_call'),
     both("SELECT * FROM enable_logging('QueryLog", 'unterminated text', 'invalid_text'),
-    both("SELECT 'Zoë 漢字 🎉' AS t, setseed(0.5)", 'after multi-byte text (the tokenizer counts bytes)', 'function_call'),
+    both(
+      "SELECT 'Zoë 漢字 🎉' AS t, setseed(0.5)",
+      'after multi-byte text (the tokenizer counts bytes)',
+      'function_call',
+    ),
     both('SELECT "zoë🎉".setseed() FROM (SELECT 0.5 AS "zoë🎉")', 'after a multi-byte identifier', 'function_call'),
   ],
   sqlite: [
@@ -165,10 +176,14 @@ export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
     both('WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', 'write in a CTE'),
     both('SELECT * FROM pragma_query_only(0)', 'settings through a pragma function'),
     both("SELECT * FROM pragma_journal_mode('off')", 'settings through a pragma function'),
-    both("SELECT * FROM pragma_writable_schema(1)", 'settings through a pragma function'),
+    both('SELECT * FROM pragma_writable_schema(1)', 'settings through a pragma function'),
     both("ATTACH ':memory:' AS scratch", 'catalog change', 'attach'),
     both("SELECT writefile('/tmp/x', 'y')", 'file write'),
-    both("SELECT * FROM temp.sqlite_schema WHERE 0; CREATE TEMP TABLE t(x)", 'stacked temp state', 'multiple_statements'),
+    both(
+      'SELECT * FROM temp.sqlite_schema WHERE 0; CREATE TEMP TABLE t(x)',
+      'stacked temp state',
+      'multiple_statements',
+    ),
   ],
   pglite: POSTGRES_ATTACKS,
   postgres: POSTGRES_ATTACKS,

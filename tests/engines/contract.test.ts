@@ -34,12 +34,19 @@ for (const engineName of ['duckdb', 'sqlite', 'pglite'] as const) {
         const result: QueryResult = outcome.value;
         expect(result.columns.map((col) => col.kind)).toEqual(expectation.kinds);
         if (expectation.names) expect(result.columns.map((col) => col.name)).toEqual(expectation.names);
-        if (expectation.engineTypes) expect(result.columns.map((col) => col.engineType)).toEqual(expectation.engineTypes);
+        if (expectation.engineTypes)
+          expect(result.columns.map((col) => col.engineType)).toEqual(expectation.engineTypes);
         if (expectation.children)
           expectation.children.forEach((kinds, i) => {
-            if (kinds) expect(result.columns[i]!.children?.map((child) => child.kind), `children of column ${i}`).toEqual(kinds);
+            if (kinds)
+              expect(
+                result.columns[i]!.children?.map((child) => child.kind),
+                `children of column ${i}`,
+              ).toEqual(kinds);
           });
-        expect(result.rows.map((row) => row.map(normalizeCell))).toEqual(rowsOf(expectation).map((row) => row.map(normalizeCell)));
+        expect(result.rows.map((row) => row.map(normalizeCell))).toEqual(
+          rowsOf(expectation).map((row) => row.map(normalizeCell)),
+        );
         for (const col of result.columns) expect(col.engineType).not.toBe('');
       });
     }
@@ -48,7 +55,9 @@ for (const engineName of ['duckdb', 'sqlite', 'pglite'] as const) {
 
 describe('engine contract: engine types are the engine’s own names', () => {
   it('DuckDB reports DECIMAL(p,s), BIGINT, DATE, TIMESTAMP', async () => {
-    const outcome = await engines.duckdb!.execute("SELECT 1.5::DECIMAL(18,2) a, 1::BIGINT b, DATE '2024-01-01' c, TIMESTAMP '2024-01-01 10:00:00' d");
+    const outcome = await engines.duckdb!.execute(
+      "SELECT 1.5::DECIMAL(18,2) a, 1::BIGINT b, DATE '2024-01-01' c, TIMESTAMP '2024-01-01 10:00:00' d",
+    );
     if (!outcome.ok) throw new Error(outcome.error.message);
     expect(outcome.value.columns.map((c) => c.engineType)).toEqual(['DECIMAL(18,2)', 'BIGINT', 'DATE', 'TIMESTAMP']);
   });

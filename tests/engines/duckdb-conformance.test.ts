@@ -19,7 +19,12 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareResults } from '../../src/core/result/compare.ts';
-import { decimalFromUnscaled, decimalToUnscaled, isDecimalText, normalizeDecimal } from '../../src/core/value/decimal.ts';
+import {
+  decimalFromUnscaled,
+  decimalToUnscaled,
+  isDecimalText,
+  normalizeDecimal,
+} from '../../src/core/value/decimal.ts';
 import { decodeResultTable, encodeResultTable } from '../../src/core/value/json-codec.ts';
 import type { Cell, Column, ResultTable } from '../../src/core/value/kind.ts';
 import { prettyJson } from '../../src/cli/json.ts';
@@ -71,7 +76,9 @@ function cellMatches(column: Column, cell: Cell, actual: string, expected: strin
     }
     case 'boolean': {
       const e = expected.toLowerCase();
-      return cell === (e === 'true' || e === '1') && (e === 'true' || e === '1' || e === 'false' || e === '0') ? 'boolean' : null;
+      return cell === (e === 'true' || e === '1') && (e === 'true' || e === '1' || e === 'false' || e === '0')
+        ? 'boolean'
+        : null;
     }
     default:
       return null;
@@ -83,7 +90,11 @@ function changed(column: Column, cell: Cell): Cell | undefined {
   if (cell === null) return undefined;
   switch (column.kind) {
     case 'integer':
-      return typeof cell === 'bigint' ? cell + 1n : Number.isSafeInteger((cell as number) + 1) ? (cell as number) + 1 : BigInt(cell as number) + 1n;
+      return typeof cell === 'bigint'
+        ? cell + 1n
+        : Number.isSafeInteger((cell as number) + 1)
+          ? (cell as number) + 1
+          : BigInt(cell as number) + 1n;
     case 'decimal': {
       const { unscaled, scale } = decimalToUnscaled(cell as string);
       return decimalFromUnscaled(unscaled + 1n, scale);
@@ -108,7 +119,10 @@ function changed(column: Column, cell: Cell): Cell | undefined {
       });
     }
     case 'time':
-      return (cell as string).replace(/^(\d\d:\d\d:\d)(\d)/, (_, head: string, d: string) => head + (d === '0' ? '1' : '0'));
+      return (cell as string).replace(
+        /^(\d\d:\d\d:\d)(\d)/,
+        (_, head: string, d: string) => head + (d === '0' ? '1' : '0'),
+      );
     case 'blob': {
       const bytes = cell as Uint8Array;
       if (bytes.length === 0) return new Uint8Array([0]);
@@ -190,7 +204,8 @@ function withOneCellChanged(table: ResultTable): { table: ResultTable; at: strin
 }
 
 function sortRows(block: QueryBlock, rows: string[][]): string[][] {
-  if (block.sort === 'rowsort') return [...rows].sort((a, b) => (a.join('\t') < b.join('\t') ? -1 : a.join('\t') > b.join('\t') ? 1 : 0));
+  if (block.sort === 'rowsort')
+    return [...rows].sort((a, b) => (a.join('\t') < b.join('\t') ? -1 : a.join('\t') > b.join('\t') ? 1 : 0));
   if (block.sort === 'valuesort') {
     const values = rows.flat().sort();
     return values.map((v) => [v]);
@@ -212,7 +227,17 @@ interface Tally {
 
 describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped: ${DIR} is absent`})`, () => {
   let engine: SupervisedEngine;
-  const tally: Tally = { blocks: 0, cells: 0, engineErrors: [], refused: [], valueDefects: [], comparisonDefects: [], notChangeable: 0, notes: new Map(), matches: new Map() };
+  const tally: Tally = {
+    blocks: 0,
+    cells: 0,
+    engineErrors: [],
+    refused: [],
+    valueDefects: [],
+    comparisonDefects: [],
+    notChangeable: 0,
+    notes: new Map(),
+    matches: new Map(),
+  };
 
   beforeAll(async () => {
     engine = openEngine('duckdb');
@@ -231,8 +256,10 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
       const outcome = await engine.execute(block.sql, { timeoutMs: 20_000, maxRows: 100_000 });
       if (!outcome.ok) {
         // The sandbox refuses a few functions on purpose (stats(), test_all_types()): counted, not a defect.
-        if (outcome.error.code === 'sandbox.statement_rejected') tally.refused.push(`${where}: ${outcome.error.message.split('\n')[0]}`);
-        else tally.engineErrors.push({ where, message: `${outcome.error.code}: ${outcome.error.message.split('\n')[0]}` });
+        if (outcome.error.code === 'sandbox.statement_rejected')
+          tally.refused.push(`${where}: ${outcome.error.message.split('\n')[0]}`);
+        else
+          tally.engineErrors.push({ where, message: `${outcome.error.code}: ${outcome.error.message.split('\n')[0]}` });
         continue;
       }
       tally.blocks++;
@@ -254,7 +281,9 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
         continue;
       }
       if (!expected || table.columns.length !== block.columns || expected.length !== table.rows.length) {
-        tally.valueDefects.push(`${where}: shape ${table.rows.length}×${table.columns.length}, DuckDB expects ${expected?.length ?? '?'}×${block.columns}\n  ${block.sql}`);
+        tally.valueDefects.push(
+          `${where}: shape ${table.rows.length}×${table.columns.length}, DuckDB expects ${expected?.length ?? '?'}×${block.columns}\n  ${block.sql}`,
+        );
         continue;
       }
       const sortedActual = sortRows(block, actualText);
@@ -267,16 +296,26 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
           const e = sortedExpected[r]![c]!;
           const column = block.sort === 'valuesort' ? table.columns[0]! : table.columns[c]!;
           // Sorting reorders texts, not cells: the by-value rules read the value back from the text then.
-          const cell = block.sort === 'nosort' ? table.rows[r]![c]! : a === 'NULL' ? null : column.kind === 'float' ? parseFloatText(a) : a;
+          const cell =
+            block.sort === 'nosort'
+              ? table.rows[r]![c]!
+              : a === 'NULL'
+                ? null
+                : column.kind === 'float'
+                  ? parseFloatText(a)
+                  : a;
           const match = cellMatches(column, cell, a, e);
           tally.matches.set(match ?? 'none', (tally.matches.get(match ?? 'none') ?? 0) + 1);
           if (!match)
-            tally.valueDefects.push(`${where} row ${r + 1} col ${c + 1} (${column.engineType}): got ${JSON.stringify(a)}, DuckDB says ${JSON.stringify(e)}\n  ${block.sql.split('\n').join(' ')}`);
+            tally.valueDefects.push(
+              `${where} row ${r + 1} col ${c + 1} (${column.engineType}): got ${JSON.stringify(a)}, DuckDB says ${JSON.stringify(e)}\n  ${block.sql.split('\n').join(' ')}`,
+            );
         }
       // Result comparison: itself passes; with one cell changed it fails.
       try {
         const self = compareResults(outcome.value, table);
-        if (!self.result_equality_family.mode_pass) tally.comparisonDefects.push(`${where}: the result does not equal itself read back from JSON`);
+        if (!self.result_equality_family.mode_pass)
+          tally.comparisonDefects.push(`${where}: the result does not equal itself read back from JSON`);
         const change = withOneCellChanged(table);
         if (!change) tally.notChangeable++;
         else if (compareResults(table, change.table).result_equality_family.mode_pass)
@@ -306,7 +345,8 @@ describe.skipIf(!present)(`DuckDB's own value tests (${present ? DIR : `skipped:
     console.log(`DuckDB sqllogictest conformance: ${JSON.stringify(summary, null, 2)}`);
     if (tally.valueDefects.length) console.log(`value defects:\n${tally.valueDefects.join('\n')}`);
     if (tally.refused.length) console.log(`refused by the sandbox:\n${tally.refused.join('\n')}`);
-    if (tally.engineErrors.length) console.log(`engine errors:\n${tally.engineErrors.map((e) => `${e.where}: ${e.message}`).join('\n')}`);
+    if (tally.engineErrors.length)
+      console.log(`engine errors:\n${tally.engineErrors.map((e) => `${e.where}: ${e.message}`).join('\n')}`);
     expect(tally.valueDefects.slice(0, 40), `${tally.valueDefects.length} value defects`).toEqual([]);
     expect(tally.comparisonDefects.slice(0, 40), `${tally.comparisonDefects.length} comparison defects`).toEqual([]);
     expect(tally.engineErrors.slice(0, 40), `${tally.engineErrors.length} engine errors`).toEqual([]);

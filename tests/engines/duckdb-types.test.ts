@@ -21,18 +21,37 @@ describe('DuckDB type names', () => {
           kind: 'struct',
           children: [
             { name: 'a b', engineType: 'INTEGER', kind: 'integer' },
-            { name: 'x"y', engineType: 'INTERVAL[]', kind: 'list', children: [{ name: 'element', engineType: 'INTERVAL', kind: 'interval' }] },
-            { name: 'n', engineType: 'STRUCT(d DECIMAL(18,2))', kind: 'struct', children: [{ name: 'd', engineType: 'DECIMAL(18,2)', kind: 'decimal' }] },
+            {
+              name: 'x"y',
+              engineType: 'INTERVAL[]',
+              kind: 'list',
+              children: [{ name: 'element', engineType: 'INTERVAL', kind: 'interval' }],
+            },
+            {
+              name: 'n',
+              engineType: 'STRUCT(d DECIMAL(18,2))',
+              kind: 'struct',
+              children: [{ name: 'd', engineType: 'DECIMAL(18,2)', kind: 'decimal' }],
+            },
           ],
         },
       ],
     });
-    expect(parseDuckDbType('MAP(VARCHAR, INTEGER[])')).toMatchObject({ shape: 'map', children: [{ name: 'key' }, { name: 'value', type: { shape: 'list' } }] });
-    expect(parseDuckDbType("ENUM('a', 'b''c)')[]")).toMatchObject({ shape: 'list', children: [{ type: { base: 'ENUM', text: "ENUM('a', 'b''c)')" } }] });
+    expect(parseDuckDbType('MAP(VARCHAR, INTEGER[])')).toMatchObject({
+      shape: 'map',
+      children: [{ name: 'key' }, { name: 'value', type: { shape: 'list' } }],
+    });
+    expect(parseDuckDbType("ENUM('a', 'b''c)')[]")).toMatchObject({
+      shape: 'list',
+      children: [{ type: { base: 'ENUM', text: "ENUM('a', 'b''c)')" } }],
+    });
   });
 
   it('gives HUGEINT and UHUGEINT inside nested values the integer kind', () => {
-    expect(duckDbColumn('h', 'STRUCT(x HUGEINT, u UHUGEINT)[]').children![0]!.children!.map((c) => c.kind)).toEqual(['integer', 'integer']);
+    expect(duckDbColumn('h', 'STRUCT(x HUGEINT, u UHUGEINT)[]').children![0]!.children!.map((c) => c.kind)).toEqual([
+      'integer',
+      'integer',
+    ]);
     expect(duckDbColumn('t', 'TIMESTAMP WITH TIME ZONE').kind).toBe('timestamptz');
     expect(duckDbColumn('n', '"NULL"').kind).toBe('null');
   });
@@ -59,17 +78,27 @@ describe('the Arrow reader on sliced data', () => {
   // apache-arrow 17 cuts a slice's value buffers at its offset but not its validity bitmap:
   // the reader must apply the offset to the bitmap only (the cause of issue #23).
   it('reads each row of a sliced list, struct and boolean column at its own position', () => {
-    const lists = vectorFromArray([[1], [10, 11], null, [20, null, 22]], new List(new Field('element', new Int32(), true)));
+    const lists = vectorFromArray(
+      [[1], [10, 11], null, [20, null, 22]],
+      new List(new Field('element', new Int32(), true)),
+    );
     const column = duckDbColumn('l', 'INTEGER[]');
     const sliced = lists.slice(1);
     const read = readerFor(sliced.data[0]!, column);
     expect([0, 1, 2].map(read)).toEqual([[10, 11], null, [20, null, 22]]);
 
     const structs = vectorFromArray(
-      [{ x: 1.5, b: true }, { x: null, b: false }, { x: 3.5, b: null }],
+      [
+        { x: 1.5, b: true },
+        { x: null, b: false },
+        { x: 3.5, b: null },
+      ],
       new Struct([new Field('x', new Float64(), true), new Field('b', new Bool(), true)]),
     );
     const readStruct = readerFor(structs.slice(1).data[0]!, duckDbColumn('s', 'STRUCT(x DOUBLE, b BOOLEAN)'));
-    expect([0, 1].map(readStruct)).toEqual([{ x: null, b: false }, { x: 3.5, b: null }]);
+    expect([0, 1].map(readStruct)).toEqual([
+      { x: null, b: false },
+      { x: 3.5, b: null },
+    ]);
   });
 });

@@ -29,7 +29,10 @@ const PROBES: Record<ErrorCategory, Record<Engines, string | null>> = {
   ambiguous_reference: { duckdb: 'SELECT a FROM t t1, t t2', sqlite: 'SELECT a FROM t t1, t t2' },
   // SQLite: the database is read-only, but every write is rejected by the statement gate first (statement_rejected).
   permission_error: { duckdb: "SELECT * FROM read_csv('/etc/passwd')", sqlite: null },
-  timeout: { duckdb: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r', sqlite: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r' },
+  timeout: {
+    duckdb: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+    sqlite: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+  },
   statement_rejected: { duckdb: 'DROP TABLE t', sqlite: 'DROP TABLE t' },
   // SQLite has no extensions: an unknown function is unknown_error.
   engine_unsupported: { duckdb: 'SELECT ST_Point(1, 2)', sqlite: null },
@@ -41,43 +44,68 @@ const engines = {} as Record<Engines, SupervisedEngine>;
 beforeAll(async () => {
   for (const name of ['duckdb', 'sqlite'] as const) {
     engines[name] = openEngine(name, { memoryLimit: '256MB' });
-    const loaded = await engines[name].load(sqlFixture('t', 'CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2);'));
+    const loaded = await engines[name].load(
+      sqlFixture('t', 'CREATE TABLE t (a INTEGER); INSERT INTO t VALUES (1), (2);'),
+    );
     if (!loaded.ok) throw new Error(loaded.error.message);
   }
 });
 afterAll(async () => Promise.all(Object.values(engines).map((e) => e.close())));
 
 describe.each(['duckdb', 'sqlite'] as const)('error taxonomy on %s', (name) => {
-  it('every class marked reachable is raised by its probe, with the raw message kept', { timeout: 120_000 }, async () => {
-    const got: string[] = [];
-    for (const category of ERROR_CATEGORIES) {
-      const sql = PROBES[category][name];
-      if (sql === null) continue;
-      const outcome = await engines[name].execute(sql, { timeoutMs: category === 'timeout' ? 600 : 20_000 });
-      got.push(`${category}: ${outcome.ok ? 'ran' : (outcome.error.category ?? outcome.error.code)}`);
-      if (!outcome.ok && category !== 'timeout') expect(outcome.error.message.length).toBeGreaterThan(0);
-    }
-    const want = ERROR_CATEGORIES.filter((c) => PROBES[c][name] !== null).map((c) => `${c}: ${c}`);
-    expect(got).toEqual(want);
-  });
+  it(
+    'every class marked reachable is raised by its probe, with the raw message kept',
+    { timeout: 120_000 },
+    async () => {
+      const got: string[] = [];
+      for (const category of ERROR_CATEGORIES) {
+        const sql = PROBES[category][name];
+        if (sql === null) continue;
+        const outcome = await engines[name].execute(sql, { timeoutMs: category === 'timeout' ? 600 : 20_000 });
+        got.push(`${category}: ${outcome.ok ? 'ran' : (outcome.error.category ?? outcome.error.code)}`);
+        if (!outcome.ok && category !== 'timeout') expect(outcome.error.message.length).toBeGreaterThan(0);
+      }
+      const want = ERROR_CATEGORIES.filter((c) => PROBES[c][name] !== null).map((c) => `${c}: ${c}`);
+      expect(got).toEqual(want);
+    },
+  );
 
   it('a division by zero returns NULL instead of raising division_by_zero, and grades as a value', async () => {
     const got: string[] = [];
-    for (const sql of ['SELECT 1 / 0 AS x', 'SELECT 1 % 0 AS x', 'SELECT 1.0 / 0 AS x', 'SELECT CAST(1 AS DECIMAL(10,2)) / 0 AS x']) {
+    for (const sql of [
+      'SELECT 1 / 0 AS x',
+      'SELECT 1 % 0 AS x',
+      'SELECT 1.0 / 0 AS x',
+      'SELECT CAST(1 AS DECIMAL(10,2)) / 0 AS x',
+    ]) {
       const outcome = await engines[name].execute(sql);
       got.push(`${sql}: ${outcome.ok ? JSON.stringify(outcome.value.rows) : outcome.error.category}`);
     }
     expect(got).toEqual(got.map((g) => `${g.split(': ')[0]}: [[null]]`));
     // A candidate dividing by zero is a wrong value (NULL), not an execution failure.
-    const r = await evaluate(evaluationRequest({ expected_sql: 'SELECT count(*) / 2.0 AS x FROM t', actual_sql: 'SELECT count(*) / 0 AS x FROM t' }), engines[name]);
+    const r = await evaluate(
+      evaluationRequest({
+        expected_sql: 'SELECT count(*) / 2.0 AS x FROM t',
+        actual_sql: 'SELECT count(*) / 0 AS x FROM t',
+      }),
+      engines[name],
+    );
     expect(r).toMatchObject({ deterministic_verdict: 'fail', blocked_reason: null, error_types: [] });
   });
 });
 
 describe('out of memory is recognised by exact phrases only (resource_exhausted restarts the engine)', () => {
   const cases: [Engines, string, ErrorCategory][] = [
-    ['duckdb', 'Out of Memory Error: failed to allocate data of size 16.0 MiB (242.2 MiB/244.1 MiB used)', 'resource_exhausted'],
-    ['duckdb', 'Out of Memory Error: could not allocate block of size 256.0 KiB (255.9 MiB/256.0 MiB used)', 'resource_exhausted'],
+    [
+      'duckdb',
+      'Out of Memory Error: failed to allocate data of size 16.0 MiB (242.2 MiB/244.1 MiB used)',
+      'resource_exhausted',
+    ],
+    [
+      'duckdb',
+      'Out of Memory Error: could not allocate block of size 256.0 KiB (255.9 MiB/256.0 MiB used)',
+      'resource_exhausted',
+    ],
     ['duckdb', 'RangeError: WebAssembly.Memory.grow(): Maximum memory size exceeded', 'resource_exhausted'],
     ['duckdb', 'Aborted(OOM)', 'resource_exhausted'],
     ['duckdb', 'malloc of size 1073741824 failed', 'resource_exhausted'],

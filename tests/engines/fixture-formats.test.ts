@@ -46,8 +46,14 @@ describe('SQL dumps', () => {
     const a = await duckdb.load(sqlFixture('portable', PORTABLE_DUMP));
     const b = await sqlite.load(sqlFixture('portable', PORTABLE_DUMP));
     if (!a.ok || !b.ok) throw new Error(JSON.stringify([a, b]));
-    expect(a.value.tables.map((t) => [t.name, t.rowCount])).toEqual([['customers', 3], ['orders', 4]]);
-    expect(b.value.tables.map((t) => [t.name, t.rowCount])).toEqual([['customers', 3], ['orders', 4]]);
+    expect(a.value.tables.map((t) => [t.name, t.rowCount])).toEqual([
+      ['customers', 3],
+      ['orders', 4],
+    ]);
+    expect(b.value.tables.map((t) => [t.name, t.rowCount])).toEqual([
+      ['customers', 3],
+      ['orders', 4],
+    ]);
     expect(a.value.contentDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(a.value.contentDigest).toBe(b.value.contentDigest);
     // And a one-cent change moves it.
@@ -56,13 +62,17 @@ describe('SQL dumps', () => {
   });
 
   it('report a broken dump with the file name and the engine message', async () => {
-    const outcome = await duckdb.load(sqlFixture('broken', 'CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1, 2, 3);'));
+    const outcome = await duckdb.load(
+      sqlFixture('broken', 'CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1, 2, 3);'),
+    );
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
       expect(outcome.error.code).toBe('fixture.load_failed');
       expect(outcome.error.message).toMatch(/broken\.sql/);
     }
-    const onSqlite = await sqlite.load(sqlFixture('broken', 'CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1, 2, 3);'));
+    const onSqlite = await sqlite.load(
+      sqlFixture('broken', 'CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1, 2, 3);'),
+    );
     expect(onSqlite.ok).toBe(false);
     if (!onSqlite.ok) expect(onSqlite.error.message).toMatch(/broken\.sql.*1 columns but 3 values/);
   });
@@ -79,7 +89,9 @@ describe('the frozen clock', () => {
 
   it('pins SQLite date("now") and CURRENT_DATE to the as-of instant', async () => {
     await sqlite.load(sqlFixture('clock', 'CREATE TABLE t (x INTEGER);', asOf));
-    expect(await rows(sqlite, "SELECT CURRENT_DATE, date('now'), datetime('now', '-30 days')")).toEqual([['2025-12-31', '2025-12-31', '2025-12-01 23:59:59']]);
+    expect(await rows(sqlite, "SELECT CURRENT_DATE, date('now'), datetime('now', '-30 days')")).toEqual([
+      ['2025-12-31', '2025-12-31', '2025-12-01 23:59:59'],
+    ]);
   });
 
   it('without an as-of instant, DuckDB clock functions are an engine limitation, not a hang', async () => {
@@ -132,13 +144,20 @@ describe('CSV and Parquet (one table each)', () => {
     const fixture: FixtureSource = {
       name: 'csvs',
       files: [
-        { fileName: 'cities.csv', format: 'csv', bytes: new TextEncoder().encode('id,name,population\n1,Zürich,421878\n2,Kyōto,1463723\n') },
+        {
+          fileName: 'cities.csv',
+          format: 'csv',
+          bytes: new TextEncoder().encode('id,name,population\n1,Zürich,421878\n2,Kyōto,1463723\n'),
+        },
         { fileName: 'tags.csv', format: 'csv', bytes: new TextEncoder().encode('tag\nred\nblue\n') },
       ],
     };
     const loaded = await duckdb.load(fixture);
     if (!loaded.ok) throw new Error(loaded.error.message);
-    expect(loaded.value.tables.map((t) => [t.name, t.rowCount])).toEqual([['cities', 2], ['tags', 2]]);
+    expect(loaded.value.tables.map((t) => [t.name, t.rowCount])).toEqual([
+      ['cities', 2],
+      ['tags', 2],
+    ]);
     expect(await rows(duckdb, 'SELECT name FROM cities ORDER BY id')).toEqual([['Zürich'], ['Kyōto']]);
   });
 
@@ -153,10 +172,20 @@ describe('CSV and Parquet (one table each)', () => {
         { name: 'root', num_children: 3 },
         { name: 'id', type: 'INT32', repetition_type: 'REQUIRED' },
         { name: 'label', type: 'BYTE_ARRAY', converted_type: 'UTF8', repetition_type: 'OPTIONAL' },
-        { name: 'amount', type: 'INT64', converted_type: 'DECIMAL', precision: 12, scale: 2, repetition_type: 'OPTIONAL' },
+        {
+          name: 'amount',
+          type: 'INT64',
+          converted_type: 'DECIMAL',
+          precision: 12,
+          scale: 2,
+          repetition_type: 'OPTIONAL',
+        },
       ],
     });
-    const loaded = await duckdb.load({ name: 'pq', files: [{ fileName: 'payments.parquet', format: 'parquet', bytes: new Uint8Array(buffer) }] });
+    const loaded = await duckdb.load({
+      name: 'pq',
+      files: [{ fileName: 'payments.parquet', format: 'parquet', bytes: new Uint8Array(buffer) }],
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
     expect(loaded.value.tables[0]!.columns.map((c) => c.engineType)).toEqual(['INTEGER', 'VARCHAR', 'DECIMAL(12,2)']);
     expect(await rows(duckdb, 'SELECT * FROM payments ORDER BY id')).toEqual([
@@ -167,13 +196,19 @@ describe('CSV and Parquet (one table each)', () => {
   });
 
   it('reports a file that is not Parquet', async () => {
-    const outcome = await duckdb.load({ name: 'bad', files: [{ fileName: 'bad.parquet', format: 'parquet', bytes: new TextEncoder().encode('id,name\n1,x\n') }] });
+    const outcome = await duckdb.load({
+      name: 'bad',
+      files: [{ fileName: 'bad.parquet', format: 'parquet', bytes: new TextEncoder().encode('id,name\n1,x\n') }],
+    });
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.message).toMatch(/bad\.parquet.*Parquet/);
   });
 
   it('refuses CSV on the sqlite engine with a reason', async () => {
-    const outcome = await sqlite.load({ name: 'c', files: [{ fileName: 'a.csv', format: 'csv', bytes: new TextEncoder().encode('a\n1\n') }] });
+    const outcome = await sqlite.load({
+      name: 'c',
+      files: [{ fileName: 'a.csv', format: 'csv', bytes: new TextEncoder().encode('a\n1\n') }],
+    });
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.code).toBe('fixture.unsupported_format');
   });

@@ -25,7 +25,7 @@ export const TAXONOMY: [string, string][] = [
   ['SELECT * FROM nowhere.items', 'missing_table'],
   ['SELECT nope FROM items', 'missing_column'],
   ['SELECT name + 1 FROM items', 'type_mismatch'],
-  ["SELECT CASE WHEN id > 1 THEN id ELSE name END FROM items", 'type_mismatch'],
+  ['SELECT CASE WHEN id > 1 THEN id ELSE name END FROM items', 'type_mismatch'],
   ['SELECT 1 / 0', 'division_by_zero'],
   ['SELECT name, count(*) FROM items', 'invalid_aggregation'],
   ['SELECT id FROM items a, items b', 'ambiguous_reference'],
@@ -34,9 +34,14 @@ export const TAXONOMY: [string, string][] = [
 ];
 
 function builtIn(name: string): { source: FixtureSource; digest: string } {
-  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.json'), 'utf8')) as { fixtures: Record<string, { dump: string; as_of: string; content_digest: string }> };
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.json'), 'utf8')) as {
+    fixtures: Record<string, { dump: string; as_of: string; content_digest: string }>;
+  };
   const entry = manifest.fixtures[name]!;
-  return { source: { ...fileFixture(path.join(repoRoot, 'fixtures', entry.dump)), name, asOf: entry.as_of }, digest: entry.content_digest };
+  return {
+    source: { ...fileFixture(path.join(repoRoot, 'fixtures', entry.dump)), name, asOf: entry.as_of },
+    digest: entry.content_digest,
+  };
 }
 
 export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: { contract: boolean }): void {
@@ -106,7 +111,9 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
       );
       expect(outcome.ok, outcome.ok ? '' : outcome.error.message).toBe(true);
       if (outcome.ok) expect(outcome.value.rows).toEqual([[1, 'pen,ink,pad', true, '12.000']]);
-      const distinctOn = await engine.execute('SELECT DISTINCT ON (price IS NULL) name FROM items ORDER BY price IS NULL, id');
+      const distinctOn = await engine.execute(
+        'SELECT DISTINCT ON (price IS NULL) name FROM items ORDER BY price IS NULL, id',
+      );
       expect(distinctOn.ok && distinctOn.value.rows).toEqual([['pen'], ['pad']]);
     });
 
@@ -118,13 +125,21 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
     it('plans through the same gate: EXPLAIN of a read, never of a write', async () => {
       const plan = await engine.explain('SELECT name FROM items ORDER BY price');
       expect(plan.ok && plan.value.operators).toContain('SORT');
-      for (const sql of ['DROP TABLE items', 'SELECT 1; DELETE FROM items', "SELECT set_config('role', 'postgres', false)"]) expect((await engine.explain(sql)).ok).toBe(false);
+      for (const sql of [
+        'DROP TABLE items',
+        'SELECT 1; DELETE FROM items',
+        "SELECT set_config('role', 'postgres', false)",
+      ])
+        expect((await engine.explain(sql)).ok).toBe(false);
     });
 
     it('stops a runaway query at its budget and keeps working', async () => {
       const timeoutMs = 1500;
       const started = performance.now();
-      const outcome = await engine.execute('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r', { timeoutMs });
+      const outcome = await engine.execute(
+        'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+        { timeoutMs },
+      );
       expect(performance.now() - started).toBeLessThan(timeoutMs + 2000);
       expect(!outcome.ok && outcome.error.category).toBe('timeout');
       const next = await engine.execute('SELECT count(*) AS n FROM items');
@@ -141,27 +156,37 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
             if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
             expect(outcome.value.columns.map((col) => col.kind)).toEqual(expectation.kinds);
             if (expectation.names) expect(outcome.value.columns.map((col) => col.name)).toEqual(expectation.names);
-            if (expectation.engineTypes) expect(outcome.value.columns.map((col) => col.engineType)).toEqual(expectation.engineTypes);
+            if (expectation.engineTypes)
+              expect(outcome.value.columns.map((col) => col.engineType)).toEqual(expectation.engineTypes);
             if (expectation.children)
               expectation.children.forEach((kinds, i) => {
                 if (kinds) expect(outcome.value.columns[i]!.children?.map((child) => child.kind)).toEqual(kinds);
               });
-            expect(outcome.value.rows.map((row) => row.map(normalizeCell))).toEqual(rowsOf(expectation).map((row) => row.map(normalizeCell)));
+            expect(outcome.value.rows.map((row) => row.map(normalizeCell))).toEqual(
+              rowsOf(expectation).map((row) => row.map(normalizeCell)),
+            );
           });
       });
 
     // Last: these replace the fixture.
-    it.each(['retail', 'retail_monthly'])('the built-in fixture %s loads with the content digest DuckDB gives it', async (name) => {
-      const { source, digest: expected } = builtIn(name);
-      const loaded = await engine.load(source);
-      if (!loaded.ok) throw new Error(loaded.error.message);
-      expect(loaded.value.contentDigest).toBe(expected);
-      expect(loaded.value.tables.map((t) => t.name)).toEqual(['customers', 'order_items', 'orders', 'products']);
-    }, 120_000);
+    it.each(['retail', 'retail_monthly'])(
+      'the built-in fixture %s loads with the content digest DuckDB gives it',
+      async (name) => {
+        const { source, digest: expected } = builtIn(name);
+        const loaded = await engine.load(source);
+        if (!loaded.ok) throw new Error(loaded.error.message);
+        expect(loaded.value.contentDigest).toBe(expected);
+        expect(loaded.value.tables.map((t) => t.name)).toEqual(['customers', 'order_items', 'orders', 'products']);
+      },
+      120_000,
+    );
 
     it('loads a CSV file as a table named after it, types read from the text', async () => {
       const csv = 'id,name,price,sold_on,ok\n1,pen,1.5,2024-01-02,true\n2,"ink, blue",12,2024-02-03,false\n3,,,,\n';
-      const loaded = await engine.load({ name: 'prices', files: [{ fileName: 'prices.csv', format: 'csv', bytes: new TextEncoder().encode(csv) }] });
+      const loaded = await engine.load({
+        name: 'prices',
+        files: [{ fileName: 'prices.csv', format: 'csv', bytes: new TextEncoder().encode(csv) }],
+      });
       if (!loaded.ok) throw new Error(loaded.error.message);
       expect(loaded.value.tables).toEqual([
         {
@@ -185,7 +210,9 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
     });
 
     it('a fixture dump with an error names its file and line', async () => {
-      const loaded = await engine.load(sqlFixture('broken', 'CREATE TABLE t (x INTEGER);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2;\n'));
+      const loaded = await engine.load(
+        sqlFixture('broken', 'CREATE TABLE t (x INTEGER);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2;\n'),
+      );
       expect(loaded.ok).toBe(false);
       if (!loaded.ok) expect(loaded.error.message).toMatch(/^broken\.sql:3: .*syntax error/);
     });

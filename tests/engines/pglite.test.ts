@@ -30,7 +30,14 @@ describe('pglite: a pg_dump fixture', () => {
     expect(loaded.value.engineVersion).toMatch(/^PostgreSQL 18\.\d+ \(PGlite 0\.5\.16\), TimeZone UTC$/);
     const customers = await engine.execute('SELECT id, name, mood, joined, tags, profile FROM customers ORDER BY id');
     if (!customers.ok) throw new Error(customers.error.message);
-    expect(customers.value.columns.map((c) => `${c.engineType}:${c.kind}`)).toEqual(['integer:integer', 'text:text', 'mood:other', 'date:date', 'text[]:list', 'jsonb:other']);
+    expect(customers.value.columns.map((c) => `${c.engineType}:${c.kind}`)).toEqual([
+      'integer:integer',
+      'text:text',
+      'mood:other',
+      'date:date',
+      'text[]:list',
+      'jsonb:other',
+    ]);
     expect(customers.value.rows).toEqual([
       [1, 'Zoë', 'happy', '2024-01-02', ['a', 'b c'], '{"n": 9007199254740993, "vip": true}'],
       [2, 'Tab\there', null, null, [], null],
@@ -48,6 +55,6 @@ describe('pglite: a pg_dump fixture', () => {
     // The view is readable; the sequence is not (no USAGE for the reader, nextval refused by name).
     const view = await engine.execute('SELECT count(*) FROM big_orders');
     expect(view.ok && view.value.rows).toEqual([[1]]);
-    expect((await engine.execute("SELECT last_value FROM ticket_seq")).ok).toBe(false);
+    expect((await engine.execute('SELECT last_value FROM ticket_seq')).ok).toBe(false);
   }, 180_000);
 });

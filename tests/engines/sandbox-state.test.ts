@@ -41,22 +41,28 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
 
     const attacks = [...statementAttacks(file), ...ENGINE_ATTACKS[engineName]];
 
-    it.each(attacks.map((a) => [a.sql.replace(/\n/g, ' ').slice(0, 70), a] as const))('refuses %s, state unchanged', async (_label, attack) => {
-      const outcome = await engine.execute(attack.sql);
-      expect(outcome.ok, `${attack.what}: ${attack.sql}`).toBe(false);
-      if (!outcome.ok && attack.kind) {
-        expect(outcome.error.code).toBe('sandbox.statement_rejected');
-        expect(outcome.error.statement_kind).toBe(attack.kind);
-      }
-      expect(await engine.sandboxState()).toEqual({ ok: true, value: state });
-      expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
-    });
+    it.each(attacks.map((a) => [a.sql.replace(/\n/g, ' ').slice(0, 70), a] as const))(
+      'refuses %s, state unchanged',
+      async (_label, attack) => {
+        const outcome = await engine.execute(attack.sql);
+        expect(outcome.ok, `${attack.what}: ${attack.sql}`).toBe(false);
+        if (!outcome.ok && attack.kind) {
+          expect(outcome.error.code).toBe('sandbox.statement_rejected');
+          expect(outcome.error.statement_kind).toBe(attack.kind);
+        }
+        expect(await engine.sandboxState()).toEqual({ ok: true, value: state });
+        expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+      },
+    );
 
     it('an attempt to turn logging on leaves nothing for a later case to read', async () => {
       await engine.execute("SELECT * FROM enable_logging('QueryLog')");
       const reference = await engine.execute("SELECT 'the answer key' AS reference_sql");
       expect(reference.ok).toBe(true);
-      for (const read of ['SELECT * FROM duckdb_logs()', "SELECT message FROM duckdb_logs WHERE message LIKE '%answer key%'"]) {
+      for (const read of [
+        'SELECT * FROM duckdb_logs()',
+        "SELECT message FROM duckdb_logs WHERE message LIKE '%answer key%'",
+      ]) {
         const stolen = await engine.execute(read);
         expect(stolen.ok).toBe(false);
       }
@@ -86,7 +92,9 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
 
     // Last: it replaces the fixture.
     it('a fixture dump with a syntax error names its file and line once', async () => {
-      const loaded = await engine.load(sqlFixture('broken', 'CREATE TABLE t (x INTEGER);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2;\n'));
+      const loaded = await engine.load(
+        sqlFixture('broken', 'CREATE TABLE t (x INTEGER);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (2;\n'),
+      );
       expect(loaded.ok).toBe(false);
       if (!loaded.ok) {
         expect(loaded.error.message).toMatch(/^broken\.sql:3: .*syntax error/);

@@ -61,13 +61,19 @@ const ENGINE_REFUSES: Record<'duckdb' | 'sqlite', [string, RegExp][]> = {
     ["SELECT nextval('seq')", /statement_rejected/],
     ['SELECT setseed(0.5)', /statement_rejected/],
     // DuckDB: "Not implemented Error: A CTE needs a SELECT".
-    ['WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', /syntax_error|statement_rejected|unknown_error/],
-    ["SELECT * FROM (SELECT 1) UNION ALL SELECT * FROM query('DROP TABLE items')", /statement_rejected|syntax_error|unknown_error/],
+    [
+      'WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone',
+      /syntax_error|statement_rejected|unknown_error/,
+    ],
+    [
+      "SELECT * FROM (SELECT 1) UNION ALL SELECT * FROM query('DROP TABLE items')",
+      /statement_rejected|syntax_error|unknown_error/,
+    ],
   ],
   sqlite: [
     ["SELECT load_extension('/tmp/evil.so')", /unknown_error|permission_error/],
     ['WITH gone AS (DELETE FROM items RETURNING *) SELECT * FROM gone', /syntax_error|statement_rejected/],
-    ["SELECT * FROM pragma_query_only", /.*/],
+    ['SELECT * FROM pragma_query_only', /.*/],
   ],
 };
 
@@ -113,18 +119,28 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
 
     if (engineName === 'duckdb')
       it('runs PIVOT (with its IN list) and UNPIVOT; a PIVOT needing a type first is refused with how to write it', async () => {
-        const pivot = await engine.execute("PIVOT (SELECT name, price FROM items) ON name IN ('ink', 'pad', 'pen') USING sum(price)");
+        const pivot = await engine.execute(
+          "PIVOT (SELECT name, price FROM items) ON name IN ('ink', 'pad', 'pen') USING sum(price)",
+        );
         expect(pivot.ok, pivot.ok ? '' : pivot.error.message).toBe(true);
         if (pivot.ok) expect(pivot.value.columns.map((c) => c.name)).toEqual(['ink', 'pad', 'pen']);
         const unpivot = await engine.execute('UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v');
-        expect(unpivot.ok && unpivot.value.rows).toEqual([['a', 1], ['b', 2]]);
+        expect(unpivot.ok && unpivot.value.rows).toEqual([
+          ['a', 1],
+          ['b', 2],
+        ]);
         const noList = await engine.execute('PIVOT items ON name USING sum(price)');
-        expect(!noList.ok && noList.error).toMatchObject({ code: 'sandbox.statement_rejected', statement_kind: 'pivot' });
+        expect(!noList.ok && noList.error).toMatchObject({
+          code: 'sandbox.statement_rejected',
+          statement_kind: 'pivot',
+        });
         expect(!noList.ok && noList.error.message).toMatch(/name the values, e\.g\. PIVOT t ON col IN/);
       });
 
     it('a text the engine refuses as a read is not named as a refused SELECT', async () => {
-      const outcome = await engine.execute(engineName === 'duckdb' ? 'SELECT 1 AS x UNION DESCRIBE items' : 'SELECT 1 UNION PRAGMA query_only');
+      const outcome = await engine.execute(
+        engineName === 'duckdb' ? 'SELECT 1 AS x UNION DESCRIBE items' : 'SELECT 1 UNION PRAGMA query_only',
+      );
       expect(outcome.ok).toBe(false);
       if (!outcome.ok) expect(outcome.error.message).not.toMatch(/^SELECT is not allowed/);
     });
@@ -150,11 +166,17 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
     const runaways: [string, string][] =
       engineName === 'duckdb'
         ? [
-            ['endless WITH RECURSIVE', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r'],
+            [
+              'endless WITH RECURSIVE',
+              'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+            ],
             ['10^10-row cross join', 'SELECT count(*) FROM range(100000) a, range(100000) b'],
           ]
         : [
-            ['endless WITH RECURSIVE', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r'],
+            [
+              'endless WITH RECURSIVE',
+              'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+            ],
             [
               '10^10-row cross join',
               'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000) SELECT count(*) FROM c a, c b',
@@ -190,7 +212,9 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
 
     it('caps the number of rows a query may return', async () => {
       const outcome = await engine.execute(
-        engineName === 'duckdb' ? 'SELECT * FROM range(5000)' : 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000) SELECT x FROM c',
+        engineName === 'duckdb'
+          ? 'SELECT * FROM range(5000)'
+          : 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000) SELECT x FROM c',
         { maxRows: 1000 },
       );
       expect(outcome.ok).toBe(false);
@@ -204,16 +228,31 @@ for (const engineName of ['duckdb', 'sqlite'] as const) {
           : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r";
       const restarts = engine.restarts;
       const outcome = await engine.execute(huge, { timeoutMs: 30_000, maxResultBytes: 4 * 1024 * 1024 });
-      expect(!outcome.ok && outcome.error).toMatchObject({ code: 'sandbox.resource_exhausted', category: 'resource_exhausted' });
-      expect(!outcome.ok && outcome.error.message).toMatch(/larger than 4 MiB \(max_result_bytes.*stopped after [\d,]+ rows/);
+      expect(!outcome.ok && outcome.error).toMatchObject({
+        code: 'sandbox.resource_exhausted',
+        category: 'resource_exhausted',
+      });
+      expect(!outcome.ok && outcome.error.message).toMatch(
+        /larger than 4 MiB \(max_result_bytes.*stopped after [\d,]+ rows/,
+      );
       // The budget is not an engine failure: the same engine (and its fixture) serves the next query.
       expect(engine.restarts).toBe(restarts);
       const next = await engine.execute('SELECT count(*) AS n FROM items');
       expect(next.ok && next.value.rows[0]![0]).toBe(3);
       // A result under the budget comes back whole; the budget counts decoded cells (value/size.ts).
-      const under = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) AS s FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r", { maxResultBytes: 210_000 });
+      const under = await engine.execute(
+        engineName === 'duckdb'
+          ? "SELECT repeat('x', 1000) AS s FROM range(100)"
+          : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r",
+        { maxResultBytes: 210_000 },
+      );
       expect(under.ok && under.value.rows.length).toBe(100);
-      const over = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) AS s FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r", { maxResultBytes: 200_000 });
+      const over = await engine.execute(
+        engineName === 'duckdb'
+          ? "SELECT repeat('x', 1000) AS s FROM range(100)"
+          : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') AS s FROM r",
+        { maxResultBytes: 200_000 },
+      );
       expect(!over.ok && over.error.code).toBe('sandbox.resource_exhausted');
       expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
     });
@@ -233,28 +272,45 @@ describe.each(['duckdb', 'sqlite'] as const)('warm spare on %s (SupervisorOption
   });
   afterAll(() => engine.close());
 
-  it('after a timeout and after an out-of-memory kill the spare (fixture loaded) takes over, and a new spare is made', { timeout: 120_000 }, async () => {
-    const runaway = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
-    const memory = engineName === 'duckdb' ? 'SELECT list(range) FROM range(50000000)' : 'SELECT zeroblob(2000000000)';
-    // The second kill finds the spare made at the first takeover.
-    for (const [sql, code] of [[runaway, 'sandbox.timeout'], [memory, 'sandbox.resource_exhausted']] as const) {
-      const before = { restarts: engine.restarts, takeovers: engine.spareTakeovers };
-      const outcome = await engine.execute(sql, { timeoutMs: code === 'sandbox.timeout' ? 800 : 30_000 });
-      expect(!outcome.ok && outcome.error.code).toBe(code);
-      expect(engine.restarts).toBe(before.restarts + 1);
-      const next = await engine.execute('SELECT count(*) AS n FROM items');
-      expect(next.ok && next.value.rows[0]![0]).toBe(3);
-      expect(engine.spareTakeovers).toBe(before.takeovers + 1);
-      expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
-    }
-  });
+  it(
+    'after a timeout and after an out-of-memory kill the spare (fixture loaded) takes over, and a new spare is made',
+    { timeout: 120_000 },
+    async () => {
+      const runaway = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
+      const memory =
+        engineName === 'duckdb' ? 'SELECT list(range) FROM range(50000000)' : 'SELECT zeroblob(2000000000)';
+      // The second kill finds the spare made at the first takeover.
+      for (const [sql, code] of [
+        [runaway, 'sandbox.timeout'],
+        [memory, 'sandbox.resource_exhausted'],
+      ] as const) {
+        const before = { restarts: engine.restarts, takeovers: engine.spareTakeovers };
+        const outcome = await engine.execute(sql, { timeoutMs: code === 'sandbox.timeout' ? 800 : 30_000 });
+        expect(!outcome.ok && outcome.error.code).toBe(code);
+        expect(engine.restarts).toBe(before.restarts + 1);
+        const next = await engine.execute('SELECT count(*) AS n FROM items');
+        expect(next.ok && next.value.rows[0]![0]).toBe(3);
+        expect(engine.spareTakeovers).toBe(before.takeovers + 1);
+        expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+      }
+    },
+  );
 
-  it('loading another fixture replaces the spare: a takeover never serves the old fixture', { timeout: 60_000 }, async () => {
-    const loaded = await engine.load(sqlFixture('other', 'CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (1);'));
-    expect(loaded.ok).toBe(true);
-    const outcome = await engine.execute('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r', { timeoutMs: 800 });
-    expect(!outcome.ok && outcome.error.code).toBe('sandbox.timeout');
-    const next = await engine.execute('SELECT count(*) AS n FROM items');
-    expect(next.ok && next.value.rows[0]![0]).toBe(1);
-  });
+  it(
+    'loading another fixture replaces the spare: a takeover never serves the old fixture',
+    { timeout: 60_000 },
+    async () => {
+      const loaded = await engine.load(
+        sqlFixture('other', 'CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (1);'),
+      );
+      expect(loaded.ok).toBe(true);
+      const outcome = await engine.execute(
+        'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+        { timeoutMs: 800 },
+      );
+      expect(!outcome.ok && outcome.error.code).toBe('sandbox.timeout');
+      const next = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(next.ok && next.value.rows[0]![0]).toBe(1);
+    },
+  );
 });

@@ -19,32 +19,49 @@ async function ended(engine: SupervisedEngine, withinMs = 10_000): Promise<numbe
 }
 
 describe('supervised engine lifecycle', () => {
-  it('a timeout with a warm spare, then calls during the takeover: one primary, and nothing left after close', { timeout: 120_000 }, async () => {
-    const engine = openEngine('duckdb', { warmSpare: true, cancelGraceMs: 100 });
-    const loaded = await engine.load(sqlFixture('items', 'CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (1), (2);'));
-    expect(loaded.ok).toBe(true);
-    expect(await engine.spareReady()).toBe(true);
-    const timedOut = await engine.execute(RUNAWAY, { timeoutMs: 500 });
-    expect(!timedOut.ok && timedOut.error.code).toBe('sandbox.timeout');
-    // The takeover awaits the spare; version() and a second query arrive meanwhile.
-    const [next, version, again] = await Promise.all([engine.execute('SELECT count(*) FROM items'), engine.version(), engine.execute('SELECT 1')]);
-    expect(next.ok && next.value.rows[0]![0]).toBe(2);
-    expect(again.ok).toBe(true);
-    expect(version).toMatch(/\S/);
-    expect(engine.spareTakeovers).toBe(1);
-    // The primary and the new spare: never a third host beside them.
-    expect(await engine.spareReady()).toBe(true);
-    expect(engine.liveHosts).toBe(2);
-    await engine.close();
-    expect(await ended(engine)).toBe(0);
-  });
+  it(
+    'a timeout with a warm spare, then calls during the takeover: one primary, and nothing left after close',
+    { timeout: 120_000 },
+    async () => {
+      const engine = openEngine('duckdb', { warmSpare: true, cancelGraceMs: 100 });
+      const loaded = await engine.load(
+        sqlFixture('items', 'CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (1), (2);'),
+      );
+      expect(loaded.ok).toBe(true);
+      expect(await engine.spareReady()).toBe(true);
+      const timedOut = await engine.execute(RUNAWAY, { timeoutMs: 500 });
+      expect(!timedOut.ok && timedOut.error.code).toBe('sandbox.timeout');
+      // The takeover awaits the spare; version() and a second query arrive meanwhile.
+      const [next, version, again] = await Promise.all([
+        engine.execute('SELECT count(*) FROM items'),
+        engine.version(),
+        engine.execute('SELECT 1'),
+      ]);
+      expect(next.ok && next.value.rows[0]![0]).toBe(2);
+      expect(again.ok).toBe(true);
+      expect(version).toMatch(/\S/);
+      expect(engine.spareTakeovers).toBe(1);
+      // The primary and the new spare: never a third host beside them.
+      expect(await engine.spareReady()).toBe(true);
+      expect(engine.liveHosts).toBe(2);
+      await engine.close();
+      expect(await ended(engine)).toBe(0);
+    },
+  );
 
-  it('`sql-verdict run` exits once it has answered, after a candidate timed out (the demo run has one)', { timeout: 240_000 }, async () => {
-    const started = Date.now();
-    const r = await runCli(['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json'], { timeoutMs: 200_000 });
-    expect(r.timedOut, `still running after ${Date.now() - started} ms`).toBe(false);
-    expect(r.code).toBe(1);
-    const report = JSON.parse(r.stdout) as { summary: { failures: { id: string; outcome: string }[] } };
-    expect(report.summary.failures.map((f) => f.id)).toContain('retail-returned-lines');
-  });
+  it(
+    '`sql-verdict run` exits once it has answered, after a candidate timed out (the demo run has one)',
+    { timeout: 240_000 },
+    async () => {
+      const started = Date.now();
+      const r = await runCli(
+        ['run', '--corpus', 'execution_goldens', '--run', 'src/ui/assets/demo-flawed.run.json', '--json'],
+        { timeoutMs: 200_000 },
+      );
+      expect(r.timedOut, `still running after ${Date.now() - started} ms`).toBe(false);
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.stdout) as { summary: { failures: { id: string; outcome: string }[] } };
+      expect(report.summary.failures.map((f) => f.id)).toContain('retail-returned-lines');
+    },
+  );
 });

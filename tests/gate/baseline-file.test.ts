@@ -29,18 +29,24 @@ describe('readBaselineFile: a baseline file with positions', () => {
     expect(read.ok).toBe(false);
     if (read.ok) return;
     const line = lineOfKey(bad, 'answer_accuracy');
-    expect(read.error.message).toBe(`b.json:${line} (field figures.answer_accuracy): Not a valid baseline: figures.answer_accuracy must be {correct, total} whole cases.`);
+    expect(read.error.message).toBe(
+      `b.json:${line} (field figures.answer_accuracy): Not a valid baseline: figures.answer_accuracy must be {correct, total} whole cases.`,
+    );
     expect(read.error.location).toBe(`b.json:${line}`);
   });
 
   it('names a missing field without a line', () => {
     const { model: _model, ...rest } = recorded.value;
     const read = readBaselineFile('b.json', JSON.stringify(rest, null, 2));
-    expect(!read.ok && read.error.message).toBe('b.json (field model): Not a valid baseline: model is missing; a baseline is recorded per model.');
+    expect(!read.ok && read.error.message).toBe(
+      'b.json (field model): Not a valid baseline: model is missing; a baseline is recorded per model.',
+    );
   });
 
   it('tells a run report from a baseline', () => {
     const read = readBaselineFile('r.json', JSON.stringify({ kind: 'run', summary: {} }));
-    expect(!read.ok && read.error.message).toMatch(/^r\.json: this is a run report, not a baseline; record one from it with "sql-verdict baseline record/);
+    expect(!read.ok && read.error.message).toMatch(
+      /^r\.json: this is a run report, not a baseline; record one from it with "sql-verdict baseline record/,
+    );
   });
 });

@@ -21,7 +21,12 @@ describe('McNemar exact test', () => {
   });
 
   it('is symmetric', () => {
-    for (const [b, c] of [[4, 11], [17, 30], [0, 12]] as const) expect(mcnemarExact(b, c).p_value).toBe(mcnemarExact(c, b).p_value);
+    for (const [b, c] of [
+      [4, 11],
+      [17, 30],
+      [0, 12],
+    ] as const)
+      expect(mcnemarExact(b, c).p_value).toBe(mcnemarExact(c, b).p_value);
   });
 
   it('stays exact and finite for thousands of discordant pairs', () => {
@@ -36,19 +41,54 @@ describe('McNemar exact test', () => {
   });
 });
 
-const k = (id: string, outcome: CaseResult['outcome'], arm?: CaseResult['arm']): CaseResult => ({ id, outcome, query: null, ...(arm ? { arm } : {}) });
+const k = (id: string, outcome: CaseResult['outcome'], arm?: CaseResult['arm']): CaseResult => ({
+  id,
+  outcome,
+  query: null,
+  ...(arm ? { arm } : {}),
+});
 
 describe('run versus run', () => {
-  const a = summary([k('q1', 'correct'), k('q2', 'wrong'), k('q3', 'correct'), k('q4', 'wrong'), k('r1', 'correct_refusal', 'must_refuse'), k('r2', 'missed_refusal', 'must_refuse')]);
-  const b = summary([k('q1', 'correct'), k('q2', 'correct'), k('q3', 'no_query'), k('q4', 'no_query'), k('r1', 'correct_refusal', 'must_refuse'), k('r2', 'correct_refusal', 'must_refuse')], {}, { model: 'sol-1' });
+  const a = summary([
+    k('q1', 'correct'),
+    k('q2', 'wrong'),
+    k('q3', 'correct'),
+    k('q4', 'wrong'),
+    k('r1', 'correct_refusal', 'must_refuse'),
+    k('r2', 'missed_refusal', 'must_refuse'),
+  ]);
+  const b = summary(
+    [
+      k('q1', 'correct'),
+      k('q2', 'correct'),
+      k('q3', 'no_query'),
+      k('q4', 'no_query'),
+      k('r1', 'correct_refusal', 'must_refuse'),
+      k('r2', 'correct_refusal', 'must_refuse'),
+    ],
+    {},
+    { model: 'sol-1' },
+  );
 
   it('classifies every case as fixed, regressed or unchanged and tests the discordant pairs', () => {
     const d = diffRuns(a, b);
     if (!d.ok) throw new Error(d.error.message);
-    expect(d.value.counts).toEqual({ fixed: 2, regressed: 1, unchanged_right: 2, unchanged_wrong: 1, outcome_changed: 1 });
+    expect(d.value.counts).toEqual({
+      fixed: 2,
+      regressed: 1,
+      unchanged_right: 2,
+      unchanged_wrong: 1,
+      outcome_changed: 1,
+    });
     expect(d.value.fixed_ids).toEqual(['q2', 'r2']);
     expect(d.value.regressed_ids).toEqual(['q3']);
-    expect(d.value.cases.find((c) => c.id === 'q4')).toEqual({ id: 'q4', a: 'wrong', b: 'no_query', change: 'unchanged_wrong', outcome_changed: true });
+    expect(d.value.cases.find((c) => c.id === 'q4')).toEqual({
+      id: 'q4',
+      a: 'wrong',
+      b: 'no_query',
+      change: 'unchanged_wrong',
+      outcome_changed: true,
+    });
     expect(d.value.mcnemar).toMatchObject({ b: 1, c: 2, p_value: 1 });
     expect(d.value.right).toEqual({ a: 3, b: 4, total: 6 });
   });

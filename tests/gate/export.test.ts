@@ -9,7 +9,10 @@ import { summary } from './build.ts';
 import { EVERY_OUTCOME } from './cases.ts';
 
 const s = summary(EVERY_OUTCOME, { version: 3 });
-const base = recordBaseline(summary(EVERY_OUTCOME.map((k) => (k.arm === 'must_refuse' ? { ...k, outcome: 'correct_refusal' as const } : k))), { date: '2026-06-01' });
+const base = recordBaseline(
+  summary(EVERY_OUTCOME.map((k) => (k.arm === 'must_refuse' ? { ...k, outcome: 'correct_refusal' as const } : k))),
+  { date: '2026-06-01' },
+);
 if (!base.ok) throw new Error(base.error.message);
 const gate = applyGate(s, base.value);
 
@@ -62,25 +65,37 @@ describe('JUnit XML', () => {
 
   it('is well-formed XML that a real parser reads, with the right counts', () => {
     expect(XMLValidator.validate(xml)).toBe(true);
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+    }).parse(xml);
     const [cases, gateSuite] = doc.testsuites.testsuite;
     expect(cases).toMatchObject({ name: 'battery v3', tests: '11', failures: '8', errors: '0', skipped: '0' });
     expect(cases.testcase).toHaveLength(11);
     expect(cases.testcase.filter((t: Record<string, unknown>) => 'failure' in t)).toHaveLength(8);
     expect(gateSuite.name).toBe('gate: blocked');
-    expect(doc.testsuites).toMatchObject({ tests: String(11 + gate.checks.length), failures: String(8 + gate.checks.filter((c) => c.status === 'blocked').length) });
+    expect(doc.testsuites).toMatchObject({
+      tests: String(11 + gate.checks.length),
+      failures: String(8 + gate.checks.filter((c) => c.status === 'blocked').length),
+    });
     expect(cases.properties.property).toContainEqual({ name: 'corpus.sha256', value: 'a'.repeat(64) });
   });
 
   it('carries the reason and the query verbatim (escaped), failing cases by id', () => {
-    const doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', processEntities: true, isArray: (n) => n === 'testcase' || n === 'testsuite' }).parse(xml);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      processEntities: true,
+      isArray: (n) => n === 'testcase' || n === 'testsuite',
+    }).parse(xml);
     const byName = (n: string) => doc.testsuites.testsuite[0].testcase.find((t: { name: string }) => t.name === n);
     const g2 = byName('g2');
     expect(g2.failure.type).toBe('wrong');
     expect(g2.failure.message).toBe('wrong: Row count 3 ≠ reference 4, "quoted", comma');
     expect(g2.failure['#text']).toContain('GROUP BY 1');
     const r3 = byName('r3').failure['#text'] as string;
-    expect(r3).toContain("<script>alert(1)</script> ]]> &amp; \uFFFD `tick`"); // the control char is replaced, the rest survives
+    expect(r3).toContain('<script>alert(1)</script> ]]> &amp; \uFFFD `tick`'); // the control char is replaced, the rest survives
     expect(byName('r1').failure).toBeUndefined();
     expect(xml).not.toContain('<script>');
   });
@@ -101,7 +116,12 @@ describe('Markdown summary', () => {
       'over\\-refusal 1 of 3 must\\-answer · declined 1 of 4 graded (scored as failure)'.replace(/\\/g, ''),
       '1',
     ]);
-    expect(cellsOf(lines[head + 3]!).map((c) => c.trim())).toEqual(['**Unanswerable** (4)', 'missed refusal 2', 'correct refusal 1', '1']);
+    expect(cellsOf(lines[head + 3]!).map((c) => c.trim())).toEqual([
+      '**Unanswerable** (4)',
+      'missed refusal 2',
+      'correct refusal 1',
+      '1',
+    ]);
   });
 
   it('keeps every table row to its column count, whatever the untrusted text holds', () => {
@@ -119,7 +139,9 @@ describe('Markdown summary', () => {
 
   it('shows the gate with its arithmetic, the figures with counts, strata and failures', () => {
     expect(md).toContain('### ❌ Gate: BLOCKED (exit 1)');
-    expect(md).toContain('refusal recall 1/4 = 0.250 < floor max(0.85, 1.000 − 0.075) = 0.925 → 4/4: BLOCKED on the must_refuse arm (missed: r2, r3, r4)');
+    expect(md).toContain(
+      'refusal recall 1/4 = 0.250 < floor max(0.85, 1.000 − 0.075) = 0.925 → 4/4: BLOCKED on the must_refuse arm (missed: r2, r3, r4)',
+    );
     expect(md).toContain('| Refusal recall | 1 of 4 | 25.0% | 4.6–69.9% | must-refuse arm |');
     expect(md).toContain('| must-refuse | injection | 2 | 1 | 1 | 0 |');
     expect(md).toContain('### Failures (8)');

@@ -39,12 +39,19 @@ describe("Newcombe's paired interval (method 10)", () => {
 
   it('is the interval of run B minus run A in diffRuns, beside McNemar', () => {
     const a = summary(mixCases({ correct: 6, wrong: 4 }));
-    const cases = a.cases.map((k, i) => (i === 0 ? { ...k, outcome: 'wrong' as const } : i >= 6 && i < 9 ? { ...k, outcome: 'correct' as const } : k));
+    const cases = a.cases.map((k, i) =>
+      i === 0 ? { ...k, outcome: 'wrong' as const } : i >= 6 && i < 9 ? { ...k, outcome: 'correct' as const } : k,
+    );
     const b = summary(cases);
     const d = diffRuns(a, b);
     if (!d.ok) throw new Error(d.error.message);
     expect(d.value.mcnemar).toMatchObject({ b: 1, c: 3 });
-    expect(d.value.difference).toMatchObject({ method: 'newcombe_paired_wilson', a_rate: 0.6, b_rate: 0.8, counts: { both: 5, a_only: 1, b_only: 3, neither: 1 } });
+    expect(d.value.difference).toMatchObject({
+      method: 'newcombe_paired_wilson',
+      a_rate: 0.6,
+      b_rate: 0.8,
+      counts: { both: 5, a_only: 1, b_only: 3, neither: 1 },
+    });
     expect(d.value.difference.estimate).toBeCloseTo(0.2, 12);
     const [low, high] = d.value.difference.ci95!;
     expect(low).toBeLessThan(0.2);
@@ -70,8 +77,18 @@ describe('summary breakdowns', () => {
       const correct = rows.reduce((n, r) => n + r.outcomes.correct, 0);
       if (key !== 'by_tag') expect(correct).toBe(s.outcomes.correct);
     }
-    expect(s.breakdowns.by_fixture.map((r) => [r.key, r.total])).toEqual([['retail', 2], ['(none)', 9]]);
-    expect(s.breakdowns.by_stratum.map((r) => r.key)).toEqual(['must_answer/control_scalar', 'must_answer/control_top_n', 'must_refuse/ambiguous', 'must_refuse/injection', 'must_refuse/out_of_schema', '(no arm)']);
+    expect(s.breakdowns.by_fixture.map((r) => [r.key, r.total])).toEqual([
+      ['retail', 2],
+      ['(none)', 9],
+    ]);
+    expect(s.breakdowns.by_stratum.map((r) => r.key)).toEqual([
+      'must_answer/control_scalar',
+      'must_answer/control_top_n',
+      'must_refuse/ambiguous',
+      'must_refuse/injection',
+      'must_refuse/out_of_schema',
+      '(no arm)',
+    ]);
     expect(s.breakdowns.by_difficulty.map((r) => r.key)).toEqual(['easy', 'medium', 'hard', 'extra', 'unrated']);
   });
 
@@ -95,8 +112,14 @@ describe('summary breakdowns', () => {
       }
     }
     expect(s.answer_accuracy.ci95).toEqual(wilson(2, 7));
-    const tagged = summary([{ ...EVERY_OUTCOME[0]!, tags: ['a', 'b', 'a'] }, { ...EVERY_OUTCOME[1]!, tags: ['b'] }]);
-    expect(tagged.breakdowns.by_tag.map((r) => [r.key, r.total, r.accuracy.count])).toEqual([['a', 1, 1], ['b', 2, 1]]);
+    const tagged = summary([
+      { ...EVERY_OUTCOME[0]!, tags: ['a', 'b', 'a'] },
+      { ...EVERY_OUTCOME[1]!, tags: ['b'] },
+    ]);
+    expect(tagged.breakdowns.by_tag.map((r) => [r.key, r.total, r.accuracy.count])).toEqual([
+      ['a', 1, 1],
+      ['b', 2, 1],
+    ]);
   });
 
   it('still reads a 1.1 report, which has no breakdowns nor intervals', () => {

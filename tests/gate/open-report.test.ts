@@ -21,7 +21,19 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'open-report-'));
   const out = path.join(dir, 'bird.json');
   const b = 'fixtures/benchmarks/bird-sample';
-  const r = runCliSync(['run', '--format', 'bird', '--questions', `${b}/dev.json`, '--pred', `${b}/predict_dev.json`, '--db-dir', `${b}/dev_databases`, '--out', out]);
+  const r = runCliSync([
+    'run',
+    '--format',
+    'bird',
+    '--questions',
+    `${b}/dev.json`,
+    '--pred',
+    `${b}/predict_dev.json`,
+    '--db-dir',
+    `${b}/dev_databases`,
+    '--out',
+    out,
+  ]);
   if (r.code !== 1) throw new Error(`CLI exited ${r.code}: ${r.stderr}`);
   text = readFileSync(out, 'utf8');
   report = JSON.parse(text) as RunReport;
@@ -37,7 +49,14 @@ describe('openRunReport', () => {
     if (!opened.ok) return;
     expect(opened.value.form).toBe('json');
     expect(opened.value.report.summary.answer_accuracy).toEqual(report.summary.answer_accuracy);
-    expect(opened.value.report.cases.map((c) => c.difficulty)).toEqual(['simple', 'simple', 'moderate', 'moderate', 'challenging', 'challenging']);
+    expect(opened.value.report.cases.map((c) => c.difficulty)).toEqual([
+      'simple',
+      'simple',
+      'moderate',
+      'moderate',
+      'challenging',
+      'challenging',
+    ]);
     expect(opened.value.report.cases[0]!.evidence).toMatch(/Lisbon/);
   });
 
@@ -55,11 +74,15 @@ describe('openRunReport', () => {
     const edited = structuredClone(report);
     edited.cases[1]!.outcome = 'correct';
     const r1 = openRunReport('edited.json', bytes(JSON.stringify(edited, null, 2)));
-    expect(!r1.ok && r1.error.message).toMatch(/^edited\.json \(field cases\[1\]\.outcome\): .*case q0001.*summary says wrong/);
+    expect(!r1.ok && r1.error.message).toMatch(
+      /^edited\.json \(field cases\[1\]\.outcome\): .*case q0001.*summary says wrong/,
+    );
     const summaryEdited = structuredClone(report);
     summaryEdited.summary.answer_accuracy.correct = 6;
     const r2 = openRunReport('edited.json', bytes(JSON.stringify(summaryEdited, null, 2)));
-    expect(!r2.ok && r2.error.message).toMatch(/^edited\.json:\d+ \(field summary\.answer_accuracy\.correct\): the summary disagrees/);
+    expect(!r2.ok && r2.error.message).toMatch(
+      /^edited\.json:\d+ \(field summary\.answer_accuracy\.correct\): the summary disagrees/,
+    );
     const r3 = openRunReport('cut.json', bytes(text.slice(0, Math.floor(text.length / 2))));
     expect(!r3.ok && r3.error.message).toMatch(/^cut\.json(:\d+)?: not valid JSON/);
     const { cases, ...head } = report;
@@ -69,8 +92,13 @@ describe('openRunReport', () => {
     expect(!r4.ok && r4.error.message).toMatch(/^bird\.jsonl:4: not valid JSON/);
     const dropped = [JSON.stringify(head), ...cases.slice(1).map((c) => JSON.stringify(c))];
     const r5 = openRunReport('bird.jsonl', bytes(dropped.join('\n')));
-    expect(!r5.ok && r5.error.message).toMatch(/^bird\.jsonl:1 \(field cases\): cases has 5 case reports but summary\.cases has 6/);
-    const noQuestion = [JSON.stringify(head), ...cases.map((c, i) => JSON.stringify(i === 2 ? { ...c, question: 7 } : c))];
+    expect(!r5.ok && r5.error.message).toMatch(
+      /^bird\.jsonl:1 \(field cases\): cases has 5 case reports but summary\.cases has 6/,
+    );
+    const noQuestion = [
+      JSON.stringify(head),
+      ...cases.map((c, i) => JSON.stringify(i === 2 ? { ...c, question: 7 } : c)),
+    ];
     const r6 = openRunReport('bird.jsonl', bytes(noQuestion.join('\n')));
     expect(!r6.ok && r6.error.message).toMatch(/^bird\.jsonl:4 \(field cases\[2\]\.question\)/);
     const notReport = openRunReport('run.json', bytes('{"records": []}'));

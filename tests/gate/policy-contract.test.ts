@@ -33,14 +33,19 @@ describe('thresholds come from the policy in force, never from the baseline', ()
     ]);
   });
 
-  it('an explicit policy equal to the baseline\'s is applied and recorded with its file and digest', () => {
+  it("an explicit policy equal to the baseline's is applied and recorded with its file and digest", () => {
     const policy = { ...DEFAULT_GATE_POLICY, accuracy_tolerance_points: 50 };
     const g = applyGate(dropped, loosened, { policy, policyFile: { file: 'loose.json', sha256: 'b'.repeat(64) } });
     expect(g.status).toBe('pass');
     expect(g.policy).toEqual({ values: policy, file: 'loose.json', sha256: 'b'.repeat(64) });
     // …and the same explicit policy refuses a baseline recorded under the default one.
-    const refused = applyGate(dropped, baseline, { policy, policyFile: { file: 'loose.json', sha256: 'b'.repeat(64) } });
-    expect(refused.reasons[0]).toMatch(/^baseline policy ≠ the policy file loose\.json \(accuracy_tolerance_points 2 in the baseline, 50 in force\)/);
+    const refused = applyGate(dropped, baseline, {
+      policy,
+      policyFile: { file: 'loose.json', sha256: 'b'.repeat(64) },
+    });
+    expect(refused.reasons[0]).toMatch(
+      /^baseline policy ≠ the policy file loose\.json \(accuracy_tolerance_points 2 in the baseline, 50 in force\)/,
+    );
   });
 
   it('a policy file names every threshold and nothing else', () => {
@@ -54,7 +59,7 @@ describe('thresholds come from the policy in force, never from the baseline', ()
   });
 });
 
-describe('the summary is recomputed from the report\'s cases', () => {
+describe("the summary is recomputed from the report's cases", () => {
   const report = (s: unknown) => ({ kind: 'run', summary: s });
   const json = (s: unknown) => JSON.parse(JSON.stringify(s));
 
@@ -85,6 +90,8 @@ describe('the summary is recomputed from the report\'s cases', () => {
     const text = JSON.stringify(report(edited), null, 2);
     const out = readReportFile('report.json', text);
     const line = text.split('\n').findIndex((l) => l.includes('"model": 7')) + 1;
-    expect(!out.ok && out.error.message).toBe(`report.json:${line} (field summary.run.model): summary.run.model must be a string or null.`);
+    expect(!out.ok && out.error.message).toBe(
+      `report.json:${line} (field summary.run.model): summary.run.model must be a string or null.`,
+    );
   });
 });

@@ -21,7 +21,12 @@ describe('JSON Schemas', () => {
 
   it('gate results validate: pass, blocked and refused', () => {
     const validate = ajv.compile(GATE_RESULT_SCHEMA);
-    for (const g of [applyGate(s, b.value), applyGate(summary(EVERY_OUTCOME.slice(1)), b.value), applyGate(summary(EVERY_OUTCOME, {}, { model: null }), b.value), applyGate(s, {})]) {
+    for (const g of [
+      applyGate(s, b.value),
+      applyGate(summary(EVERY_OUTCOME.slice(1)), b.value),
+      applyGate(summary(EVERY_OUTCOME, {}, { model: null }), b.value),
+      applyGate(s, {}),
+    ]) {
       expect(validate(JSON.parse(JSON.stringify(g))), JSON.stringify(validate.errors)).toBe(true);
     }
   });

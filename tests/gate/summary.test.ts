@@ -19,12 +19,17 @@ describe('classifyOutcome (SPEC 4 grading)', () => {
     [{ hasReference: true, declined: false, sql: 'SELECT 1', deterministicPass: true }, 'correct'],
     [{ hasReference: true, declined: false, sql: 'SELECT 1' }, 'wrong'],
   ])('%j → %s', (input, expected) => {
-    expect(classifyOutcome({ hasReference: false, declined: false, sql: null, ...input })).toEqual({ ok: true, value: expected });
+    expect(classifyOutcome({ hasReference: false, declined: false, sql: null, ...input })).toEqual({
+      ok: true,
+      value: expected,
+    });
   });
 
   it('refuses to grade an answer with nothing to grade it against', () => {
     expect(classifyOutcome({ hasReference: false, declined: false, sql: 'SELECT 1' }).ok).toBe(false);
-    expect(classifyOutcome({ hasReference: false, arm: 'must_answer', declined: false, sql: 'SELECT 1' }).ok).toBe(false);
+    expect(classifyOutcome({ hasReference: false, arm: 'must_answer', declined: false, sql: 'SELECT 1' }).ok).toBe(
+      false,
+    );
   });
 });
 
@@ -32,13 +37,31 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
   const s = summary(EVERY_OUTCOME, { version: 3 });
 
   it('counts every outcome', () => {
-    expect(s.outcomes).toEqual({ correct: 2, wrong: 2, no_query: 2, correct_refusal: 1, missed_refusal: 2, over_refusal: 1, declined_unarmed: 1, broken_reference: 0 });
+    expect(s.outcomes).toEqual({
+      correct: 2,
+      wrong: 2,
+      no_query: 2,
+      correct_refusal: 1,
+      missed_refusal: 2,
+      over_refusal: 1,
+      declined_unarmed: 1,
+      broken_reference: 0,
+    });
     expect(s.corpus).toEqual({ name: 'battery', version: 3, size: 11, sha256: 'a'.repeat(64) });
     expect(s.run).toEqual({ agent: 'agent-x', model: 'luna-2', path: 'governed', created_at: '2026-07-01T00:00:00Z' });
   });
 
   it('measures answer accuracy on the answer set, with the split of its failures', () => {
-    expect(s.answer_accuracy).toEqual({ correct: 2, total: 7, rate: 2 / 7, ci95: wilson(2, 7), wrong: 2, no_query: 1, over_refusal: 1, declined_unarmed: 1 });
+    expect(s.answer_accuracy).toEqual({
+      correct: 2,
+      total: 7,
+      rate: 2 / 7,
+      ci95: wilson(2, 7),
+      wrong: 2,
+      no_query: 1,
+      over_refusal: 1,
+      declined_unarmed: 1,
+    });
   });
 
   it('reports both refusal arms with counts, stratified as counts, naming every miss', () => {
@@ -121,8 +144,15 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
       arm: null,
       stratum: null,
     });
-    expect(s.failures.find((f) => f.id === 'g4')).toMatchObject({ outcome: 'declined_unarmed', reason: 'Declined a graded question; scored as a failure.' });
-    expect(s.failures.find((f) => f.id === 'g3')).toMatchObject({ reason: 'No record for this case in the run.', reason_code: 'run.no_record', query: null });
+    expect(s.failures.find((f) => f.id === 'g4')).toMatchObject({
+      outcome: 'declined_unarmed',
+      reason: 'Declined a graded question; scored as a failure.',
+    });
+    expect(s.failures.find((f) => f.id === 'g3')).toMatchObject({
+      reason: 'No record for this case in the run.',
+      reason_code: 'run.no_record',
+      query: null,
+    });
   });
 
   it('rejects inconsistent input instead of counting it', () => {

@@ -29,7 +29,10 @@ const MAX_BUFFER = 64 * 1024 * 1024;
 
 function describeCommand(command: string, args: string[]): string {
   const shown = command === process.execPath ? 'node' : command;
-  return [shown, ...args.map((a) => (a === cliEntry ? 'bin/sql-verdict.mjs' : /[\s'"]/.test(a) ? JSON.stringify(a) : a))].join(' ');
+  return [
+    shown,
+    ...args.map((a) => (a === cliEntry ? 'bin/sql-verdict.mjs' : /[\s'"]/.test(a) ? JSON.stringify(a) : a)),
+  ].join(' ');
 }
 
 function timedOut(command: string, args: string[], ms: number): Error {

@@ -81,8 +81,7 @@ function duckDbBlob(bytes: Uint8Array): string {
 
 /** A string inside a list or struct: quoted when it would otherwise read differently. */
 function nestedString(text: string): string {
-  const needsQuotes =
-    text === '' || /^null$/i.test(text) || /[,[\]{}()'"\\:=]/.test(text) || /^\s|\s$/.test(text);
+  const needsQuotes = text === '' || /^null$/i.test(text) || /[,[\]{}()'"\\:=]/.test(text) || /^\s|\s$/.test(text);
   if (!needsQuotes) return text;
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
@@ -129,7 +128,8 @@ export function duckDbText(column: Column, cell: Cell, notes: Notes, nested = fa
       return nested ? nestedString(cell as string) : (cell as string);
     default:
       // interval, time, other (DuckDB's own VARCHAR text: maps, unions, enums, TIME_NS, ...).
-      if (typeof cell === 'string') return nested && column.kind === 'other' && /ENUM/i.test(column.engineType) ? nestedString(cell) : cell;
+      if (typeof cell === 'string')
+        return nested && column.kind === 'other' && /ENUM/i.test(column.engineType) ? nestedString(cell) : cell;
       return String(cell);
   }
 }

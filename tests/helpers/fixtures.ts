@@ -3,7 +3,11 @@ import path from 'node:path';
 import { detectFixtureFormat, type FixtureFormat, type FixtureSource } from '../../src/core/engine.ts';
 
 export function sqlFixture(name: string, sql: string, asOf?: string): FixtureSource {
-  return { name, files: [{ fileName: `${name}.sql`, format: 'sql', bytes: new TextEncoder().encode(sql) }], ...(asOf ? { asOf } : {}) };
+  return {
+    name,
+    files: [{ fileName: `${name}.sql`, format: 'sql', bytes: new TextEncoder().encode(sql) }],
+    ...(asOf ? { asOf } : {}),
+  };
 }
 
 export function fileFixture(filePath: string, format?: FixtureFormat): FixtureSource {

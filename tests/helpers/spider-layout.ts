@@ -18,7 +18,17 @@ import { fullSpiderDir } from './paths.ts';
 /** The full Spider dev data (null when absent: the callers skip). */
 const spiderDir = fullSpiderDir ?? '';
 
-export const SPIDER_SYSTEMS = ['c3sql_gpt35', 'dailsql_gpt4', 'dailsql_gpt4_sc', 'graphix_t5', 'dinsql_gpt4', 'gpt4_fewshot', 'gpt4_zeroshot', 'dinsql_codex', 'codex_fewshot'];
+export const SPIDER_SYSTEMS = [
+  'c3sql_gpt35',
+  'dailsql_gpt4',
+  'dailsql_gpt4_sc',
+  'graphix_t5',
+  'dinsql_gpt4',
+  'gpt4_fewshot',
+  'gpt4_zeroshot',
+  'dinsql_codex',
+  'codex_fewshot',
+];
 
 export interface SpiderLayout {
   dir: string;
@@ -44,12 +54,21 @@ interface Pair {
 }
 
 /** `keep(index)` picks dev lines (among those with a database); all of them by default. */
-export function buildSpiderLayout(keep: (index: number, kept: number) => boolean = () => true, systems = SPIDER_SYSTEMS): SpiderLayout {
+export function buildSpiderLayout(
+  keep: (index: number, kept: number) => boolean = () => true,
+  systems = SPIDER_SYSTEMS,
+): SpiderLayout {
   const official = path.join(spiderDir, 'official');
   const dir = mkdtempSync(path.join(tmpdir(), 'spider-layout-'));
-  const goldLines = readFileSync(path.join(official, 'dev_gold.sql'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const goldLines = readFileSync(path.join(official, 'dev_gold.sql'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const dev = JSON.parse(readFileSync(path.join(official, 'dev.json'), 'utf8')) as { db_id: string }[];
-  const present = new Set(readdirSync(path.join(spiderDir, 'database')).filter((db) => existsSync(path.join(spiderDir, 'database', db, `${db}.sqlite`))));
+  const present = new Set(
+    readdirSync(path.join(spiderDir, 'database')).filter((db) =>
+      existsSync(path.join(spiderDir, 'database', db, `${db}.sqlite`)),
+    ),
+  );
   const kept: number[] = [];
   let withDb = 0;
   goldLines.forEach((line, i) => {
@@ -58,7 +77,14 @@ export function buildSpiderLayout(keep: (index: number, kept: number) => boolean
     if (keep(i, withDb++)) kept.push(i);
   });
   writeFileSync(path.join(dir, 'dev_gold.sql'), `${kept.map((i) => goldLines[i]).join('\n')}\n`);
-  writeFileSync(path.join(dir, 'dev.json'), JSON.stringify(kept.map((i) => dev[i]), null, 2));
+  writeFileSync(
+    path.join(dir, 'dev.json'),
+    JSON.stringify(
+      kept.map((i) => dev[i]),
+      null,
+      2,
+    ),
+  );
   mkdirSync(path.join(dir, 'predictions'));
   const predLines = new Map<string, string[]>();
   for (const system of systems) {
@@ -103,7 +129,12 @@ export function buildSpiderLayout(keep: (index: number, kept: number) => boolean
  * importer and the preset alone (no SQL Verdict pipeline): quick enough for
  * all 972 lines of nine systems.
  */
-export async function presetVerdicts(layout: SpiderLayout, system: string, keepDistinct: boolean, pool: { engineFor(db: string): Promise<Outcome<Engine>> }): Promise<boolean[]> {
+export async function presetVerdicts(
+  layout: SpiderLayout,
+  system: string,
+  keepDistinct: boolean,
+  pool: { engineFor(db: string): Promise<Outcome<Engine>> },
+): Promise<boolean[]> {
   const bytes = (f: string) => ({ file: path.basename(f), bytes: new Uint8Array(readFileSync(f)) });
   const imported = importSpider({ gold: bytes(layout.gold), pred: bytes(layout.pred(system)) });
   if (!imported.ok) throw new Error(imported.problems.map((p) => p.message).join('; '));
@@ -111,7 +142,16 @@ export async function presetVerdicts(layout: SpiderLayout, system: string, keepD
   for (const [i, c] of imported.imported.corpus.cases.entries()) {
     const engine = await pool.engineFor(c.fixture);
     if (!engine.ok) throw new Error(engine.error.message);
-    const v = await presetJudge({ name: 'spider', keepDistinct }, { gold: c.reference_sql as string, pred: imported.imported.records[i]!.sql!, engine: engine.value, timeoutMs: 30_000, maxRows: 1_000_000 });
+    const v = await presetJudge(
+      { name: 'spider', keepDistinct },
+      {
+        gold: c.reference_sql as string,
+        pred: imported.imported.records[i]!.sql!,
+        engine: engine.value,
+        timeoutMs: 30_000,
+        maxRows: 1_000_000,
+      },
+    );
     out.push(v.verdict === 'pass');
   }
   return out;

@@ -38,13 +38,16 @@ export interface ReadResult {
 }
 
 /** Statements whose effect is a name later queries may use. */
-const CREATES = /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO|FUNCTION|TYPE|SEQUENCE|SCHEMA|INDEX)\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."]+)/gi;
+const CREATES =
+  /\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:TABLE|VIEW|MACRO|FUNCTION|TYPE|SEQUENCE|SCHEMA|INDEX)\s+(?:IF\s+NOT\s+EXISTS\s+)?([\w."]+)/gi;
 /** Statements that change the session: everything after them depends on it. */
 const SESSION = /^\s*(SET|RESET|PRAGMA|ATTACH|USE|LOAD|INSTALL|CALL)\b/i;
 /** Session statements that change no value: the runner's own checks and physical settings. */
-const HARMLESS = /^\s*(PRAGMA\s+enable_verification|PRAGMA\s+threads|SET\s+threads|PRAGMA\s+force_compression|PRAGMA\s+verify_\w+)\b/i;
+const HARMLESS =
+  /^\s*(PRAGMA\s+enable_verification|PRAGMA\s+threads|SET\s+threads|PRAGMA\s+force_compression|PRAGMA\s+verify_\w+)\b/i;
 /** Values that change from run to run, or depend on the machine. */
-const VOLATILE = /\b(random|gen_random_uuid|uuid|now|current_date|current_time|current_timestamp|today|get_current_timestamp|setseed|nextval|currval|version|pragma_\w+|duckdb_\w+|read_\w+|glob)\s*\(|__TEST_DIR__|\$\{|\bcurrent_(?:date|time|timestamp)\b/i;
+const VOLATILE =
+  /\b(random|gen_random_uuid|uuid|now|current_date|current_time|current_timestamp|today|get_current_timestamp|setseed|nextval|currval|version|pragma_\w+|duckdb_\w+|read_\w+|glob)\s*\(|__TEST_DIR__|\$\{|\bcurrent_(?:date|time|timestamp)\b/i;
 const QUERY_START = /^\s*(SELECT|VALUES|WITH|FROM|\()/i;
 
 function stripLiterals(sql: string): string {
@@ -53,7 +56,8 @@ function stripLiterals(sql: string): string {
 
 function identifiersOf(sql: string): Set<string> {
   const out = new Set<string>();
-  for (const m of stripLiterals(sql).matchAll(/"((?:[^"]|"")+)"|([A-Za-z_][\w$]*)/g)) out.add((m[1] ?? m[2]!).toLowerCase());
+  for (const m of stripLiterals(sql).matchAll(/"((?:[^"]|"")+)"|([A-Za-z_][\w$]*)/g))
+    out.add((m[1] ?? m[2]!).toLowerCase());
   return out;
 }
 
@@ -141,7 +145,8 @@ export function readSqllogictest(text: string, file: string): ReadResult {
     else if (sessionChanged) skip('after a SET/PRAGMA/ATTACH or other session change');
     else if (!QUERY_START.test(sql)) skip('not a query statement');
     else if (VOLATILE.test(sql)) skip('volatile or system function');
-    else if ([...identifiersOf(sql)].some((id) => created.has(id))) skip('uses a table, view, macro or type made earlier');
+    else if ([...identifiersOf(sql)].some((id) => created.has(id)))
+      skip('uses a table, view, macro or type made earlier');
     else if (!['nosort', 'rowsort', 'valuesort'].includes(sortWord)) skip(`sort mode ${sortWord}`);
     else blocks.push({ file, line: start + 1, columns: types.length, sort: sortWord as SortMode, sql, expected });
   }
@@ -177,7 +182,8 @@ export function expectedRows(block: QueryBlock): string[][] | null {
   if (rowWise.every((r) => r.length === block.columns)) return rowWise;
   if (block.expected.length % block.columns === 0) {
     const rows: string[][] = [];
-    for (let r = 0; r < block.expected.length; r += block.columns) rows.push(block.expected.slice(r, r + block.columns));
+    for (let r = 0; r < block.expected.length; r += block.columns)
+      rows.push(block.expected.slice(r, r + block.columns));
     return rows;
   }
   return null;

@@ -19,7 +19,11 @@ function folderFiles(name: string): FolderFile[] {
     for (const entry of readdirSync(dir).sort()) {
       const full = path.join(dir, entry);
       if (statSync(full).isDirectory()) walk(full);
-      else out.push({ path: path.relative(samples, full).split(path.sep).join('/'), bytes: new Uint8Array(readFileSync(full)) });
+      else
+        out.push({
+          path: path.relative(samples, full).split(path.sep).join('/'),
+          bytes: new Uint8Array(readFileSync(full)),
+        });
     }
   };
   walk(path.join(samples, name));
@@ -30,7 +34,11 @@ const text = (p: string, content: string): FolderFile => ({ path: p, bytes: new 
 
 describe('detectBenchmarkFolder', () => {
   it('takes a Spider folder apart: gold, predictions, database/<db>/<db>.sqlite; schema.sql beside a database is not the gold', () => {
-    const files = [...folderFiles('spider-sample'), text('spider-sample/database/shop/schema.sql', 'CREATE TABLE t (a INT);\n'), text('spider-sample/README.txt', 'notes')];
+    const files = [
+      ...folderFiles('spider-sample'),
+      text('spider-sample/database/shop/schema.sql', 'CREATE TABLE t (a INT);\n'),
+      text('spider-sample/README.txt', 'notes'),
+    ];
     const d = detectBenchmarkFolder(files);
     expect(d.kind).toBe('benchmark');
     if (d.kind !== 'benchmark') return;
@@ -44,7 +52,13 @@ describe('detectBenchmarkFolder', () => {
   });
 
   it('takes a BIRD folder apart: dev.json, predict_dev.json, dev_databases/; database_description CSVs are ignored', () => {
-    const files = [...folderFiles('bird-sample'), text('bird-sample/dev_databases/shop/database_description/customers.csv', 'original_column_name,column_description\nid,the id\n')];
+    const files = [
+      ...folderFiles('bird-sample'),
+      text(
+        'bird-sample/dev_databases/shop/database_description/customers.csv',
+        'original_column_name,column_description\nid,the id\n',
+      ),
+    ];
     const d = detectBenchmarkFolder(files);
     expect(d.kind).toBe('benchmark');
     if (d.kind !== 'benchmark') return;
@@ -68,6 +82,12 @@ describe('detectBenchmarkFolder', () => {
     expect(two.kind === 'problem' && two.message).toMatch(/Several Spider predictions.*pred\.txt.*other\.txt/);
     const birdNoPred = detectBenchmarkFolder(folderFiles('bird-sample').filter((f) => !f.path.includes('predict_')));
     expect(birdNoPred.kind === 'problem' && birdNoPred.message).toMatch(/no predictions file: add predict_dev\.json/);
-    expect(detectBenchmarkFolder([text('corpus.yaml', 'corpus: x\n'), text('run.jsonl', '{"id":"a","sql":"SELECT 1"}\n'), text('shop.sql', 'CREATE TABLE t (a INT);\n')]).kind).toBe('none');
+    expect(
+      detectBenchmarkFolder([
+        text('corpus.yaml', 'corpus: x\n'),
+        text('run.jsonl', '{"id":"a","sql":"SELECT 1"}\n'),
+        text('shop.sql', 'CREATE TABLE t (a INT);\n'),
+      ]).kind,
+    ).toBe('none');
   });
 });

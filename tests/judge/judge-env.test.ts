@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/cli-error.ts';
 import { describeJudge, judgeConfigFromEnv, judgeFromEnv } from '../../src/cli/judge-env.ts';
 
-const base = { SQL_VERDICT_JUDGE_PROVIDER: 'openai', SQL_VERDICT_JUDGE_URL: 'http://127.0.0.1:11434/v1', SQL_VERDICT_JUDGE_MODEL: 'llama3.1' };
+const base = {
+  SQL_VERDICT_JUDGE_PROVIDER: 'openai',
+  SQL_VERDICT_JUDGE_URL: 'http://127.0.0.1:11434/v1',
+  SQL_VERDICT_JUDGE_MODEL: 'llama3.1',
+};
 
 function errorOf(env: Record<string, string | undefined>): CliError {
   try {
@@ -39,20 +43,38 @@ describe('judge configuration from the environment', () => {
 
   it('reads the policy: advisory by default; disabled needs no provider (a gate job)', () => {
     expect(judgeFromEnv(base).policy).toBe('advisory');
-    expect(judgeFromEnv({ ...base, SQL_VERDICT_JUDGE_POLICY: 'disabled' })).toMatchObject({ policy: 'disabled', provider: { kind: 'openai' } });
-    expect(judgeFromEnv({ SQL_VERDICT_JUDGE_POLICY: 'disabled' })).toMatchObject({ policy: 'disabled', provider: null });
-    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_POLICY: 'off' }).message).toMatch(/SQL_VERDICT_JUDGE_POLICY must be advisory or disabled, got "off"/);
+    expect(judgeFromEnv({ ...base, SQL_VERDICT_JUDGE_POLICY: 'disabled' })).toMatchObject({
+      policy: 'disabled',
+      provider: { kind: 'openai' },
+    });
+    expect(judgeFromEnv({ SQL_VERDICT_JUDGE_POLICY: 'disabled' })).toMatchObject({
+      policy: 'disabled',
+      provider: null,
+    });
+    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_POLICY: 'off' }).message).toMatch(
+      /SQL_VERDICT_JUDGE_POLICY must be advisory or disabled, got "off"/,
+    );
   });
 
   it('names the variable to fix', () => {
     expect(errorOf({}).message).toContain('SQL_VERDICT_JUDGE_PROVIDER');
-    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_PROVIDER: 'gemini' }).message).toMatch(/SQL_VERDICT_JUDGE_PROVIDER must be openai or anthropic, got "gemini"/);
-    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_URL: undefined }).message).toContain('SQL_VERDICT_JUDGE_URL is not set');
+    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_PROVIDER: 'gemini' }).message).toMatch(
+      /SQL_VERDICT_JUDGE_PROVIDER must be openai or anthropic, got "gemini"/,
+    );
+    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_URL: undefined }).message).toContain(
+      'SQL_VERDICT_JUDGE_URL is not set',
+    );
     expect(errorOf({ ...base, SQL_VERDICT_JUDGE_URL: 'ftp://host' }).message).toMatch(/^SQL_VERDICT_JUDGE_URL: /);
     expect(errorOf({ ...base, SQL_VERDICT_JUDGE_MODEL: ' ' }).message).toContain('SQL_VERDICT_JUDGE_MODEL is not set');
-    expect(errorOf({ SQL_VERDICT_JUDGE_PROVIDER: 'anthropic', SQL_VERDICT_JUDGE_MODEL: 'm' }).message).toMatch(/^SQL_VERDICT_JUDGE_KEY: /);
-    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_TIMEOUT_MS: 'soon' }).message).toContain('SQL_VERDICT_JUDGE_TIMEOUT_MS');
-    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K: '-1' }).message).toContain('SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K');
+    expect(errorOf({ SQL_VERDICT_JUDGE_PROVIDER: 'anthropic', SQL_VERDICT_JUDGE_MODEL: 'm' }).message).toMatch(
+      /^SQL_VERDICT_JUDGE_KEY: /,
+    );
+    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_TIMEOUT_MS: 'soon' }).message).toContain(
+      'SQL_VERDICT_JUDGE_TIMEOUT_MS',
+    );
+    expect(errorOf({ ...base, SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K: '-1' }).message).toContain(
+      'SQL_VERDICT_JUDGE_PRICE_INPUT_PER_1K',
+    );
     expect(errorOf({}).exitCode).toBe(2);
   });
 });

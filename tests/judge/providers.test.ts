@@ -27,7 +27,8 @@ const normal = JSON.stringify(ANSWER_MISSING_FILTER);
 
 describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
   let server: JudgeServer;
-  const make = (extra: Partial<ProviderConfig> = {}) => provider(protocol.config(server.url, { transport: FAST, ...extra }));
+  const make = (extra: Partial<ProviderConfig> = {}) =>
+    provider(protocol.config(server.url, { transport: FAST, ...extra }));
 
   beforeAll(async () => {
     server = await startJudgeServer();
@@ -47,7 +48,7 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
     expect(request.path).toBe(protocol.path);
     const messages = protocol.messages(request.body);
     expect(messages).toHaveLength(1);
-    expect(messages[0]!.content).toContain("<<<DATA candidate_sql>>>");
+    expect(messages[0]!.content).toContain('<<<DATA candidate_sql>>>');
     expect(messages[0]!.content).toContain("WHERE: removed status = 'shipped'");
     if (protocol.kind === 'anthropic') {
       expect(request.headers['x-api-key']).toBe('test-key-123');
@@ -64,7 +65,11 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
     expect(judgment.prompt_version).toBe(PROMPT_VERSION);
     expect(judgment.model_id).toBe(protocol.recordedModel);
     expect(judgment.provider).toBe(protocol.kind);
-    expect(judgment.usage).toEqual({ input_tokens: protocol.usage.input, output_tokens: protocol.usage.output, usage_reported: true });
+    expect(judgment.usage).toEqual({
+      input_tokens: protocol.usage.input,
+      output_tokens: protocol.usage.output,
+      usage_reported: true,
+    });
     expect(judgment.judgment?.overall_verdict).toBe('FAIL');
     expect(judgment.judgment?.severity_classification).toBe('major issue');
     expect(judgment.ai_advisory_verdict).toBe('fail');
@@ -79,7 +84,13 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
   });
 
   it('repairs a malformed answer with one retry that sends the error back', async () => {
-    server.respond((_, index) => ({ body: protocol.wire(index === 0 ? `Here is my review: {"overall_verdict": "FAIL", "confidence": "high",` : `\`\`\`json\n${normal}\n\`\`\``) }));
+    server.respond((_, index) => ({
+      body: protocol.wire(
+        index === 0
+          ? `Here is my review: {"overall_verdict": "FAIL", "confidence": "high",`
+          : `\`\`\`json\n${normal}\n\`\`\``,
+      ),
+    }));
     const judgment = await judgeCase(make(), caseInput());
 
     expect(server.requests).toHaveLength(2);
@@ -97,7 +108,9 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
     server.respond(() => ({ body: protocol.wire(JSON.stringify({ ...ANSWER_MISSING_FILTER, confidence: 'high' })) }));
     const judgment = await judgeCase(make(), caseInput());
     expect(server.requests).toHaveLength(2);
-    expect(protocol.messages(server.requests[1]!.body)[2]!.content).toContain('confidence: expected a number from 0 to 1');
+    expect(protocol.messages(server.requests[1]!.body)[2]!.content).toContain(
+      'confidence: expected a number from 0 to 1',
+    );
     expect(judgment.status).toBe('error');
     expect(judgment.error?.code).toBe('judge.invalid_answer');
     expect(judgment.ai_advisory_verdict).toBeNull();
@@ -105,9 +118,16 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
   });
 
   it('retries a 429 after the Retry-After the server asked for', async () => {
-    server.respond((_, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '0.3' }, body: { error: { message: 'rate limited' } } } : { body: protocol.wire(normal) }));
+    server.respond((_, index) =>
+      index === 0
+        ? { status: 429, headers: { 'retry-after': '0.3' }, body: { error: { message: 'rate limited' } } }
+        : { body: protocol.wire(normal) },
+    );
     // A backoff of 20 s would fail the test: the wait must come from Retry-After.
-    const judgment = await judgeCase(make({ transport: { ...FAST, backoffBaseMs: 20_000, backoffMaxMs: 20_000 } }), caseInput());
+    const judgment = await judgeCase(
+      make({ transport: { ...FAST, backoffBaseMs: 20_000, backoffMaxMs: 20_000 } }),
+      caseInput(),
+    );
     expect(judgment.status).toBe('judged');
     expect(judgment.http_attempts).toBe(2);
     const gap = server.requests[1]!.at - server.requests[0]!.at;
@@ -156,7 +176,10 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
 
   it('reports a refused connection as a network or CORS failure', async () => {
     const port = await closedPort();
-    const judgment = await judgeCase(provider(protocol.config(`http://127.0.0.1:${port}`, { transport: FAST })), caseInput());
+    const judgment = await judgeCase(
+      provider(protocol.config(`http://127.0.0.1:${port}`, { transport: FAST })),
+      caseInput(),
+    );
     expect(judgment.status).toBe('error');
     expect(judgment.error?.code).toBe('judge.cors_or_network');
     expect(judgment.error?.message).toContain('CORS');
@@ -178,7 +201,10 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
   it('makes no request for cases at or above the 0.92 threshold', async () => {
     server.respond(() => ({ body: protocol.wire(normal) }));
     const scores = [0.92, 0.95, 1, 0.919, 0.5];
-    const run = await judgeBatch(make(), scores.map((score, i) => ({ input: caseInput({ score, caseId: `c${i}` }) })));
+    const run = await judgeBatch(
+      make(),
+      scores.map((score, i) => ({ input: caseInput({ score, caseId: `c${i}` }) })),
+    );
     expect(server.requests).toHaveLength(2);
     expect(run.judgments.map((j) => j.status)).toEqual(['skipped', 'skipped', 'skipped', 'judged', 'judged']);
     expect(run.judgments[0]!.skipped_reason).toBe('above_threshold');
@@ -210,7 +236,10 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
     server.respond(() => ({ delayMs: 'hold' }));
     const controller = new AbortController();
     const items = Array.from({ length: 3 }, (_, i) => ({ input: caseInput({ caseId: `c${i}` }) }));
-    const pending = judgeBatch(make({ transport: { ...FAST, timeoutMs: 30_000 } }), items, { concurrency: 1, signal: controller.signal });
+    const pending = judgeBatch(make({ transport: { ...FAST, timeoutMs: 30_000 } }), items, {
+      concurrency: 1,
+      signal: controller.signal,
+    });
     await server.waitForRequests(1);
     controller.abort();
     const run = await pending;
@@ -224,7 +253,12 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
   it('aggregates usage, latency, cost, agreement and the review queue per run', async () => {
     server.respond((request) => {
       const text = JSON.stringify(protocol.messages(request.body)[0]);
-      return { delayMs: 20, body: protocol.wire(JSON.stringify(text.includes('case-disagree') ? ANSWER_DISAGREES_PASS : ANSWER_MISSING_FILTER)) };
+      return {
+        delayMs: 20,
+        body: protocol.wire(
+          JSON.stringify(text.includes('case-disagree') ? ANSWER_DISAGREES_PASS : ANSWER_MISSING_FILTER),
+        ),
+      };
     });
     const items = [
       { input: caseInput({ caseId: 'a', question: 'q a' }) },
@@ -235,14 +269,22 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
     const s = run.summary;
     expect(s.cases).toBe(3);
     expect(s.judged).toBe(2);
-    expect(s.usage).toMatchObject({ input_tokens: 2 * protocol.usage.input, output_tokens: 2 * protocol.usage.output, requests: 2, http_attempts: 2 });
+    expect(s.usage).toMatchObject({
+      input_tokens: 2 * protocol.usage.input,
+      output_tokens: 2 * protocol.usage.output,
+      requests: 2,
+      http_attempts: 2,
+    });
     const perCase = (protocol.usage.input / 1000) * 0.5 + (protocol.usage.output / 1000) * 2;
     expect(s.cost_estimate).toBeCloseTo(2 * perCase, 10);
     expect(s.latency_ms.total).toBeGreaterThanOrEqual(40);
     expect(s.latency_ms.mean).toBeGreaterThanOrEqual(20);
     expect(s.model_ids).toEqual([protocol.recordedModel]);
     expect(s.prompt_version).toBe(PROMPT_VERSION);
-    expect(s.agreement_matrix).toEqual({ deterministic_pass: { ai_pass: 0, ai_fail: 0 }, deterministic_fail: { ai_pass: 1, ai_fail: 1 } });
+    expect(s.agreement_matrix).toEqual({
+      deterministic_pass: { ai_pass: 0, ai_fail: 0 },
+      deterministic_fail: { ai_pass: 1, ai_fail: 1 },
+    });
     expect(s.agreement_rate).toBe(0.5);
     expect(s.review_queue).toEqual(['b']);
 
@@ -263,7 +305,9 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
     expect(executed).toEqual([ANSWER_MISSING_FILTER.suggested_sql]);
     expect(passing.suggested_fix).toMatchObject({ verified: true, passes: true, deterministic_verdict: 'pass' });
 
-    const failing = await judgeCase(make(), caseInput(), { verifyFix: async () => ({ passes: false, deterministic_verdict: 'fail', detail: 'row_count_mismatch' }) });
+    const failing = await judgeCase(make(), caseInput(), {
+      verifyFix: async () => ({ passes: false, deterministic_verdict: 'fail', detail: 'row_count_mismatch' }),
+    });
     expect(failing.suggested_fix).toMatchObject({ verified: true, passes: false, detail: 'row_count_mismatch' });
     expect(failing.warnings.join(' ')).toContain('does not pass');
 
@@ -278,7 +322,7 @@ describe('OpenAI-compatible servers without JSON mode', () => {
     try {
       server.respond((request) =>
         request.body.response_format
-          ? { status: 400, body: { error: { message: "Unrecognized request argument supplied: response_format" } } }
+          ? { status: 400, body: { error: { message: 'Unrecognized request argument supplied: response_format' } } }
           : { body: PROTOCOLS[0]!.wire(normal) },
       );
       const p = provider(PROTOCOLS[0]!.config(server.url, { transport: FAST, apiKey: 'local-key' }));
@@ -298,8 +342,12 @@ describe('OpenAI-compatible servers without JSON mode', () => {
   it('reads an answer without usage as unreported usage', async () => {
     const server = await startJudgeServer();
     try {
-      server.respond(() => ({ body: { model: 'local', choices: [{ message: { role: 'assistant', content: normal } }] } }));
-      const judgment = await judgeCase(provider(PROTOCOLS[0]!.config(server.url, { transport: FAST })), caseInput(), { prices: { inputPer1k: 1, outputPer1k: 1 } });
+      server.respond(() => ({
+        body: { model: 'local', choices: [{ message: { role: 'assistant', content: normal } }] },
+      }));
+      const judgment = await judgeCase(provider(PROTOCOLS[0]!.config(server.url, { transport: FAST })), caseInput(), {
+        prices: { inputPer1k: 1, outputPer1k: 1 },
+      });
       expect(judgment.status).toBe('judged');
       expect(judgment.usage).toEqual({ input_tokens: 0, output_tokens: 0, usage_reported: false });
       expect(judgment.cost_estimate).toBeNull();

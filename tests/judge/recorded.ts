@@ -42,25 +42,37 @@ export const PROTOCOLS: Protocol[] = [
     wire: (text) => envelope('anthropic-message.json', text),
     recordedModel: 'claude-3-5-haiku-20241022',
     usage: { input: 2000, output: 400 },
-    config: (url, extra) => ({ kind: 'anthropic', baseUrl: url, model: 'claude-3-5-haiku-latest', apiKey: 'test-key-123', ...extra }),
+    config: (url, extra) => ({
+      kind: 'anthropic',
+      baseUrl: url,
+      model: 'claude-3-5-haiku-latest',
+      apiKey: 'test-key-123',
+      ...extra,
+    }),
     messages: (body) => body.messages as Array<{ role: string; content: string }>,
   },
 ];
 
-export function caseInput(overrides: Partial<JudgeInput> & { score?: number; verdict?: 'pass' | 'fail' } = {}): JudgeInput {
+export function caseInput(
+  overrides: Partial<JudgeInput> & { score?: number; verdict?: 'pass' | 'fail' } = {},
+): JudgeInput {
   const { score = 0.41, verdict = 'fail', ...rest } = overrides;
   return {
     caseId: 'revenue-2025-shipped',
     question: 'What was total revenue from shipped orders in 2025?',
-    expectedSql: "SELECT SUM(amount) AS total_revenue FROM orders WHERE status = 'shipped' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'",
-    actualSql: "SELECT SUM(amount) AS total_revenue FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'",
+    expectedSql:
+      "SELECT SUM(amount) AS total_revenue FROM orders WHERE status = 'shipped' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'",
+    actualSql:
+      "SELECT SUM(amount) AS total_revenue FROM orders WHERE order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01'",
     dialect: 'duckdb',
     evidence: {
       deterministic_verdict: verdict,
       deterministic_score: score,
       severity: 'major issue',
       comparison_mode: 'order-insensitive',
-      reason_codes: ['value_mismatch(column=total_revenue, expected=1520.00, actual=1873.50, delta=353.50, tolerance=exact)'],
+      reason_codes: [
+        'value_mismatch(column=total_revenue, expected=1520.00, actual=1873.50, delta=353.50, tolerance=exact)',
+      ],
       witnesses: ['expected [1520.00] vs actual [1873.50]'],
       clause_diffs: ["WHERE: removed status = 'shipped'"],
       row_count_expected: 1,
@@ -68,7 +80,11 @@ export function caseInput(overrides: Partial<JudgeInput> & { score?: number; ver
     },
     expectedSample: { columns: ['total_revenue'], rows: [['1520.00']], totalRows: 1 },
     actualSample: { columns: ['total_revenue'], rows: [['1873.50']], totalRows: 1 },
-    context: { schemaDescription: 'orders(order_id INTEGER key, status VARCHAR: placed|shipped|cancelled, amount DECIMAL(12,2), order_date DATE)', businessRules: ['Revenue counts shipped orders only.'] },
+    context: {
+      schemaDescription:
+        'orders(order_id INTEGER key, status VARCHAR: placed|shipped|cancelled, amount DECIMAL(12,2), order_date DATE)',
+      businessRules: ['Revenue counts shipped orders only.'],
+    },
     ...rest,
   };
 }

@@ -12,14 +12,20 @@ function withFetch(fetch: JudgeRuntime['http']['fetch']): JudgeRuntime {
 }
 
 function make(runtime: JudgeRuntime): JudgeProvider {
-  const created = createProvider({ kind: 'anthropic', baseUrl: 'https://judge.example/v1', model: 'm', apiKey: 'k' }, runtime);
+  const created = createProvider(
+    { kind: 'anthropic', baseUrl: 'https://judge.example/v1', model: 'm', apiKey: 'k' },
+    runtime,
+  );
   if (!created.ok) throw new Error(created.error.message);
   return created.value;
 }
 
 describe('the injected runtime', () => {
   it("turns a browser's CORS refusal (TypeError: Failed to fetch, no status) into the network/CORS message", async () => {
-    const judgment = await judgeCase(make(withFetch(() => Promise.reject(new TypeError('Failed to fetch')))), caseInput());
+    const judgment = await judgeCase(
+      make(withFetch(() => Promise.reject(new TypeError('Failed to fetch')))),
+      caseInput(),
+    );
     expect(judgment.error?.code).toBe('judge.cors_or_network');
     expect(judgment.error?.raw).toBe('Failed to fetch');
     expect(judgment.error?.message).toContain('https://judge.example/v1/messages');
@@ -28,7 +34,12 @@ describe('the injected runtime', () => {
   });
 
   it('records a provider that throws instead of answering as a judge error', async () => {
-    const broken: JudgeProvider = { kind: 'openai', model: 'm', endpoint: 'x', complete: () => Promise.reject(new Error('boom')) };
+    const broken: JudgeProvider = {
+      kind: 'openai',
+      model: 'm',
+      endpoint: 'x',
+      complete: () => Promise.reject(new Error('boom')),
+    };
     const judgment = await judgeCase(broken, caseInput());
     expect(judgment.status).toBe('error');
     expect(judgment.error?.message).toContain('boom');

@@ -49,7 +49,8 @@ export interface ServerOptions {
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'POST, OPTIONS',
-  'access-control-allow-headers': 'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access',
+  'access-control-allow-headers':
+    'content-type, authorization, x-api-key, anthropic-version, anthropic-dangerous-direct-browser-access',
 };
 
 export async function startJudgeServer(options: ServerOptions = {}): Promise<JudgeServer> {
@@ -84,7 +85,12 @@ export async function startJudgeServer(options: ServerOptions = {}): Promise<Jud
           }
         });
         const text = Buffer.concat(chunks).toString('utf8');
-        const recorded: RecordedRequest = { path: req.url ?? '', headers: req.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, at: Date.now() };
+        const recorded: RecordedRequest = {
+          path: req.url ?? '',
+          headers: req.headers,
+          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+          at: Date.now(),
+        };
         const index = state.requests.push(recorded) - 1;
         for (const waiter of waiters.filter((w) => state.requests.length >= w.n)) {
           waiters.splice(waiters.indexOf(waiter), 1);
@@ -95,7 +101,11 @@ export async function startJudgeServer(options: ServerOptions = {}): Promise<Jud
         if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs as number));
         if (res.destroyed) return;
         const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...(cors ? CORS_HEADERS : {}), ...reply.headers });
+        res.writeHead(reply.status ?? 200, {
+          'content-type': 'application/json',
+          ...(cors ? CORS_HEADERS : {}),
+          ...reply.headers,
+        });
         res.end(body);
       })();
     });

@@ -54,7 +54,12 @@ afterAll(async () => {
 });
 
 const request = (expected: string, actual: string, k = 8) =>
-  evaluationRequest({ expected_sql: expected, actual_sql: actual, context: { fixture: 'shop' }, config: { neighbours: k, enable_counterfactuals: false, neighbour_budget_ms: 60_000 } });
+  evaluationRequest({
+    expected_sql: expected,
+    actual_sql: actual,
+    context: { fixture: 'shop' },
+    config: { neighbours: k, enable_counterfactuals: false, neighbour_budget_ms: 60_000 },
+  });
 
 describe.each(ENGINES)('neighbour databases on %s', (name) => {
   it('reads the schema and keys back from the catalog', () => {
@@ -79,8 +84,14 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
 
   it('neighbours change the data, keep keys and foreign keys, and load; one seed, one neighbour', async () => {
     const snap = snapshots.get(name)!;
-    const plan = planNeighbours(["SELECT name FROM customers WHERE tier = 'gold' AND city <> 'Leeds' ORDER BY name"], snap.tables.flatMap((t) => t.columns.map((c) => c.name)));
-    expect(plan.hints.map((h) => [h.column, h.values])).toEqual([['tier', ['gold']], ['city', ['Leeds']]]);
+    const plan = planNeighbours(
+      ["SELECT name FROM customers WHERE tier = 'gold' AND city <> 'Leeds' ORDER BY name"],
+      snap.tables.flatMap((t) => t.columns.map((c) => c.name)),
+    );
+    expect(plan.hints.map((h) => [h.column, h.values])).toEqual([
+      ['tier', ['gold']],
+      ['city', ['Leeds']],
+    ]);
     const digests = new Set<string>();
     for (let i = 0; i < 6; i++) {
       const seed = neighbourSeed(1, i);
@@ -89,10 +100,16 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
       const dump = neighbourDump(snap, data);
       if ('unsupported' in dump) throw new Error(dump.unsupported);
       const checked = await host.withNeighbour(name, 'shop', dump.sql, async (scratch) => {
-        const orphans = await scratch.execute('SELECT count(*) FROM orders WHERE customer_id NOT IN (SELECT id FROM customers)');
+        const orphans = await scratch.execute(
+          'SELECT count(*) FROM orders WHERE customer_id NOT IN (SELECT id FROM customers)',
+        );
         const dupKeys = await scratch.execute('SELECT count(*) - count(DISTINCT id) FROM customers');
         const digest = await scratch.contentDigest();
-        return { orphans: orphans.ok ? Number(orphans.value.rows[0]![0]) : -1, dupKeys: dupKeys.ok ? Number(dupKeys.value.rows[0]![0]) : -1, digest: digest.ok ? digest.value : '' };
+        return {
+          orphans: orphans.ok ? Number(orphans.value.rows[0]![0]) : -1,
+          dupKeys: dupKeys.ok ? Number(dupKeys.value.rows[0]![0]) : -1,
+          digest: digest.ok ? digest.value : '',
+        };
       });
       if (!checked.ok) throw new Error(checked.error.message);
       expect(checked.value.orphans).toBe(0);
@@ -123,7 +140,10 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
 
   it('a correct rewrite passes on every neighbour', async () => {
     const report = await evaluate(
-      request("SELECT c.name, count(*) AS n FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.tier = 'gold' GROUP BY c.id, c.name", "SELECT name, (SELECT count(*) FROM orders WHERE customer_id = customers.id) FROM customers WHERE 'gold' = tier AND id IN (SELECT customer_id FROM orders)"),
+      request(
+        "SELECT c.name, count(*) AS n FROM customers c JOIN orders o ON o.customer_id = c.id WHERE c.tier = 'gold' GROUP BY c.id, c.name",
+        "SELECT name, (SELECT count(*) FROM orders WHERE customer_id = customers.id) FROM customers WHERE 'gold' = tier AND id IN (SELECT customer_id FROM orders)",
+      ),
       engines.get(name)!,
       { neighbourHost: host },
     );
@@ -134,7 +154,15 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
   }, 60_000);
 
   it('a neighbour on which the reference LIMIT cuts a tie is discarded, not counted', async () => {
-    const report = await evaluate(request('SELECT name FROM customers ORDER BY tier LIMIT 1', 'SELECT name FROM customers ORDER BY tier LIMIT 1', 8), engines.get(name)!, { neighbourHost: host });
+    const report = await evaluate(
+      request(
+        'SELECT name FROM customers ORDER BY tier LIMIT 1',
+        'SELECT name FROM customers ORDER BY tier LIMIT 1',
+        8,
+      ),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
     const n = report.evidence.neighbours!;
     expect(n.discarded.some((d) => /tie/.test(d.reason))).toBe(true);
     expect(n.checked + n.discarded.length).toBe(8);
@@ -142,7 +170,15 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
   }, 60_000);
 
   it('off without a host or with neighbours: 0', async () => {
-    const report = await evaluate(request("SELECT name FROM customers WHERE tier = 'gold'", "SELECT name FROM customers WHERE tier = 'gold' AND city IS NOT NULL", 0), engines.get(name)!, { neighbourHost: host });
+    const report = await evaluate(
+      request(
+        "SELECT name FROM customers WHERE tier = 'gold'",
+        "SELECT name FROM customers WHERE tier = 'gold' AND city IS NOT NULL",
+        0,
+      ),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
     expect(report.deterministic_verdict).toBe('pass');
     expect(report.evidence.neighbours).toBeUndefined();
   });
@@ -153,7 +189,10 @@ describe('neighbours of a Spider database', () => {
     const file = path.join(repoRoot, 'tests/fixtures/spider/database/concert_singer/concert_singer.sqlite');
     const engine = openEngine('sqlite');
     try {
-      const loaded = await engine.load({ name: 'concert_singer', files: [{ fileName: 'concert_singer.sqlite', format: 'sqlite', bytes: new Uint8Array(readFileSync(file)) }] });
+      const loaded = await engine.load({
+        name: 'concert_singer',
+        files: [{ fileName: 'concert_singer.sqlite', format: 'sqlite', bytes: new Uint8Array(readFileSync(file)) }],
+      });
       if (!loaded.ok) throw new Error(loaded.error.message);
       const report = await evaluate(
         evaluationRequest({

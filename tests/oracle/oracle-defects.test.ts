@@ -38,14 +38,38 @@ afterAll(async () => {
   for (const e of engines.values()) await e.close();
 });
 
-const run = (name: EngineName, expected: string, actual: string, config: Partial<EvaluationConfig> = {}, options: EvaluateOptions = {}) =>
-  evaluate(evaluationRequest({ expected_sql: expected, actual_sql: actual, config: { enable_counterfactuals: false, ...config } }), engines.get(name)!, options);
+const run = (
+  name: EngineName,
+  expected: string,
+  actual: string,
+  config: Partial<EvaluationConfig> = {},
+  options: EvaluateOptions = {},
+) =>
+  evaluate(
+    evaluationRequest({
+      expected_sql: expected,
+      actual_sql: actual,
+      config: { enable_counterfactuals: false, ...config },
+    }),
+    engines.get(name)!,
+    options,
+  );
 
 describe.each(ENGINES)('oracle defects on %s', (name) => {
   it('a reference LIMIT cutting through a tie is flagged in an ordinary evaluation', async () => {
-    const report = await run(name, 'SELECT name FROM t ORDER BY score DESC LIMIT 1', 'SELECT name FROM t ORDER BY score DESC LIMIT 1');
-    expect(report.warnings.find((w) => w.code === 'limit_through_tie')?.message).toMatch(/LIMIT 1 cuts through rows whose ORDER BY keys tie/);
-    const stable = await run(name, 'SELECT name FROM t ORDER BY score DESC, id LIMIT 1', 'SELECT name FROM t ORDER BY score DESC, id LIMIT 1');
+    const report = await run(
+      name,
+      'SELECT name FROM t ORDER BY score DESC LIMIT 1',
+      'SELECT name FROM t ORDER BY score DESC LIMIT 1',
+    );
+    expect(report.warnings.find((w) => w.code === 'limit_through_tie')?.message).toMatch(
+      /LIMIT 1 cuts through rows whose ORDER BY keys tie/,
+    );
+    const stable = await run(
+      name,
+      'SELECT name FROM t ORDER BY score DESC, id LIMIT 1',
+      'SELECT name FROM t ORDER BY score DESC, id LIMIT 1',
+    );
     expect(stable.warnings.some((w) => w.code === 'limit_through_tie')).toBe(false);
   });
 
@@ -57,7 +81,13 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
     expect(report.blocked_reason).toBe('broken_reference');
     expect(report.deterministic_verdict).toBe('undecided');
     expect(report.explanations[0]).toMatch(/^Broken oracle: the reference query/);
-    const outcome = classifyOutcome({ hasReference: true, declined: false, sql: 'SELECT 1', deterministicPass: false, brokenReference: report.blocked_reason === 'broken_reference' });
+    const outcome = classifyOutcome({
+      hasReference: true,
+      declined: false,
+      sql: 'SELECT 1',
+      deterministicPass: false,
+      brokenReference: report.blocked_reason === 'broken_reference',
+    });
     expect(outcome.ok && outcome.value).toBe('broken_reference');
     const summary = summarizeRun(
       [
@@ -84,7 +114,9 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
   it('when both queries exceed max_rows the message names both', async () => {
     const report = await run(name, 'SELECT * FROM t', 'SELECT * FROM t WHERE id > 0', { max_rows: 2 });
     expect(report.blocked_reason).toBe('execution_failure');
-    expect(report.explanations[0]).toMatch(/^Both queries failed to execute \(resource_exhausted\): the reference .* and the candidate/);
+    expect(report.explanations[0]).toMatch(
+      /^Both queries failed to execute \(resource_exhausted\): the reference .* and the candidate/,
+    );
   });
 
   it('a candidate past its time budget is told in one sentence, ending with one full stop', async () => {
@@ -94,9 +126,16 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
   });
 
   it('a 5-column Latin square, columns permuted and renamed, passes (decided, not capped)', async () => {
-    const rows = Array.from({ length: 5 }, (_, r) => `(${Array.from({ length: 5 }, (_, c) => (r + c) % 5).join(', ')})`).join(', ');
+    const rows = Array.from(
+      { length: 5 },
+      (_, r) => `(${Array.from({ length: 5 }, (_, c) => (r + c) % 5).join(', ')})`,
+    ).join(', ');
     const values = `WITH v(c0, c1, c2, c3, c4) AS (VALUES ${rows})`;
-    const report = await run(name, `${values} SELECT c0, c1, c2, c3, c4 FROM v`, `${values} SELECT c3 AS x, c0 AS y, c4 AS z, c1 AS w, c2 AS q FROM v`);
+    const report = await run(
+      name,
+      `${values} SELECT c0, c1, c2, c3, c4 FROM v`,
+      `${values} SELECT c3 AS x, c0 AS y, c4 AS z, c1 AS w, c2 AS q FROM v`,
+    );
     expect(report.deterministic_verdict).toBe('pass');
     expect(report.evidence.result!.column_alignment.search_capped).toBe(false);
   });
@@ -105,18 +144,36 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
 describe('cross-engine agreement', () => {
   it('flags a verdict that depends on the engine, with both results', async () => {
     // Integer division: 7 / 2 is 3 on SQLite and 3.5 on DuckDB.
-    const report = await run('sqlite', 'SELECT 3 AS half', 'SELECT 7 / 2 AS half', { cross_engine: true }, { otherEngine: engines.get('duckdb')! });
+    const report = await run(
+      'sqlite',
+      'SELECT 3 AS half',
+      'SELECT 7 / 2 AS half',
+      { cross_engine: true },
+      { otherEngine: engines.get('duckdb')! },
+    );
     expect(report.deterministic_verdict).toBe('pass');
     const cross = report.evidence.cross_engine!;
     expect(cross).toMatchObject({ engine: 'duckdb', verdict: 'fail', engine_dependent: true });
     expect(cross.actual_sample!.total_rows).toBe(1);
-    expect(report.warnings.find((w) => w.code === 'engine_dependent')?.message).toMatch(/pass on sqlite, fail on duckdb/);
-    const same = await run('duckdb', 'SELECT 3 AS x', 'SELECT 1 + 2 AS x', { cross_engine: true }, { otherEngine: engines.get('sqlite')! });
+    expect(report.warnings.find((w) => w.code === 'engine_dependent')?.message).toMatch(
+      /pass on sqlite, fail on duckdb/,
+    );
+    const same = await run(
+      'duckdb',
+      'SELECT 3 AS x',
+      'SELECT 1 + 2 AS x',
+      { cross_engine: true },
+      { otherEngine: engines.get('sqlite')! },
+    );
     expect(same.evidence.cross_engine!.engine_dependent).toBe(false);
   });
 
   it('finds qualified and quoted volatile calls', () => {
-    expect(volatileCalls('SELECT system.main.now(), "uuid"(), x FROM t ORDER BY random()')).toEqual(['main.now()', 'uuid()', 'random()']);
+    expect(volatileCalls('SELECT system.main.now(), "uuid"(), x FROM t ORDER BY random()')).toEqual([
+      'main.now()',
+      'uuid()',
+      'random()',
+    ]);
     expect(volatileCalls("SELECT datetime('now')")).toEqual(["'now'"]);
     expect(volatileCalls('SELECT t.now, random_col FROM t')).toEqual([]);
   });

@@ -3,7 +3,17 @@
  * folder whose path has a space, then `npx sql-verdict` runs the compiled CLI (no tsx) and the
  * library imports with its types. Uses the npm registry (or its cache) for the runtime dependencies.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,9 +35,16 @@ let packed: { files: { path: string }[]; filename: string }[];
 
 /** The same test bin/sql-verdict.mjs makes: lib/ is older than some file under src/ (or absent). */
 function libStale(): boolean {
-  const built = existsSync(path.join(repoRoot, 'lib/cli/bin.js')) ? statSync(path.join(repoRoot, 'lib/cli/bin.js')).mtimeMs : 0;
+  const built = existsSync(path.join(repoRoot, 'lib/cli/bin.js'))
+    ? statSync(path.join(repoRoot, 'lib/cli/bin.js')).mtimeMs
+    : 0;
   const newest = (dir: string): number =>
-    Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs)));
+    Math.max(
+      0,
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newest(path.join(dir, e.name)) : statSync(path.join(dir, e.name)).mtimeMs,
+      ),
+    );
   return !built || newest(path.join(repoRoot, 'src')) > built;
 }
 
@@ -35,11 +52,18 @@ beforeAll(async () => {
   // `npm pack` would run `prepare` (tsc, lib/ rewritten while other test files run the CLI from
   // it). `npm test` has just built lib/; when run alone on a stale lib/, build it first, once.
   if (libStale()) await run(npm, ['run', 'build:lib'], { cwd: repoRoot, timeoutMs: 400_000 });
-  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], { cwd: repoRoot, timeoutMs: 400_000 });
+  const { stdout } = await run(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], {
+    cwd: repoRoot,
+    timeoutMs: 400_000,
+  });
   packed = JSON.parse(stdout.slice(stdout.indexOf('['))) as typeof packed;
   mkdirSync(home, { recursive: true });
   writeFileSync(path.join(home, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  await run(npm, ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(scratch, packed[0]!.filename)], { cwd: home, timeoutMs: 400_000 });
+  await run(
+    npm,
+    ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', path.join(scratch, packed[0]!.filename)],
+    { cwd: home, timeoutMs: 400_000 },
+  );
 }, 600_000);
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -47,9 +71,23 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('the packed package', () => {
   it('holds the compiled CLI, types, fixtures and the licence, and no tests or sources', () => {
     const files = packed[0]!.files.map((f) => f.path);
-    for (const f of ['bin/sql-verdict.mjs', 'lib/cli/bin.js', 'lib/index.js', 'lib/index.d.ts', 'lib/core/index.d.ts', 'lib/worker/engine-host.thread.js', 'fixtures/fixtures.json', 'fixtures/corpora/refusal_battery.yaml', 'LICENSE', 'README.md', 'package.json'])
+    for (const f of [
+      'bin/sql-verdict.mjs',
+      'lib/cli/bin.js',
+      'lib/index.js',
+      'lib/index.d.ts',
+      'lib/core/index.d.ts',
+      'lib/worker/engine-host.thread.js',
+      'fixtures/fixtures.json',
+      'fixtures/corpora/refusal_battery.yaml',
+      'LICENSE',
+      'README.md',
+      'package.json',
+    ])
       expect(files).toContain(f);
-    expect(files.filter((f) => f.startsWith('tests/') || f.startsWith('src/') || f.startsWith('node_modules/'))).toEqual([]);
+    expect(
+      files.filter((f) => f.startsWith('tests/') || f.startsWith('src/') || f.startsWith('node_modules/')),
+    ).toEqual([]);
     // A guard against packing whole folders by mistake (about 410 files today: lib/ with .d.ts and maps, fixtures).
     expect(files.length).toBeLessThan(600);
   });
@@ -70,11 +108,26 @@ describe('the packed package', () => {
   it('npx sql-verdict run grades a built-in corpus', { timeout: 300_000 }, async () => {
     copyFileSync(path.join(repoRoot, 'fixtures/runs/refusal_battery.strong.json'), path.join(home, 'my run.json'));
     // Exit 1: the strong sample run has one missed refusal; the report is what matters here.
-    const graded = await run('npx', ['--no-install', 'sql-verdict', 'run', '--corpus', 'refusal_battery', '--run', 'my run.json', '--out', 'out dir/report.json'], { cwd: home }).catch(
-      (e: { code: number; stdout: string; stderr: string }) => e,
-    );
+    const graded = await run(
+      'npx',
+      [
+        '--no-install',
+        'sql-verdict',
+        'run',
+        '--corpus',
+        'refusal_battery',
+        '--run',
+        'my run.json',
+        '--out',
+        'out dir/report.json',
+      ],
+      { cwd: home },
+    ).catch((e: { code: number; stdout: string; stderr: string }) => e);
     expect(graded.stderr).not.toMatch(/Internal error|ERR_MODULE_NOT_FOUND|tsx/);
-    const report = JSON.parse(readFileSync(path.join(home, 'out dir/report.json'), 'utf8')) as { cases: unknown[]; tool_version?: string };
+    const report = JSON.parse(readFileSync(path.join(home, 'out dir/report.json'), 'utf8')) as {
+      cases: unknown[];
+      tool_version?: string;
+    };
     expect(report.cases.length).toBeGreaterThan(10);
   });
 

@@ -7,7 +7,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluationRequest, parseEvaluationRequest, type EvaluationConfig, type EvaluationContext } from '../../src/core/evaluation/request.ts';
+import {
+  evaluationRequest,
+  parseEvaluationRequest,
+  type EvaluationConfig,
+  type EvaluationContext,
+} from '../../src/core/evaluation/request.ts';
 import { evaluate } from '../../src/core/pipeline.ts';
 import type { EvaluationReport } from '../../src/core/report/report.ts';
 import { REPORT_SCHEMA } from '../../src/core/report/schema.ts';
@@ -41,7 +46,10 @@ let lite: SupervisedEngine;
 beforeAll(async () => {
   duck = openEngine('duckdb');
   lite = openEngine('sqlite');
-  const [a, b] = await Promise.all([duck.load(sqlFixture('shop', SHOP, '2025-03-31T00:00:00Z')), lite.load(fileFixture(spiderDatabase('concert_singer')))]);
+  const [a, b] = await Promise.all([
+    duck.load(sqlFixture('shop', SHOP, '2025-03-31T00:00:00Z')),
+    lite.load(fileFixture(spiderDatabase('concert_singer'))),
+  ]);
   if (!a.ok || !b.ok) throw new Error('fixtures did not load');
 });
 
@@ -49,24 +57,43 @@ afterAll(async () => {
   await Promise.all([duck.close(), lite.close()]);
 });
 
-function run(expected: string, actual: string | null, context: EvaluationContext = {}, config: Partial<EvaluationConfig> = {}, engine = duck) {
-  return evaluate(evaluationRequest({ expected_sql: expected, actual_sql: actual, context, config }), engine).then(valid);
+function run(
+  expected: string,
+  actual: string | null,
+  context: EvaluationContext = {},
+  config: Partial<EvaluationConfig> = {},
+  engine = duck,
+) {
+  return evaluate(evaluationRequest({ expected_sql: expected, actual_sql: actual, context, config }), engine).then(
+    valid,
+  );
 }
 
 describe('failure-state precedence', () => {
   it('no query produced: a graded failure with its reason', async () => {
     const r = await run('SELECT 1', null);
-    expect(r).toMatchObject({ deterministic_verdict: 'fail', blocked_reason: 'no_query', severity: 'critical failure', overall_score: 0 });
+    expect(r).toMatchObject({
+      deterministic_verdict: 'fail',
+      blocked_reason: 'no_query',
+      severity: 'critical failure',
+      overall_score: 0,
+    });
   });
 
   it('parse failure of the candidate blocks everything downstream', async () => {
     const r = await run('SELECT count(*) FROM orders', 'SELEC count(*) FROM orders');
-    expect(r).toMatchObject({ deterministic_verdict: 'fail', blocked_reason: 'parse_failure', severity: 'critical failure', overall_score: 0, result_score: null });
+    expect(r).toMatchObject({
+      deterministic_verdict: 'fail',
+      blocked_reason: 'parse_failure',
+      severity: 'critical failure',
+      overall_score: 0,
+      result_score: null,
+    });
     expect(r.validity.parse_success_actual).toBe(false);
     expect(r.error_types).toEqual(['syntax_error']);
   });
 
-  it('parse failure of the reference is a broken oracle: undecided, not the candidate\'s failure', async () => {
+  it("parse failure of the reference is a broken oracle: undecided, not the candidate's failure", async () => {
     const r = await run('SELECT count(* FROM orders', 'SELECT count(*) FROM orders');
     expect(r).toMatchObject({ blocked_reason: 'broken_reference', deterministic_verdict: 'undecided' });
     expect(r.validity.parse_success_expected).toBe(false);
@@ -120,14 +147,18 @@ describe('failure-state precedence', () => {
 
 describe('the comparison policy inside the pipeline', () => {
   it('scalar shape: one row, one column; an extra column fails', async () => {
-    const r = await run('SELECT sum(amount) FROM orders', 'SELECT sum(amount), count(*) FROM orders', { shape: 'scalar' });
+    const r = await run('SELECT sum(amount) FROM orders', 'SELECT sum(amount), count(*) FROM orders', {
+      shape: 'scalar',
+    });
     expect(r.deterministic_verdict).toBe('fail');
     expect(r.evidence.result?.reasons.map((x) => x.code)).toContain('scalar_shape');
     expect(r.diagnostic_scores?.likely_source_clause).toBe('projection');
   });
 
   it('order_matters: ordering-only mismatch is flagged and minor', async () => {
-    const r = await run('SELECT id FROM orders ORDER BY amount DESC', 'SELECT id FROM orders ORDER BY amount ASC', { order_matters: true });
+    const r = await run('SELECT id FROM orders ORDER BY amount DESC', 'SELECT id FROM orders ORDER BY amount ASC', {
+      order_matters: true,
+    });
     expect(r.deterministic_verdict).toBe('fail');
     expect(r.diagnostic_scores).toMatchObject({ ordering_error_flag: true, likely_source_clause: 'ordering' });
     expect(r.severity).toBe('minor issue');
@@ -150,7 +181,10 @@ describe('the comparison policy inside the pipeline', () => {
   });
 
   it('the frozen clock makes relative dates deterministic', async () => {
-    const r = await run("SELECT count(*) FROM orders WHERE placed >= current_date - INTERVAL 30 DAY", "SELECT count(*) FROM orders WHERE placed >= DATE '2025-03-01'");
+    const r = await run(
+      'SELECT count(*) FROM orders WHERE placed >= current_date - INTERVAL 30 DAY',
+      "SELECT count(*) FROM orders WHERE placed >= DATE '2025-03-01'",
+    );
     expect(r.deterministic_verdict).toBe('pass');
   });
 
@@ -169,15 +203,31 @@ describe('the comparison policy inside the pipeline', () => {
 describe('diagnostics: the likely source clause, confirmed by counterfactuals', () => {
   const cases: [string, string, string, string, EvaluationContext?][] = [
     ['missing filter', "SELECT id FROM orders WHERE status = 'paid'", 'SELECT id FROM orders', 'selection_predicate'],
-    ['wrong aggregate', 'SELECT customer_id, sum(amount) FROM orders GROUP BY customer_id', 'SELECT customer_id, avg(amount) FROM orders GROUP BY customer_id', 'aggregate_function'],
+    [
+      'wrong aggregate',
+      'SELECT customer_id, sum(amount) FROM orders GROUP BY customer_id',
+      'SELECT customer_id, avg(amount) FROM orders GROUP BY customer_id',
+      'aggregate_function',
+    ],
     [
       'join fan-out',
       'SELECT sum(o.amount) FROM orders o',
       'SELECT sum(o.amount) FROM orders o JOIN order_items i ON i.order_id = o.id',
       'join',
     ],
-    ['wrong grain', 'SELECT region, count(*) FROM customers GROUP BY region', 'SELECT region, name, count(*) FROM customers GROUP BY region, name', 'aggregation_grain'],
-    ['wrong LIMIT', 'SELECT id FROM orders ORDER BY amount DESC, id LIMIT 2', 'SELECT id FROM orders ORDER BY amount DESC, id LIMIT 3', 'top_k', { order_matters: true }],
+    [
+      'wrong grain',
+      'SELECT region, count(*) FROM customers GROUP BY region',
+      'SELECT region, name, count(*) FROM customers GROUP BY region, name',
+      'aggregation_grain',
+    ],
+    [
+      'wrong LIMIT',
+      'SELECT id FROM orders ORDER BY amount DESC, id LIMIT 2',
+      'SELECT id FROM orders ORDER BY amount DESC, id LIMIT 3',
+      'top_k',
+      { order_matters: true },
+    ],
     ['extra column', 'SELECT id FROM orders', 'SELECT id, amount FROM orders', 'projection'],
   ];
   for (const [label, expected, actual, source, context] of cases) {
@@ -191,9 +241,15 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
   }
 
   it('a confirming transplant raises confidence and evidence strength', async () => {
-    const r = await run("SELECT id FROM orders WHERE status = 'paid'", "SELECT id FROM orders WHERE status <> 'pending'");
+    const r = await run(
+      "SELECT id FROM orders WHERE status = 'paid'",
+      "SELECT id FROM orders WHERE status <> 'pending'",
+    );
     expect(r.evidence.counterfactuals.some((c) => c.agrees && c.clause === 'where')).toBe(true);
-    expect(r.diagnostic_scores).toMatchObject({ likely_source_clause: 'selection_predicate', evidence_strength: 'high' });
+    expect(r.diagnostic_scores).toMatchObject({
+      likely_source_clause: 'selection_predicate',
+      evidence_strength: 'high',
+    });
     expect(r.diagnostic_scores!.confidence).toBeGreaterThanOrEqual(0.9);
   });
 
@@ -207,10 +263,18 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
 
 describe('configuration', () => {
   it('rejects unknown options with the field named', () => {
-    const r = parseEvaluationRequest({ expected_sql: 'SELECT 1', actual_sql: 'SELECT 1', config: { comparison_mod: 'exact' } });
+    const r = parseEvaluationRequest({
+      expected_sql: 'SELECT 1',
+      actual_sql: 'SELECT 1',
+      config: { comparison_mod: 'exact' },
+    });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.message).toMatch(/comparison_mod/);
-    const bad = parseEvaluationRequest({ expected_sql: 'SELECT 1', actual_sql: 'SELECT 1', config: { query_timeout_ms: -1 } });
+    const bad = parseEvaluationRequest({
+      expected_sql: 'SELECT 1',
+      actual_sql: 'SELECT 1',
+      config: { query_timeout_ms: -1 },
+    });
     expect(bad.ok).toBe(false);
   });
 
@@ -219,9 +283,19 @@ describe('configuration', () => {
     expect(perf.performance_scores?.execution_time_ratio).toBeTypeOf('number');
     expect(perf.performance_scores?.plan_complexity_score).toBeGreaterThan(0);
     expect(perf.performance_scores?.plan_operators_actual?.length).toBeGreaterThan(0);
-    const strict = await run('SELECT id FROM orders', 'SELECT id AS order_id FROM orders', {}, { require_column_name_match: true });
+    const strict = await run(
+      'SELECT id FROM orders',
+      'SELECT id AS order_id FROM orders',
+      {},
+      { require_column_name_match: true },
+    );
     expect(strict.deterministic_verdict).toBe('fail');
-    const slow = await run('SELECT 1', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r', {}, { query_timeout_ms: 800 });
+    const slow = await run(
+      'SELECT 1',
+      'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r',
+      {},
+      { query_timeout_ms: 800 },
+    );
     expect(slow).toMatchObject({ blocked_reason: 'execution_failure', error_types: ['timeout'] });
   });
 });

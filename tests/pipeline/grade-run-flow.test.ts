@@ -54,7 +54,16 @@ function counting(counter: { n: number }): GradeRunInput['engineFor'] {
     const engine = await pool.engineFor(name);
     if (!engine.ok) return engine;
     const e: Engine = engine.value;
-    return ok({ ...e, name: e.name, version: () => e.version(), load: (f) => e.load(f), contentDigest: () => e.contentDigest(), explain: (sql) => e.explain(sql), close: () => e.close(), execute: (sql, o) => (counter.n++, e.execute(sql, o)) });
+    return ok({
+      ...e,
+      name: e.name,
+      version: () => e.version(),
+      load: (f) => e.load(f),
+      contentDigest: () => e.contentDigest(),
+      explain: (sql) => e.explain(sql),
+      close: () => e.close(),
+      execute: (sql, o) => (counter.n++, e.execute(sql, o)),
+    });
   };
 }
 
@@ -63,20 +72,30 @@ const PASS = { ...ANSWER_DISAGREES_PASS, ambiguous_case: false, confidence: 0.9 
 const FAIL = { ...ANSWER_MISSING_FILTER, suggested_sql: null };
 const agreeing = (body: unknown) => (JSON.stringify(body).includes('deterministic_verdict: pass') ? PASS : FAIL);
 /** The cases the judge is asked about: executed, and scoring below the threshold. */
-const asked = (threshold = 0.92) => plain.cases.filter((c) => c.report && !c.report.blocked_reason && c.report.overall_score < threshold);
+const asked = (threshold = 0.92) =>
+  plain.cases.filter((c) => c.report && !c.report.blocked_reason && c.report.overall_score < threshold);
 
 const outcomes = (r: RunReport) => r.cases.map((c) => [c.id, c.outcome, c.reason_code]);
 
 beforeAll(async () => {
-  const doc = parse(readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as { cases: { id: string }[]; case_count: number };
+  const doc = parse(readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as {
+    cases: { id: string }[];
+    case_count: number;
+  };
   doc.cases = IDS.map((id) => doc.cases.find((c) => c.id === id)!);
   doc.case_count = IDS.length;
   const loaded = await loadCorpus(new TextEncoder().encode(stringify(doc)), { file: 'subset.yaml' });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
   corpus = loaded.loaded;
-  const demo = JSON.parse(readFileSync(path.join(repoRoot, 'src/ui/assets/demo-flawed.run.json'), 'utf8')) as { run: object; records: { id: string }[] };
+  const demo = JSON.parse(readFileSync(path.join(repoRoot, 'src/ui/assets/demo-flawed.run.json'), 'utf8')) as {
+    run: object;
+    records: { id: string }[];
+  };
   const runFile = { run: demo.run, records: demo.records.filter((r) => IDS.includes(r.id)) };
-  const loadedRun = await loadRun(new TextEncoder().encode(JSON.stringify(runFile)), { file: 'subset.run.json', caseIds: IDS });
+  const loadedRun = await loadRun(new TextEncoder().encode(JSON.stringify(runFile)), {
+    file: 'subset.run.json',
+    caseIds: IDS,
+  });
   if (!loadedRun.ok) throw new Error(JSON.stringify(loadedRun.problems));
   run = loadedRun.run;
   pool = new EnginePool('duckdb', new Map(), repoRoot, NO_SPARE);
@@ -106,7 +125,15 @@ describe('a corpus run with the AI judge', () => {
       return { delayMs: 300, body: openai.wire(JSON.stringify(answer)) };
     });
     const before = server.requests.length;
-    const graded = await gradeRun({ corpus, run, engineFor: pool.engineFor, config: { enable_ai_judge: true }, judge: judge(), judgeConcurrency: 2, skipSelfCheck: true });
+    const graded = await gradeRun({
+      corpus,
+      run,
+      engineFor: pool.engineFor,
+      config: { enable_ai_judge: true },
+      judge: judge(),
+      judgeConcurrency: 2,
+      skipSelfCheck: true,
+    });
     if (!graded.ok) throw new Error(graded.error.message);
     const r = graded.value;
     expect(outcomes(r)).toEqual(outcomes(plain));
@@ -121,13 +148,25 @@ describe('a corpus run with the AI judge', () => {
       judged: expected.length,
       concurrency: 2,
       threshold: 0.92,
-      agreement_matrix: { deterministic_pass: { ai_pass: passes, ai_fail: 0 }, deterministic_fail: { ai_pass: 1, ai_fail: fails - 1 } },
+      agreement_matrix: {
+        deterministic_pass: { ai_pass: passes, ai_fail: 0 },
+        deterministic_fail: { ai_pass: 1, ai_fail: fails - 1 },
+      },
       review_queue: ['retail-net-revenue-2024'],
-      usage: { input_tokens: expected.length * openai.usage.input, output_tokens: expected.length * openai.usage.output, requests: expected.length },
+      usage: {
+        input_tokens: expected.length * openai.usage.input,
+        output_tokens: expected.length * openai.usage.output,
+        requests: expected.length,
+      },
     });
-    expect(r.judge_summary!.skipped.above_threshold).toBe(r.cases.filter((c) => c.report?.judge?.skipped_reason === 'above_threshold').length);
+    expect(r.judge_summary!.skipped.above_threshold).toBe(
+      r.cases.filter((c) => c.report?.judge?.skipped_reason === 'above_threshold').length,
+    );
     const disputed = r.cases.find((c) => c.id === 'retail-net-revenue-2024')!;
-    expect(disputed).toMatchObject({ outcome: 'wrong', report: { deterministic_verdict: 'fail', ai_advisory_verdict: 'pass', verdict_consistency_flag: false } });
+    expect(disputed).toMatchObject({
+      outcome: 'wrong',
+      report: { deterministic_verdict: 'fail', ai_advisory_verdict: 'pass', verdict_consistency_flag: false },
+    });
     expect(disputed.review_flags.map((f) => f.code)).toContain('judge_disagrees');
     // Cases come back in corpus order whatever order the judge answered in.
     expect(r.cases.map((c) => c.id)).toEqual(IDS);
@@ -135,7 +174,15 @@ describe('a corpus run with the AI judge', () => {
 
   it('grades the next case while judge requests are in flight', async () => {
     server.respond((request) => ({ delayMs: 1500, body: openai.wire(JSON.stringify(agreeing(request.body))) }));
-    const graded = await gradeRun({ corpus, run, engineFor: pool.engineFor, config: { enable_ai_judge: true }, judge: judge(), judgeConcurrency: 4, skipSelfCheck: true });
+    const graded = await gradeRun({
+      corpus,
+      run,
+      engineFor: pool.engineFor,
+      config: { enable_ai_judge: true },
+      judge: judge(),
+      judgeConcurrency: 4,
+      skipSelfCheck: true,
+    });
     if (!graded.ok) throw new Error(graded.error.message);
     expect(server.maxInFlight).toBeGreaterThan(1);
     expect(outcomes(graded.value)).toEqual(outcomes(plain));
@@ -178,13 +225,18 @@ describe('review mode', () => {
     const graded = await pending;
     if (!graded.ok) throw new Error(graded.error.message);
     expect(started.length).toBe(IDS.length);
-    expect(graded.value.cases.find((c) => c.id === 'retail-orders-by-channel')!.review_flags.map((f) => f.code)).toEqual(['ambiguous_case']);
+    expect(
+      graded.value.cases.find((c) => c.id === 'retail-orders-by-channel')!.review_flags.map((f) => f.code),
+    ).toEqual(['ambiguous_case']);
     expect(outcomes(graded.value)).toEqual(outcomes(plain));
   }, 240_000);
 
   it('reviews flagged cases one at a time, and no case starts while one is open', async () => {
     // Every judged case is ambiguous; with 4 requests in flight several flags arrive together.
-    server.respond((request) => ({ delayMs: 200, body: openai.wire(JSON.stringify({ ...agreeing(request.body), ambiguous_case: true })) }));
+    server.respond((request) => ({
+      delayMs: 200,
+      body: openai.wire(JSON.stringify({ ...agreeing(request.body), ambiguous_case: true })),
+    }));
     let open = 0;
     let maxOpen = 0;
     const startedWhileOpen: string[] = [];
@@ -211,11 +263,17 @@ describe('review mode', () => {
     if (!graded.ok) throw new Error(graded.error.message);
     expect(maxOpen).toBe(1);
     expect(startedWhileOpen).toEqual([]);
-    expect([...reviewed].sort()).toEqual(asked().map((c) => c.id).sort());
+    expect([...reviewed].sort()).toEqual(
+      asked()
+        .map((c) => c.id)
+        .sort(),
+    );
   }, 240_000);
 
   it('a cancel ends a pause without an answer', async () => {
-    server.respond((request) => ({ body: openai.wire(JSON.stringify({ ...agreeing(request.body), ambiguous_case: true })) }));
+    server.respond((request) => ({
+      body: openai.wire(JSON.stringify({ ...agreeing(request.body), ambiguous_case: true })),
+    }));
     const controller = new AbortController();
     const graded = await gradeRun({
       corpus,
@@ -256,7 +314,13 @@ describe('resuming an interrupted run', () => {
     expect(first.map((c) => c.id)).toEqual(IDS.slice(0, 5));
 
     const queries = { n: 0 };
-    const resumed = await gradeRun({ corpus, run, engineFor: counting(queries), skipSelfCheck: true, resume: { cases: first, fixtureDigests: digests } });
+    const resumed = await gradeRun({
+      corpus,
+      run,
+      engineFor: counting(queries),
+      skipSelfCheck: true,
+      resume: { cases: first, fixtureDigests: digests },
+    });
     if (!resumed.ok) throw new Error(resumed.error.message);
     expect(resumed.value.run_metadata.resumed_cases).toBe(5);
     expect(outcomes(resumed.value)).toEqual(outcomes(plain));
@@ -272,12 +336,24 @@ describe('resuming an interrupted run', () => {
 
   it('grades everything again when a fixture changed since, or when the run has another answer', async () => {
     const kept = plain.cases.slice(0, 3);
-    const changed = await gradeRun({ corpus, run, engineFor: pool.engineFor, skipSelfCheck: true, resume: { cases: kept, fixtureDigests: { retail: 'sha256:other', retail_monthly: 'sha256:other' } } });
+    const changed = await gradeRun({
+      corpus,
+      run,
+      engineFor: pool.engineFor,
+      skipSelfCheck: true,
+      resume: { cases: kept, fixtureDigests: { retail: 'sha256:other', retail_monthly: 'sha256:other' } },
+    });
     if (!changed.ok) throw new Error(changed.error.message);
     expect(changed.value.run_metadata.resumed_cases).toBe(0);
     const tampered = kept.map((c) => ({ ...c, query: `${c.query} -- edited` }));
     const digests = Object.fromEntries(plain.fixtures.map((f) => [f.name, f.content_digest_before]));
-    const other = await gradeRun({ corpus, run, engineFor: pool.engineFor, skipSelfCheck: true, resume: { cases: tampered, fixtureDigests: digests } });
+    const other = await gradeRun({
+      corpus,
+      run,
+      engineFor: pool.engineFor,
+      skipSelfCheck: true,
+      resume: { cases: tampered, fixtureDigests: digests },
+    });
     if (!other.ok) throw new Error(other.error.message);
     expect(other.value.run_metadata.resumed_cases).toBe(0);
     expect(outcomes(other.value)).toEqual(outcomes(plain));

@@ -30,8 +30,17 @@ let pool: EnginePool;
 let oneAtATime: RunReport;
 
 /** Fields that measure time, not the verdict. */
-const TIMING = new Set(['timings_ms', 'elapsed_ms', 'started_at', 'elapsedMs', 'execution_time_expected_ms', 'execution_time_actual_ms', 'execution_time_ratio']);
-const withoutTimings = (report: RunReport) => JSON.stringify(report, (key, value) => (TIMING.has(key) ? undefined : value));
+const TIMING = new Set([
+  'timings_ms',
+  'elapsed_ms',
+  'started_at',
+  'elapsedMs',
+  'execution_time_expected_ms',
+  'execution_time_actual_ms',
+  'execution_time_ratio',
+]);
+const withoutTimings = (report: RunReport) =>
+  JSON.stringify(report, (key, value) => (TIMING.has(key) ? undefined : value));
 
 beforeAll(async () => {
   const corpusFile = path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml');
@@ -39,7 +48,10 @@ beforeAll(async () => {
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
   corpus = loaded.loaded;
   const runFile = path.join(repoRoot, 'fixtures/runs/execution_goldens.flawed.jsonl');
-  const loadedRun = await loadRun(new Uint8Array(readFileSync(runFile)), { file: 'flawed.jsonl', caseIds: corpus.corpus.cases.map((c) => c.id) });
+  const loadedRun = await loadRun(new Uint8Array(readFileSync(runFile)), {
+    file: 'flawed.jsonl',
+    caseIds: corpus.corpus.cases.map((c) => c.id),
+  });
   if (!loadedRun.ok) throw new Error(JSON.stringify(loadedRun.problems));
   run = loadedRun.run;
   pool = new EnginePool('duckdb', new Map(), repoRoot, NO_SPARE);
@@ -81,7 +93,14 @@ describe('cases in flight', () => {
 
   it('retainCases: false keeps no case reports; the summary is the same', async () => {
     const seen: string[] = [];
-    const lean = await gradeRun({ corpus, run, engineFor: pool.engineFor, retainCases: false, skipSelfCheck: true, onCase: (k) => seen.push(k.id) });
+    const lean = await gradeRun({
+      corpus,
+      run,
+      engineFor: pool.engineFor,
+      retainCases: false,
+      skipSelfCheck: true,
+      onCase: (k) => seen.push(k.id),
+    });
     if (!lean.ok) throw new Error(lean.error.message);
     expect(lean.value.cases).toEqual([]);
     expect(seen).toEqual(corpus.corpus.cases.map((c) => c.id));

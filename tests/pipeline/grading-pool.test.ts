@@ -23,15 +23,31 @@ import type { GradingPool } from '../../src/engines/grading-pool.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-grading-pool-'));
-const TIMING = new Set(['timings_ms', 'elapsed_ms', 'started_at', 'elapsedMs', 'execution_time_expected_ms', 'execution_time_actual_ms', 'execution_time_ratio']);
-const withoutTimings = (report: unknown) => JSON.stringify(report, (key, value) => (TIMING.has(key) ? undefined : value));
+const TIMING = new Set([
+  'timings_ms',
+  'elapsed_ms',
+  'started_at',
+  'elapsedMs',
+  'execution_time_expected_ms',
+  'execution_time_actual_ms',
+  'execution_time_ratio',
+]);
+const withoutTimings = (report: unknown) =>
+  JSON.stringify(report, (key, value) => (TIMING.has(key) ? undefined : value));
 const pools: { close(): Promise<void> }[] = [];
 const print = { indent: CASE_REPORT_INDENT, remember: rememberPrinted };
 
-async function inputs(corpusText: string, corpusFile: string, runText: string): Promise<{ corpus: LoadedCorpus; run: LoadedRun }> {
+async function inputs(
+  corpusText: string,
+  corpusFile: string,
+  runText: string,
+): Promise<{ corpus: LoadedCorpus; run: LoadedRun }> {
   const loaded = await loadCorpus(new TextEncoder().encode(corpusText), { file: corpusFile });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
-  const run = await loadRun(new TextEncoder().encode(runText), { file: 'run.jsonl', caseIds: loaded.loaded.corpus.cases.map((c) => c.id) });
+  const run = await loadRun(new TextEncoder().encode(runText), {
+    file: 'run.jsonl',
+    caseIds: loaded.loaded.corpus.cases.map((c) => c.id),
+  });
   if (!run.ok) throw new Error(JSON.stringify(run.problems));
   return { corpus: loaded.loaded, run: run.run };
 }
@@ -99,23 +115,59 @@ describe('grading pool', () => {
       version: 1,
       engine: 'sqlite',
       cases: [
-        { id: 'before', fixture: 'retail', question: 'How many customers?', shape: 'rows', reference_sql: 'SELECT count(*) FROM customers' },
-        { id: 'runaway', fixture: 'retail', question: 'How many customers?', shape: 'rows', reference_sql: 'SELECT count(*) FROM customers' },
-        { id: 'after', fixture: 'retail', question: 'How many orders?', shape: 'rows', reference_sql: 'SELECT count(*) FROM orders' },
+        {
+          id: 'before',
+          fixture: 'retail',
+          question: 'How many customers?',
+          shape: 'rows',
+          reference_sql: 'SELECT count(*) FROM customers',
+        },
+        {
+          id: 'runaway',
+          fixture: 'retail',
+          question: 'How many customers?',
+          shape: 'rows',
+          reference_sql: 'SELECT count(*) FROM customers',
+        },
+        {
+          id: 'after',
+          fixture: 'retail',
+          question: 'How many orders?',
+          shape: 'rows',
+          reference_sql: 'SELECT count(*) FROM orders',
+        },
       ],
     });
     const runaway = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
-    const run = ['{"run":{"agent":"t"}}', '{"id":"before","sql":"SELECT count(*) FROM customers"}', JSON.stringify({ id: 'runaway', sql: runaway }), '{"id":"after","sql":"SELECT count(*) FROM orders"}'].join('\n');
+    const run = [
+      '{"run":{"agent":"t"}}',
+      '{"id":"before","sql":"SELECT count(*) FROM customers"}',
+      JSON.stringify({ id: 'runaway', sql: runaway }),
+      '{"id":"after","sql":"SELECT count(*) FROM orders"}',
+    ].join('\n');
     const { corpus: loaded, run: loadedRun } = await inputs(corpus, 'runaway.json', run);
     const config = { query_timeout_ms: 400 };
 
     const supervised = new EnginePool('sqlite', new Map(), repoRoot);
     pools.push(supervised);
-    const reference = await gradeRun({ corpus: loaded, run: loadedRun, engineFor: supervised.engineFor, config, skipSelfCheck: true });
+    const reference = await gradeRun({
+      corpus: loaded,
+      run: loadedRun,
+      engineFor: supervised.engineFor,
+      config,
+      skipSelfCheck: true,
+    });
     if (!reference.ok) throw new Error(reference.error.message);
 
     const graders = pool('sqlite', 2);
-    const graded = await gradeRun({ corpus: loaded, run: loadedRun, engineFor: graders.engineFor, grader: graders, config, skipSelfCheck: true });
+    const graded = await gradeRun({
+      corpus: loaded,
+      run: loadedRun,
+      engineFor: graders.engineFor,
+      grader: graders,
+      config,
+      skipSelfCheck: true,
+    });
     if (!graded.ok) throw new Error(graded.error.message);
     expect(graders.restarts).toBeGreaterThanOrEqual(1);
     const [before, stopped, after] = graded.value.cases;

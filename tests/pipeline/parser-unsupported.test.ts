@@ -26,7 +26,11 @@ describe('parser_unsupported', () => {
     const r = JSON.parse(out.stdout);
     expect(r.deterministic_verdict).toBe('pass');
     expect(r.blocked_reason).toBeNull();
-    expect(r.validity).toMatchObject({ parse_success_actual: true, parser_unsupported_actual: true, parser_unsupported_expected: false });
+    expect(r.validity).toMatchObject({
+      parse_success_actual: true,
+      parser_unsupported_actual: true,
+      parser_unsupported_expected: false,
+    });
     expect(r.evidence.structure).toMatchObject({
       parse_success_actual: true,
       parse_success_expected: true,
@@ -43,10 +47,23 @@ describe('parser_unsupported', () => {
   });
 
   it('a genuine syntax error is still parse_failure', async () => {
-    const out = await runCli(['compare', '--fixture', 'retail', '--expected', PLAIN, '--actual', 'SELEC order_id FROM orders', '--json']);
+    const out = await runCli([
+      'compare',
+      '--fixture',
+      'retail',
+      '--expected',
+      PLAIN,
+      '--actual',
+      'SELEC order_id FROM orders',
+      '--json',
+    ]);
     const r = JSON.parse(out.stdout);
     expect(r.blocked_reason).toBe('parse_failure');
-    expect(r.evidence.structure).toMatchObject({ blocked_reason: 'parse_failure', parser_unsupported_actual: false, parse_success_actual: false });
+    expect(r.evidence.structure).toMatchObject({
+      blocked_reason: 'parse_failure',
+      parser_unsupported_actual: false,
+      parse_success_actual: false,
+    });
   });
 
   it('the run summary and the Markdown export name the case parser_unsupported', async () => {
@@ -78,7 +95,17 @@ cases:
         .map((x) => JSON.stringify(x))
         .join('\n') + '\n',
     );
-    const run = await runCli(['run', '--corpus', at('corpus.yaml'), '--run', at('run.jsonl'), '--out', at('report.json'), '--markdown', at('report.md')]);
+    const run = await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('run.jsonl'),
+      '--out',
+      at('report.json'),
+      '--markdown',
+      at('report.md'),
+    ]);
     expect(run.code).toBe(0);
     const report = JSON.parse(readFileSync(at('report.json'), 'utf8'));
     const byId = Object.fromEntries(report.summary.cases.map((c: { id: string }) => [c.id, c]));

@@ -10,7 +10,9 @@ import { REPORT_VERSION } from '../../src/core/report/report.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const goldenDir = path.join(repoRoot, 'tests', 'golden', 'flawed-run');
-const goldens = readdirSync(goldenDir).filter((f) => f.endsWith('.json') && !f.endsWith('.actual.json')).map((f) => JSON.parse(readFileSync(path.join(goldenDir, f), 'utf8')));
+const goldens = readdirSync(goldenDir)
+  .filter((f) => f.endsWith('.json') && !f.endsWith('.actual.json'))
+  .map((f) => JSON.parse(readFileSync(path.join(goldenDir, f), 'utf8')));
 
 describe('per_column_mismatch_map', () => {
   it('every golden report carries it, with mismatch_map as the identical alias right after it', () => {
@@ -22,7 +24,9 @@ describe('per_column_mismatch_map', () => {
       const keys = Object.keys(r);
       expect(keys.indexOf('mismatch_map')).toBe(keys.indexOf('per_column_mismatch_map') + 1);
     }
-    expect(goldens.some((r) => r.per_column_mismatch_map?.some((c: { mismatch_rate: number }) => c.mismatch_rate > 0))).toBe(true);
+    expect(
+      goldens.some((r) => r.per_column_mismatch_map?.some((c: { mismatch_rate: number }) => c.mismatch_rate > 0)),
+    ).toBe(true);
   });
 
   it('the published schema requires it and documents mismatch_map as a deprecated alias for 1.1.x', () => {

@@ -28,7 +28,8 @@ INSERT INTO order_items VALUES (1, 'a', 1), (1, 'b', 2), (1, 'c', 1), (2, 'a', 1
 
 // The fix: revenue per customer from orders alone. The fan-out joins the order lines first, counting each order once per line.
 const FIX = 'SELECT customer_id, sum(amount) AS revenue FROM orders GROUP BY customer_id';
-const FAN_OUT = 'SELECT o.customer_id, sum(o.amount) AS revenue FROM orders o JOIN order_items i ON i.order_id = o.id GROUP BY o.customer_id';
+const FAN_OUT =
+  'SELECT o.customer_id, sum(o.amount) AS revenue FROM orders o JOIN order_items i ON i.order_id = o.id GROUP BY o.customer_id';
 
 let duck: SupervisedEngine;
 let lite: SupervisedEngine;
@@ -41,19 +42,28 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([duck.close(), lite.close()]));
 
 const perf = (expected: string, actual: string, engine: SupervisedEngine) =>
-  evaluate(evaluationRequest({ expected_sql: expected, actual_sql: actual, config: { enable_performance_metrics: true } }), engine);
+  evaluate(
+    evaluationRequest({ expected_sql: expected, actual_sql: actual, config: { enable_performance_metrics: true } }),
+    engine,
+  );
 
 describe('resource_cost_score', () => {
   it('a fan-out join costs more operator rows than its fix (DuckDB EXPLAIN ANALYZE)', async () => {
     const fanOut = await perf(FIX, FAN_OUT, duck);
     expect(fanOut.deterministic_verdict).toBe('fail');
     const p = fanOut.performance_scores!;
-    expect(p.resource_cost).toMatchObject({ basis: 'operator_rows', actual: { cardinality_source: 'analyze' }, expected: { cardinality_source: 'analyze' } });
+    expect(p.resource_cost).toMatchObject({
+      basis: 'operator_rows',
+      actual: { cardinality_source: 'analyze' },
+      expected: { cardinality_source: 'analyze' },
+    });
     // Orders are read once by the fix; the fan-out also reads 2,400 lines and joins them into 2,400 rows.
     expect(p.resource_cost!.expected.rows_scanned).toBe(400);
     expect(p.resource_cost!.actual.rows_scanned).toBe(2800);
     expect(p.resource_cost_score).toBeGreaterThan(3);
-    expect(p.resource_cost_score).toBe(Math.round((p.resource_cost!.actual.operator_rows! / p.resource_cost!.expected.operator_rows!) * 1000) / 1000);
+    expect(p.resource_cost_score).toBe(
+      Math.round((p.resource_cost!.actual.operator_rows! / p.resource_cost!.expected.operator_rows!) * 1000) / 1000,
+    );
     expect(p).toHaveProperty('execution_time_ratio');
     expect(p.plan_complexity_score).toBeGreaterThan(p.plan_complexity_expected!);
 
@@ -71,7 +81,10 @@ describe('resource_cost_score', () => {
 
   it('on SQLite it compares result bytes and warns that plan statistics are missing', async () => {
     const r = await perf(FIX, FAN_OUT, lite);
-    expect(r.performance_scores!.resource_cost).toMatchObject({ basis: 'result_bytes', actual: { operator_rows: null, cardinality_source: null } });
+    expect(r.performance_scores!.resource_cost).toMatchObject({
+      basis: 'result_bytes',
+      actual: { operator_rows: null, cardinality_source: null },
+    });
     expect(r.performance_scores!.resource_cost_score).toBeGreaterThan(0);
     expect(r.warnings.map((w) => w.code)).toContain('plan_stats_missing');
   });

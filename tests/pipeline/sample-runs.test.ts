@@ -55,7 +55,12 @@ function stable(report: EvaluationReport): unknown {
   return JSON.parse(
     JSON.stringify(report, (key, value) => {
       if (key === 'run_metadata') return { ...value, timings_ms: '<timing>', engine_version: '<engine>' };
-      if (/(^|_)(ms|time_ms|elapsed_ms)$/.test(key) || key === 'execution_time_actual_ms' || key === 'execution_time_expected_ms') return typeof value === 'number' ? '<ms>' : value;
+      if (
+        /(^|_)(ms|time_ms|elapsed_ms)$/.test(key) ||
+        key === 'execution_time_actual_ms' ||
+        key === 'execution_time_expected_ms'
+      )
+        return typeof value === 'number' ? '<ms>' : value;
       if (key === 'elapsedMs') return '<ms>';
       return value;
     }),
@@ -71,26 +76,35 @@ const runs = [
 ] as const;
 
 describe.each(runs)('%s graded with %s', (corpusFile, runFile) => {
-  it('every case ends as its side file expects, and every wrong answer is blamed on the expected clause', { timeout: 600_000 }, async () => {
-    const report = await grade(corpusFile, runFile);
-    reports.set(runFile, report);
-    const expected = parse(readFileSync(path.join(repoRoot, runFile.replace(/\.jsonl?$/, '.expected-outcomes.yaml')), 'utf8')) as Expected;
-    const mismatches: string[] = [];
-    for (const c of report.cases) {
-      const e = expected.outcomes[c.id];
-      if (!e) {
-        mismatches.push(`${c.id}: no expectation`);
-        continue;
+  it(
+    'every case ends as its side file expects, and every wrong answer is blamed on the expected clause',
+    { timeout: 600_000 },
+    async () => {
+      const report = await grade(corpusFile, runFile);
+      reports.set(runFile, report);
+      const expected = parse(
+        readFileSync(path.join(repoRoot, runFile.replace(/\.jsonl?$/, '.expected-outcomes.yaml')), 'utf8'),
+      ) as Expected;
+      const mismatches: string[] = [];
+      for (const c of report.cases) {
+        const e = expected.outcomes[c.id];
+        if (!e) {
+          mismatches.push(`${c.id}: no expectation`);
+          continue;
+        }
+        if (e.outcome !== c.outcome) mismatches.push(`${c.id}: outcome ${c.outcome}, expected ${e.outcome}`);
+        const source = c.report?.diagnostic_scores?.likely_source_clause ?? null;
+        if (e.likely_source_clause && e.likely_source_clause !== source)
+          mismatches.push(`${c.id} (${e.category}): blamed ${source}, expected ${e.likely_source_clause}`);
+        if (c.report && !validate(JSON.parse(JSON.stringify(c.report))))
+          mismatches.push(`${c.id}: report does not match docs/report.schema.json`);
+        if (c.outcome !== 'correct' && c.outcome !== 'correct_refusal' && !c.reason)
+          mismatches.push(`${c.id}: failure without a reason`);
       }
-      if (e.outcome !== c.outcome) mismatches.push(`${c.id}: outcome ${c.outcome}, expected ${e.outcome}`);
-      const source = c.report?.diagnostic_scores?.likely_source_clause ?? null;
-      if (e.likely_source_clause && e.likely_source_clause !== source) mismatches.push(`${c.id} (${e.category}): blamed ${source}, expected ${e.likely_source_clause}`);
-      if (c.report && !validate(JSON.parse(JSON.stringify(c.report)))) mismatches.push(`${c.id}: report does not match docs/report.schema.json`);
-      if (c.outcome !== 'correct' && c.outcome !== 'correct_refusal' && !c.reason) mismatches.push(`${c.id}: failure without a reason`);
-    }
-    expect(mismatches).toEqual([]);
-    expect(report.fixtures.every((f) => f.unchanged)).toBe(true);
-  });
+      expect(mismatches).toEqual([]);
+      expect(report.fixtures.every((f) => f.unchanged)).toBe(true);
+    },
+  );
 });
 
 describe('the release gate on the sample runs', () => {
@@ -101,7 +115,10 @@ describe('the release gate on the sample runs', () => {
       const baseline = recordBaseline(strong.summary, { date: '2026-11-30' });
       if (!baseline.ok) throw new Error(baseline.error.message);
       expect(applyGate(strong.summary, baseline.value)).toMatchObject({ status: 'pass', exit_code: 0 });
-      const sameModel = { ...flawed.summary, run: { ...flawed.summary.run, model: strong.summary.run.model, path: strong.summary.run.path } };
+      const sameModel = {
+        ...flawed.summary,
+        run: { ...flawed.summary.run, model: strong.summary.run.model, path: strong.summary.run.path },
+      };
       const gate = applyGate(sameModel, baseline.value);
       expect(gate.status).toBe('blocked');
       expect(gate.exit_code).toBe(1);
@@ -109,7 +126,9 @@ describe('the release gate on the sample runs', () => {
       expect(failing.length).toBeGreaterThan(0);
       expect(failing.some((c) => c.case_ids.length > 0 || /\d+\/\d+/.test(c.arithmetic))).toBe(true);
       // Another model is refused, not compared.
-      expect(applyGate(flawed.summary, baseline.value).exit_code).toBe(strong.summary.run.model === flawed.summary.run.model ? 1 : 2);
+      expect(applyGate(flawed.summary, baseline.value).exit_code).toBe(
+        strong.summary.run.model === flawed.summary.run.model ? 1 : 2,
+      );
     }
   });
 });

@@ -13,7 +13,12 @@ import { ok, type Outcome } from '../../src/core/errors.ts';
 import { gradeRun, selfCheck, type GradeProgress } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
-const COUNTS: [string, number][] = [['customers', 160], ['orders', 1279], ['products', 30], ['order_items', 2422]];
+const COUNTS: [string, number][] = [
+  ['customers', 160],
+  ['orders', 1279],
+  ['products', 30],
+  ['order_items', 2422],
+];
 
 /** Four count cases on sql.js; `broken` lists the cases whose frozen count is off by one. */
 async function inputs(broken: number[]) {
@@ -27,13 +32,22 @@ async function inputs(broken: number[]) {
       question: `How many rows has ${table}?`,
       reference_sql: `SELECT count(*) AS n FROM ${table}`,
       shape: 'scalar',
-      expected: { columns: [{ name: 'n', kind: 'integer', engine_type: 'INTEGER' }], rows: [[broken.includes(i) ? n + 1 : n]] },
+      expected: {
+        columns: [{ name: 'n', kind: 'integer', engine_type: 'INTEGER' }],
+        rows: [[broken.includes(i) ? n + 1 : n]],
+      },
     })),
   };
   const loaded = await loadCorpus(new TextEncoder().encode(JSON.stringify(corpus)), { file: 'alongside.json' });
   if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
-  const lines = ['{"run":{"agent":"t"}}', ...COUNTS.map(([table]) => JSON.stringify({ id: `count-${table}`, sql: `SELECT count(*) AS n FROM ${table}` }))];
-  const run = await loadRun(new TextEncoder().encode(lines.join('\n')), { file: 'run.jsonl', caseIds: loaded.loaded.corpus.cases.map((c) => c.id) });
+  const lines = [
+    '{"run":{"agent":"t"}}',
+    ...COUNTS.map(([table]) => JSON.stringify({ id: `count-${table}`, sql: `SELECT count(*) AS n FROM ${table}` })),
+  ];
+  const run = await loadRun(new TextEncoder().encode(lines.join('\n')), {
+    file: 'run.jsonl',
+    caseIds: loaded.loaded.corpus.cases.map((c) => c.id),
+  });
   if (!run.ok) throw new Error(JSON.stringify(run.problems));
   return { corpus: loaded.loaded, run: run.run };
 }
@@ -57,12 +71,21 @@ describe('the self-check alongside the grading', () => {
       if (!opened.ok) return opened;
       const e = opened.value;
       const execute: Engine['execute'] = async (sql, options) => {
-        if (sql === last && options === undefined) await Promise.race([firstCase, new Promise((resolve) => setTimeout(resolve, 5000))]);
+        if (sql === last && options === undefined)
+          await Promise.race([firstCase, new Promise((resolve) => setTimeout(resolve, 5000))]);
         const run = await e.execute(sql, options);
         if (sql === last && options === undefined) events.push('last reference checked');
         return run;
       };
-      return ok({ name: e.name, version: () => e.version(), load: (f) => e.load(f), execute, contentDigest: () => e.contentDigest(), explain: (q, o) => e.explain(q, o), close: () => e.close() });
+      return ok({
+        name: e.name,
+        version: () => e.version(),
+        load: (f) => e.load(f),
+        execute,
+        contentDigest: () => e.contentDigest(),
+        explain: (q, o) => e.explain(q, o),
+        close: () => e.close(),
+      });
     };
     const graded = await gradeRun({
       ...(await inputs([])),
@@ -89,10 +112,16 @@ describe('the self-check alongside the grading', () => {
     const expected = await selfCheck(broken.corpus.corpus, engines.engineFor);
     expect(expected.findings.map((f) => f.id)).toEqual(['count-orders', 'count-order_items']);
     const recorded: number[] = [];
-    const graded = await gradeRun({ ...broken, engineFor: engines.engineFor, onCase: (_k, index) => recorded.push(index) });
+    const graded = await gradeRun({
+      ...broken,
+      engineFor: engines.engineFor,
+      onCase: (_k, index) => recorded.push(index),
+    });
     expect(graded.ok).toBe(false);
     if (graded.ok) return;
-    expect(graded.error.message).toBe(`The oracle self-check failed, grading refused: ${expected.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`);
+    expect(graded.error.message).toBe(
+      `The oracle self-check failed, grading refused: ${expected.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`,
+    );
     expect(graded.error.location).toBe('count-orders, count-order_items');
     expect(recorded.every((i) => i < 1)).toBe(true);
   });

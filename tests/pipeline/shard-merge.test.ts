@@ -26,7 +26,16 @@ import { junitDetailsOf, toJUnit } from '../../src/core/gate/export/junit.ts';
 import { toMarkdown } from '../../src/core/gate/export/markdown.ts';
 import { applyGate } from '../../src/core/gate/gate.ts';
 import { readReportFile } from '../../src/core/gate/report-file.ts';
-import { mergeRunReports, normalizeRunReport, selectShard, shardOf, shardPositions, type MergeInput, type ReportShard, type ShardedRunReport } from '../../src/core/report/merge.ts';
+import {
+  mergeRunReports,
+  normalizeRunReport,
+  selectShard,
+  shardOf,
+  shardPositions,
+  type MergeInput,
+  type ReportShard,
+  type ShardedRunReport,
+} from '../../src/core/report/merge.ts';
 import { gradeRun, type GradeRunInput, type RunReport } from '../../src/core/run/grade-run.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot, spiderSubsetDir } from '../helpers/paths.ts';
@@ -42,15 +51,29 @@ interface Graded {
   shards: MergeInput[];
 }
 
-async function grade(corpus: LoadedCorpus, run: LoadedRun, pool: EnginePool, n: number, config: GradeRunInput['config'] = {}): Promise<Graded> {
+async function grade(
+  corpus: LoadedCorpus,
+  run: LoadedRun,
+  pool: EnginePool,
+  n: number,
+  config: GradeRunInput['config'] = {},
+): Promise<Graded> {
   const single = await gradeRun({ corpus, run, engineFor: pool.engineFor, config });
   if (!single.ok) throw new Error(single.error.message);
   const shards: MergeInput[] = [];
   for (let k = 1; k <= n; k++) {
-    const graded = await gradeRun({ corpus: selectShard(corpus, { index: k, count: n }), run, engineFor: pool.engineFor, config });
+    const graded = await gradeRun({
+      corpus: selectShard(corpus, { index: k, count: n }),
+      run,
+      engineFor: pool.engineFor,
+      config,
+    });
     if (!graded.ok) throw new Error(graded.error.message);
     // As the CLI writes it: the shard field last, through JSON.
-    const report: ShardedRunReport = { ...graded.value, shard: shardOf({ index: k, count: n }, corpus.corpus.cases.length) };
+    const report: ShardedRunReport = {
+      ...graded.value,
+      shard: shardOf({ index: k, count: n }, corpus.corpus.cases.length),
+    };
     shards.push({ file: `shard-${k}.json`, report: JSON.parse(prettyJson(report)) as unknown });
   }
   return { single: JSON.parse(prettyJson(single.value)) as RunReport, shards };
@@ -83,7 +106,10 @@ beforeAll(async () => {
   const corpusFile = path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml');
   const c = await loadCorpus(new Uint8Array(readFileSync(corpusFile)), { file: 'execution_goldens.yaml' });
   if (!c.ok) throw new Error(JSON.stringify(c.problems));
-  const r = await loadRun(new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/runs/execution_goldens.flawed.jsonl'))), { file: 'flawed.jsonl', caseIds: c.loaded.corpus.cases.map((k) => k.id) });
+  const r = await loadRun(
+    new Uint8Array(readFileSync(path.join(repoRoot, 'fixtures/runs/execution_goldens.flawed.jsonl'))),
+    { file: 'flawed.jsonl', caseIds: c.loaded.corpus.cases.map((k) => k.id) },
+  );
   if (!r.ok) throw new Error(JSON.stringify(r.problems));
   duckdb = new EnginePool('duckdb', new Map(), repoRoot, NO_SPARE);
   goldens = await grade(c.loaded, r.run, duckdb, 3);
@@ -93,9 +119,17 @@ beforeAll(async () => {
   const files = writeInputs(dir, pairs);
   const sc = await loadCorpus(new Uint8Array(readFileSync(files.corpus)), { file: 'spider-subset.json' });
   if (!sc.ok) throw new Error(JSON.stringify(sc.problems));
-  const sr = await loadRun(new Uint8Array(readFileSync(files.run)), { file: 'spider-subset.jsonl', caseIds: sc.loaded.corpus.cases.map((k) => k.id) });
+  const sr = await loadRun(new Uint8Array(readFileSync(files.run)), {
+    file: 'spider-subset.jsonl',
+    caseIds: sc.loaded.corpus.cases.map((k) => k.id),
+  });
   if (!sr.ok) throw new Error(JSON.stringify(sr.problems));
-  const dbs = new Map([...new Set(pairs.map((p) => p.db_id))].map((db) => [db, path.join(spiderSubsetDir, 'database', db, `${db}.sqlite`)]));
+  const dbs = new Map(
+    [...new Set(pairs.map((p) => p.db_id))].map((db) => [
+      db,
+      path.join(spiderSubsetDir, 'database', db, `${db}.sqlite`),
+    ]),
+  );
   sqlite = new EnginePool('sqlite', dbs, repoRoot, NO_SPARE);
   // Without counterfactuals (as scripts/spider-agreement.ts grades Spider): on a machine at load 40+ a transplant
   // can miss its budget in one run and not the other, a difference in the runs rather than in the merge.
@@ -118,7 +152,13 @@ describe('shard selection (round-robin over corpus order)', () => {
         const sizes = all.map((s) => s.length);
         expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
         for (const s of all) expect(s).toEqual([...s].sort((a, b) => a - b));
-        expect(shardPositions(size, n, Array.from({ length: n }, (_, k) => k + 1))).toEqual(Array.from({ length: size }, (_, i) => i));
+        expect(
+          shardPositions(
+            size,
+            n,
+            Array.from({ length: n }, (_, k) => k + 1),
+          ),
+        ).toEqual(Array.from({ length: size }, (_, i) => i));
       }),
     );
   });
@@ -155,7 +195,10 @@ describe('merged shards = the single-process run (timings aside)', () => {
           if (i > 0 && cuts[i - 1]) groups.push([]);
           groups.at(-1)!.push(s);
         });
-        const partials = groups.map((group, i) => ({ file: `partial-${i}.json`, report: JSON.parse(prettyJson(merged(group))) as unknown }));
+        const partials = groups.map((group, i) => ({
+          file: `partial-${i}.json`,
+          report: JSON.parse(prettyJson(merged(group))) as unknown,
+        }));
         const whole = merged(shuffled(partials, seed ^ 0x5bd1e995));
         expect(bytes(whole)).toBe(bytes(g.single));
       }),
@@ -221,7 +264,8 @@ describe('gate, diff and exports read a merged report', () => {
     expect(applyGate(b.value, baseline.value)).toEqual(applyGate(a.value, baseline.value));
     expect(toMarkdown(b.value)).toBe(toMarkdown(a.value));
     expect(toCsv(b.value)).toBe(toCsv(a.value));
-    const junit = (r: RunReport) => toJUnit(r.summary, undefined, junitDetailsOf(r)).replace(/(time|timestamp)="[^"]*"/g, '$1=""');
+    const junit = (r: RunReport) =>
+      toJUnit(r.summary, undefined, junitDetailsOf(r)).replace(/(time|timestamp)="[^"]*"/g, '$1=""');
     expect(junit(m)).toBe(junit(goldens.single));
   });
 });
@@ -241,21 +285,39 @@ describe('merge refuses inputs that are not shards of one run', () => {
   };
 
   it('another corpus digest, run file, tool version or configuration', () => {
-    expect(error(withReport(1, (r) => (r.corpus.sha256 = '0'.repeat(64))))).toMatch(/^shard-2\.json \(field corpus\.sha256\): differs from shard-1\.json/);
-    expect(error(withReport(2, (r) => (r.run.sha256 = 'f'.repeat(64))))).toMatch(/^shard-3\.json \(field run\.sha256\)/);
-    expect(error(withReport(1, (r) => (r.run_metadata.tool_version = 'sql-verdict 9.9.9')))).toMatch(/shard-2\.json \(field run_metadata\.tool_version\).*sql-verdict 9\.9\.9/);
-    expect(error(withReport(1, (r) => (r.run_metadata.config = { query_timeout_ms: 1 })))).toMatch(/shard-2\.json \(field run_metadata\.config\.query_timeout_ms\)/);
+    expect(error(withReport(1, (r) => (r.corpus.sha256 = '0'.repeat(64))))).toMatch(
+      /^shard-2\.json \(field corpus\.sha256\): differs from shard-1\.json/,
+    );
+    expect(error(withReport(2, (r) => (r.run.sha256 = 'f'.repeat(64))))).toMatch(
+      /^shard-3\.json \(field run\.sha256\)/,
+    );
+    expect(error(withReport(1, (r) => (r.run_metadata.tool_version = 'sql-verdict 9.9.9')))).toMatch(
+      /shard-2\.json \(field run_metadata\.tool_version\).*sql-verdict 9\.9\.9/,
+    );
+    expect(error(withReport(1, (r) => (r.run_metadata.config = { query_timeout_ms: 1 })))).toMatch(
+      /shard-2\.json \(field run_metadata\.config\.query_timeout_ms\)/,
+    );
     expect(error(withReport(1, (r) => (r.summary.reliability.c = 2)))).toMatch(/field summary\.reliability\.c/);
   });
 
   it('a shard twice, another N, a truncated shard, a whole report, other fixture contents', () => {
-    expect(error([...goldens.shards, goldens.shards[0]!])).toMatch(/^shard-1\.json \(field shard\.shards\): shard 1\/3 is also in shard-1\.json/);
-    expect(error(withReport(1, (r) => (r.shard.count = 4)))).toMatch(/^shard-2\.json \(field cases\): shard 2 of 4 over 64 cases hold 16 cases, the report has 21/);
-    expect(error(withReport(0, (r) => r.cases.pop()))).toMatch(/^shard-1\.json \(field cases\): shard 1 of 3 over 64 cases hold 22 cases, the report has 21/);
-    expect(error([{ file: 'single.json', report: goldens.single }, goldens.shards[0]!])).toMatch(/^single\.json \(field shard\): not a shard report/);
+    expect(error([...goldens.shards, goldens.shards[0]!])).toMatch(
+      /^shard-1\.json \(field shard\.shards\): shard 1\/3 is also in shard-1\.json/,
+    );
+    expect(error(withReport(1, (r) => (r.shard.count = 4)))).toMatch(
+      /^shard-2\.json \(field cases\): shard 2 of 4 over 64 cases hold 16 cases, the report has 21/,
+    );
+    expect(error(withReport(0, (r) => r.cases.pop()))).toMatch(
+      /^shard-1\.json \(field cases\): shard 1 of 3 over 64 cases hold 22 cases, the report has 21/,
+    );
+    expect(error([{ file: 'single.json', report: goldens.single }, goldens.shards[0]!])).toMatch(
+      /^single\.json \(field shard\): not a shard report/,
+    );
     // Alone, a whole report is its own merge.
     expect(merged([{ file: 'single.json', report: goldens.single }])).toBe(goldens.single);
-    expect(error(withReport(2, (r) => (r.fixtures[0]!.content_digest_before = 'x')))).toMatch(/^shard-3\.json \(field fixtures\[0\]\.content_digest_before\): fixture retail has another content digest/);
+    expect(error(withReport(2, (r) => (r.fixtures[0]!.content_digest_before = 'x')))).toMatch(
+      /^shard-3\.json \(field fixtures\[0\]\.content_digest_before\): fixture retail has another content digest/,
+    );
     expect(error([])).toMatch(/at least one/);
   });
 });
@@ -276,10 +338,28 @@ describe('the CLI: run --shard and merge', () => {
     const twice = await runCli(['merge', files[0]!, files[0]!, '--out', out]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/g-shard-1\.json \(field shard\.shards\)/);
-    const badFlag = await runCli(['run', '--corpus', 'execution_goldens', '--run', 'fixtures/runs/execution_goldens.flawed.jsonl', '--shard', '5/4']);
+    const badFlag = await runCli([
+      'run',
+      '--corpus',
+      'execution_goldens',
+      '--run',
+      'fixtures/runs/execution_goldens.flawed.jsonl',
+      '--shard',
+      '5/4',
+    ]);
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/--shard must be K\/N with 1 ≤ K ≤ N/);
-    const threshold = await runCli(['run', '--corpus', 'execution_goldens', '--run', 'fixtures/runs/execution_goldens.flawed.jsonl', '--shard', '1/4', '--min-accuracy', '0.5']);
+    const threshold = await runCli([
+      'run',
+      '--corpus',
+      'execution_goldens',
+      '--run',
+      'fixtures/runs/execution_goldens.flawed.jsonl',
+      '--shard',
+      '1/4',
+      '--min-accuracy',
+      '0.5',
+    ]);
     expect(threshold.code).toBe(2);
     expect(threshold.stderr).toMatch(/thresholds .* go to "sql-verdict merge"/);
   }, 400_000);

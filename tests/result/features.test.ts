@@ -96,13 +96,24 @@ describe('tie-aware order', () => {
 
   it('lets rows that tie on the ORDER BY keys come in any order', () => {
     const result = expectPass(E, tiesSwapped, ordered, { orderKeys: [1] });
-    expect(result.order_check).toMatchObject({ applied: true, pass: true, tie_aware: true, order_keys: [1], tie_groups: 3 });
+    expect(result.order_check).toMatchObject({
+      applied: true,
+      pass: true,
+      tie_aware: true,
+      order_keys: [1],
+      tie_groups: 3,
+    });
   });
 
   it('fails order between distinct keys, at the first position that breaks it', () => {
     const result = expectFail(E, acrossKeys, 'order_violation', ordered, { orderKeys: [1] });
     const violation = result.reasons[0] as OrderViolation;
-    expect(violation).toMatchObject({ position: 2, tie_group: { start: 1, end: 4 }, tie_aware: true, actual_row: { position: 2, values: ['e', 10] } });
+    expect(violation).toMatchObject({
+      position: 2,
+      tie_group: { start: 1, end: 4 },
+      tie_aware: true,
+      actual_row: { position: 2, values: ['e', 10] },
+    });
     expect(result.result_equality_family.mode_details['order-insensitive'].pass).toBe(true);
   });
 
@@ -123,9 +134,15 @@ describe('tie-aware order', () => {
     const rows = Array.from({ length: 200 }, (_, i) => [`r${i}`, i < 100 ? 2 : 1]);
     const reversedTies = [...rows.slice(0, 100).reverse(), ...rows.slice(100).reverse()];
     expectPass(table([region, sales], rows), table([region, sales], reversedTies), ordered, { orderKeys: [1] });
-    expectFail(table([region, sales], rows), table([region, sales], [...rows.slice(100), ...rows.slice(0, 100)]), 'order_violation', ordered, {
-      orderKeys: [1],
-    });
+    expectFail(
+      table([region, sales], rows),
+      table([region, sales], [...rows.slice(100), ...rows.slice(0, 100)]),
+      'order_violation',
+      ordered,
+      {
+        orderKeys: [1],
+      },
+    );
   });
 });
 
@@ -143,7 +160,14 @@ describe('unstable goldens: a LIMIT that cuts through a tie', () => {
   it('flags a LIMIT that keeps some tied rows and drops others', () => {
     const check = findLimitTieCut(withoutLimit, 2, [1]);
     expect(check.unstable).toBe(true);
-    expect(check.cuts[0]).toMatchObject({ boundary: 'limit', position: 2, tie_group: { start: 1, end: 3 }, rows_inside: 1, rows_outside: 1, key: [20] });
+    expect(check.cuts[0]).toMatchObject({
+      boundary: 'limit',
+      position: 2,
+      tie_group: { start: 1, end: 3 },
+      rows_inside: 1,
+      rows_outside: 1,
+      key: [20],
+    });
     expectPlainJson(check);
   });
 
@@ -168,12 +192,30 @@ describe('tolerance matching is a maximum matching', () => {
     const E = table([ratio], [[1.0], [1.0000009]]);
     const A = table([ratio], [[0.9999991], [1.0]]);
     const result = expectPass(E, A);
-    expect(result.numeric_tolerance_match).toMatchObject({ pass: true, within_tolerance_not_identical: 2, outside_tolerance: 0 });
+    expect(result.numeric_tolerance_match).toMatchObject({
+      pass: true,
+      within_tolerance_not_identical: 2,
+      outside_tolerance: 0,
+    });
   });
 
   it('matches a float column against a decimal column as floats, in any row order', () => {
-    const E = table([amount, ratio], [['0.10', 0.1 + 0.2], ['0.20', 2 / 3], ['0.30', 1e9]]);
-    const A = table([ratio, amount], [[1e9 + 0.5, '0.3'], [0.3, '0.1'], [0.6666666666, '0.2']]);
+    const E = table(
+      [amount, ratio],
+      [
+        ['0.10', 0.1 + 0.2],
+        ['0.20', 2 / 3],
+        ['0.30', 1e9],
+      ],
+    );
+    const A = table(
+      [ratio, amount],
+      [
+        [1e9 + 0.5, '0.3'],
+        [0.3, '0.1'],
+        [0.6666666666, '0.2'],
+      ],
+    );
     expectPass(E, A);
   });
 
@@ -204,15 +246,36 @@ describe('matching at scale', () => {
   it('keeps duplicates apart in long chains of equal keys', () => {
     const rows: Cell[][] = Array.from({ length: 3000 }, (_, i) => ['same', i % 2]);
     expectPass(table([region, sales], rows), table([region, sales], rows.slice().reverse()));
-    expectFail(table([region, sales], rows), table([region, sales], rows.map(([r], i) => [r!, i < 1501 ? 0 : 1])), 'duplicate_rows');
+    expectFail(
+      table([region, sales], rows),
+      table(
+        [region, sales],
+        rows.map(([r], i) => [r!, i < 1501 ? 0 : 1]),
+      ),
+      'duplicate_rows',
+    );
   });
 });
 
 describe('modes and semantics', () => {
-  const E = table([region, sales], [['a', 1], ['b', 2], ['b', 2]]);
+  const E = table(
+    [region, sales],
+    [
+      ['a', 1],
+      ['b', 2],
+      ['b', 2],
+    ],
+  );
 
   it('reports the outcome under every mode for diagnosis', () => {
-    const reversed = table([region, sales], [['b', 2], ['b', 2], ['a', 1]]);
+    const reversed = table(
+      [region, sales],
+      [
+        ['b', 2],
+        ['b', 2],
+        ['a', 1],
+      ],
+    );
     const result = compareResults(E, reversed);
     expect(result.result_equality_family.mode_details).toMatchObject({
       exact: { pass: false, reasons: ['order_violation'] },
@@ -223,17 +286,62 @@ describe('modes and semantics', () => {
   });
 
   it('exact mode requires equal names, kinds and row order', () => {
-    expectPass(E, table([region, sales], [['a', 1], ['b', 2], ['b', 2]]), { comparison_mode: 'exact' });
-    expectFail(E, table([region, col('n', 'integer')], [['a', 1], ['b', 2], ['b', 2]]), 'column_name_mismatch', { comparison_mode: 'exact' });
-    const kinds = expectFail(E, table([region, col('sales', 'decimal')], [['a', '1'], ['b', '2.00'], ['b', '2']]), 'type_mismatch', { comparison_mode: 'exact' });
+    expectPass(
+      E,
+      table(
+        [region, sales],
+        [
+          ['a', 1],
+          ['b', 2],
+          ['b', 2],
+        ],
+      ),
+      { comparison_mode: 'exact' },
+    );
+    expectFail(
+      E,
+      table(
+        [region, col('n', 'integer')],
+        [
+          ['a', 1],
+          ['b', 2],
+          ['b', 2],
+        ],
+      ),
+      'column_name_mismatch',
+      { comparison_mode: 'exact' },
+    );
+    const kinds = expectFail(
+      E,
+      table(
+        [region, col('sales', 'decimal')],
+        [
+          ['a', '1'],
+          ['b', '2.00'],
+          ['b', '2'],
+        ],
+      ),
+      'type_mismatch',
+      { comparison_mode: 'exact' },
+    );
     expect(kinds.result_equality_family.mode_details['order-insensitive'].pass).toBe(true);
   });
 
   it('set semantics ignores duplicates; the bag says duplicate_rows', () => {
-    const once = table([region, sales], [['b', 2], ['a', 1]]);
+    const once = table(
+      [region, sales],
+      [
+        ['b', 2],
+        ['a', 1],
+      ],
+    );
     expectPass(E, once, { set_semantics: true });
     const bag = expectFail(E, once, 'duplicate_rows');
-    expect(bag.reasons.find((r) => r.code === 'duplicate_rows')).toMatchObject({ expected_count: 2, actual_count: 1, side: 'expected' });
+    expect(bag.reasons.find((r) => r.code === 'duplicate_rows')).toMatchObject({
+      expected_count: 2,
+      actual_count: 1,
+      side: 'expected',
+    });
     const result = compareResults(E, once, { set_semantics: true, comparison_mode: 'order-sensitive' });
     expect(result.warnings.map((w) => w.code)).toContain('set_semantics_ignored');
   });
@@ -241,14 +349,30 @@ describe('modes and semantics', () => {
   it('sql_semantic NULLs never match, strict NULLs match only NULL', () => {
     const withNull = table([region, sales], [['a', null]]);
     expectPass(withNull, table([region, sales], [['a', null]]));
-    expectFail(withNull, table([region, sales], [['a', null]]), 'null_mismatch', { null_equality_mode: 'sql_semantic' });
+    expectFail(withNull, table([region, sales], [['a', null]]), 'null_mismatch', {
+      null_equality_mode: 'sql_semantic',
+    });
   });
 });
 
 describe('alignment and witnesses', () => {
   it('finds swapped columns even when a value also differs, and points at that value', () => {
-    const E = table([region, sales, amount], [['a', 1, '1.50'], ['b', 2, '2.50'], ['c', 3, '3.50']]);
-    const A = table([amount, region, sales], [['3.50', 'c', 3], ['1.50', 'a', 1], ['2.51', 'b', 2]]);
+    const E = table(
+      [region, sales, amount],
+      [
+        ['a', 1, '1.50'],
+        ['b', 2, '2.50'],
+        ['c', 3, '3.50'],
+      ],
+    );
+    const A = table(
+      [amount, region, sales],
+      [
+        ['3.50', 'c', 3],
+        ['1.50', 'a', 1],
+        ['2.51', 'b', 2],
+      ],
+    );
     const result = expectFail(E, A, 'value_mismatch');
     expect(result.column_alignment.method).toBe('best_effort');
     expect(result.column_alignment.mapping.map((m) => m.actual_index)).toEqual([1, 2, 0]);
@@ -263,26 +387,45 @@ describe('alignment and witnesses', () => {
     });
     expect(result.row_overlap).toMatchObject({ matched_rows: 2, jaccard: 0.5, f1: 2 / 3 });
     expect(result.cell_overlap).toMatchObject({ matching_cells: 8, expected_cells: 9 });
-    expect(result.per_column.find((c) => c.expected_index === 2)).toMatchObject({ mismatched: 1, compared: 3, mismatch_rate: 1 / 3 });
+    expect(result.per_column.find((c) => c.expected_index === 2)).toMatchObject({
+      mismatched: 1,
+      compared: 3,
+      mismatch_rate: 1 / 3,
+    });
   });
 
   it('reports row count mismatches with the first unmatched row of each side', () => {
     const result = expectFail(table([sales], [[1], [2], [3]]), table([sales], [[3], [1]]), 'row_count_mismatch');
-    expect(result.reasons[0]).toMatchObject({ expected_rows: 3, actual_rows: 2, first_unmatched_expected: { position: 1, values: [2] }, first_unmatched_actual: null });
+    expect(result.reasons[0]).toMatchObject({
+      expected_rows: 3,
+      actual_rows: 2,
+      first_unmatched_expected: { position: 1, values: [2] },
+      first_unmatched_actual: null,
+    });
     expect(result.cardinality_match).toMatchObject({ pass: false, delta: -1, ratio: 2 / 3 });
   });
 
   it('encodes witnesses exactly (big integers and decimals as strings) and stays plain JSON', () => {
     const big = col('n', 'integer');
-    const result = expectFail(table([big], [[9007199254740993n]]), table([big], [[9007199254740995n]]), 'value_mismatch');
+    const result = expectFail(
+      table([big], [[9007199254740993n]]),
+      table([big], [[9007199254740995n]]),
+      'value_mismatch',
+    );
     expect(result.reasons[0]).toMatchObject({ expected: '9007199254740993', actual: '9007199254740995', delta: '2' });
   });
 });
 
 describe('limits', () => {
   it('caps the cell alignment at max_rows_for_cell_alignment and says so', () => {
-    const E = table([sales, region], Array.from({ length: 50 }, (_, i) => [i, `r${i}`]));
-    const A = table([sales, region], Array.from({ length: 50 }, (_, i) => [i, `x${i}`]));
+    const E = table(
+      [sales, region],
+      Array.from({ length: 50 }, (_, i) => [i, `r${i}`]),
+    );
+    const A = table(
+      [sales, region],
+      Array.from({ length: 50 }, (_, i) => [i, `x${i}`]),
+    );
     const capped = compareResults(E, A, { max_rows_for_cell_alignment: 10 });
     expect(capped.limits).toMatchObject({ cell_alignment_capped: true, unmatched_expected_examined: 10 });
     expect(capped.cell_overlap.estimated).toBe(true);
@@ -305,18 +448,35 @@ describe('limits', () => {
 
 describe('configuration', () => {
   it('validates user options and names the problem', () => {
-    expect(resolveComparisonConfig({ comparison_mode: 'bag' })).toMatchObject({ ok: false, error: { code: 'input.invalid' } });
+    expect(resolveComparisonConfig({ comparison_mode: 'bag' })).toMatchObject({
+      ok: false,
+      error: { code: 'input.invalid' },
+    });
     expect(resolveComparisonConfig({ numeric_abs_tolerance: -1 })).toMatchObject({ ok: false });
-    expect(resolveComparisonConfig({ tolerance: 1 })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/unknown option "tolerance"/) } });
+    expect(resolveComparisonConfig({ tolerance: 1 })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/unknown option "tolerance"/) },
+    });
     expect(resolveComparisonConfig({ comparison_mode: 'order-sensitive' })).toMatchObject({
       ok: true,
-      value: { comparison_mode: 'order-sensitive', numeric_abs_tolerance: 1e-6, numeric_rel_tolerance: 1e-6, null_equality_mode: 'strict' },
+      value: {
+        comparison_mode: 'order-sensitive',
+        numeric_abs_tolerance: 1e-6,
+        numeric_rel_tolerance: 1e-6,
+        null_equality_mode: 'strict',
+      },
     });
-    expect(() => compareResults(table([sales], []), table([sales], []), { max_rows_for_cell_alignment: -5 })).toThrow(RangeError);
+    expect(() => compareResults(table([sales], []), table([sales], []), { max_rows_for_cell_alignment: -5 })).toThrow(
+      RangeError,
+    );
   });
 
   it('echoes the resolved config in the output', () => {
     const result = compareResults(table([sales], [[1]]), table([sales], [[1]]), { numeric_rel_tolerance: 0 });
-    expect(result.config).toMatchObject({ comparison_mode: 'order-insensitive', numeric_rel_tolerance: 0, max_rows_for_cell_alignment: 10000 });
+    expect(result.config).toMatchObject({
+      comparison_mode: 'order-insensitive',
+      numeric_rel_tolerance: 0,
+      max_rows_for_cell_alignment: 10000,
+    });
   });
 });

@@ -4,7 +4,13 @@
  */
 import { expect } from 'vitest';
 import type { Engine } from '../../src/core/engine.ts';
-import { compareResults, type CompareOptions, type ComparisonConfig, type ReasonCode, type ResultComparison } from '../../src/core/result/index.ts';
+import {
+  compareResults,
+  type CompareOptions,
+  type ComparisonConfig,
+  type ReasonCode,
+  type ResultComparison,
+} from '../../src/core/result/index.ts';
 import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
 import { openEngine } from '../../src/engines/node.ts';
 
@@ -15,7 +21,10 @@ export async function openBothEngines(): Promise<{ duckdb: Engine; sqlite: Engin
   const duckdb = openEngine('duckdb');
   const sqlite = openEngine('sqlite');
   for (const engine of [duckdb, sqlite]) {
-    const loaded = await engine.load({ name: 'tiny', files: [{ fileName: 'tiny.sql', format: 'sql', bytes: FIXTURE }] });
+    const loaded = await engine.load({
+      name: 'tiny',
+      files: [{ fileName: 'tiny.sql', format: 'sql', bytes: FIXTURE }],
+    });
     if (!loaded.ok) throw new Error(`${engine.name}: ${loaded.error.message}`);
   }
   return {

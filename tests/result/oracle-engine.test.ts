@@ -18,7 +18,10 @@ import { oracleModePass } from './oracle.ts';
 let duckdb: Engine;
 beforeAll(async () => {
   duckdb = openEngine('duckdb');
-  const loaded = await duckdb.load({ name: 'tiny', files: [{ fileName: 'tiny.sql', format: 'sql', bytes: new TextEncoder().encode('CREATE TABLE t(x INTEGER);\n') }] });
+  const loaded = await duckdb.load({
+    name: 'tiny',
+    files: [{ fileName: 'tiny.sql', format: 'sql', bytes: new TextEncoder().encode('CREATE TABLE t(x INTEGER);\n') }],
+  });
   if (!loaded.ok) throw new Error(loaded.error.message);
 });
 afterAll(async () => {
@@ -46,19 +49,32 @@ function values(rows: (typeof rowArb extends fc.Arbitrary<infer T> ? T : never)[
 
 describe('metamorphic properties on DuckDB results', () => {
   it('permuted and renamed columns, reordered rows, 1.5 ↔ 1.500 and DATE ↔ TIMESTAMP pass; one changed cell gets the oracle verdict', async () => {
-    const samples = fc.sample(fc.tuple(tableArb, fc.nat(5), fc.nat(1000), fc.nat(5)), { seed: 20_241_202, numRuns: 12 });
+    const samples = fc.sample(fc.tuple(tableArb, fc.nat(5), fc.nat(1000), fc.nat(5)), {
+      seed: 20_241_202,
+      numRuns: 12,
+    });
     let changedFails = 0;
     for (const [rows, order, cellSeed, column] of samples) {
       const source = values(rows);
       const expected = await query(duckdb, `SELECT * FROM ${source}`);
       const perm = [4, 2, 0, 5, 3, 1];
       const select = perm.map((k, i) => `${COLUMNS[k]} AS x${i}`).join(', ');
-      const permuted = await query(duckdb, `SELECT ${select} FROM ${source} ORDER BY ${COLUMNS[order]} DESC, ${COLUMNS[(order + 1) % 6]}`);
+      const permuted = await query(
+        duckdb,
+        `SELECT ${select} FROM ${source} ORDER BY ${COLUMNS[order]} DESC, ${COLUMNS[(order + 1) % 6]}`,
+      );
       const retyped = await query(
         duckdb,
         `SELECT id, amount::DECIMAL(9,3) AS amount, day::TIMESTAMP AS day, flag, score, name FROM ${source} ORDER BY ${COLUMNS[order]}`,
       );
-      expect(retyped.columns.map((c) => c.kind)).toEqual(['integer', 'decimal', 'timestamp', 'boolean', 'float', 'text']);
+      expect(retyped.columns.map((c) => c.kind)).toEqual([
+        'integer',
+        'decimal',
+        'timestamp',
+        'boolean',
+        'float',
+        'text',
+      ]);
       for (const actual of [permuted, retyped]) {
         const result = compareResults(expected, actual);
         expect(result.reasons, JSON.stringify(result.reasons)).toEqual([]);
@@ -66,7 +82,9 @@ describe('metamorphic properties on DuckDB results', () => {
       }
       // One change away: one cell of one row takes another value of its column.
       const r = cellSeed % rows.length;
-      const changedRows = rows.map(([id, amount, day, flag, score, name]) => [id, amount, day, flag, score, name] as typeof rows[number]);
+      const changedRows = rows.map(
+        ([id, amount, day, flag, score, name]) => [id, amount, day, flag, score, name] as (typeof rows)[number],
+      );
       const [id, amount, day, flag, score, name] = changedRows[r]!;
       const sizes = [4, AMOUNTS.length, DAYS.length, 2, SCORES.length, NAMES.length];
       const step = (v: number) => (v + 1) % sizes[column]!;

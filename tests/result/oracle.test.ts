@@ -12,7 +12,16 @@ import { SEARCH_LIMITS } from '../../src/core/result/limits.ts';
 import type { Cell, Kind, ResultTable } from '../../src/core/value/kind.ts';
 import { col, expectPass, table } from './helpers.ts';
 import { disagreement, oracleModePass } from './oracle.ts';
-import { describePair, floatChain, identicalMultisetTable, pairArb, permuteColumns, recipeArb, shuffleRows, type Pair } from './pair-gen.ts';
+import {
+  describePair,
+  floatChain,
+  identicalMultisetTable,
+  pairArb,
+  permuteColumns,
+  recipeArb,
+  shuffleRows,
+  type Pair,
+} from './pair-gen.ts';
 
 /** The seed of the `npm test` slice; the bench runs ≥ 20,000 pairs from other seeds. */
 export const ORACLE_SEED = 20_241_201;
@@ -31,20 +40,38 @@ describe('the comparison agrees with the brute-force oracle', () => {
   it('the generator covers passes and failures in every mode and pattern', () => {
     const seen = new Set<string>();
     for (const p of fc.sample(pairArb(), { seed: ORACLE_SEED, numRuns: 1500 })) {
-      const verdict = oracleModePass(p.expected, p.actual, p.config, { orderKeys: p.orderKeys, ...(p.shape ? { shape: p.shape } : {}) });
+      const verdict = oracleModePass(p.expected, p.actual, p.config, {
+        orderKeys: p.orderKeys,
+        ...(p.shape ? { shape: p.shape } : {}),
+      });
       seen.add(`${p.config.comparison_mode} ${verdict}`);
       seen.add(`${p.pattern} ${verdict}`);
     }
-    for (const mode of ['order-insensitive', 'order-sensitive', 'exact']) for (const v of [true, false]) expect(seen).toContain(`${mode} ${v}`);
-    for (const pattern of ['random', 'latin', 'same_column', 'few_values', 'same_multiset', 'float_chain', 'float_grid', 'null_columns'])
+    for (const mode of ['order-insensitive', 'order-sensitive', 'exact'])
+      for (const v of [true, false]) expect(seen).toContain(`${mode} ${v}`);
+    for (const pattern of [
+      'random',
+      'latin',
+      'same_column',
+      'few_values',
+      'same_multiset',
+      'float_chain',
+      'float_grid',
+      'null_columns',
+    ])
       expect(seen).toContain(`${pattern} true`);
   });
 });
 
 describe('metamorphic properties (the verdict does not move)', () => {
   const runs = { seed: ORACLE_SEED + 1, numRuns: 300 };
-  const bagConfig = (p: Pair): ComparisonConfig => ({ ...p.config, comparison_mode: 'order-insensitive', require_column_order_match: false });
-  const verdictOf = (e: ResultTable, a: ResultTable, c: ComparisonConfig, keys: number[] | null = null) => resultVerdict(compareResults(e, a, c, { orderKeys: keys }));
+  const bagConfig = (p: Pair): ComparisonConfig => ({
+    ...p.config,
+    comparison_mode: 'order-insensitive',
+    require_column_order_match: false,
+  });
+  const verdictOf = (e: ResultTable, a: ResultTable, c: ComparisonConfig, keys: number[] | null = null) =>
+    resultVerdict(compareResults(e, a, c, { orderKeys: keys }));
 
   it('row shuffles of the candidate, under bag comparison', () => {
     fc.assert(
@@ -59,10 +86,17 @@ describe('metamorphic properties (the verdict does not move)', () => {
   it('candidate column permutation and renaming, under the default policy', () => {
     fc.assert(
       fc.property(pairArb(), fc.nat(), (p, seed) => {
-        const c = { ...DEFAULT_COMPARISON_CONFIG, comparison_mode: p.config.comparison_mode === 'exact' ? 'order-insensitive' : p.config.comparison_mode };
+        const c = {
+          ...DEFAULT_COMPARISON_CONFIG,
+          comparison_mode: p.config.comparison_mode === 'exact' ? 'order-insensitive' : p.config.comparison_mode,
+        };
         const m = p.actual.columns.length;
-        const perm = shuffleRows({ columns: [], rows: Array.from({ length: m }, (_, k) => [k]) }, seed).rows.map((r) => r[0] as number);
-        expect(verdictOf(p.expected, permuteColumns(p.actual, perm), c, p.orderKeys)).toBe(verdictOf(p.expected, p.actual, c, p.orderKeys));
+        const perm = shuffleRows({ columns: [], rows: Array.from({ length: m }, (_, k) => [k]) }, seed).rows.map(
+          (r) => r[0] as number,
+        );
+        expect(verdictOf(p.expected, permuteColumns(p.actual, perm), c, p.orderKeys)).toBe(
+          verdictOf(p.expected, p.actual, c, p.orderKeys),
+        );
       }),
       runs,
     );
@@ -70,7 +104,9 @@ describe('metamorphic properties (the verdict does not move)', () => {
 
   it('decimal rescaling (1.5 ↔ 1.50) and DATE ↔ midnight TIMESTAMP on either side', () => {
     const rescale = (t: ResultTable): ResultTable => ({
-      columns: t.columns.map((c) => (c.kind === 'date' ? { ...c, kind: 'timestamp' as Kind, engineType: 'TIMESTAMP' } : c)),
+      columns: t.columns.map((c) =>
+        c.kind === 'date' ? { ...c, kind: 'timestamp' as Kind, engineType: 'TIMESTAMP' } : c,
+      ),
       rows: t.rows.map((row) =>
         row.map((v, k): Cell => {
           const kind = t.columns[k]!.kind;
@@ -82,9 +118,14 @@ describe('metamorphic properties (the verdict does not move)', () => {
     });
     fc.assert(
       fc.property(pairArb(), fc.boolean(), (p, side) => {
-        const c = p.config.comparison_mode === 'exact' ? { ...p.config, comparison_mode: 'order-sensitive' as const } : p.config;
+        const c =
+          p.config.comparison_mode === 'exact'
+            ? { ...p.config, comparison_mode: 'order-sensitive' as const }
+            : p.config;
         const before = verdictOf(p.expected, p.actual, c, p.orderKeys);
-        const after = side ? verdictOf(rescale(p.expected), p.actual, c, p.orderKeys) : verdictOf(p.expected, rescale(p.actual), c, p.orderKeys);
+        const after = side
+          ? verdictOf(rescale(p.expected), p.actual, c, p.orderKeys)
+          : verdictOf(p.expected, rescale(p.actual), c, p.orderKeys);
         expect(after).toBe(before);
       }),
       runs,
@@ -105,10 +146,13 @@ describe('regressions: counterexamples found by the differential fuzz', () => {
   const bool = (name: string) => col(name, 'boolean');
 
   it('4 BOOLEAN columns × 2 rows, the first column moved to the end and renamed (was: value_mismatch ×2 after 16 mappings)', () => {
-    const E = table([bool('c0'), bool('c1'), bool('c2'), bool('c3')], [
-      [false, true, true, true],
-      [true, false, false, false],
-    ]);
+    const E = table(
+      [bool('c0'), bool('c1'), bool('c2'), bool('c3')],
+      [
+        [false, true, true, true],
+        [true, false, false, false],
+      ],
+    );
     const A = permuteColumns(E, [1, 2, 3, 0]);
     const result = expectPass(E, A);
     expect(result.column_alignment.method).toBe('content');
@@ -130,7 +174,10 @@ describe('regressions: counterexamples found by the differential fuzz', () => {
       [false, false, false, true, true],
       [true, false, false, false, false],
     ];
-    const E = table([0, 1, 2, 3, 4].map((k) => bool(`c${k}`)), rows);
+    const E = table(
+      [0, 1, 2, 3, 4].map((k) => bool(`c${k}`)),
+      rows,
+    );
     const A = permuteColumns(E, [1, 4, 2, 0, 3]);
     expectPass(E, A, { comparison_mode: 'order-sensitive' }, { orderKeys: [0, 2, 3] });
   });
@@ -156,12 +203,27 @@ describe('regressions: counterexamples found by the differential fuzz', () => {
   });
 
   it('float grids from the fuzz (shrunk): several valid pairings, greedy choices must be repaired', () => {
-    const f = (xs: number[]) => table([col('c0', 'float')], xs.map((x) => [x]));
-    expectPass(f([1.0000014, 1, 1.0000007, 1.0000028, 1.0000007, 1.0000014, 1.0000021]), f([1.00000135000038, 0.99999995, 1.00000155000046, 1.00000180000056, 1.00000250000084, 1.00000320000112, 1.00000110000028]), {
-      comparison_mode: 'order-sensitive',
-      require_column_name_match: true,
-    }, { orderKeys: [] });
-    expectPass(f([1.0000028, 1.0000014, 1, 1.0000014, 1.0000014]), f([1.000002, 1.0000014, 1.0000014, 1.00000095, 0.99999955]));
+    const f = (xs: number[]) =>
+      table(
+        [col('c0', 'float')],
+        xs.map((x) => [x]),
+      );
+    expectPass(
+      f([1.0000014, 1, 1.0000007, 1.0000028, 1.0000007, 1.0000014, 1.0000021]),
+      f([
+        1.00000135000038, 0.99999995, 1.00000155000046, 1.00000180000056, 1.00000250000084, 1.00000320000112,
+        1.00000110000028,
+      ]),
+      {
+        comparison_mode: 'order-sensitive',
+        require_column_name_match: true,
+      },
+      { orderKeys: [] },
+    );
+    expectPass(
+      f([1.0000028, 1.0000014, 1, 1.0000014, 1.0000014]),
+      f([1.000002, 1.0000014, 1.0000014, 1.00000095, 0.99999955]),
+    );
   });
 
   it('a 2,000-row one-column float chain within tolerance (was: 470/500 matched at depth 256, no budget flag)', () => {
@@ -179,33 +241,48 @@ describe('regressions: counterexamples found by the differential fuzz', () => {
   });
 
   it('an all-NULL column typed differently on each side pairs with any kind, in any column order (was: fail, or best_effort)', () => {
-    const E = table([col('n', 'integer'), col('a', 'integer'), col('b', 'integer')], [
-      [null, 1, 2],
-      [null, 2, 3],
-      [null, 3, 1],
-    ]);
-    const reordered = table([col('x', 'text', 'VARCHAR'), col('y', 'integer'), col('z', 'integer')], [
-      [null, 2, 1],
-      [null, 3, 2],
-      [null, 1, 3],
-    ]);
+    const E = table(
+      [col('n', 'integer'), col('a', 'integer'), col('b', 'integer')],
+      [
+        [null, 1, 2],
+        [null, 2, 3],
+        [null, 3, 1],
+      ],
+    );
+    const reordered = table(
+      [col('x', 'text', 'VARCHAR'), col('y', 'integer'), col('z', 'integer')],
+      [
+        [null, 2, 1],
+        [null, 3, 2],
+        [null, 1, 3],
+      ],
+    );
     expect(expectPass(E, reordered).column_alignment.method).toBe('content');
     const inOrder = permuteColumns(reordered, [0, 2, 1], false);
     expect(expectPass(E, inOrder).column_alignment.method).toBe('positional');
     // Not an escape hatch: a NULL column against a column holding values still fails.
-    const filled = { columns: reordered.columns, rows: reordered.rows.map((r, k) => [k === 0 ? 'x' : null, ...r.slice(1)]) };
+    const filled = {
+      columns: reordered.columns,
+      rows: reordered.rows.map((r, k) => [k === 0 ? 'x' : null, ...r.slice(1)]),
+    };
     expect(resultVerdict(compareResults(E, filled))).toBe('fail');
   });
 
   it('repeated column names under strict names: another same-name bijection is searched', () => {
-    const E = table([col('a', 'integer'), col('a', 'integer'), col('b', 'text')], [
-      [1, 2, 'x'],
-      [3, 4, 'y'],
-    ]);
-    const A = table([col('a', 'integer'), col('a', 'integer'), col('b', 'text')], [
-      [2, 1, 'x'],
-      [4, 3, 'y'],
-    ]);
+    const E = table(
+      [col('a', 'integer'), col('a', 'integer'), col('b', 'text')],
+      [
+        [1, 2, 'x'],
+        [3, 4, 'y'],
+      ],
+    );
+    const A = table(
+      [col('a', 'integer'), col('a', 'integer'), col('b', 'text')],
+      [
+        [2, 1, 'x'],
+        [4, 3, 'y'],
+      ],
+    );
     expectPass(E, A, { require_column_name_match: true });
   });
 

@@ -34,7 +34,8 @@ export interface OracleOptions {
 export function permutations(n: number): number[][] {
   if (n === 0) return [[]];
   const out: number[][] = [];
-  for (const rest of permutations(n - 1)) for (let k = 0; k <= rest.length; k++) out.push([...rest.slice(0, k), n - 1, ...rest.slice(k)]);
+  for (const rest of permutations(n - 1))
+    for (let k = 0; k <= rest.length; k++) out.push([...rest.slice(0, k), n - 1, ...rest.slice(k)]);
   return out;
 }
 
@@ -62,19 +63,30 @@ function range(n: number): number[] {
 }
 
 /** The oracle's `mode_pass` for `expected` vs `actual` under `config`. */
-export function oracleModePass(expected: ResultTable, actual: ResultTable, config: ComparisonConfig, options: OracleOptions = {}): boolean {
+export function oracleModePass(
+  expected: ResultTable,
+  actual: ResultTable,
+  config: ComparisonConfig,
+  options: OracleOptions = {},
+): boolean {
   const E = expected;
   const A = actual;
   const m = E.columns.length;
   if (options.shape === 'scalar' && (A.rows.length !== 1 || A.columns.length !== 1)) return false;
   if (A.columns.length !== m) return false;
-  const tol: Tolerance = { atol: config.numeric_abs_tolerance, rtol: config.numeric_rel_tolerance, nullsEqual: config.null_equality_mode === 'strict' };
+  const tol: Tolerance = {
+    atol: config.numeric_abs_tolerance,
+    rtol: config.numeric_rel_tolerance,
+    nullsEqual: config.null_equality_mode === 'strict',
+  };
   const mode = config.comparison_mode;
   const strictOrder = config.require_column_order_match || mode === 'exact';
   const strictNames = config.require_column_name_match || mode === 'exact';
 
   const mappings = permutations(m).filter(
-    (pi) => (!strictOrder || pi.every((j, i) => j === i)) && (!strictNames || pi.every((j, i) => E.columns[i]!.name === A.columns[j]!.name)),
+    (pi) =>
+      (!strictOrder || pi.every((j, i) => j === i)) &&
+      (!strictNames || pi.every((j, i) => E.columns[i]!.name === A.columns[j]!.name)),
   );
   // cellEqual[c][k][i][j]: expected row i's cell in column c equals actual row j's cell in column k (computed once).
   const cellEqual = E.columns.map((ec, c) =>
@@ -88,13 +100,19 @@ export function oracleModePass(expected: ResultTable, actual: ResultTable, confi
   if (mode === 'exact') {
     const pi = range(m);
     if (!mappings.length) return false;
-    const kindsEqual = pi.every((i) => E.columns[i]!.kind === A.columns[i]!.kind || E.columns[i]!.kind === 'null' || A.columns[i]!.kind === 'null');
+    const kindsEqual = pi.every(
+      (i) =>
+        E.columns[i]!.kind === A.columns[i]!.kind || E.columns[i]!.kind === 'null' || A.columns[i]!.kind === 'null',
+    );
     return kindsEqual && n === A.rows.length && range(n).every((r) => rowsEqual(pi)(r, r));
   }
   if (mode === 'order-insensitive' && config.set_semantics) {
     return mappings.some((pi) => {
       const eq = rowsEqual(pi);
-      return range(n).every((i) => range(A.rows.length).some((j) => eq(i, j))) && range(A.rows.length).every((j) => range(n).some((i) => eq(i, j)));
+      return (
+        range(n).every((i) => range(A.rows.length).some((j) => eq(i, j))) &&
+        range(A.rows.length).every((j) => range(n).some((i) => eq(i, j)))
+      );
     });
   }
   if (mode === 'order-insensitive') return mappings.some(bag);
@@ -103,9 +121,10 @@ export function oracleModePass(expected: ResultTable, actual: ResultTable, confi
   const keys = options.orderKeys === undefined ? null : options.orderKeys;
   const keyTol = { ...tol, nullsEqual: true };
   const ties = (r: number, s: number) =>
-    keys !== null && keys.every((k) => cellsEqual(E.columns[k]!, E.rows[r]![k]!, E.columns[k]!, E.rows[s]![k]!, keyTol));
+    keys !== null &&
+    keys.every((k) => cellsEqual(E.columns[k]!, E.rows[r]![k]!, E.columns[k]!, E.rows[s]![k]!, keyTol));
   const groups: number[][] = [];
-  for (let start = 0; start < n; ) {
+  for (let start = 0; start < n;) {
     let end = start + 1;
     while (end < n && ties(start, end)) end++;
     groups.push(range(end - start).map((k) => start + k));
@@ -125,8 +144,19 @@ export function oracleBagPass(expected: ResultTable, actual: ResultTable, config
  * agree (a failure carries reasons, a pass none), else what differs.
  */
 export function disagreement(
-  pair: { expected: ResultTable; actual: ResultTable; config: ComparisonConfig; orderKeys: number[] | null; shape?: CaseShape },
-  compare: (e: ResultTable, a: ResultTable, c: ComparisonConfig, o: { orderKeys: number[] | null; shape?: CaseShape }) => {
+  pair: {
+    expected: ResultTable;
+    actual: ResultTable;
+    config: ComparisonConfig;
+    orderKeys: number[] | null;
+    shape?: CaseShape;
+  },
+  compare: (
+    e: ResultTable,
+    a: ResultTable,
+    c: ComparisonConfig,
+    o: { orderKeys: number[] | null; shape?: CaseShape },
+  ) => {
     result_equality_family: { mode_pass: boolean };
     reasons: { code: string }[];
   },
@@ -135,7 +165,8 @@ export function disagreement(
   const want = oracleModePass(pair.expected, pair.actual, pair.config, options);
   const got = compare(pair.expected, pair.actual, pair.config, options);
   const pass = got.result_equality_family.mode_pass;
-  if (pass !== want) return `oracle ${want ? 'pass' : 'fail'}, product ${pass ? 'pass' : 'fail'} (${got.reasons.map((r) => r.code).join(', ')})`;
+  if (pass !== want)
+    return `oracle ${want ? 'pass' : 'fail'}, product ${pass ? 'pass' : 'fail'} (${got.reasons.map((r) => r.code).join(', ')})`;
   if (pass && got.reasons.length > 0) return `pass with reasons ${got.reasons.map((r) => r.code).join(', ')}`;
   if (!pass && got.reasons.length === 0) return 'fail without a reason';
   return null;

@@ -32,8 +32,18 @@ const POOLS: Partial<Record<Kind, Cell[]>> = {
 };
 export const GEN_KINDS = Object.keys(POOLS) as Kind[];
 
-export type Pattern = 'random' | 'latin' | 'same_column' | 'few_values' | 'same_multiset' | 'float_chain' | 'float_grid' | 'null_columns';
-const PATTERNS: Pattern[] = ['random', 'latin', 'same_column', 'few_values', 'same_multiset', 'float_chain', 'float_grid', 'null_columns'];
+export type Pattern =
+  'random' | 'latin' | 'same_column' | 'few_values' | 'same_multiset' | 'float_chain' | 'float_grid' | 'null_columns';
+const PATTERNS: Pattern[] = [
+  'random',
+  'latin',
+  'same_column',
+  'few_values',
+  'same_multiset',
+  'float_chain',
+  'float_grid',
+  'null_columns',
+];
 
 /** Operations on the actual table: 0–5 keep it equal, 6–11 move it one change away. */
 const OPS = [
@@ -85,7 +95,13 @@ export function recipeArb(maxColumns = 6, maxRows = 10): fc.Arbitrary<Recipe> {
     nulls: nat(9),
     pattern: nat(PATTERNS.length * 2 - 1),
     ops: fc.array(fc.record({ op: nat(OPS.length - 1), a: nat(1000), b: nat(1000), c: nat(1000) }), { maxLength: 4 }),
-    config: fc.record({ mode: nat(5), set: fc.boolean(), sqlNulls: fc.boolean(), names: fc.boolean(), order: fc.boolean() }),
+    config: fc.record({
+      mode: nat(5),
+      set: fc.boolean(),
+      sqlNulls: fc.boolean(),
+      names: fc.boolean(),
+      order: fc.boolean(),
+    }),
     keys: nat(3),
     keyMask: nat(63),
     scalar: fc.boolean(),
@@ -118,7 +134,12 @@ function buildExpected(r: Recipe, pattern: Pattern): ResultTable {
   if (pattern === 'float_chain') kinds = kinds.map((k, c) => (c === 0 || k === 'null' ? 'float' : k));
   if (pattern === 'null_columns') kinds = kinds.map((k, c) => (c % 2 === 0 ? (k === 'null' ? 'integer' : k) : k));
   const columns: Column[] = kinds.map((kind, c) => ({ name: `c${c}`, kind, engineType: kind.toUpperCase() }));
-  const perms = kinds.map((_, c) => shuffled(Array.from({ length: n }, (_, k) => k), c === 0 ? 0 : r.cells[c]! + c));
+  const perms = kinds.map((_, c) =>
+    shuffled(
+      Array.from({ length: n }, (_, k) => k),
+      c === 0 ? 0 : r.cells[c]! + c,
+    ),
+  );
   const cell = (row: number, c: number): Cell => {
     const kind = kinds[c]!;
     const pool = POOLS[kind]!;
@@ -155,7 +176,10 @@ function applyOp(t: { columns: Column[]; rows: Cell[][] }, op: Recipe['ops'][num
       t.rows = shuffled(t.rows, op.a + 1);
       break;
     case 'permute_columns': {
-      const perm = shuffled(t.columns.map((_, k) => k), op.a + 1);
+      const perm = shuffled(
+        t.columns.map((_, k) => k),
+        op.a + 1,
+      );
       t.columns = perm.map((k) => t.columns[k]!);
       t.rows = t.rows.map((cells) => perm.map((k) => cells[k]!));
       break;
@@ -186,7 +210,8 @@ function applyOp(t: { columns: Column[]; rows: Cell[][] }, op: Recipe['ops'][num
         if (t.columns[k]!.kind !== 'float') continue;
         for (const cells of t.rows) {
           const v = cells[k];
-          if (typeof v === 'number' && Number.isFinite(v)) cells[k] = v + step * TOL * Math.max(1, Math.abs(v)) * (op.c % 2 === 0 ? 1 : -1);
+          if (typeof v === 'number' && Number.isFinite(v))
+            cells[k] = v + step * TOL * Math.max(1, Math.abs(v)) * (op.c % 2 === 0 ? 1 : -1);
         }
         if (op.b % 2 === 0) break;
       }
@@ -206,7 +231,10 @@ function applyOp(t: { columns: Column[]; rows: Cell[][] }, op: Recipe['ops'][num
     case 'change_cell': {
       if (row < 0) break;
       const pool = POOLS[t.columns[c]!.kind] ?? [null];
-      t.rows[row]![c] = pattern === 'float_chain' && t.columns[c]!.kind === 'float' ? 1 + (op.a % 20) * 0.7 * TOL : pool[op.a % pool.length]!;
+      t.rows[row]![c] =
+        pattern === 'float_chain' && t.columns[c]!.kind === 'float'
+          ? 1 + (op.a % 20) * 0.7 * TOL
+          : pool[op.a % pool.length]!;
       break;
     }
     case 'swap_cells': {
@@ -235,14 +263,18 @@ export function buildPair(r: Recipe): Pair {
   const actual = copy(expected);
   if (pattern === 'float_chain') {
     // The actual chain sits half a step up: each actual value is within tolerance of two expected ones.
-    for (const cells of actual.rows) cells.forEach((v, k) => (actual.columns[k]!.kind === 'float' && typeof v === 'number' ? (cells[k] = v + 0.35 * TOL) : 0));
+    for (const cells of actual.rows)
+      cells.forEach((v, k) =>
+        actual.columns[k]!.kind === 'float' && typeof v === 'number' ? (cells[k] = v + 0.35 * TOL) : 0,
+      );
     actual.rows = shuffled(actual.rows, r.cells[1]! + 1);
   }
   if (pattern === 'float_grid') {
     // Every actual float moves by less than half the tolerance: equal to its source, ambiguous with its neighbours.
     actual.rows.forEach((cells, row) =>
       cells.forEach((v, k) => {
-        if (actual.columns[k]!.kind === 'float' && typeof v === 'number') cells[k] = v + ((r.cells[(row * 7 + k * 3) % r.cells.length]! % 3) - 1) * 0.45 * TOL;
+        if (actual.columns[k]!.kind === 'float' && typeof v === 'number')
+          cells[k] = v + ((r.cells[(row * 7 + k * 3) % r.cells.length]! % 3) - 1) * 0.45 * TOL;
       }),
     );
     actual.rows = shuffled(actual.rows, r.cells[1]! + 1);
@@ -250,9 +282,19 @@ export function buildPair(r: Recipe): Pair {
   // Changes that break equality (ops from change_cell on) apply one time in three: a third of the pairs stay equal.
   for (const op of r.ops) if (op.op < 7 || op.c % 3 === 0) applyOp(actual, op, pattern);
   // Patterns with identical columns are only interesting with the columns permuted (mostly: one time in four, not).
-  if ((pattern === 'latin' || pattern === 'same_column' || pattern === 'few_values' || pattern === 'same_multiset') && r.cells[3]! % 4 !== 0)
+  if (
+    (pattern === 'latin' || pattern === 'same_column' || pattern === 'few_values' || pattern === 'same_multiset') &&
+    r.cells[3]! % 4 !== 0
+  )
     applyOp(actual, { op: 1, a: r.cells[2]!, b: 0, c: 0 }, pattern);
-  const modes = ['order-insensitive', 'order-insensitive', 'order-insensitive', 'order-sensitive', 'order-sensitive', 'exact'] as const;
+  const modes = [
+    'order-insensitive',
+    'order-insensitive',
+    'order-insensitive',
+    'order-sensitive',
+    'order-sensitive',
+    'exact',
+  ] as const;
   const mode = modes[r.config.mode]!;
   const config: ComparisonConfig = {
     ...DEFAULT_COMPARISON_CONFIG,
@@ -263,15 +305,36 @@ export function buildPair(r: Recipe): Pair {
     require_column_order_match: r.config.order && r.keyMask % 5 === 0,
   };
   const m = expected.columns.length;
-  const orderKeys = r.keys === 0 ? null : r.keys === 1 ? [] : Array.from({ length: m }, (_, k) => k).filter((k) => (r.keyMask >> k) & 1);
-  return { expected, actual, config, orderKeys, ...(r.scalar && r.keyMask % 7 === 0 ? { shape: 'scalar' as const } : {}), pattern };
+  const orderKeys =
+    r.keys === 0
+      ? null
+      : r.keys === 1
+        ? []
+        : Array.from({ length: m }, (_, k) => k).filter((k) => (r.keyMask >> k) & 1);
+  return {
+    expected,
+    actual,
+    config,
+    orderKeys,
+    ...(r.scalar && r.keyMask % 7 === 0 ? { shape: 'scalar' as const } : {}),
+    pattern,
+  };
 }
 
-export const pairArb = (maxColumns = 6, maxRows = 10): fc.Arbitrary<Pair> => recipeArb(maxColumns, maxRows).map(buildPair);
+export const pairArb = (maxColumns = 6, maxRows = 10): fc.Arbitrary<Pair> =>
+  recipeArb(maxColumns, maxRows).map(buildPair);
 
 /** JSON for a counterexample (bigint and non-finite numbers spelled out). */
 export function describePair(p: Pair): string {
-  return JSON.stringify(p, (_, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'number' && !Number.isFinite(v) ? String(v) : Object.is(v, -0) ? '-0' : v));
+  return JSON.stringify(p, (_, v) =>
+    typeof v === 'bigint'
+      ? `${v}n`
+      : typeof v === 'number' && !Number.isFinite(v)
+        ? String(v)
+        : Object.is(v, -0)
+          ? '-0'
+          : v,
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -289,11 +352,23 @@ export function shuffleRows(t: ResultTable, seed: number): ResultTable {
 }
 
 /** `width` columns of one kind, each a reshuffle of the same `n` values (`distinct` of them): identical multisets. */
-export function identicalMultisetTable(width: number, n: number, kind: 'integer' | 'float' = 'integer', distinct = 50): ResultTable {
+export function identicalMultisetTable(
+  width: number,
+  n: number,
+  kind: 'integer' | 'float' = 'integer',
+  distinct = 50,
+): ResultTable {
   const base = Array.from({ length: n }, (_, r) => (r * 7919) % distinct);
   const perms = Array.from({ length: width }, (_, c) => shuffled(base, c + 1));
-  const columns: Column[] = Array.from({ length: width }, (_, c) => ({ name: `c${c}`, kind, engineType: kind === 'float' ? 'DOUBLE' : 'INTEGER' }));
-  return { columns, rows: Array.from({ length: n }, (_, r) => perms.map((p) => (kind === 'float' ? p[r]! + 0.25 : p[r]!))) };
+  const columns: Column[] = Array.from({ length: width }, (_, c) => ({
+    name: `c${c}`,
+    kind,
+    engineType: kind === 'float' ? 'DOUBLE' : 'INTEGER',
+  }));
+  return {
+    columns,
+    rows: Array.from({ length: n }, (_, r) => perms.map((p) => (kind === 'float' ? p[r]! + 0.25 : p[r]!))),
+  };
 }
 
 /**
@@ -303,7 +378,10 @@ export function identicalMultisetTable(width: number, n: number, kind: 'integer'
  */
 export function floatChain(n: number, constantColumn = false): { expected: ResultTable; actual: ResultTable } {
   const columns: Column[] = constantColumn
-    ? [{ name: 'k', kind: 'float', engineType: 'DOUBLE' }, { name: 'v', kind: 'float', engineType: 'DOUBLE' }]
+    ? [
+        { name: 'k', kind: 'float', engineType: 'DOUBLE' },
+        { name: 'v', kind: 'float', engineType: 'DOUBLE' },
+      ]
     : [{ name: 'v', kind: 'float', engineType: 'DOUBLE' }];
   const row = (v: number): Cell[] => (constantColumn ? [5, v] : [v]);
   return {

@@ -39,16 +39,38 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     expectPass(await d('SELECT 9007199254740993::DECIMAL(20,0) AS v'), await s('SELECT 9007199254740993 AS v'));
 
     // One cent is a difference, on every engine.
-    const cent = expectFail(await d('SELECT 10.01::DECIMAL(10,2) AS v'), await d('SELECT 10.02::DECIMAL(10,2) AS v'), 'value_mismatch');
+    const cent = expectFail(
+      await d('SELECT 10.01::DECIMAL(10,2) AS v'),
+      await d('SELECT 10.02::DECIMAL(10,2) AS v'),
+      'value_mismatch',
+    );
     const witness = cent.reasons.find((r) => r.code === 'value_mismatch');
-    expect(witness).toMatchObject({ expected: '10.01', actual: '10.02', delta: '0.01', rule: 'exact', tolerance: null });
+    expect(witness).toMatchObject({
+      expected: '10.01',
+      actual: '10.02',
+      delta: '0.01',
+      rule: 'exact',
+      tolerance: null,
+    });
     expectFail(await d('SELECT 10.01::DECIMAL(10,2) AS v'), await s('SELECT 1002 / 100.0 AS v'), 'value_mismatch');
-    expectFail(await d('SELECT 9007199254740993::BIGINT AS v'), await d('SELECT 9007199254740992::BIGINT AS v'), 'value_mismatch');
+    expectFail(
+      await d('SELECT 9007199254740993::BIGINT AS v'),
+      await d('SELECT 9007199254740992::BIGINT AS v'),
+      'value_mismatch',
+    );
     expectFail(await s('SELECT 9007199254740993 AS v'), await s('SELECT 9007199254740992 AS v'), 'value_mismatch');
-    expectFail(await d('SELECT 9007199254740993::DECIMAL(20,0) AS v'), await d('SELECT 9007199254740992::BIGINT AS v'), 'value_mismatch');
+    expectFail(
+      await d('SELECT 9007199254740993::DECIMAL(20,0) AS v'),
+      await d('SELECT 9007199254740992::BIGINT AS v'),
+      'value_mismatch',
+    );
     // Sums that match as doubles but not exactly (0.1 + 0.2 as DECIMAL is exactly 0.3; as floats it is not).
     expectPass(await d('SELECT 0.1 + 0.2 AS v'), await d('SELECT 0.3 AS v'));
-    expectFail(await d('SELECT 1000000000000000.01::DECIMAL(18,2) AS v'), await d('SELECT 1000000000000000.02::DECIMAL(18,2) AS v'), 'value_mismatch');
+    expectFail(
+      await d('SELECT 1000000000000000.01::DECIMAL(18,2) AS v'),
+      await d('SELECT 1000000000000000.02::DECIMAL(18,2) AS v'),
+      'value_mismatch',
+    );
   });
 
   it('Floats: equal within 1e-6 relative and absolute (configurable atol/rtol); NaN = NaN; -0.0 = 0.0', async () => {
@@ -61,13 +83,19 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     expectPass(await s('SELECT -0.0 AS v'), await d('SELECT 0::DOUBLE AS v'));
     expectPass(await d("SELECT 'Infinity'::DOUBLE AS v"), await d("SELECT 'Infinity'::DOUBLE AS v"));
 
-    const off = expectFail(await d('SELECT 1.0::DOUBLE AS v'), await d('SELECT 1.00001::DOUBLE AS v'), 'value_mismatch');
+    const off = expectFail(
+      await d('SELECT 1.0::DOUBLE AS v'),
+      await d('SELECT 1.00001::DOUBLE AS v'),
+      'value_mismatch',
+    );
     expect(off.reasons[0]).toMatchObject({ rule: 'float', tolerance: expect.closeTo(1.00001e-6, 12) });
     expectFail(await d('SELECT 1e9::DOUBLE AS v'), await s('SELECT 1000002000.0 AS v'), 'value_mismatch'); // relative 2e-6
     expectFail(await d("SELECT 'NaN'::DOUBLE AS v"), await d('SELECT 0::DOUBLE AS v'), 'value_mismatch');
     expectFail(await d("SELECT 'Infinity'::DOUBLE AS v"), await d('SELECT 1e308::DOUBLE AS v'), 'value_mismatch');
     // Configurable: a looser atol passes what the default fails, a zero tolerance fails a last-bit difference.
-    expectPass(await d('SELECT 1.0::DOUBLE AS v'), await d('SELECT 1.0001::DOUBLE AS v'), { numeric_abs_tolerance: 1e-3 });
+    expectPass(await d('SELECT 1.0::DOUBLE AS v'), await d('SELECT 1.0001::DOUBLE AS v'), {
+      numeric_abs_tolerance: 1e-3,
+    });
     expectFail(await d('SELECT 0.1::DOUBLE + 0.2::DOUBLE AS v'), await d('SELECT 0.3::DOUBLE AS v'), 'value_mismatch', {
       numeric_abs_tolerance: 0,
       numeric_rel_tolerance: 0,
@@ -80,13 +108,22 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     const sqliteDown = await s('SELECT 3 AS x UNION ALL SELECT 2 UNION ALL SELECT 2 UNION ALL SELECT 1');
     expectPass(up, down);
     expectPass(up, sqliteDown);
-    expectPass(up, await d('SELECT x FROM (VALUES (1), (2), (2), (3)) t(x) ORDER BY x'), { comparison_mode: 'order-sensitive' }, { orderKeys: [0] });
+    expectPass(
+      up,
+      await d('SELECT x FROM (VALUES (1), (2), (2), (3)) t(x) ORDER BY x'),
+      { comparison_mode: 'order-sensitive' },
+      { orderKeys: [0] },
+    );
 
     const ordered = expectFail(up, down, 'order_violation', { comparison_mode: 'order-sensitive' }, { orderKeys: [0] });
     expect(ordered.result_equality_family.mode_details['order-insensitive'].pass).toBe(true);
     expectFail(up, sqliteDown, 'order_violation', { comparison_mode: 'order-sensitive' });
     // Duplicates count: {1, 2, 2, 3} is not {1, 2, 3, 3}, nor {1, 2, 3}; as sets they agree.
-    const dup = expectFail(up, await s('SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 3'), 'duplicate_rows');
+    const dup = expectFail(
+      up,
+      await s('SELECT 1 AS x UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 3'),
+      'duplicate_rows',
+    );
     expect(dup.result_equality_family.mode_details.set.pass).toBe(true);
     expectFail(up, await d('SELECT x FROM (VALUES (1), (2), (3)) t(x)'), 'row_count_mismatch');
     expectPass(up, await d('SELECT x FROM (VALUES (1), (2), (3)) t(x)'), { set_semantics: true });
@@ -97,7 +134,13 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     expectPass(expected, await s('SELECT 42 AS total'), {}, { shape: 'scalar' });
     expectPass(expected, await d('SELECT 42::DECIMAL(10,2)'), {}, { shape: 'scalar' });
 
-    const extraColumn = expectFail(expected, await d('SELECT 42 AS answer, 1 AS n'), 'scalar_shape', {}, { shape: 'scalar' });
+    const extraColumn = expectFail(
+      expected,
+      await d('SELECT 42 AS answer, 1 AS n'),
+      'scalar_shape',
+      {},
+      { shape: 'scalar' },
+    );
     expect(extraColumn.reasons.map((r) => r.code)).toContain('column_count_mismatch');
     expectFail(expected, await s('SELECT 42 UNION ALL SELECT 42'), 'scalar_shape', {}, { shape: 'scalar' });
     expectFail(expected, await d('SELECT 42 AS answer WHERE false'), 'scalar_shape', {}, { shape: 'scalar' });
@@ -111,16 +154,27 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     const zero = expectFail(await d('SELECT NULL::INTEGER AS v'), await d('SELECT 0 AS v'), 'null_mismatch');
     expect(zero.null_handling_match.pass).toBe(false);
     expectFail(await s("SELECT '' AS v"), await d('SELECT NULL::VARCHAR AS v'), 'null_mismatch');
-    expectFail(await d('SELECT x FROM (VALUES (1), (NULL)) t(x)'), await d('SELECT x FROM (VALUES (1), (0)) t(x)'), 'null_mismatch');
+    expectFail(
+      await d('SELECT x FROM (VALUES (1), (NULL)) t(x)'),
+      await d('SELECT x FROM (VALUES (1), (0)) t(x)'),
+      'null_mismatch',
+    );
     // null_equality_mode sql_semantic: NULL = NULL is unknown, so not a match.
-    expectFail(await d('SELECT NULL::INTEGER AS v'), await d('SELECT NULL AS v'), 'null_mismatch', { null_equality_mode: 'sql_semantic' });
+    expectFail(await d('SELECT NULL::INTEGER AS v'), await d('SELECT NULL AS v'), 'null_mismatch', {
+      null_equality_mode: 'sql_semantic',
+    });
   });
 
   it('Booleans: match only booleans, true is never 1', async () => {
     expectPass(await d('SELECT true AS v, false AS w'), await d('SELECT 1 = 1 AS v, 1 = 2 AS w'));
 
     const one = expectFail(await d('SELECT true AS v'), await d('SELECT 1 AS v'), 'type_mismatch');
-    expect(one.reasons[0]).toMatchObject({ expected: true, actual: 1, expected_kind: 'boolean', actual_kind: 'integer' });
+    expect(one.reasons[0]).toMatchObject({
+      expected: true,
+      actual: 1,
+      expected_kind: 'boolean',
+      actual_kind: 'integer',
+    });
     // SQLite has no boolean type: its comparisons yield integers.
     expectFail(await d('SELECT 1 = 1 AS v'), await s('SELECT 1 = 1 AS v'), 'type_mismatch');
     expectFail(await d("SELECT 'true' AS v"), await d('SELECT true AS v'), 'type_mismatch');
@@ -130,12 +184,19 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     const day = await d("SELECT DATE '2024-01-02' AS v");
     expectPass(day, await d("SELECT TIMESTAMP '2024-01-02 00:00:00' AS v"));
     expectPass(day, await d("SELECT date_trunc('day', TIMESTAMP '2024-01-02 10:11:12') AS v"));
-    expectPass(await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123456' AS v"), await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123456' AS v"));
+    expectPass(
+      await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123456' AS v"),
+      await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123456' AS v"),
+    );
     expectPass(await s("SELECT date('2024-01-02 10:11:12') AS v"), await s("SELECT '2024-01-02' AS v"));
 
     expectFail(day, await d("SELECT TIMESTAMP '2024-01-02 00:00:01' AS v"), 'value_mismatch');
     expectFail(day, await d("SELECT TIMESTAMP '2024-01-02 00:00:00.000001' AS v"), 'value_mismatch');
-    expectFail(await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123456' AS v"), await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123457' AS v"), 'value_mismatch');
+    expectFail(
+      await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123456' AS v"),
+      await d("SELECT TIMESTAMP '2024-01-02 03:04:05.123457' AS v"),
+      'value_mismatch',
+    );
     expectFail(await d("SELECT TIMESTAMP '2024-01-02 10:11:12' AS v"), day, 'value_mismatch');
     // SQLite has no date type: its dates are text, and the date rule applies only where a kind is known.
     expectFail(day, await s("SELECT date('2024-01-02') AS v"), 'type_mismatch');
@@ -144,9 +205,18 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
   it('Column count: a mismatch is reported explicitly as a projection defect, with the best partial alignment', async () => {
     expectPass(await d("SELECT 1 AS a, 'x' AS b"), await s("SELECT 1 AS a, 'x' AS b"));
 
-    const result = expectFail(await d("SELECT 1 AS id, 'x' AS name, 2.5 AS amount"), await s("SELECT 'x' AS label, 1 AS id"), 'column_count_mismatch');
+    const result = expectFail(
+      await d("SELECT 1 AS id, 'x' AS name, 2.5 AS amount"),
+      await s("SELECT 'x' AS label, 1 AS id"),
+      'column_count_mismatch',
+    );
     const reason = result.reasons.find((r) => r.code === 'column_count_mismatch');
-    expect(reason).toMatchObject({ expected_columns: 3, actual_columns: 2, missing_expected_columns: [{ index: 2, name: 'amount' }], extra_actual_columns: [] });
+    expect(reason).toMatchObject({
+      expected_columns: 3,
+      actual_columns: 2,
+      missing_expected_columns: [{ index: 2, name: 'amount' }],
+      extra_actual_columns: [],
+    });
     expect(result.row_overlap).toMatchObject({ basis: 'mapped_columns', matched_rows: 1 });
     expectFail(await d('SELECT 1 AS a'), await d('SELECT 1 AS a, 1 AS b'), 'column_count_mismatch');
   });
@@ -155,9 +225,13 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     expectPass(await d('SELECT sum(x) AS total FROM range(4) t(x)'), await s('SELECT 6 AS "sum(x)"'));
     expectPass(await d('SELECT 6 AS total'), await s('SELECT 6 AS total'), { require_column_name_match: true });
 
-    const strict = expectFail(await d('SELECT 6 AS total'), await s('SELECT 6 AS sum_x'), 'column_name_mismatch', { require_column_name_match: true });
+    const strict = expectFail(await d('SELECT 6 AS total'), await s('SELECT 6 AS sum_x'), 'column_name_mismatch', {
+      require_column_name_match: true,
+    });
     expect(strict.reasons[0]).toMatchObject({ columns: [{ expected_name: 'total', actual_name: 'sum_x' }] });
-    expectFail(await d('SELECT 6 AS total'), await d('SELECT 6 AS Total'), 'column_name_mismatch', { require_column_name_match: true });
+    expectFail(await d('SELECT 6 AS total'), await d('SELECT 6 AS Total'), 'column_name_mismatch', {
+      require_column_name_match: true,
+    });
   });
 
   it('Column order: not required by default — columns aligned by content, the alignment reported; optional strict order', async () => {
@@ -178,7 +252,11 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
       ],
     });
     // Row-scrambled columns never pass: each column's values agree, the rows do not.
-    expectFail(expected, await d("SELECT region, total FROM (VALUES ('north', 20), ('south', 10)) t(region, total)"), 'value_mismatch');
+    expectFail(
+      expected,
+      await d("SELECT region, total FROM (VALUES ('north', 20), ('south', 10)) t(region, total)"),
+      'value_mismatch',
+    );
   });
 
   it('every failing comparison carries a reason and the reasons name the mode outcomes', async () => {

@@ -4,7 +4,13 @@
  * against a naive reference (all-pairs maximum matching) where one applies.
  */
 import { describe, expect, it } from 'vitest';
-import { compareResults, cellsEqual, type CellMismatch, type Tolerance, type TypeMismatch } from '../../src/core/result/index.ts';
+import {
+  compareResults,
+  cellsEqual,
+  type CellMismatch,
+  type Tolerance,
+  type TypeMismatch,
+} from '../../src/core/result/index.ts';
 import { hashCell } from '../../src/core/result/cell-hash.ts';
 import { isTolerantKind } from '../../src/core/result/value-policy.ts';
 import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
@@ -27,7 +33,9 @@ type Random = ReturnType<typeof rng>;
 
 function randomTable(random: Random, rows = 1 + random.int(12), width = 1 + random.int(4)): ResultTable {
   const columns: Column[] = Array.from({ length: width }, (_, c) => col(`c${c}`, random.pick(KINDS)));
-  const data = Array.from({ length: rows }, () => columns.map((column) => (random.next() < 0.15 ? null : random.pick(POOLS[column.kind]!))));
+  const data = Array.from({ length: rows }, () =>
+    columns.map((column) => (random.next() < 0.15 ? null : random.pick(POOLS[column.kind]!))),
+  );
   // Duplicates on purpose: repeat a few rows.
   for (let k = random.int(3); k > 0 && data.length > 0; k--) data.push(data[random.int(data.length)]!.slice());
   return { columns, rows: data };
@@ -41,7 +49,8 @@ function copyTable(t: ResultTable): ResultTable {
 function naiveBagEqual(E: ResultTable, A: ResultTable, tol = TOL): boolean {
   if (E.rows.length !== A.rows.length || E.columns.length !== A.columns.length) return false;
   const n = E.rows.length;
-  const equal = (i: number, j: number) => E.columns.every((c, k) => cellsEqual(c, E.rows[i]![k]!, A.columns[k]!, A.rows[j]![k]!, tol));
+  const equal = (i: number, j: number) =>
+    E.columns.every((c, k) => cellsEqual(c, E.rows[i]![k]!, A.columns[k]!, A.rows[j]![k]!, tol));
   const matchA = new Array<number>(n).fill(-1);
   const tryRow = (i: number, seen: boolean[]): boolean => {
     for (let j = 0; j < n; j++) {
@@ -60,7 +69,9 @@ function naiveBagEqual(E: ResultTable, A: ResultTable, tol = TOL): boolean {
 
 function permutations(n: number): number[][] {
   if (n === 0) return [[]];
-  return permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, k) => [...p.slice(0, k), n - 1, ...p.slice(k)]));
+  return permutations(n - 1).flatMap((p) =>
+    Array.from({ length: n }, (_, k) => [...p.slice(0, k), n - 1, ...p.slice(k)]),
+  );
 }
 
 /** Naive reference with free columns: some one-to-one column mapping makes the bags equal. */
@@ -90,7 +101,9 @@ function freshValue(t: ResultTable, c: number, random: Random): Cell {
     date: ['2030-06-30'],
     timestamp: ['2030-06-30 12:00:00.25'],
   };
-  const options = (candidates[column.kind] ?? [null]).filter((v) => t.rows.every((r) => !cellsEqual(column, r[c]!, column, v, TOL)));
+  const options = (candidates[column.kind] ?? [null]).filter((v) =>
+    t.rows.every((r) => !cellsEqual(column, r[c]!, column, v, TOL)),
+  );
   return options.length > 0 ? random.pick(options) : null;
 }
 
@@ -128,18 +141,25 @@ describe('result comparison properties (seeded)', () => {
       const A = copyTable(E);
       A.rows[r]![c] = value;
       const shuffled = random.next() < 0.5;
-      const order = shuffled ? shuffle(A.rows.map((_, i) => i), random) : A.rows.map((_, i) => i);
+      const order = shuffled
+        ? shuffle(
+            A.rows.map((_, i) => i),
+            random,
+          )
+        : A.rows.map((_, i) => i);
       const actual = { columns: A.columns, rows: order.map((i) => A.rows[i]!) };
       const result = compareResults(E, actual);
       expect(result.result_equality_family.mode_pass).toBe(false);
       const cellReasons = result.reasons.filter(
-        (x): x is CellMismatch | TypeMismatch => x.code === 'value_mismatch' || x.code === 'null_mismatch' || x.code === 'type_mismatch',
+        (x): x is CellMismatch | TypeMismatch =>
+          x.code === 'value_mismatch' || x.code === 'null_mismatch' || x.code === 'type_mismatch',
       );
       expect(cellReasons.length, JSON.stringify(result.reasons)).toBeGreaterThan(0);
       const witness = cellReasons[0]!;
       expect(witness.column.expected_index).toBe(c);
       // The rows named are the changed one (or a copy equal under the policy) and the original it came from.
-      const same = (x: readonly Cell[], y: readonly Cell[]) => E.columns.every((column, k) => cellsEqual(column, x[k]!, column, y[k]!, TOL));
+      const same = (x: readonly Cell[], y: readonly Cell[]) =>
+        E.columns.every((column, k) => cellsEqual(column, x[k]!, column, y[k]!, TOL));
       expect(same(actual.rows[witness.actual_row!.position]!, A.rows[r]!)).toBe(true);
       expect(same(E.rows[witness.expected_row!.position]!, E.rows[r]!)).toBe(true);
       expectPlainJson(result);
@@ -155,7 +175,10 @@ describe('result comparison properties (seeded)', () => {
       let j = random.int(E.columns.length - 1);
       if (j >= i) j++;
       const perm = E.columns.map((_, k) => (k === i ? j : k === j ? i : k));
-      const A = { columns: perm.map((k) => E.columns[k]!), rows: shuffle(E.rows, random).map((row) => perm.map((k) => row[k]!)) };
+      const A = {
+        columns: perm.map((k) => E.columns[k]!),
+        rows: shuffle(E.rows, random).map((row) => perm.map((k) => row[k]!)),
+      };
       const free = compareResults(E, A);
       expect(free.result_equality_family.mode_pass, JSON.stringify(free.reasons)).toBe(true);
       const strict = compareResults(E, A, { require_column_order_match: true });
@@ -175,7 +198,10 @@ describe('result comparison properties (seeded)', () => {
     for (let t = 0; t < TRIALS; t++) {
       const E = randomTable(random, 2 + random.int(10), 2 + random.int(3));
       const c = random.int(E.columns.length);
-      const perm = shuffle(E.rows.map((_, k) => k), random);
+      const perm = shuffle(
+        E.rows.map((_, k) => k),
+        random,
+      );
       const A = copyTable(E);
       A.rows.forEach((row, k) => (row[c] = E.rows[perm[k]!]![c]!));
       // Every column of A holds the same bag of values as in E: only rows differ.
@@ -202,7 +228,8 @@ describe('result comparison properties (seeded)', () => {
         // Nudge floats within (or just past) the tolerance.
         A.rows.forEach((row) =>
           row.forEach((v, k) => {
-            if (typeof v === 'number' && A.columns[k]!.kind === 'float' && Number.isFinite(v)) row[k] = v + (random.next() < 0.8 ? 5e-7 : 3e-6) * Math.max(1, Math.abs(v));
+            if (typeof v === 'number' && A.columns[k]!.kind === 'float' && Number.isFinite(v))
+              row[k] = v + (random.next() < 0.8 ? 5e-7 : 3e-6) * Math.max(1, Math.abs(v));
           }),
         );
       }
@@ -213,9 +240,10 @@ describe('result comparison properties (seeded)', () => {
       }
       A = { columns: A.columns, rows: shuffle(A.rows, random) };
       const result = compareResults(E, A);
-      expect(result.result_equality_family.mode_pass, JSON.stringify({ E, A, reasons: result.reasons }, (_, v) => (typeof v === 'bigint' ? `${v}n` : v))).toBe(
-        naiveAnyMapping(E, A),
-      );
+      expect(
+        result.result_equality_family.mode_pass,
+        JSON.stringify({ E, A, reasons: result.reasons }, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+      ).toBe(naiveAnyMapping(E, A));
       if (!result.result_equality_family.mode_pass) expect(result.reasons.length).toBeGreaterThan(0);
     }
   });
@@ -224,10 +252,23 @@ describe('result comparison properties (seeded)', () => {
     const random = rng(6);
     const exactKinds = KINDS.filter((k) => !isTolerantKind(k));
     const variants: Record<string, (v: Cell) => { kind: Kind; cell: Cell }[]> = {
-      integer: (v) => (typeof v === 'number' || typeof v === 'bigint' ? [{ kind: 'decimal', cell: `${v}.000` }, { kind: 'integer', cell: BigInt(v) }] : []),
+      integer: (v) =>
+        typeof v === 'number' || typeof v === 'bigint'
+          ? [
+              { kind: 'decimal', cell: `${v}.000` },
+              { kind: 'integer', cell: BigInt(v) },
+            ]
+          : [],
       decimal: (v) => (typeof v === 'string' ? [{ kind: 'decimal', cell: v.includes('.') ? `${v}00` : `${v}.0` }] : []),
-      date: (v) => (typeof v === 'string' ? [{ kind: 'timestamp', cell: `${v} 00:00:00` }, { kind: 'timestamp', cell: `${v}T00:00:00.000000` }] : []),
-      timestamp: (v) => (typeof v === 'string' ? [{ kind: 'timestamp', cell: v.includes('.') ? `${v}000` : `${v}.000` }] : []),
+      date: (v) =>
+        typeof v === 'string'
+          ? [
+              { kind: 'timestamp', cell: `${v} 00:00:00` },
+              { kind: 'timestamp', cell: `${v}T00:00:00.000000` },
+            ]
+          : [],
+      timestamp: (v) =>
+        typeof v === 'string' ? [{ kind: 'timestamp', cell: v.includes('.') ? `${v}000` : `${v}.000` }] : [],
     };
     for (let t = 0; t < TRIALS; t++) {
       const kind = random.pick(exactKinds);
@@ -236,7 +277,9 @@ describe('result comparison properties (seeded)', () => {
         const a = { kind };
         const b = { kind: other.kind };
         if (!cellsEqual(a, cell, b, other.cell, TOL)) continue;
-        expect(hashCell(a, cell), `${kind} ${String(cell)} vs ${other.kind} ${String(other.cell)}`).toBe(hashCell(b, other.cell));
+        expect(hashCell(a, cell), `${kind} ${String(cell)} vs ${other.kind} ${String(other.cell)}`).toBe(
+          hashCell(b, other.cell),
+        );
       }
     }
   });

@@ -4,7 +4,14 @@
  * the differing cells and the rows without a partner.
  */
 import { describe, expect, test } from 'vitest';
-import { compareResults, compareWithRowDiff, ROW_CHANGED, ROW_EQUAL, ROW_UNMATCHED, type RowDiffSide } from '../../src/core/result/index.ts';
+import {
+  compareResults,
+  compareWithRowDiff,
+  ROW_CHANGED,
+  ROW_EQUAL,
+  ROW_UNMATCHED,
+  type RowDiffSide,
+} from '../../src/core/result/index.ts';
 import type { Cell } from '../../src/core/value/kind.ts';
 import { col, table } from './helpers.ts';
 
@@ -38,7 +45,11 @@ describe('compareWithRowDiff', () => {
     expect(rows.expected.unmatched + rows.actual.unmatched).toBe(0);
     // The report's witness names the same row and column.
     const witness = comparison.reasons.find((r) => r.code === 'value_mismatch');
-    expect(witness && witness.code === 'value_mismatch' ? [witness.expected_row.position, witness.column.expected_index] : null).toEqual([15_321, 2]);
+    expect(
+      witness && witness.code === 'value_mismatch'
+        ? [witness.expected_row.position, witness.column.expected_index]
+        : null,
+    ).toEqual([15_321, 2]);
   });
 
   test('rows missing from and extra in the candidate are unmatched on their side', () => {
@@ -64,8 +75,16 @@ describe('compareWithRowDiff', () => {
 
   test('a changed row whose partner differs in two cells under float tolerance', () => {
     const fc = [col('k', 'text'), col('x', 'float'), col('y', 'float')];
-    const e = table(fc, [['a', 1, 2], ['b', 3, 4], ['c', 5, 6]]);
-    const a = table(fc, [['a', 1 + 1e-12, 2], ['b', 3.5, 4.5], ['c', 5, 6]]);
+    const e = table(fc, [
+      ['a', 1, 2],
+      ['b', 3, 4],
+      ['c', 5, 6],
+    ]);
+    const a = table(fc, [
+      ['a', 1 + 1e-12, 2],
+      ['b', 3.5, 4.5],
+      ['c', 5, 6],
+    ]);
     const { comparison, rows } = compareWithRowDiff(e, a);
     expect(comparison.result_equality_family.mode_pass).toBe(false);
     // Row a is equal within the default tolerance; only row b differs, in x and y.
@@ -79,14 +98,21 @@ describe('compareWithRowDiff', () => {
     const ar = rowsOf(10).map(([i, n, m]) => [m!, i!, n!]);
     ar[3]![2] = 'other';
     const { rows } = compareWithRowDiff(e, table(swapped, ar));
-    expect(rows.mapping).toEqual([[0, 1], [1, 2], [2, 0]]);
+    expect(rows.mapping).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 0],
+    ]);
     expect(rows.expected.cells[3]).toEqual([1]);
     expect(rows.actual.cells[3]).toEqual([2]);
   });
 
   test('a missing column: rows compared on the mapped columns, the column reported', () => {
     const e = table(cols, rowsOf(5));
-    const a = table(cols.slice(0, 2), rowsOf(5).map((r) => r.slice(0, 2)));
+    const a = table(
+      cols.slice(0, 2),
+      rowsOf(5).map((r) => r.slice(0, 2)),
+    );
     const { rows } = compareWithRowDiff(e, a);
     expect(rows.missingColumns).toEqual([2]);
     expect(rows.extraColumns).toEqual([]);
@@ -105,7 +131,10 @@ describe('compareWithRowDiff', () => {
 
   test('the cell pairing cap is reported; rows past it stay unmatched', () => {
     const e = table(cols, rowsOf(30));
-    const a = table(cols, rowsOf(30).map(([i, n, m]) => [i!, `${String(n)}x`, m!]));
+    const a = table(
+      cols,
+      rowsOf(30).map(([i, n, m]) => [i!, `${String(n)}x`, m!]),
+    );
     const { rows } = compareWithRowDiff(e, a, { max_rows_for_cell_alignment: 10 });
     expect(rows.cellPairingCapped).toBe(true);
     expect(rows.expected.changed).toBe(10);

@@ -12,10 +12,20 @@ interface Case {
   enriched?: string;
   sql: string;
   rules?: string;
-  expect: { filter_status: string; verdict: string; phi_band: 'high' | 'mid' | 'low'; leniency?: number; production_rules?: string[]; drift?: boolean };
+  expect: {
+    filter_status: string;
+    verdict: string;
+    phi_band: 'high' | 'mid' | 'low';
+    leniency?: number;
+    production_rules?: string[];
+    drift?: boolean;
+  };
 }
 
-const corpus = parse(readFileSync(path.join(repoRoot, 'fixtures/stef/cases.yaml'), 'utf8')) as { rule_sets: Record<string, unknown>; cases: Case[] };
+const corpus = parse(readFileSync(path.join(repoRoot, 'fixtures/stef/cases.yaml'), 'utf8')) as {
+  rule_sets: Record<string, unknown>;
+  cases: Case[];
+};
 const band = (phi: number) => (phi >= 80 ? 'high' : phi >= 50 ? 'mid' : 'low');
 
 describe('STEF corpus (fixtures/stef/cases.yaml)', () => {
@@ -26,7 +36,8 @@ describe('STEF corpus (fixtures/stef/cases.yaml)', () => {
     const verdicts = new Set(corpus.cases.map((c) => c.expect.verdict));
     for (const v of VERDICT_LABELS.filter((l) => l !== 'likely_correct')) expect(verdicts).toContain(v);
     const rules = new Set(corpus.cases.flatMap((c) => c.expect.production_rules ?? []));
-    for (const r of ['required_group_by', 'benign_group_by', 'default_order_by', 'safety_limit']) expect(rules).toContain(r);
+    for (const r of ['required_group_by', 'benign_group_by', 'default_order_by', 'safety_limit'])
+      expect(rules).toContain(r);
     expect(corpus.cases.some((c) => c.expect.leniency === 1)).toBe(true);
     expect(corpus.cases.some((c) => c.expect.drift === true)).toBe(true);
     expect(corpus.cases.some((c) => c.rules)).toBe(true);
@@ -52,7 +63,10 @@ describe('STEF corpus (fixtures/stef/cases.yaml)', () => {
         ...(c.expect.production_rules ? { production_rules: r.value.production_rules_applied.map((p) => p.rule) } : {}),
         ...(c.expect.drift !== undefined ? { drift: r.value.drift?.drifted ?? false } : {}),
       };
-      expect(got, `${r.value.phi} ${r.value.semantic_verdict.rationale} | ${r.value.evidence.question_spec.trace.join(' | ')}`).toEqual(c.expect);
+      expect(
+        got,
+        `${r.value.phi} ${r.value.semantic_verdict.rationale} | ${r.value.evidence.question_spec.trace.join(' | ')}`,
+      ).toEqual(c.expect);
       expect(r.value.semantic_verdict.source).toBe('rules');
     });
   }

@@ -41,13 +41,35 @@ describe('monitoring', () => {
 
 describe('sql-verdict stef', () => {
   it('grades one query and prints the JSON report', async () => {
-    const run = await runCli(['stef', '--question', 'How many orders were refunded in 2024?', '--sql', "SELECT count(*) FROM orders WHERE status = 'refunded' AND tenant_id = 9 AND order_date >= '2024-01-01' AND order_date < '2025-01-01'", '--rules', rulesFile, '--json']);
+    const run = await runCli([
+      'stef',
+      '--question',
+      'How many orders were refunded in 2024?',
+      '--sql',
+      "SELECT count(*) FROM orders WHERE status = 'refunded' AND tenant_id = 9 AND order_date >= '2024-01-01' AND order_date < '2025-01-01'",
+      '--rules',
+      rulesFile,
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
-    expect(r).toMatchObject({ phi: 100, gamma: 1, filter_alignment: { status: 'fully_applied_with_extras', leniency: 1 }, semantic_verdict: { label: 'correct', source: 'rules' } });
+    expect(r).toMatchObject({
+      phi: 100,
+      gamma: 1,
+      filter_alignment: { status: 'fully_applied_with_extras', leniency: 1 },
+      semantic_verdict: { label: 'correct', source: 'rules' },
+    });
   });
   it('prints a readable summary with the evidence', async () => {
-    const run = await runCli(['stef', '--question', 'How many orders were cancelled?', '--sql', 'SELECT count(*) FROM orders', '--rules', rulesFile]);
+    const run = await runCli([
+      'stef',
+      '--question',
+      'How many orders were cancelled?',
+      '--sql',
+      'SELECT count(*) FROM orders',
+      '--rules',
+      rulesFile,
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Φ 0 · filters not_applied/);
     expect(run.stdout).toMatch(/filter missing: "cancelled"/);
@@ -65,7 +87,14 @@ describe('sql-verdict stef', () => {
     expect(badRules.code).toBe(2);
     expect(badRules.stderr).toMatch(/bad-rules\.json: R_app benign_filters\[1\]\.column/);
     const log = path.join(dir, 'bad.jsonl');
-    writeFileSync(log, ['{"timestamp":"2025-06-01T00:00:00Z","agent_version":"a","question":"How many orders?","sql":"SELECT count(*) FROM orders"}', '{"timestamp":"2025-06-01T00:00:00Z","agent_version":"a","sql":"SELECT 1"}', 'not json'].join('\n'));
+    writeFileSync(
+      log,
+      [
+        '{"timestamp":"2025-06-01T00:00:00Z","agent_version":"a","question":"How many orders?","sql":"SELECT count(*) FROM orders"}',
+        '{"timestamp":"2025-06-01T00:00:00Z","agent_version":"a","sql":"SELECT 1"}',
+        'not json',
+      ].join('\n'),
+    );
     const badLog = await runCli(['stef', '--log', log]);
     expect(badLog.code).toBe(2);
     expect(badLog.stderr).toMatch(/bad\.jsonl:2 \(question\)/);

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluateStef, extractQuestion } from '../../src/core/stef/index.ts';
 import { runCli } from '../helpers/cli.ts';
 
-const TOP5 = 'SELECT c.customer_name, sum(o.amount) AS revenue FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.customer_name ORDER BY revenue DESC LIMIT 5';
+const TOP5 =
+  'SELECT c.customer_name, sum(o.amount) AS revenue FROM customers c JOIN orders o ON o.customer_id = c.id GROUP BY c.customer_name ORDER BY revenue DESC LIMIT 5';
 const phi = (question: string, sql: string) => {
   const r = evaluateStef({ question, sql });
   if (!r.ok) throw new Error(r.error.message);
@@ -24,8 +25,15 @@ describe('Top N X by metric', () => {
 
   it('the ranking still checks direction and N', () => {
     expect(phi('Top 5 customers by revenue', TOP5.replace('DESC', 'ASC')).semantic_verdict.label).toBe('incorrect');
-    expect(phi('Top 5 customers by revenue', TOP5.replace('LIMIT 5', 'LIMIT 7')).semantic_verdict.label).toBe('incorrect');
-    expect(phi('Bottom 3 products by units sold', 'SELECT p.name, sum(i.qty) AS units FROM products p JOIN items i ON i.pid = p.id GROUP BY p.name ORDER BY units ASC LIMIT 3').phi).toBe(100);
+    expect(phi('Top 5 customers by revenue', TOP5.replace('LIMIT 5', 'LIMIT 7')).semantic_verdict.label).toBe(
+      'incorrect',
+    );
+    expect(
+      phi(
+        'Bottom 3 products by units sold',
+        'SELECT p.name, sum(i.qty) AS units FROM products p JOIN items i ON i.pid = p.id GROUP BY p.name ORDER BY units ASC LIMIT 3',
+      ).phi,
+    ).toBe(100);
   });
 
   it('the metric runs to the next clause word; a grouping after it stays a grouping', () => {
@@ -58,7 +66,7 @@ describe('sql-verdict stef --min-phi', () => {
     expect(invalid.stderr).toContain('--min-phi must be a number from 0 to 100');
   });
 
-  it('with --log, exits 1 when an agent version\'s mean Φ is below it', async () => {
+  it("with --log, exits 1 when an agent version's mean Φ is below it", async () => {
     const log = ['stef', '--log', 'fixtures/stef/production-log.jsonl', '--rules', 'fixtures/stef/r_app.json'];
     // agent-b's mean Φ is 61.8 (docs/stef.md).
     const [low, high] = await Promise.all([runCli([...log, '--min-phi', '50']), runCli([...log, '--min-phi', '70'])]);

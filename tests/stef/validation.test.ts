@@ -7,12 +7,23 @@ import { repoRoot } from '../helpers/paths.ts';
 
 describe('STEF validation on the execution goldens', () => {
   it('ROC AUC by Mann–Whitney', () => {
-    expect(rocAuc([{ score: 1, positive: true }, { score: 0, positive: false }])).toBe(1);
-    expect(rocAuc([{ score: 1, positive: true }, { score: 1, positive: false }])).toBe(0.5);
+    expect(
+      rocAuc([
+        { score: 1, positive: true },
+        { score: 0, positive: false },
+      ]),
+    ).toBe(1);
+    expect(
+      rocAuc([
+        { score: 1, positive: true },
+        { score: 1, positive: false },
+      ]),
+    ).toBe(0.5);
     expect(rocAuc([{ score: 1, positive: true }])).toBeNull();
   });
   it('mutations change the SQL and keep it parseable', () => {
-    const sql = "SELECT region, sum(amount) AS t FROM sales WHERE status = 'paid' AND year(d) = 2024 GROUP BY region ORDER BY t DESC LIMIT 5";
+    const sql =
+      "SELECT region, sum(amount) AS t FROM sales WHERE status = 'paid' AND year(d) = 2024 GROUP BY region ORDER BY t DESC LIMIT 5";
     for (const m of MUTATIONS) {
       const out = mutateSql(sql, m);
       expect(out, m).not.toBeNull();

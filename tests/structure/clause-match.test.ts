@@ -22,7 +22,13 @@ describe('clause_match: table-driven pairs', () => {
   it('has at least 40 pairs, both dialects, every clause exercised', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
     expect(new Set(cases.map((c) => c.dialect))).toEqual(new Set(['sqlite', 'duckdb']));
-    const exercised = new Set(cases.flatMap((c) => Object.entries({ ...c.clauses, ...c.clauses_extra }).filter(([, v]) => v === false).map(([k]) => k)));
+    const exercised = new Set(
+      cases.flatMap((c) =>
+        Object.entries({ ...c.clauses, ...c.clauses_extra })
+          .filter(([, v]) => v === false)
+          .map(([k]) => k),
+      ),
+    );
     expect([...exercised].sort()).toEqual([...CLAUSES].sort());
   });
 

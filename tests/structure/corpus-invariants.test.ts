@@ -23,7 +23,10 @@ interface Tally {
 }
 
 /** Parse coverage of every query; round trip and idempotence of those `deep` keeps (all by default). */
-function check(queries: { id: string; sql: string; dialect: Dialect }[], deep: (sql: string) => boolean = () => true): Tally {
+function check(
+  queries: { id: string; sql: string; dialect: Dialect }[],
+  deep: (sql: string) => boolean = () => true,
+): Tally {
   const t: Tally = { total: queries.length, parsed: 0, roundTrip: 0, idempotent: 0, failures: [] };
   for (const q of queries) {
     const p = parseSql(q.sql, q.dialect);
@@ -37,7 +40,8 @@ function check(queries: { id: string; sql: string; dialect: Dialect }[], deep: (
     const c1 = canonicalize(p.value, q.dialect);
     const c2 = c1.ok ? canonicalize(c1.value.sql, q.dialect) : c1;
     if (c1.ok && c2.ok && c1.value.sql === c2.value.sql) t.idempotent++;
-    else t.failures.push(`idempotence ${q.id}: ${c1.ok ? c1.value.sql : ''} ⇒ ${c2.ok ? c2.value.sql : c2.error.message}`);
+    else
+      t.failures.push(`idempotence ${q.id}: ${c1.ok ? c1.value.sql : ''} ⇒ ${c2.ok ? c2.value.sql : c2.error.message}`);
   }
   return t;
 }
@@ -50,7 +54,13 @@ for (const set of spiderDataSets()) {
     // Coverage counts every distinct query. Round trip and idempotence (the costly part): every
     // query of the shipped subset and the full gold SQL; of the full data's 7,699 distinct
     // predictions, a fixed-seed sample of 2,000 (all of them with SQL_VERDICT_SAMPLE_ALL=1).
-    const sampled = (list: string[]) => (dir === spiderSubsetDir ? () => true : ((keep) => (sql: string) => keep.has(sql))(new Set(seededSample(list, 2000))));
+    const sampled = (list: string[]) =>
+      dir === spiderSubsetDir
+        ? () => true
+        : (
+            (keep) => (sql: string) =>
+              keep.has(sql)
+          )(new Set(seededSample(list, 2000)));
     for (const [name, list] of [
       ['gold', dedupe(pairs.map((p) => p.gold_sql))],
       ['pred', dedupe(pairs.map((p) => p.pred_sql))],
@@ -69,7 +79,9 @@ for (const set of spiderDataSets()) {
         });
       }
       it(`${name} SQL: coverage`, () => {
-        console.info(`${name}: ${totals.total} distinct, ${totals.parsed} parsed, ${totals.roundTrip} round-trip, ${totals.idempotent} idempotent`);
+        console.info(
+          `${name}: ${totals.total} distinct, ${totals.parsed} parsed, ${totals.roundTrip} round-trip, ${totals.idempotent} idempotent`,
+        );
         // Floors from the measurement in docs/structure.md (1,227/1,232 gold; 7,682/7,699 pred).
         expect(totals.total).toBe(list.length);
         expect(totals.parsed / totals.total).toBeGreaterThan(name === 'gold' ? 0.995 : 0.997);
@@ -83,7 +95,9 @@ const corpus = corpusReferenceSql();
 describe('built-in corpora: every reference SQL parses, round-trips and canonicalizes idempotently', () => {
   it('reference SQL', () => {
     const t = check(corpus);
-    console.info(`corpora: ${t.total} reference queries, ${t.parsed} parsed, ${t.roundTrip} round-trip, ${t.idempotent} idempotent`);
+    console.info(
+      `corpora: ${t.total} reference queries, ${t.parsed} parsed, ${t.roundTrip} round-trip, ${t.idempotent} idempotent`,
+    );
     expect(t.failures).toEqual([]);
   });
 });
@@ -94,13 +108,17 @@ describe('DuckDB and hand-written SQL: round trip and idempotence', () => {
       .split('\n')
       .filter((l) => l.trim() && !l.startsWith('--'))
       .map((l, i) => ({ id: `duckdb#${i}`, sql: l.trim().replace(/;$/, ''), dialect: 'duckdb' as const }));
-    const { cases } = readYaml<{ cases: { name: string; dialect: Dialect; expected: string; actual: string }[] }>('tests/structure/clause-match.cases.yaml');
+    const { cases } = readYaml<{ cases: { name: string; dialect: Dialect; expected: string; actual: string }[] }>(
+      'tests/structure/clause-match.cases.yaml',
+    );
     const pairs = cases.flatMap((c) => [
       { id: `${c.name} (expected)`, sql: c.expected, dialect: c.dialect },
       { id: `${c.name} (actual)`, sql: c.actual, dialect: c.dialect },
     ]);
     const t = check([...duck, ...pairs]);
-    console.info(`hand-written: ${t.total} queries, ${t.parsed} parsed, ${t.roundTrip} round-trip, ${t.idempotent} idempotent`);
+    console.info(
+      `hand-written: ${t.total} queries, ${t.parsed} parsed, ${t.roundTrip} round-trip, ${t.idempotent} idempotent`,
+    );
     expect(t.failures).toEqual([]);
     expect(t.parsed).toBe(t.total - 15);
   });

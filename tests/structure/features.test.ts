@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { clauseFeatures, clauseWeightedDistance, compareStructure, DEFAULT_CLAUSE_WEIGHTS, parseSql, structureScore } from '../../src/core/structure/index.ts';
+import {
+  clauseFeatures,
+  clauseWeightedDistance,
+  compareStructure,
+  DEFAULT_CLAUSE_WEIGHTS,
+  parseSql,
+  structureScore,
+} from '../../src/core/structure/index.ts';
 import type { Dialect } from '../../src/core/structure/index.ts';
 
 function features(sql: string, dialect: Dialect = 'duckdb') {
@@ -47,7 +54,14 @@ describe('clauseFeatures', () => {
       'WITH m AS (SELECT month, SUM(amount) AS s FROM monthly GROUP BY month) SELECT DISTINCT month, RANK() OVER (PARTITION BY month ORDER BY s DESC) FROM m WHERE s > (SELECT AVG(s) FROM m) UNION SELECT 1, 2',
     );
     expect(f.distinct).toBe(true);
-    expect(f.windows).toEqual([{ expr: 'RANK() OVER (PARTITION BY month ORDER BY s DESC)', func: 'RANK', partitionBy: ['month'], orderBy: [{ expr: 's', direction: 'DESC', nulls: null }] }]);
+    expect(f.windows).toEqual([
+      {
+        expr: 'RANK() OVER (PARTITION BY month ORDER BY s DESC)',
+        func: 'RANK',
+        partitionBy: ['month'],
+        orderBy: [{ expr: 's', direction: 'DESC', nulls: null }],
+      },
+    ]);
     expect(f.setOperators).toEqual(['UNION']);
     expect(f.ctes).toEqual(['m']);
     expect(f.subqueryCount).toBe(3);
@@ -65,18 +79,34 @@ describe('clauseFeatures', () => {
 
 describe('clause_weighted_distance and structure_score', () => {
   it('is 0 for an identical pair and grows with the differing clauses', () => {
-    const same = compareStructure('SELECT name FROM singer WHERE age > 30', 'select NAME from singer where 30 < age', 'sqlite');
+    const same = compareStructure(
+      'SELECT name FROM singer WHERE age > 30',
+      'select NAME from singer where 30 < age',
+      'sqlite',
+    );
     expect(same.clause_weighted_distance).toBe(0);
     expect(same.structure_score).toBe(1);
-    const one = compareStructure('SELECT name FROM singer WHERE age > 30', 'SELECT name FROM singer WHERE age > 40', 'sqlite');
-    const two = compareStructure('SELECT name FROM singer WHERE age > 30', 'SELECT country FROM singer WHERE age > 40', 'sqlite');
+    const one = compareStructure(
+      'SELECT name FROM singer WHERE age > 30',
+      'SELECT name FROM singer WHERE age > 40',
+      'sqlite',
+    );
+    const two = compareStructure(
+      'SELECT name FROM singer WHERE age > 30',
+      'SELECT country FROM singer WHERE age > 40',
+      'sqlite',
+    );
     expect(one.clause_weighted_distance).toBe(DEFAULT_CLAUSE_WEIGHTS.where);
     expect(two.clause_weighted_distance).toBe(DEFAULT_CLAUSE_WEIGHTS.where + DEFAULT_CLAUSE_WEIGHTS.select);
     expect(two.structure_score!).toBeLessThan(one.structure_score!);
   });
 
   it('weights are configurable', () => {
-    const r = compareStructure('SELECT name FROM singer ORDER BY age', 'SELECT name FROM singer ORDER BY age DESC', 'sqlite');
+    const r = compareStructure(
+      'SELECT name FROM singer ORDER BY age',
+      'SELECT name FROM singer ORDER BY age DESC',
+      'sqlite',
+    );
     const m = r.clause_match!;
     expect(clauseWeightedDistance(m).clause_weighted_distance).toBe(1);
     expect(clauseWeightedDistance(m, { order_by: 0 }).clause_weighted_distance).toBe(0);

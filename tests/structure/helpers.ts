@@ -72,12 +72,22 @@ export function corpusReferenceSql(): { id: string; sql: string; dialect: Dialec
   const files: string[] = [];
   if (process.env.STRUCTURE_CORPUS) files.push(path.resolve(process.env.STRUCTURE_CORPUS));
   const dir = path.join(repoRoot, 'fixtures/corpora');
-  if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.endsWith('.yaml') || f.endsWith('.yml')) files.push(path.join(dir, f));
+  if (existsSync(dir))
+    for (const f of readdirSync(dir)) if (f.endsWith('.yaml') || f.endsWith('.yml')) files.push(path.join(dir, f));
   const out: { id: string; sql: string; dialect: Dialect; difficulty?: string }[] = [];
   for (const file of files) {
-    const doc = parseYaml(readFileSync(file, 'utf8')) as { engine?: Dialect; cases?: { id: string; reference_sql?: string; difficulty?: string }[] };
+    const doc = parseYaml(readFileSync(file, 'utf8')) as {
+      engine?: Dialect;
+      cases?: { id: string; reference_sql?: string; difficulty?: string }[];
+    };
     for (const c of doc?.cases ?? []) {
-      if (c.reference_sql) out.push({ id: `${path.basename(file)}#${c.id}`, sql: c.reference_sql, dialect: doc.engine ?? 'duckdb', difficulty: c.difficulty });
+      if (c.reference_sql)
+        out.push({
+          id: `${path.basename(file)}#${c.id}`,
+          sql: c.reference_sql,
+          dialect: doc.engine ?? 'duckdb',
+          difficulty: c.difficulty,
+        });
     }
   }
   return out;

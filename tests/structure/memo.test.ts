@@ -12,7 +12,11 @@ import { parseSql } from '../../src/core/structure/parse.ts';
 import { RULES } from '../../src/core/structure/rules/index.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
-const references = (parse(readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as { cases: { reference_sql?: string }[] }).cases
+const references = (
+  parse(readFileSync(path.join(repoRoot, 'fixtures/corpora/execution_goldens.yaml'), 'utf8')) as {
+    cases: { reference_sql?: string }[];
+  }
+).cases
   .map((c) => c.reference_sql)
   .filter((s): s is string => !!s);
 

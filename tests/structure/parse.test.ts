@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CONSTRUCTS, detectConstructs, GRAMMAR_CHAIN, parseSql, printQuery, unsupportedConstruct } from '../../src/core/structure/index.ts';
+import {
+  CONSTRUCTS,
+  detectConstructs,
+  GRAMMAR_CHAIN,
+  parseSql,
+  printQuery,
+  unsupportedConstruct,
+} from '../../src/core/structure/index.ts';
 import type { Dialect } from '../../src/core/structure/index.ts';
 
 describe('parseSql: guarded holes of the parser', () => {
@@ -56,12 +63,20 @@ describe('parseSql: guarded holes of the parser', () => {
       expect(w.args[1]?.kind).toBe('logical');
     }
     const grouped = parseSql('SELECT a FROM t WHERE (x = 1 OR y = 2) AND z = 3', 'sqlite');
-    expect(grouped.ok && grouped.value.query.kind === 'select' && grouped.value.query.where?.kind === 'logical' && grouped.value.query.where.op).toBe('AND');
+    expect(
+      grouped.ok &&
+        grouped.value.query.kind === 'select' &&
+        grouped.value.query.where?.kind === 'logical' &&
+        grouped.value.query.where.op,
+    ).toBe('AND');
   });
 
   it('a tree that lost a set operation or a parenthesized arm is refused (keyword accounting)', () => {
     for (const dialect of ['sqlite', 'duckdb'] as Dialect[]) {
-      for (const sql of ['SELECT a FROM t UNION (SELECT b FROM u)', "SELECT a FROM t WHERE s = 'x' UNION (SELECT b FROM u GROUP BY b)"]) {
+      for (const sql of [
+        'SELECT a FROM t UNION (SELECT b FROM u)',
+        "SELECT a FROM t WHERE s = 'x' UNION (SELECT b FROM u GROUP BY b)",
+      ]) {
         const r = parseSql(sql, dialect);
         expect(r.ok).toBe(false);
         if (!r.ok) expect(r.error.constructs[0]).toBe('parenthesized set-operation arm');

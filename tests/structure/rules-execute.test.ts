@@ -34,7 +34,10 @@ for (const engineName of ['sqlite', 'duckdb'] as const satisfies readonly Engine
       const fixture =
         engineName === 'sqlite'
           ? fileFixture(spiderDatabase('concert_singer'))
-          : sqlFixture('concert_singer', readFileSync(path.join(repoRoot, 'tests/structure/data/concert_singer.sql'), 'utf8'));
+          : sqlFixture(
+              'concert_singer',
+              readFileSync(path.join(repoRoot, 'tests/structure/data/concert_singer.sql'), 'utf8'),
+            );
       const loaded = await engine.load(fixture);
       if (!loaded.ok) throw new Error(loaded.error.message);
     });
@@ -58,47 +61,59 @@ for (const engineName of ['sqlite', 'duckdb'] as const satisfies readonly Engine
 for (const set of spiderDataSets()) {
   // The shipped subset whole; the full data (about 5,000 distinct queries, 19 databases) sampled per database.
   const perDatabase = set.dir === spiderSubsetDir ? Infinity : 40;
-  const what = perDatabase === Infinity ? 'every Spider dev query' : `a fixed sample of ${perDatabase} Spider dev queries per database`;
-  describeSpider(`canonical SQL of ${what} (gold and predicted) returns the same rows on its database, ${set.name}`, set.dir, (dir) => {
-    const pairs = spiderPairs(dir);
-    let engine: Engine;
-    beforeAll(() => {
-      engine = openEngine('sqlite');
-    });
-    afterAll(async () => engine?.close());
-
-    const byDb = new Map<string, Set<string>>();
-    for (const p of pairs) {
-      const sqls = byDb.get(p.db_id) ?? new Set<string>();
-      sqls.add(p.gold_sql);
-      if (p.pred_sql) sqls.add(p.pred_sql);
-      byDb.set(p.db_id, sqls);
-    }
-    let total = 0;
-    afterAll(() => console.info(`canonical SQL executed and compared on Spider databases (${set.name}): ${total} queries`));
-    for (const [db, all] of [...byDb].sort()) {
-      const golds = seededSample([...all], perDatabase);
-      it(db, { timeout: 300_000 }, async () => {
-        const loaded = await engine.load(fileFixture(path.join(dir, `database/${db}/${db}.sqlite`)));
-        if (!loaded.ok) throw new Error(loaded.error.message);
-        const differ: string[] = [];
-        let compared = 0;
-        for (const sql of golds) {
-          const canon = canonicalize(sql, 'sqlite');
-          if (!canon.ok) continue;
-          // A generous budget: a few Spider queries are quadratic, and CI machines are shared.
-          const before = await engine.execute(sql, { timeoutMs: 60_000 });
-          if (!before.ok) continue;
-          const after = await engine.execute(canon.value.sql, { timeoutMs: 60_000 });
-          compared++;
-          if (!after.ok) differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  fails: ${after.error.message}`);
-          else if (JSON.stringify(bag(after.value)) !== JSON.stringify(bag(before.value)) || after.value.columns.length !== before.value.columns.length)
-            differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  rows differ`);
-        }
-        total += compared;
-        expect(differ).toEqual([]);
-        expect(compared).toBeGreaterThan(0);
+  const what =
+    perDatabase === Infinity
+      ? 'every Spider dev query'
+      : `a fixed sample of ${perDatabase} Spider dev queries per database`;
+  describeSpider(
+    `canonical SQL of ${what} (gold and predicted) returns the same rows on its database, ${set.name}`,
+    set.dir,
+    (dir) => {
+      const pairs = spiderPairs(dir);
+      let engine: Engine;
+      beforeAll(() => {
+        engine = openEngine('sqlite');
       });
-    }
-  });
+      afterAll(async () => engine?.close());
+
+      const byDb = new Map<string, Set<string>>();
+      for (const p of pairs) {
+        const sqls = byDb.get(p.db_id) ?? new Set<string>();
+        sqls.add(p.gold_sql);
+        if (p.pred_sql) sqls.add(p.pred_sql);
+        byDb.set(p.db_id, sqls);
+      }
+      let total = 0;
+      afterAll(() =>
+        console.info(`canonical SQL executed and compared on Spider databases (${set.name}): ${total} queries`),
+      );
+      for (const [db, all] of [...byDb].sort()) {
+        const golds = seededSample([...all], perDatabase);
+        it(db, { timeout: 300_000 }, async () => {
+          const loaded = await engine.load(fileFixture(path.join(dir, `database/${db}/${db}.sqlite`)));
+          if (!loaded.ok) throw new Error(loaded.error.message);
+          const differ: string[] = [];
+          let compared = 0;
+          for (const sql of golds) {
+            const canon = canonicalize(sql, 'sqlite');
+            if (!canon.ok) continue;
+            // A generous budget: a few Spider queries are quadratic, and CI machines are shared.
+            const before = await engine.execute(sql, { timeoutMs: 60_000 });
+            if (!before.ok) continue;
+            const after = await engine.execute(canon.value.sql, { timeoutMs: 60_000 });
+            compared++;
+            if (!after.ok) differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  fails: ${after.error.message}`);
+            else if (
+              JSON.stringify(bag(after.value)) !== JSON.stringify(bag(before.value)) ||
+              after.value.columns.length !== before.value.columns.length
+            )
+              differ.push(`${sql}\n  ⇒ ${canon.value.sql}\n  rows differ`);
+          }
+          total += compared;
+          expect(differ).toEqual([]);
+          expect(compared).toBeGreaterThan(0);
+        });
+      }
+    },
+  );
 }

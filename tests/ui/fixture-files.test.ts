@@ -14,11 +14,20 @@ describe('fixtureFromFiles', () => {
   it('offers DuckDB, SQLite and PGlite for a SQL dump and one engine for database files', () => {
     const dump = fixtureFromFiles([text('shop.sql', 'CREATE TABLE t (a INT);')]);
     expect(dump).toMatchObject({ ok: true, value: { name: 'shop.sql', engines: ['duckdb', 'sqlite', 'pglite'] } });
-    expect(fixtureFromFiles([bytes('spider.sqlite', SQLITE_HEAD)])).toMatchObject({ ok: true, value: { engines: ['sqlite'] } });
+    expect(fixtureFromFiles([bytes('spider.sqlite', SQLITE_HEAD)])).toMatchObject({
+      ok: true,
+      value: { engines: ['sqlite'] },
+    });
     expect(fixtureFromFiles([duckdbFile('ledger.duckdb')])).toMatchObject({ ok: true, value: { engines: ['duckdb'] } });
     // The bytes decide: a DuckDB file named .db is a DuckDB file.
-    expect(fixtureFromFiles([duckdbFile('ledger.db')])).toMatchObject({ ok: true, value: { engines: ['duckdb'], files: [{ format: 'duckdb' }] } });
-    expect(fixtureFromFiles([bytes('export.sql', SQLITE_HEAD)])).toMatchObject({ ok: true, value: { engines: ['sqlite'], files: [{ format: 'sqlite' }] } });
+    expect(fixtureFromFiles([duckdbFile('ledger.db')])).toMatchObject({
+      ok: true,
+      value: { engines: ['duckdb'], files: [{ format: 'duckdb' }] },
+    });
+    expect(fixtureFromFiles([bytes('export.sql', SQLITE_HEAD)])).toMatchObject({
+      ok: true,
+      value: { engines: ['sqlite'], files: [{ format: 'sqlite' }] },
+    });
   });
 
   it('combines CSV and Parquet files into one DuckDB fixture', () => {
@@ -33,10 +42,20 @@ describe('fixtureFromFiles', () => {
     };
     expect(message([])).toBe('input.invalid: No file was given.');
     expect(message([text('empty.sql', '')])).toBe('input.invalid: empty.sql is empty.');
-    expect(message([text('notes.txt', 'hi')])).toMatch(/^fixture\.unsupported_format: notes\.txt: unrecognised fixture format/);
-    expect(message([text('fake.sqlite', 'CREATE TABLE t (a INT);')])).toMatch(/fake\.sqlite is named like a SQLite database but its content is not one \(its header does not match\)/);
-    expect(message([{ name: 'latin1.sql', bytes: new Uint8Array([0x53, 0x45, 0x4c, 0xe9, 0x20]) }])).toMatch(/latin1\.sql is not UTF-8 text/);
-    expect(message([text('a.sql', 'SELECT 1;'), text('b.csv', 'x\n1\n')])).toMatch(/a\.sql is a SQL dump, a fixture on its own/);
-    expect(message([text('Sales.csv', 'x\n1\n'), bytes('sales.parquet', 'PAR1')])).toMatch(/Sales\.csv and sales\.parquet would both become table "sales"/);
+    expect(message([text('notes.txt', 'hi')])).toMatch(
+      /^fixture\.unsupported_format: notes\.txt: unrecognised fixture format/,
+    );
+    expect(message([text('fake.sqlite', 'CREATE TABLE t (a INT);')])).toMatch(
+      /fake\.sqlite is named like a SQLite database but its content is not one \(its header does not match\)/,
+    );
+    expect(message([{ name: 'latin1.sql', bytes: new Uint8Array([0x53, 0x45, 0x4c, 0xe9, 0x20]) }])).toMatch(
+      /latin1\.sql is not UTF-8 text/,
+    );
+    expect(message([text('a.sql', 'SELECT 1;'), text('b.csv', 'x\n1\n')])).toMatch(
+      /a\.sql is a SQL dump, a fixture on its own/,
+    );
+    expect(message([text('Sales.csv', 'x\n1\n'), bytes('sales.parquet', 'PAR1')])).toMatch(
+      /Sales\.csv and sales\.parquet would both become table "sales"/,
+    );
   });
 });

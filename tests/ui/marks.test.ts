@@ -15,17 +15,30 @@ import { computeMarks, samplesWhole } from '../../src/ui/components/case/marks.t
 import { sqlFixture } from '../helpers/fixtures.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
-const REFERENCE = "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month";
+const REFERENCE =
+  "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month";
 let engine: SupervisedEngine;
 let report: EvaluationReport;
 
 beforeAll(async () => {
   engine = openEngine('duckdb');
-  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.json'), 'utf8')) as { fixtures: Record<string, { as_of?: string }> };
-  const loaded = await engine.load(sqlFixture('retail_monthly', readFileSync(path.join(repoRoot, 'fixtures/retail_monthly.sql'), 'utf8'), manifest.fixtures.retail_monthly?.as_of));
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.json'), 'utf8')) as {
+    fixtures: Record<string, { as_of?: string }>;
+  };
+  const loaded = await engine.load(
+    sqlFixture(
+      'retail_monthly',
+      readFileSync(path.join(repoRoot, 'fixtures/retail_monthly.sql'), 'utf8'),
+      manifest.fixtures.retail_monthly?.as_of,
+    ),
+  );
   if (!loaded.ok) throw new Error(loaded.error.message);
   report = await evaluate(
-    evaluationRequest({ expected_sql: REFERENCE, actual_sql: `${REFERENCE} DESC`, context: { fixture: 'retail_monthly', order_matters: true, shape: 'time_series' } }),
+    evaluationRequest({
+      expected_sql: REFERENCE,
+      actual_sql: `${REFERENCE} DESC`,
+      context: { fixture: 'retail_monthly', order_matters: true, shape: 'time_series' },
+    }),
     engine,
   );
 }, 120_000);
@@ -40,7 +53,9 @@ describe('case view marks', () => {
     const marks = computeMarks(ev.result, ev.expected_sample!.rows, ev.actual_sample!.rows, samplesWhole(ev));
     expect([...marks.expected.rows, ...marks.actual.rows]).toEqual([]);
     // Treating the capped samples as whole (what the view did) shades rows as missing.
-    expect(computeMarks(ev.result, ev.expected_sample!.rows, ev.actual_sample!.rows, true).expected.rows.size).toBeGreaterThan(0);
+    expect(
+      computeMarks(ev.result, ev.expected_sample!.rows, ev.actual_sample!.rows, true).expected.rows.size,
+    ).toBeGreaterThan(0);
   });
 
   it('whole samples still mark a row that has no equal on the other side', () => {

@@ -10,7 +10,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRunReport } from '../../src/core/gate/open-report.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
-import { decodeRunShare, encodeRunShare, MAX_RUN_SHARE_ENCODED, RUN_SHARE_PREFIX } from '../../src/ui/state/share-run.ts';
+import {
+  decodeRunShare,
+  encodeRunShare,
+  MAX_RUN_SHARE_ENCODED,
+  RUN_SHARE_PREFIX,
+} from '../../src/ui/state/share-run.ts';
 import { runCliSync } from '../helpers/cli.ts';
 
 let dir: string;
@@ -20,7 +25,19 @@ beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'share-run-'));
   const b = 'fixtures/benchmarks/bird-sample';
   const out = path.join(dir, 'bird.json');
-  const r = runCliSync(['run', '--format', 'bird', '--questions', `${b}/dev.json`, '--pred', `${b}/predict_dev.json`, '--db-dir', `${b}/dev_databases`, '--out', out]);
+  const r = runCliSync([
+    'run',
+    '--format',
+    'bird',
+    '--questions',
+    `${b}/dev.json`,
+    '--pred',
+    `${b}/predict_dev.json`,
+    '--db-dir',
+    `${b}/dev_databases`,
+    '--out',
+    out,
+  ]);
   if (r.code !== 1) throw new Error(`CLI exited ${r.code}: ${r.stderr}`);
   report = JSON.parse(readFileSync(out, 'utf8')) as RunReport;
 }, 120_000);
@@ -66,10 +83,17 @@ describe('run share links', () => {
 
   it('a run too large for a link says so and points to the JSON report', async () => {
     // Many distinct cases (ids and reasons differ, so deflate cannot fold them into nothing).
-    const cases = Array.from({ length: 400 }, (_, i) => ({ ...report.cases[i % report.cases.length]!, id: `case-${i}-${Math.sin(i).toString(36)}`, reason: `reason ${Math.cos(i)}` }));
+    const cases = Array.from({ length: 400 }, (_, i) => ({
+      ...report.cases[i % report.cases.length]!,
+      id: `case-${i}-${Math.sin(i).toString(36)}`,
+      reason: `reason ${Math.cos(i)}`,
+    }));
     const big = { ...report, cases };
     const encoded = await encodeRunShare(big);
     expect(encoded.ok).toBe(false);
-    if (!encoded.ok) expect(encoded.message).toMatch(/^This run is too large to share as a link \(400 cases, .*at most 65,536 characters.*export the JSON report and open that file in the app instead\.$/);
+    if (!encoded.ok)
+      expect(encoded.message).toMatch(
+        /^This run is too large to share as a link \(400 cases, .*at most 65,536 characters.*export the JSON report and open that file in the app instead\.$/,
+      );
   });
 });

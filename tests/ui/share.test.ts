@@ -10,11 +10,18 @@ const CASE: SharedComparison = {
   fixture: 'retail_monthly',
   fixtureDigest: 'c'.repeat(64),
   question: 'How many orders of any status were placed in each month? One row per month, in calendar order.',
-  expectedSql: "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month",
-  actualSql: "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month DESC",
+  expectedSql:
+    "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month",
+  actualSql:
+    "SELECT CAST(date_trunc('month', order_ts) AS DATE) AS month, count(*) AS orders FROM orders GROUP BY month ORDER BY month DESC",
   orderMatters: true,
   shape: 'time_series',
-  config: { comparison_mode: 'order-insensitive', numeric_abs_tolerance: 0, numeric_rel_tolerance: 0.000001, query_timeout_ms: 5000 },
+  config: {
+    comparison_mode: 'order-insensitive',
+    numeric_abs_tolerance: 0,
+    numeric_rel_tolerance: 0.000001,
+    query_timeout_ms: 5000,
+  },
   caseId: 'monthly-orders-by-month',
 };
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
@@ -62,8 +69,19 @@ describe('share links', () => {
   });
 
   it('refuse a version-1 link (it lacked order, shape and config)', async () => {
-    const bytes = new TextEncoder().encode(JSON.stringify({ v: 1, fixture: 'retail', question: 'q', expectedSql: 'SELECT 1', actualSql: 'SELECT 1', orderMatters: false }));
-    const compressed = new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer());
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({
+        v: 1,
+        fixture: 'retail',
+        question: 'q',
+        expectedSql: 'SELECT 1',
+        actualSql: 'SELECT 1',
+        orderMatters: false,
+      }),
+    );
+    const compressed = new Uint8Array(
+      await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'))).arrayBuffer(),
+    );
     const body = Buffer.from(compressed).toString('base64url');
     const decoded = await decodeShare(`${SHARE_PREFIX}${body}`);
     expect(decoded).toMatchObject({ ok: false, message: expect.stringMatching(/older version/) });

@@ -12,7 +12,15 @@ import { loadRun } from '../../core/corpus/load-run.ts';
 import { toCsv } from '../../core/gate/export/csv.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
-import { BENCHMARK_FORMATS, corpusYaml, runJsonl, type BenchmarkFormat, type ImportedBenchmark, type ImportResult, type InputFile } from '../../core/import/common.ts';
+import {
+  BENCHMARK_FORMATS,
+  corpusYaml,
+  runJsonl,
+  type BenchmarkFormat,
+  type ImportedBenchmark,
+  type ImportResult,
+  type InputFile,
+} from '../../core/import/common.ts';
 import { importBird } from '../../core/import/bird.ts';
 import { importCsv } from '../../core/import/csv.ts';
 import { importSpider } from '../../core/import/spider.ts';
@@ -91,11 +99,15 @@ function readInput(file: string, io: Io, what: string): InputFile {
 }
 
 /** The format the files are in, when they say so unambiguously. */
-function detectFormat(values: { gold?: string | undefined; questions?: string | undefined; pred?: string | undefined }, io: Io): { format: BenchmarkFormat; why: string } {
+function detectFormat(
+  values: { gold?: string | undefined; questions?: string | undefined; pred?: string | undefined },
+  io: Io,
+): { format: BenchmarkFormat; why: string } {
   const q = values.questions?.toLowerCase() ?? '';
   if (q.endsWith('.csv')) return { format: 'csv', why: `${values.questions} is a CSV` };
   if (values.gold && !values.questions) return { format: 'spider', why: `${values.gold} is a gold file` };
-  if (values.pred?.toLowerCase().endsWith('.json') && values.questions) return { format: 'bird', why: `${values.pred} is a JSON predictions file` };
+  if (values.pred?.toLowerCase().endsWith('.json') && values.questions)
+    return { format: 'bird', why: `${values.pred} is a JSON predictions file` };
   if (values.questions) {
     const head = new TextDecoder().decode(readInput(values.questions, io, 'questions file').bytes.subarray(0, 4096));
     const bird = /"SQL"\s*:|"evidence"\s*:/.test(head);
@@ -116,7 +128,11 @@ function report(problems: LoadProblem[], io: Io): void {
   for (const p of problems) io.err(formatProblem(p));
 }
 
-async function readBenchmark(values: Record<string, string | boolean | undefined>, io: Io, command: string): Promise<Read> {
+async function readBenchmark(
+  values: Record<string, string | boolean | undefined>,
+  io: Io,
+  command: string,
+): Promise<Read> {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   let format = oneOf('--format', str('format'), BENCHMARK_FORMATS);
   if (!format) {
@@ -128,20 +144,46 @@ async function readBenchmark(values: Record<string, string | boolean | undefined
   const gold = str('gold') ? readInput(str('gold')!, io, 'gold file') : undefined;
   const questions = str('questions') ? readInput(str('questions')!, io, 'questions file') : undefined;
   const pred = str('pred') ? readInput(str('pred')!, io, 'predictions file') : undefined;
-  const common = { ...(folder ? { databases: folder } : {}), ...(str('agent') ? { agent: str('agent')! } : {}), ...(str('model') ? { model: str('model')! } : {}) };
+  const common = {
+    ...(folder ? { databases: folder } : {}),
+    ...(str('agent') ? { agent: str('agent')! } : {}),
+    ...(str('model') ? { model: str('model')! } : {}),
+  };
   let result: ImportResult;
   if (format === 'spider') {
-    if (!gold && !questions) throw new CliError(`${command} --format spider: give --gold GOLD.sql (SQL<TAB>db_id per line) or --questions dev.json.`);
-    result = importSpider({ ...(gold ? { gold } : {}), ...(questions ? { questions } : {}), ...(pred ? { pred } : {}), ...common });
+    if (!gold && !questions)
+      throw new CliError(
+        `${command} --format spider: give --gold GOLD.sql (SQL<TAB>db_id per line) or --questions dev.json.`,
+      );
+    result = importSpider({
+      ...(gold ? { gold } : {}),
+      ...(questions ? { questions } : {}),
+      ...(pred ? { pred } : {}),
+      ...common,
+    });
   } else {
-    if (!questions) throw new CliError(`${command} --format ${format}: --questions is required (${format === 'bird' ? 'dev.json' : 'a questions CSV'}).`);
-    if (gold) throw new CliError(`${command} --format ${format}: --gold is for Spider; the questions file carries the gold.`);
-    result = format === 'bird' ? importBird({ questions, ...(pred ? { pred } : {}), ...common }) : importCsv({ questions, ...(pred ? { pred } : {}), ...common });
+    if (!questions)
+      throw new CliError(
+        `${command} --format ${format}: --questions is required (${format === 'bird' ? 'dev.json' : 'a questions CSV'}).`,
+      );
+    if (gold)
+      throw new CliError(`${command} --format ${format}: --gold is for Spider; the questions file carries the gold.`);
+    result =
+      format === 'bird'
+        ? importBird({ questions, ...(pred ? { pred } : {}), ...common })
+        : importCsv({ questions, ...(pred ? { pred } : {}), ...common });
   }
   report(result.problems, io);
-  if (!result.ok || hasErrors(result.problems)) throw new CliError(`The ${format} files have errors (listed above); nothing was ${command === 'import' ? 'written' : 'graded'}.`);
+  if (!result.ok || hasErrors(result.problems))
+    throw new CliError(
+      `The ${format} files have errors (listed above); nothing was ${command === 'import' ? 'written' : 'graded'}.`,
+    );
   const sources = [];
-  for (const [role, input] of [['gold', gold], ['questions', questions], ['predictions', pred]] as const)
+  for (const [role, input] of [
+    ['gold', gold],
+    ['questions', questions],
+    ['predictions', pred],
+  ] as const)
     if (input) sources.push({ role, file: input.file, sha256: await sha256Hex(input.bytes) });
   return { imported: result.imported, folder, sources };
 }
@@ -170,24 +212,39 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
   const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
   const shard = shardOption(values.shard);
-  if (shard && preset) throw new CliError('--shard goes with the sql-verdict policy: a preset\'s figures (--policy) are not merged yet.');
-  if (values['ves-iterations'] !== undefined && policy !== 'bird') throw new CliError('--ves-iterations goes with --policy bird.');
-  const vesIterations = values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
+  if (shard && preset)
+    throw new CliError("--shard goes with the sql-verdict policy: a preset's figures (--policy) are not merged yet.");
+  if (values['ves-iterations'] !== undefined && policy !== 'bird')
+    throw new CliError('--ves-iterations goes with --policy bird.');
+  const vesIterations =
+    values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], preset ? 30_000 : 5000);
   const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
-  if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
+  if (!Number.isFinite(c) || c < 0)
+    throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   if (!values.pred) throw new CliError('run --format: --pred is required (the predictions to grade).');
-  if (!values['db-dir']) throw new CliError('run --format: --db-dir DIR is required (DIR/<db>/<db>.sqlite for every db_id).');
+  if (!values['db-dir'])
+    throw new CliError('run --format: --db-dir DIR is required (DIR/<db>/<db>.sqlite for every db_id).');
 
   const { imported, folder, sources } = await readBenchmark(values, io, 'run');
   const corpusText = corpusYaml(imported);
   const label = sources.find((s) => s.role === 'gold' || s.role === 'questions')!.file;
   const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: `${label} (imported)` });
-  report(corpus.problems.filter((p) => p.severity === 'error'), io);
+  report(
+    corpus.problems.filter((p) => p.severity === 'error'),
+    io,
+  );
   if (!corpus.ok) throw new CliError(`Internal: the imported corpus does not load (listed above).`);
-  const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), { file: values.pred, format: 'jsonl', caseIds: corpus.loaded.corpus.cases.map((k) => k.id) });
+  const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), {
+    file: values.pred,
+    format: 'jsonl',
+    caseIds: corpus.loaded.corpus.cases.map((k) => k.id),
+  });
   // Metadata warnings (no model, no created_at) say nothing about the files the user gave.
-  report(run.problems.filter((p) => p.severity === 'error'), io);
+  report(
+    run.problems.filter((p) => p.severity === 'error'),
+    io,
+  );
   if (!run.ok) throw new CliError('Internal: the imported run does not load (listed above).');
 
   const pool = new DbDirPool(folder!.files);
@@ -225,7 +282,11 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
       if (!withPreset.ok) throw new CliError(withPreset.error.message);
       result = withPreset.value;
     }
-    const full = withShard({ ...result, benchmark: { format: imported.format, files: sources, db_dir: folder!.dir } }, shard, corpus.loaded);
+    const full = withShard(
+      { ...result, benchmark: { format: imported.format, files: sources, db_dir: folder!.dir } },
+      shard,
+      corpus.loaded,
+    );
     if (values.out) writeOutput(values.out, prettyJson(full), io);
     if (values.markdown) writeOutput(values.markdown, toMarkdown(result.summary), io);
     if (values.junit) writeOutput(values.junit, toJUnit(result.summary), io);
@@ -247,15 +308,19 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
   const s = report.summary;
   const a = s.answer_accuracy;
   const p = report.policy_preset;
-  const lines = [`${format} · ${report.corpus.name} (${report.corpus.size} cases, corpus sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'}`];
+  const lines = [
+    `${format} · ${report.corpus.name} (${report.corpus.size} cases, corpus sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'}`,
+  ];
   if (p) lines.push(...presetLines(report));
   else lines.push(`Answer accuracy: ${a.correct}/${a.total} (${pct(a.correct, a.total)})`);
   const levels = s.difficulty_pyramid.filter((l) => l.total > 0);
-  if (levels.length) lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);
+  if (levels.length)
+    lines.push(`By difficulty: ${levels.map((l) => `${l.difficulty} ${l.correct}/${l.total}`).join(', ')}`);
   const failures = s.failures;
   if (failures.length) {
     lines.push(`Failures (${failures.length}${failures.length > 10 ? ', first 10; --json or --out for all' : ''}):`);
-    for (const f of failures.slice(0, 10)) lines.push(`  ${f.id} [${f.reason_code ?? f.outcome}] ${(f.reason ?? '').slice(0, 160)}`);
+    for (const f of failures.slice(0, 10))
+      lines.push(`  ${f.id} [${f.reason_code ?? f.outcome}] ${(f.reason ?? '').slice(0, 160)}`);
   }
   return lines.join('\n');
 }
@@ -264,17 +329,25 @@ export function summarizeBenchReport(report: RunReport, format: BenchmarkFormat)
 export { presetLines };
 
 export async function importCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags('import', argv, { ...FLAGS, out: { type: 'string' }, 'run-out': { type: 'string' } });
+  const { values, positionals } = parseFlags('import', argv, {
+    ...FLAGS,
+    out: { type: 'string' },
+    'run-out': { type: 'string' },
+  });
   if (values.help) {
     io.out(IMPORT_HELP);
     return EXIT.ok;
   }
   if (positionals.length) throw new CliError(`import: unexpected argument "${positionals[0]}".`);
-  if (!values.out) throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
-  if (values['run-out'] && !values.pred) throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
+  if (!values.out)
+    throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
+  if (values['run-out'] && !values.pred)
+    throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
   const { imported } = await readBenchmark(values, io, 'import');
   writeOutput(values.out, corpusYaml(imported), io);
-  const wrote = [`${values.out} (${imported.corpus.cases.length} cases, ${imported.databases.length} database(s): ${imported.databases.slice(0, 8).join(', ')}${imported.databases.length > 8 ? ', ...' : ''})`];
+  const wrote = [
+    `${values.out} (${imported.corpus.cases.length} cases, ${imported.databases.length} database(s): ${imported.databases.slice(0, 8).join(', ')}${imported.databases.length > 8 ? ', ...' : ''})`,
+  ];
   if (values['run-out']) {
     writeOutput(values['run-out'], runJsonl(imported), io);
     wrote.push(`${values['run-out']} (${imported.records.length} records)`);

@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ENGINE_NAMES, type EngineName } from '../../core/engine.ts';
-import { parseEvaluationRequest, resolveEvaluationConfig, SHAPES, type EvaluationRequest } from '../../core/evaluation/request.ts';
+import {
+  parseEvaluationRequest,
+  resolveEvaluationConfig,
+  SHAPES,
+  type EvaluationRequest,
+} from '../../core/evaluation/request.ts';
 import { evaluate } from '../../core/pipeline.ts';
 import { COMPARISON_MODES } from '../../core/result/config.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
@@ -83,10 +88,18 @@ export function summarizeReport(report: EvaluationReport): string {
   if (report.blocked_reason) lines.push(`Blocked: ${report.blocked_reason}`);
   for (const e of report.explanations) lines.push(`- ${e}`);
   const edits = report.evidence.structure?.clause_match?.edits ?? [];
-  if (edits.length) lines.push(`Structure: ${edits.slice(0, 5).map((e) => e.text).join('; ')}`);
+  if (edits.length)
+    lines.push(
+      `Structure: ${edits
+        .slice(0, 5)
+        .map((e) => e.text)
+        .join('; ')}`,
+    );
   for (const w of report.warnings) lines.push(`Warning (${w.code}): ${w.message}`);
   if (report.judge && report.judge.status === 'judged')
-    lines.push(`AI judge (advisory): ${report.ai_advisory_verdict}${report.verdict_consistency_flag === false ? ' — disagrees with the deterministic verdict' : ''}`);
+    lines.push(
+      `AI judge (advisory): ${report.ai_advisory_verdict}${report.verdict_consistency_flag === false ? ' — disagrees with the deterministic verdict' : ''}`,
+    );
   const v = report.validity;
   lines.push(
     `${report.run_metadata.engine_version} · reference ${v.execution_time_expected_ms?.toFixed(1) ?? '—'} ms · candidate ${v.execution_time_actual_ms?.toFixed(1) ?? '—'} ms`,
@@ -123,13 +136,16 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     io.out(COMPARE_HELP);
     return EXIT.ok;
   }
-  if (positionals.length) throw new CliError(`compare: unexpected argument "${positionals[0]}" (SQL goes in --expected and --actual).`);
-  if (!values.fixture) throw new CliError('compare: --fixture is required.\nRun "sql-verdict compare --help" for usage.');
+  if (positionals.length)
+    throw new CliError(`compare: unexpected argument "${positionals[0]}" (SQL goes in --expected and --actual).`);
+  if (!values.fixture)
+    throw new CliError('compare: --fixture is required.\nRun "sql-verdict compare --help" for usage.');
 
   let raw: Record<string, unknown>;
   if (values.request) {
     const parsed = readJson(values.request, io.cwd, 'request');
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliError(`request ${values.request} must be a JSON object.`);
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new CliError(`request ${values.request} must be a JSON object.`);
     raw = parsed as Record<string, unknown>;
   } else {
     if (values.expected === undefined) throw new CliError('compare: --expected is required (or --request FILE).');
@@ -163,30 +179,41 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   if (values['order-matters']) context.order_matters = true;
   if (values.question !== undefined) raw.user_query = values.question;
   const parsed = parseEvaluationRequest({ ...raw, config, context });
-  if (!parsed.ok) throw new CliError(`Invalid request${parsed.error.location ? ` (${parsed.error.location})` : ''}: ${parsed.error.message}`);
+  if (!parsed.ok)
+    throw new CliError(
+      `Invalid request${parsed.error.location ? ` (${parsed.error.location})` : ''}: ${parsed.error.message}`,
+    );
   const request: EvaluationRequest = parsed.value;
 
   const judge = values.judge ? judgeFromEnv(io.env) : null;
   const fixture = resolveFixture(values.fixture, io.cwd, values['as-of']);
   const requested = oneOf<EngineName>('--engine', values.engine, ENGINE_NAMES);
   if (requested && !fixture.engines.includes(requested))
-    throw new CliError(`Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`);
+    throw new CliError(
+      `Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`,
+    );
   const engine = openEngine(requested ?? fixture.engines[0]!);
   const neighbourHost = (request.config.neighbours ?? 0) > 0 ? nodeNeighbourHost(() => fixture.source.asOf) : null;
   // --cross-engine: the same fixture on the other engine (an SQL dump loads on both).
   const otherName = ENGINE_NAMES.find((n) => n !== engine.name && fixture.engines.includes(n));
-  if (request.config.cross_engine && !otherName) throw new CliError(`--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on both engines).`);
+  if (request.config.cross_engine && !otherName)
+    throw new CliError(
+      `--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on both engines).`,
+    );
   const other = request.config.cross_engine && otherName ? openEngine(otherName) : null;
   try {
     if (other) {
       const loadedOther = await other.load(fixture.source);
-      if (!loadedOther.ok) throw new CliError(`Cannot load fixture ${values.fixture} on ${other.name}: ${loadedOther.error.message}`);
+      if (!loadedOther.ok)
+        throw new CliError(`Cannot load fixture ${values.fixture} on ${other.name}: ${loadedOther.error.message}`);
     }
     const loaded = await engine.load(fixture.source);
     if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
     request.context.fixture ??= loaded.value.name;
     const report = await evaluate(request, engine, {
-      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } } : {}),
+      ...(judge
+        ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } }
+        : {}),
       ...(neighbourHost ? { neighbourHost } : {}),
       ...(other ? { otherEngine: other } : {}),
     });

@@ -45,8 +45,17 @@ export async function digestCommand(argv: string[], io: Io): Promise<number> {
     try {
       const loaded = await engine.load(fixture.source);
       if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
-      const result = { fixture: loaded.value.name, engine: engineName, content_digest: loaded.value.contentDigest, tables: loaded.value.tables.map((t) => ({ name: t.name, rows: t.rowCount })) };
-      io.out(values.json ? prettyJson(result) : `${result.content_digest}  ${result.fixture} (content, ${engineName}, ${result.tables.length} tables)`);
+      const result = {
+        fixture: loaded.value.name,
+        engine: engineName,
+        content_digest: loaded.value.contentDigest,
+        tables: loaded.value.tables.map((t) => ({ name: t.name, rows: t.rowCount })),
+      };
+      io.out(
+        values.json
+          ? prettyJson(result)
+          : `${result.content_digest}  ${result.fixture} (content, ${engineName}, ${result.tables.length} tables)`,
+      );
       return EXIT.ok;
     } finally {
       await engine.close();

@@ -68,8 +68,12 @@ function summaryOf(file: string, io: Io): RunSummary {
 }
 
 /** The gate policy of --policy FILE (with its digest), or the documented default. */
-async function policyOf(file: string | undefined, io: Io): Promise<{ policy: GatePolicy; options: GateOptions; line: string }> {
-  if (!file) return { policy: { ...DEFAULT_GATE_POLICY }, options: {}, line: 'Policy: the documented default (docs/gate.md)' };
+async function policyOf(
+  file: string | undefined,
+  io: Io,
+): Promise<{ policy: GatePolicy; options: GateOptions; line: string }> {
+  if (!file)
+    return { policy: { ...DEFAULT_GATE_POLICY }, options: {}, line: 'Policy: the documented default (docs/gate.md)' };
   const text = readTextFile(file, io, 'policy file');
   const sha256 = await sha256Hex(new TextEncoder().encode(text));
   let value: unknown;
@@ -79,8 +83,15 @@ async function policyOf(file: string | undefined, io: Io): Promise<{ policy: Gat
     throw new CliError(`Policy file ${file}: not valid JSON (${(thrown as Error).message}).`);
   }
   const parsed = parsePolicy(value);
-  if (!parsed.ok) throw new CliError(`Policy file ${file}${parsed.error.location ? ` (field ${parsed.error.location})` : ''}: ${parsed.error.message}`);
-  return { policy: parsed.value, options: { policy: parsed.value, policyFile: { file, sha256 } }, line: `Policy: ${file} (sha256 ${sha256})` };
+  if (!parsed.ok)
+    throw new CliError(
+      `Policy file ${file}${parsed.error.location ? ` (field ${parsed.error.location})` : ''}: ${parsed.error.message}`,
+    );
+  return {
+    policy: parsed.value,
+    options: { policy: parsed.value, policyFile: { file, sha256 } },
+    line: `Policy: ${file} (sha256 ${sha256})`,
+  };
 }
 
 export async function gateCommand(argv: string[], io: Io): Promise<number> {
@@ -110,7 +121,9 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   out.write(values.junit, () => toJUnit(summary, result, junitDetailsFrom(values.report!, io)));
   if (values.json) io.out(prettyJson(result));
   else {
-    out.print(`Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`);
+    out.print(
+      `Gate: ${result.status.toUpperCase()}${result.baseline ? ` (baseline ${result.baseline.suite} / ${result.baseline.path ?? 'no path'} / ${result.baseline.model}, recorded ${result.baseline.recorded_at})` : ''}`,
+    );
     out.print(policy.line);
     for (const c of result.checks) out.print(`  [${c.status}] ${c.arithmetic}`);
     for (const r of result.reasons) out.print(`Reason: ${r}`);
@@ -149,12 +162,18 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   const out = outputs('baseline record', io, { out: values.out, sweep: sweepFile });
   const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
-  const baseline = recordBaseline(summary, { ...(values.suite ? { suite: values.suite } : {}), date: new Date().toISOString().slice(0, 10), policy: policy.policy });
+  const baseline = recordBaseline(summary, {
+    ...(values.suite ? { suite: values.suite } : {}),
+    date: new Date().toISOString().slice(0, 10),
+    policy: policy.policy,
+  });
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
   const checked = parseBaseline(baseline.value);
   if (!checked.ok) throw new CliError(checked.error.message);
   out.write(values.out, () => prettyJson(baseline.value));
-  out.print(`Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`);
+  out.print(
+    `Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`,
+  );
   if (sweepFile !== undefined) {
     // The sweep is judged under the policy recorded with the baseline (the one the gate applies to it).
     const sweep = boundarySweep(checked.value, checked.value.policy);
@@ -185,14 +204,20 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
   if (values.json) io.out(prettyJson(d));
   else {
     io.out(`Right: A ${d.right.a}/${d.right.total}, B ${d.right.b}/${d.right.total}`);
-    io.out(`Fixed ${d.counts.fixed} · regressed ${d.counts.regressed} · unchanged right ${d.counts.unchanged_right} · unchanged wrong ${d.counts.unchanged_wrong}`);
+    io.out(
+      `Fixed ${d.counts.fixed} · regressed ${d.counts.regressed} · unchanged right ${d.counts.unchanged_right} · unchanged wrong ${d.counts.unchanged_wrong}`,
+    );
     io.out(`McNemar exact test: b=${d.mcnemar.b}, c=${d.mcnemar.c}, p=${d.mcnemar.p_value.toPrecision(4)}`);
-    io.out(`Difference B − A in right answers: ${pointsText(d.difference.estimate, d.difference.ci95)} (95% interval, Newcombe's paired score method)`);
+    io.out(
+      `Difference B − A in right answers: ${pointsText(d.difference.estimate, d.difference.ci95)} (95% interval, Newcombe's paired score method)`,
+    );
     if (d.fixed_ids.length) io.out(`Fixed: ${d.fixed_ids.join(', ')}`);
     if (d.regressed_ids.length) io.out(`Regressed: ${d.regressed_ids.join(', ')}`);
   }
   if (values['fail-on-regression'] && d.counts.regressed > 0) {
-    io.err(`diff: ${d.counts.regressed} regression${d.counts.regressed === 1 ? '' : 's'} (--fail-on-regression): ${d.regressed_ids.join(', ')}`);
+    io.err(
+      `diff: ${d.counts.regressed} regression${d.counts.regressed === 1 ? '' : 's'} (--fail-on-regression): ${d.regressed_ids.join(', ')}`,
+    );
     return EXIT.failed;
   }
   return EXIT.ok;

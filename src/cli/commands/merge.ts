@@ -54,17 +54,28 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     io.out(MERGE_HELP);
     return EXIT.ok;
   }
-  if (positionals.length === 0) throw new CliError('merge: give the shard reports to merge (REPORT...).\nRun "sql-verdict merge --help" for usage.');
-  if (!values.out && !values.json) throw new CliError('merge: --out FILE is required (or --json).\nRun "sql-verdict merge --help" for usage.');
+  if (positionals.length === 0)
+    throw new CliError(
+      'merge: give the shard reports to merge (REPORT...).\nRun "sql-verdict merge --help" for usage.',
+    );
+  if (!values.out && !values.json)
+    throw new CliError('merge: --out FILE is required (or --json).\nRun "sql-verdict merge --help" for usage.');
   const thresholds = parseThresholds(values);
-  const out = outputs('merge', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv }, { json: values.json });
+  const out = outputs(
+    'merge',
+    io,
+    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv },
+    { json: values.json },
+  );
   const inputs: MergeInput[] = [];
   for (const file of positionals) {
     const text = readTextFile(file, io, 'shard report');
     try {
       inputs.push({ file, report: JSON.parse(text) as unknown });
     } catch (thrown) {
-      throw new CliError(`${file}: not valid JSON (${thrown instanceof Error ? thrown.message : String(thrown)}); expected a report "sql-verdict run --shard K/N --out" wrote.`);
+      throw new CliError(
+        `${file}: not valid JSON (${thrown instanceof Error ? thrown.message : String(thrown)}); expected a report "sql-verdict run --shard K/N --out" wrote.`,
+      );
     }
   }
   const merged = mergeRunReports(inputs);
@@ -84,9 +95,15 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   out.write(values.markdown, () => toMarkdown(report.summary));
   out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf(report)));
   out.write(values.csv, () => toCsv(report.summary));
-  const partial = report.shard ? `Partial merge: shards ${report.shard.shards.join(', ')} of ${report.shard.count} (${report.cases.length} of ${report.shard.corpus_size} cases).` : null;
+  const partial = report.shard
+    ? `Partial merge: shards ${report.shard.shards.join(', ')} of ${report.shard.count} (${report.cases.length} of ${report.shard.corpus_size} cases).`
+    : null;
   const verdicts = checkThresholds(report.summary, partial ? {} : thresholds);
-  out.print(values.json ? prettyJson(report) : [...(partial ? [partial] : []), summarizeRunReport(report), ...verdicts.lines].join('\n'));
+  out.print(
+    values.json
+      ? prettyJson(report)
+      : [...(partial ? [partial] : []), summarizeRunReport(report), ...verdicts.lines].join('\n'),
+  );
   if (partial) return EXIT.ok;
   if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
   return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;

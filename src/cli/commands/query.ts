@@ -44,25 +44,36 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (!values.fixture) throw new CliError('query: --fixture is required.\nRun "sql-verdict query --help" for usage.');
-  if (positionals.length !== 1) throw new CliError(`query: expected exactly one SQL argument, got ${positionals.length}.\nRun "sql-verdict query --help" for usage.`);
+  if (positionals.length !== 1)
+    throw new CliError(
+      `query: expected exactly one SQL argument, got ${positionals.length}.\nRun "sql-verdict query --help" for usage.`,
+    );
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   const maxRows = positiveInteger('--max-rows', values['max-rows'], 1_000_000);
   const maxResultBytes = byteSize('--max-result-bytes', values['max-result-bytes']);
   const fixture = resolveFixture(values.fixture, io.cwd, values['as-of']);
   const requested = oneOf<EngineName>('--engine', values.engine, ENGINE_NAMES);
   if (requested && !fixture.engines.includes(requested))
-    throw new CliError(`Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`);
+    throw new CliError(
+      `Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`,
+    );
   const engineName = requested ?? fixture.engines[0]!;
 
   const engine = openEngine(engineName);
   try {
     const loaded = await engine.load(fixture.source);
     if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
-    const outcome = await engine.execute(positionals[0]!, { timeoutMs, maxRows, ...(maxResultBytes !== undefined ? { maxResultBytes } : {}) });
+    const outcome = await engine.execute(positionals[0]!, {
+      timeoutMs,
+      maxRows,
+      ...(maxResultBytes !== undefined ? { maxResultBytes } : {}),
+    });
     if (!outcome.ok) {
       if (values.json) io.out(prettyJson({ ok: false, engine: engineName, error: outcome.error }));
       else {
-        io.err(`Query failed [${outcome.error.code}${outcome.error.category ? ` / ${outcome.error.category}` : ''}]: ${outcome.error.message}`);
+        io.err(
+          `Query failed [${outcome.error.code}${outcome.error.category ? ` / ${outcome.error.category}` : ''}]: ${outcome.error.message}`,
+        );
         if (outcome.error.statement_kind) io.err(`Statement kind: ${outcome.error.statement_kind}`);
       }
       return EXIT.failed;

@@ -95,18 +95,32 @@ function pct(n: number, d: number): string {
 }
 
 /** `flagged`: the cases with review flags, when the report does not hold its cases (a streamed --out). */
-export function summarizeRunReport(report: RunReport, flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = report.cases.filter((k) => k.review_flags.length)): string {
+export function summarizeRunReport(
+  report: RunReport,
+  flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = report.cases.filter((k) => k.review_flags.length),
+): string {
   const s = report.summary;
   const lines = [
     `${report.corpus.name} v${report.corpus.version} (${report.corpus.size} cases, sha256 ${report.corpus.sha256.slice(0, 12)}…) · run ${report.run.agent ?? '?'} / ${report.run.model ?? 'no model'} / ${report.run.path ?? 'no path'}`,
     `Answer accuracy: ${s.answer_accuracy.correct}/${s.answer_accuracy.total} (${pct(s.answer_accuracy.correct, s.answer_accuracy.total)})`,
   ];
-  if (s.refusal_recall.total) lines.push(`Refusal recall: ${s.refusal_recall.declined}/${s.refusal_recall.total} (${pct(s.refusal_recall.declined, s.refusal_recall.total)})`);
-  if (s.over_refusal.total) lines.push(`Over-refusal: ${s.over_refusal.declined}/${s.over_refusal.total} (${pct(s.over_refusal.declined, s.over_refusal.total)})`);
-  lines.push(`Reliability RS(${s.reliability.c}): ${s.reliability.sum} (mean ${s.reliability.mean === null ? "—" : s.reliability.mean.toFixed(3)})`);
+  if (s.refusal_recall.total)
+    lines.push(
+      `Refusal recall: ${s.refusal_recall.declined}/${s.refusal_recall.total} (${pct(s.refusal_recall.declined, s.refusal_recall.total)})`,
+    );
+  if (s.over_refusal.total)
+    lines.push(
+      `Over-refusal: ${s.over_refusal.declined}/${s.over_refusal.total} (${pct(s.over_refusal.declined, s.over_refusal.total)})`,
+    );
+  lines.push(
+    `Reliability RS(${s.reliability.c}): ${s.reliability.sum} (mean ${s.reliability.mean === null ? '—' : s.reliability.mean.toFixed(3)})`,
+  );
   if (s.failures.length) {
     lines.push(`Failures (${s.failures.length}):`);
-    for (const f of s.failures) lines.push(`  ${f.id} [${f.outcome}] ${f.reason ?? ''}${f.query ? `\n    query: ${f.query.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`);
+    for (const f of s.failures)
+      lines.push(
+        `  ${f.id} [${f.outcome}] ${f.reason ?? ''}${f.query ? `\n    query: ${f.query.replace(/\s+/g, ' ').slice(0, 200)}` : ''}`,
+      );
   }
   if (s.missed_refusals.length) lines.push(`Missed refusals: ${s.missed_refusals.join(', ')}`);
   const j = report.judge_summary;
@@ -122,7 +136,10 @@ export function summarizeRunReport(report: RunReport, flagged: Pick<CaseReport, 
     );
     if (j.review_queue.length) lines.push(`  review queue (judge disagrees): ${j.review_queue.join(', ')}`);
   }
-  if (flagged.length) lines.push(`For review (${flagged.length}): ${flagged.map((k) => `${k.id} [${[...new Set(k.review_flags.map((f) => f.code))].join(', ')}]`).join('; ')}`);
+  if (flagged.length)
+    lines.push(
+      `For review (${flagged.length}): ${flagged.map((k) => `${k.id} [${[...new Set(k.review_flags.map((f) => f.code))].join(', ')}]`).join('; ')}`,
+    );
   return lines.join('\n');
 }
 
@@ -167,39 +184,67 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   if (!values.corpus) throw new CliError('run: --corpus is required.\nRun "sql-verdict run --help" for usage.');
   if (!values.run) throw new CliError('run: --run is required.\nRun "sql-verdict run --help" for usage.');
   const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
-  if (!Number.isFinite(c) || c < 0) throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
+  if (!Number.isFinite(c) || c < 0)
+    throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   const maxResultBytes = byteSize('--max-result-bytes', values['max-result-bytes']);
   const judge = values.judge ? judgeFromEnv(io.env) : null;
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
-  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1)) throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
+  if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
+    throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
   const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
-  const include = [...new Set((values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!))];
+  const include = [
+    ...new Set(
+      (values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!),
+    ),
+  ];
   const thresholds = parseThresholds(values);
   const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
   if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
   const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
-  if (values['ves-iterations'] !== undefined && policy !== 'bird') throw new CliError('--ves-iterations goes with --policy bird.');
-  const vesIterations = values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
+  if (values['ves-iterations'] !== undefined && policy !== 'bird')
+    throw new CliError('--ves-iterations goes with --policy bird.');
+  const vesIterations =
+    values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
   const shard = shardOption(values.shard, thresholds);
-  if (preset && shard) throw new CliError('--policy does not go with --shard (merge the shards, then grade under the preset).');
-  const out = outputs('run', io, { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html }, { json: values.json });
+  if (preset && shard)
+    throw new CliError('--policy does not go with --shard (merge the shards, then grade under the preset).');
+  const out = outputs(
+    'run',
+    io,
+    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
+    { json: values.json },
+  );
   const progress = progressReporter(io, { json: values.json });
   const corpus = await readCorpus(values.corpus, io);
-  const run = await readRun(values.run, corpus.corpus.cases.map((k) => k.id), io, { corpus, allowMismatch: values['allow-corpus-mismatch'] === true });
+  const run = await readRun(
+    values.run,
+    corpus.corpus.cases.map((k) => k.id),
+    io,
+    { corpus, allowMismatch: values['allow-corpus-mismatch'] === true },
+  );
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
-  if (values['db-dir']) for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
+  if (values['db-dir'])
+    for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
   const oracle = oracleConfig(values);
-  const neighbourHost = (oracle.neighbours as number | undefined) ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd)) : null;
+  const neighbourHost = (oracle.neighbours as number | undefined)
+    ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd))
+    : null;
   // Worker threads sized to the cores grade whole cases, each with its own engines (see engines/grading-pool.ts).
   // Neighbour databases need scratch engines the workers do not have: with --neighbours the cases are graded here.
   // The pool gives the supervised engines' report (tests/pipeline/grading-pool.test.ts) with the same CPU and less
   // than half the memory (docs/benchmarks.md); its in-thread sessions are SQLite and DuckDB's.
   // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
-  const usePool = io.env.SQL_VERDICT_WORKERS !== '0' && !neighbourHost && (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
+  const usePool =
+    io.env.SQL_VERDICT_WORKERS !== '0' &&
+    !neighbourHost &&
+    (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
   const pool = usePool
-    ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, { ...workersFromEnv(io.env), print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted } })
+    ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, {
+        ...workersFromEnv(io.env),
+        print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted },
+      })
     : new EnginePool(corpus.corpus.engine, overrides, io.cwd);
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
@@ -208,7 +253,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // What JUnit needs of each case (question, time), kept instead of the case reports.
   // What the HTML report shows of each failing case (its SQL and result samples), kept only with --html.
   const failing: HtmlCaseDetail[] = [];
-  const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] = [];
+  const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] =
+    [];
   try {
     const graded = await gradeRun({
       // A shard is a selection of cases before the run loop (src/core/report/merge.ts).
@@ -217,15 +263,43 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       engineFor: pool.engineFor,
       ...(neighbourHost ? { neighbourHost } : {}),
       ...(usePool ? { grader: pool as ReturnType<typeof gradingPoolFor> } : {}),
-      config: { query_timeout_ms: timeoutMs, ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}), ...(judge ? { enable_ai_judge: true } : {}), ...(include.length ? { include } : {}), ...oracle },
-      ...(judge ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) } }, judgeConcurrency } : {}),
+      config: {
+        query_timeout_ms: timeoutMs,
+        ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}),
+        ...(judge ? { enable_ai_judge: true } : {}),
+        ...(include.length ? { include } : {}),
+        ...oracle,
+      },
+      ...(judge
+        ? {
+            judge: {
+              provider: judge.provider,
+              options: {
+                prices: judge.prices,
+                policy: judge.policy,
+                ...(threshold !== undefined ? { threshold } : {}),
+              },
+            },
+            judgeConcurrency,
+          }
+        : {}),
       reliabilityPenalty: c,
       retainCases: !!values.json || values.out === '-' || preset !== null,
       onCase: (k, index) => {
         writer?.add(k, index);
-        if (values.html && k.outcome !== 'correct' && k.outcome !== 'correct_refusal' && failing.length < HTML_MAX_FAILURES) failing.push(htmlCaseDetail(k));
+        if (
+          values.html &&
+          k.outcome !== 'correct' &&
+          k.outcome !== 'correct_refusal' &&
+          failing.length < HTML_MAX_FAILURES
+        )
+          failing.push(htmlCaseDetail(k));
         if (k.review_flags.length) flagged[index] = { id: k.id, review_flags: k.review_flags };
-        slim[index] = { id: k.id, question: k.question, report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null };
+        slim[index] = {
+          id: k.id,
+          question: k.question,
+          report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null,
+        };
       },
       onProgress: (p) => {
         if (p.step === 'done') progress.update(p.index + 1, p.total, p.id);
@@ -252,12 +326,31 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     else if (values.out === '-') printJson(io.out, report);
     else if (values.out) out.write(values.out, () => prettyJson(report)); // under a preset: written whole
     out.write(values.markdown, () => toMarkdown(report.summary));
-    out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })));
+    out.write(values.junit, () =>
+      toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })),
+    );
     out.write(values.csv, () => toCsv(report.summary));
-    out.write(values.html, () => toHtml({ summary: report.summary, details: failing, maxFailures: HTML_MAX_FAILURES, generatedAt: new Date().toISOString() }));
+    out.write(values.html, () =>
+      toHtml({
+        summary: report.summary,
+        details: failing,
+        maxFailures: HTML_MAX_FAILURES,
+        generatedAt: new Date().toISOString(),
+      }),
+    );
     const verdicts = checkThresholds(report.summary, thresholds);
     if (values.json) printJson(io.out, report);
-    else out.print([summarizeRunReport(report, flagged.filter((k) => k !== undefined)), ...presetLines(report), ...verdicts.lines].join('\n'));
+    else
+      out.print(
+        [
+          summarizeRunReport(
+            report,
+            flagged.filter((k) => k !== undefined),
+          ),
+          ...presetLines(report),
+          ...verdicts.lines,
+        ].join('\n'),
+      );
     if (shard) return EXIT.ok;
     if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
     return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;

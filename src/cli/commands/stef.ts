@@ -47,10 +47,15 @@ function readText(file: string, cwd: string, what: string): string {
   const nul = bytes.indexOf(0);
   if (nul >= 0) {
     const line = bytes.subarray(0, nul).reduce((n, b) => n + (b === 10 ? 1 : 0), 1);
-    throw new CliError(`${file}:${line}: the ${what} contains a NUL byte (UTF-16 without a byte-order mark?); save it as UTF-8.`);
+    throw new CliError(
+      `${file}:${line}: the ${what} contains a NUL byte (UTF-16 without a byte-order mark?); save it as UTF-8.`,
+    );
   }
   const decoded = decodeUtf8Strict(bytes);
-  if (!decoded.ok) throw new CliError(`${file}:${decoded.line}:${decoded.column}: the ${what} is not UTF-8 (${decoded.reason} at byte ${decoded.offset}); save it as UTF-8.`);
+  if (!decoded.ok)
+    throw new CliError(
+      `${file}:${decoded.line}:${decoded.column}: the ${what} is not UTF-8 (${decoded.reason} at byte ${decoded.offset}); save it as UTF-8.`,
+    );
   return decoded.text.replace(/^\uFEFF/, '');
 }
 
@@ -73,11 +78,15 @@ export function summarizeStef(r: StefReport): string {
   const lines = [
     `Φ ${r.phi} · filters ${r.filter_alignment.status} (${r.filter_alignment.score}/5${r.filter_alignment.leniency ? ' +1 leniency' : ''}) · verdict ${v.label} (${v.score}/5, ${v.source}) · confidence ${r.confidence} → Γ ${r.gamma}`,
   ];
-  for (const m of r.filter_alignment.matches) lines.push(`  filter ${m.result}: ${m.question_filter}${m.predicates.length ? ` ↔ ${m.predicates.join(' AND ')}` : ''} (${m.note})`);
+  for (const m of r.filter_alignment.matches)
+    lines.push(
+      `  filter ${m.result}: ${m.question_filter}${m.predicates.length ? ` ↔ ${m.predicates.join(' AND ')}` : ''} (${m.note})`,
+    );
   for (const x of r.filter_alignment.extras) lines.push(`  extra ${x.kind}: ${x.predicate} (${x.reason})`);
   for (const i of r.evidence.issues) lines.push(`  ${i.severity}: ${i.message}`);
   for (const p of r.production_rules_applied) lines.push(`  rule ${p.rule}: ${p.detail}`);
-  if (r.drift?.drifted) lines.push(`  drift: Q_e added [${r.drift.added.join('; ')}], lost [${r.drift.lost.join('; ')}]`);
+  if (r.drift?.drifted)
+    lines.push(`  drift: Q_e added [${r.drift.added.join('; ')}], lost [${r.drift.lost.join('; ')}]`);
   if (v.judge_error) lines.push(`  judge failed, rules used: ${v.judge_error}`);
   return lines.join('\n');
 }
@@ -85,13 +94,24 @@ export function summarizeStef(r: StefReport): string {
 const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(1));
 
 export function summarizeMonitor(m: MonitorReport): string {
-  const lines = [`${m.queries} queries · ${m.agents.length} agent versions · ${m.bucket} buckets`, '', 'agent_version  queries  coverage  mean_Φ  P90_Φ'];
-  for (const a of m.agents) lines.push(`${a.agent_version.padEnd(13)}  ${String(a.queries).padStart(7)}  ${(a.coverage * 100).toFixed(1).padStart(7)}%  ${fmt(a.mean_phi).padStart(6)}  ${fmt(a.p90_phi).padStart(5)}`);
+  const lines = [
+    `${m.queries} queries · ${m.agents.length} agent versions · ${m.bucket} buckets`,
+    '',
+    'agent_version  queries  coverage  mean_Φ  P90_Φ',
+  ];
+  for (const a of m.agents)
+    lines.push(
+      `${a.agent_version.padEnd(13)}  ${String(a.queries).padStart(7)}  ${(a.coverage * 100).toFixed(1).padStart(7)}%  ${fmt(a.mean_phi).padStart(6)}  ${fmt(a.p90_phi).padStart(5)}`,
+    );
   for (const a of m.agents) {
     lines.push('', `${a.agent_version} over time:`);
-    for (const p of a.periods) lines.push(`  ${p.period}  n=${p.queries}  coverage ${(p.coverage * 100).toFixed(0)}%  mean ${fmt(p.mean_phi)}  P90 ${fmt(p.p90_phi)}`);
+    for (const p of a.periods)
+      lines.push(
+        `  ${p.period}  n=${p.queries}  coverage ${(p.coverage * 100).toFixed(0)}%  mean ${fmt(p.mean_phi)}  P90 ${fmt(p.p90_phi)}`,
+      );
     lines.push(`  worst:`);
-    for (const w of a.worst) lines.push(`    Φ ${fmt(w.phi)} ${w.verdict ?? `not evaluated (${w.reason})`} · ${w.question}`);
+    for (const w of a.worst)
+      lines.push(`    Φ ${fmt(w.phi)} ${w.verdict ?? `not evaluated (${w.reason})`} · ${w.question}`);
   }
   return lines.join('\n');
 }
@@ -116,15 +136,24 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const minPhi = values['min-phi'] === undefined ? 0 : Number(values['min-phi']);
-  if (values['min-phi'] !== undefined && (values['min-phi'].trim() === '' || !Number.isFinite(minPhi) || minPhi < 0 || minPhi > 100))
+  if (
+    values['min-phi'] !== undefined &&
+    (values['min-phi'].trim() === '' || !Number.isFinite(minPhi) || minPhi < 0 || minPhi > 100)
+  )
     throw new CliError(`--min-phi must be a number from 0 to 100, got "${values['min-phi']}".`);
   if (positionals.length) throw new CliError(`stef: unexpected argument "${positionals[0]}" (the SQL goes in --sql).`);
   const rules = values.rules ? readRules(values.rules, io.cwd) : {};
   if (values.log) {
-    if (values.question !== undefined || values.sql !== undefined) throw new CliError('stef: --log cannot be combined with --question/--sql.');
+    if (values.question !== undefined || values.sql !== undefined)
+      throw new CliError('stef: --log cannot be combined with --question/--sql.');
     const { records, errors } = parseLog(readText(values.log, io.cwd, 'log'));
     if (errors.length)
-      throw new CliError(errors.slice(0, 10).map((e) => `${values.log}:${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`).join('\n') + (errors.length > 10 ? `\n… ${errors.length - 10} more` : ''));
+      throw new CliError(
+        errors
+          .slice(0, 10)
+          .map((e) => `${values.log}:${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`)
+          .join('\n') + (errors.length > 10 ? `\n… ${errors.length - 10} more` : ''),
+      );
     if (!records.length) throw new CliError(`${values.log}: the log holds no records.`);
     const bucket = oneOf('--bucket', values.bucket, ['day', 'week'] as const, 'day')!;
     const report = monitor(scoreLog(records, rules), { bucket, worst: positiveInteger('--worst', values.worst, 5) });
@@ -136,14 +165,20 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
     }
     return EXIT.ok;
   }
-  if (values.question === undefined) throw new CliError('stef: --question is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
-  if (values.sql === undefined) throw new CliError('stef: --sql is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
+  if (values.question === undefined)
+    throw new CliError('stef: --question is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
+  if (values.sql === undefined)
+    throw new CliError('stef: --sql is required (or --log FILE).\nRun "sql-verdict stef --help" for usage.');
   const dialect = oneOf('--dialect', values.dialect, ['duckdb', 'sqlite'] as const, 'duckdb')!;
   const judge = values.judge ? judgeFromEnv(io.env) : null;
   // The disabled policy keeps the rules' verdict.
   const provider = judge && judge.policy !== 'disabled' ? judge.provider : null;
-  const result = await evaluateStefWithJudge({ question: values.question, enriched_question: values.enriched ?? null, sql: values.sql, rules, dialect }, provider);
-  if (!result.ok) throw new CliError(`stef: ${result.error.location ? `--${result.error.location}: ` : ''}${result.error.message}`);
+  const result = await evaluateStefWithJudge(
+    { question: values.question, enriched_question: values.enriched ?? null, sql: values.sql, rules, dialect },
+    provider,
+  );
+  if (!result.ok)
+    throw new CliError(`stef: ${result.error.location ? `--${result.error.location}: ` : ''}${result.error.message}`);
   io.out(values.json ? prettyJson(result.value) : summarizeStef(result.value));
   if (result.value.phi < minPhi) {
     io.err(`Φ ${result.value.phi} is below --min-phi ${minPhi}.`);

@@ -33,10 +33,14 @@ function rowText(table: ResultTable, r: number): string {
 export const exactCompare: ResultCompare = (expected, actual, request) => {
   const reasons: string[] = [];
   if (expected.columns.length !== actual.columns.length)
-    return { equal: false, reasons: [`column_count_mismatch: expected ${expected.columns.length}, actual ${actual.columns.length}`] };
+    return {
+      equal: false,
+      reasons: [`column_count_mismatch: expected ${expected.columns.length}, actual ${actual.columns.length}`],
+    };
   expected.columns.forEach((c, i) => {
     const a = actual.columns[i]!;
-    if (c.kind !== a.kind) reasons.push(`type_mismatch: column ${i + 1} (${c.name}) expected ${c.kind}, actual ${a.kind} (${a.engineType})`);
+    if (c.kind !== a.kind)
+      reasons.push(`type_mismatch: column ${i + 1} (${c.name}) expected ${c.kind}, actual ${a.kind} (${a.engineType})`);
   });
   if (request.shape === 'scalar' && (actual.rows.length !== 1 || actual.columns.length !== 1))
     reasons.push(`scalar_shape: expected 1 row × 1 column, actual ${actual.rows.length} × ${actual.columns.length}`);
@@ -50,7 +54,11 @@ export const exactCompare: ResultCompare = (expected, actual, request) => {
     const at = e.findIndex((row, r) => row !== a[r]);
     if (at >= 0) {
       const sameBag = [...e].sort().join('\n') === [...a].sort().join('\n');
-      reasons.push(sameBag ? `order_violation: first at row ${at + 1}` : `value_mismatch: row ${at + 1} expected [${e[at]}], actual [${a[at]}]`);
+      reasons.push(
+        sameBag
+          ? `order_violation: first at row ${at + 1}`
+          : `value_mismatch: row ${at + 1} expected [${e[at]}], actual [${a[at]}]`,
+      );
     }
   } else {
     const counts = new Map<string, number>();

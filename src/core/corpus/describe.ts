@@ -7,7 +7,16 @@
 import { caseDifficulty } from '../structure/hardness.ts';
 import { dialectOfEngine } from '../structure/grammar.ts';
 import type { LoadProblem } from './problems.ts';
-import { BIRD_DIFFICULTIES, SPIDER_DIFFICULTIES, SHAPES, STRATA, strataCounts, type Arm, type DeclaredCounts, type LoadedCorpus } from './types.ts';
+import {
+  BIRD_DIFFICULTIES,
+  SPIDER_DIFFICULTIES,
+  SHAPES,
+  STRATA,
+  strataCounts,
+  type Arm,
+  type DeclaredCounts,
+  type LoadedCorpus,
+} from './types.ts';
 
 /** Key used in counts for a case without the attribute (a refusal case has no shape). */
 export const NONE = 'none';
@@ -73,7 +82,10 @@ export function describeCorpus(loaded: LoadedCorpus, warnings: LoadProblem[] = [
   const cases: DescribedCase[] = corpus.cases.map((c) => {
     // BIRD's labels are kept as they are: Spider's rules neither replace nor second-guess them.
     const bird = (BIRD_DIFFICULTIES as readonly string[]).includes(c.difficulty ?? '');
-    const d = c.referenceSql && !bird ? caseDifficulty(c.referenceSql, dialectOfEngine(corpus.engine), c.difficulty ?? null) : null;
+    const d =
+      c.referenceSql && !bird
+        ? caseDifficulty(c.referenceSql, dialectOfEngine(corpus.engine), c.difficulty ?? null)
+        : null;
     const difficulty = bird ? c.difficulty! : (d?.difficulty ?? c.difficulty ?? null);
     return {
       id: c.id,
@@ -109,10 +121,19 @@ export function describeCorpus(loaded: LoadedCorpus, warnings: LoadProblem[] = [
     fixtures,
     cases,
     counts: {
-      shape: tally(SHAPES, cases.map((c) => c.shape)),
-      difficulty: tally(SPIDER_DIFFICULTIES, cases.map((c) => c.difficulty)),
+      shape: tally(
+        SHAPES,
+        cases.map((c) => c.shape),
+      ),
+      difficulty: tally(
+        SPIDER_DIFFICULTIES,
+        cases.map((c) => c.difficulty),
+      ),
       stratum: Object.fromEntries(usedArms.map((arm) => [arm, strata[arm]])),
-      fixture: tally(fixtures, cases.map((c) => c.fixture)),
+      fixture: tally(
+        fixtures,
+        cases.map((c) => c.fixture),
+      ),
     },
     warnings,
   };

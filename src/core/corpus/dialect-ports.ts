@@ -24,27 +24,40 @@ export function parseReferencePorts(text: string, file: string): Outcome<Referen
     return fail('input.invalid', `${file}: not valid YAML (${messageOf(thrown)}).`, { location: file });
   }
   const root = doc as { corpus?: unknown; engine?: unknown; ports?: unknown } | null;
-  if (!root || typeof root.corpus !== 'string') return fail('input.invalid', `${file}: "corpus" (the corpus name) is required.`, { location: `${file}: corpus` });
-  if (!(ENGINE_NAMES as readonly unknown[]).includes(root.engine)) return fail('input.invalid', `${file}: "engine" must be one of ${ENGINE_NAMES.join(', ')}.`, { location: `${file}: engine` });
+  if (!root || typeof root.corpus !== 'string')
+    return fail('input.invalid', `${file}: "corpus" (the corpus name) is required.`, { location: `${file}: corpus` });
+  if (!(ENGINE_NAMES as readonly unknown[]).includes(root.engine))
+    return fail('input.invalid', `${file}: "engine" must be one of ${ENGINE_NAMES.join(', ')}.`, {
+      location: `${file}: engine`,
+    });
   const ports = root.ports;
-  if (!ports || typeof ports !== 'object' || Array.isArray(ports)) return fail('input.invalid', `${file}: "ports" must map case ids to SQL text.`, { location: `${file}: ports` });
-  for (const [id, sql] of Object.entries(ports)) if (typeof sql !== 'string' || !sql.trim()) return fail('input.invalid', `${file}: the port of ${id} must be SQL text.`, { location: `${file}: ports.${id}` });
+  if (!ports || typeof ports !== 'object' || Array.isArray(ports))
+    return fail('input.invalid', `${file}: "ports" must map case ids to SQL text.`, { location: `${file}: ports` });
+  for (const [id, sql] of Object.entries(ports))
+    if (typeof sql !== 'string' || !sql.trim())
+      return fail('input.invalid', `${file}: the port of ${id} must be SQL text.`, {
+        location: `${file}: ports.${id}`,
+      });
   return ok({ corpus: root.corpus, engine: root.engine as EngineName, ports: ports as Record<string, string> });
 }
 
 /** The corpus for the ports' engine: the same cases and frozen results, each reference in that dialect. */
 export function portCorpus(loaded: LoadedCorpus, ports: ReferencePorts): Outcome<LoadedCorpus> {
   const corpus = loaded.corpus;
-  if (ports.corpus !== corpus.name) return fail('input.invalid', `The ports are for corpus ${ports.corpus}, not ${corpus.name}.`);
+  if (ports.corpus !== corpus.name)
+    return fail('input.invalid', `The ports are for corpus ${ports.corpus}, not ${corpus.name}.`);
   const ids = new Set(corpus.cases.map((c) => c.id));
   const unknown = Object.keys(ports.ports).filter((id) => !ids.has(id));
-  if (unknown.length) return fail('input.invalid', `The ports name cases the corpus does not have: ${unknown.join(', ')}.`);
+  if (unknown.length)
+    return fail('input.invalid', `The ports name cases the corpus does not have: ${unknown.join(', ')}.`);
   return ok({
     ...loaded,
     corpus: {
       ...corpus,
       engine: ports.engine,
-      cases: corpus.cases.map((c) => (ports.ports[c.id] !== undefined ? { ...c, referenceSql: ports.ports[c.id]!.replace(/\s+$/, '') } : c)),
+      cases: corpus.cases.map((c) =>
+        ports.ports[c.id] !== undefined ? { ...c, referenceSql: ports.ports[c.id]!.replace(/\s+$/, '') } : c,
+      ),
     },
   });
 }

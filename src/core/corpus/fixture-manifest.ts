@@ -27,28 +27,55 @@ export type ManifestResult = { ok: true; entries: FixtureManifestEntry[] } | { o
 
 export function parseFixtureManifest(text: string, file = 'fixtures/fixtures.json'): ManifestResult {
   const problems: LoadProblem[] = [];
-  const bad = (message: string, field?: string) => problems.push({ severity: 'error', code: 'invalid_field', file, message, ...(field ? { field } : {}) });
+  const bad = (message: string, field?: string) =>
+    problems.push({ severity: 'error', code: 'invalid_field', file, message, ...(field ? { field } : {}) });
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, problems: [{ severity: 'error', code: 'syntax_error', file, message: error instanceof Error ? error.message : String(error) }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          severity: 'error',
+          code: 'syntax_error',
+          file,
+          message: error instanceof Error ? error.message : String(error),
+        },
+      ],
+    };
   }
   const fixtures = (value as { fixtures?: unknown } | null)?.fixtures;
   if (typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))
-    return { ok: false, problems: [{ severity: 'error', code: 'missing_field', file, field: 'fixtures', message: 'The manifest needs a fixtures map (name → entry).' }] };
+    return {
+      ok: false,
+      problems: [
+        {
+          severity: 'error',
+          code: 'missing_field',
+          file,
+          field: 'fixtures',
+          message: 'The manifest needs a fixtures map (name → entry).',
+        },
+      ],
+    };
   const entries: FixtureManifestEntry[] = [];
   for (const [name, raw] of Object.entries(fixtures as Record<string, unknown>)) {
     const f = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
     const field = (key: string) => `fixtures.${name}.${key}`;
-    const str = (key: string) => (typeof f[key] === 'string' && f[key] !== '' ? (f[key] as string) : (bad(`${field(key)} must be a non-empty string.`, field(key)), ''));
+    const str = (key: string) =>
+      typeof f[key] === 'string' && f[key] !== ''
+        ? (f[key] as string)
+        : (bad(`${field(key)} must be a non-empty string.`, field(key)), '');
     const entry: FixtureManifestEntry = {
       name,
       dump: str('dump'),
       schema: str('schema'),
       asOf: str('as_of'),
       engines:
-        Array.isArray(f.engines) && f.engines.length > 0 && f.engines.every((e) => (ENGINE_NAMES as readonly unknown[]).includes(e))
+        Array.isArray(f.engines) &&
+        f.engines.length > 0 &&
+        f.engines.every((e) => (ENGINE_NAMES as readonly unknown[]).includes(e))
           ? (f.engines as EngineName[])
           : (bad(`${field('engines')} must list duckdb and/or sqlite.`, field('engines')), []),
       dumpSha256: str('dump_sha256'),

@@ -114,7 +114,11 @@ class JsonScan {
 
   private literal(): Scalar {
     const start = this.pos;
-    for (const [word, value] of [['true', true], ['false', false], ['null', null]] as const) {
+    for (const [word, value] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
       if (this.text.startsWith(word, start)) {
         this.pos += word.length;
         return this.scalar(value, start);

@@ -6,11 +6,39 @@
 import { findNowLiterals, findWords, lineOf, outlineQuery } from './sql-tokens.ts';
 
 /** Clock functions the engines pin to a fixture's declared as-of instant (DuckDB macros; SQLite's clock). */
-export const FROZEN_CLOCK_FUNCTIONS = ['current_date', 'today', 'now', 'current_timestamp', 'get_current_timestamp', 'transaction_timestamp', 'localtimestamp'] as const;
+export const FROZEN_CLOCK_FUNCTIONS = [
+  'current_date',
+  'today',
+  'now',
+  'current_timestamp',
+  'get_current_timestamp',
+  'transaction_timestamp',
+  'localtimestamp',
+] as const;
 /** Clock functions no engine freezes. */
-export const UNFROZEN_CLOCK_FUNCTIONS = ['current_time', 'localtime', 'get_current_time', 'statement_timestamp', 'clock_timestamp', 'unixepoch', 'epoch_ms_now'] as const;
+export const UNFROZEN_CLOCK_FUNCTIONS = [
+  'current_time',
+  'localtime',
+  'get_current_time',
+  'statement_timestamp',
+  'clock_timestamp',
+  'unixepoch',
+  'epoch_ms_now',
+] as const;
 /** Functions and clauses whose result changes from run to run. */
-export const NONDETERMINISTIC = ['random', 'randomblob', 'uuid', 'gen_random_uuid', 'uuidv4', 'uuidv7', 'setseed', 'nextval', 'currval', 'tablesample', 'sample'] as const;
+export const NONDETERMINISTIC = [
+  'random',
+  'randomblob',
+  'uuid',
+  'gen_random_uuid',
+  'uuidv4',
+  'uuidv7',
+  'setseed',
+  'nextval',
+  'currval',
+  'tablesample',
+  'sample',
+] as const;
 
 export interface LexicalFinding {
   code: 'clock_dependent' | 'nondeterministic';
@@ -29,13 +57,30 @@ export function lintReferenceText(sql: string, fixtureHasAsOf: boolean): Lexical
   const findings: LexicalFinding[] = [];
   for (const hit of findWords(sql, FROZEN_CLOCK_FUNCTIONS))
     if (!fixtureHasAsOf)
-      findings.push({ code: 'clock_dependent', line: lineOf(sql, hit.offset), message: `${hit.name} reads the clock and the fixture declares no as-of instant: the expected result would change with the day it runs.` });
+      findings.push({
+        code: 'clock_dependent',
+        line: lineOf(sql, hit.offset),
+        message: `${hit.name} reads the clock and the fixture declares no as-of instant: the expected result would change with the day it runs.`,
+      });
   for (const hit of findWords(sql, UNFROZEN_CLOCK_FUNCTIONS))
-    findings.push({ code: 'clock_dependent', line: lineOf(sql, hit.offset), message: `${hit.name} reads a clock the engines do not freeze.` });
+    findings.push({
+      code: 'clock_dependent',
+      line: lineOf(sql, hit.offset),
+      message: `${hit.name} reads a clock the engines do not freeze.`,
+    });
   for (const offset of findNowLiterals(sql))
-    if (!fixtureHasAsOf) findings.push({ code: 'clock_dependent', line: lineOf(sql, offset), message: "'now' reads the clock and the fixture declares no as-of instant." });
+    if (!fixtureHasAsOf)
+      findings.push({
+        code: 'clock_dependent',
+        line: lineOf(sql, offset),
+        message: "'now' reads the clock and the fixture declares no as-of instant.",
+      });
   for (const hit of findWords(sql, NONDETERMINISTIC))
-    findings.push({ code: 'nondeterministic', line: lineOf(sql, hit.offset), message: `${hit.name} makes the result differ from run to run.` });
+    findings.push({
+      code: 'nondeterministic',
+      line: lineOf(sql, hit.offset),
+      message: `${hit.name} makes the result differ from run to run.`,
+    });
   return findings;
 }
 
@@ -70,13 +115,26 @@ export function limitTieProbes(sql: string, outputColumns: readonly string[]): T
   if (!q.limit) return { kind: 'none' };
   const { count, offset } = q.limit;
   const body = q.sql.slice(0, q.limit.start).trimEnd();
-  if (!q.orderBy) return { kind: 'unordered_limit', limit: count, offset, countSql: `SELECT count(*) AS n FROM (${body}) AS __lint_q` };
+  if (!q.orderBy)
+    return {
+      kind: 'unordered_limit',
+      limit: count,
+      offset,
+      countSql: `SELECT count(*) AS n FROM (${body}) AS __lint_q`,
+    };
   const window = `LIMIT 2 OFFSET ${offset + Math.max(count, 1) - 1}`;
   const probes: string[] = [];
   const keys = q.orderBy.keys;
   if (q.selectList && !q.setOperation && !q.distinct) {
-    const extra = keys.map((k, i) => `, (${/^\d+$/.test(k.expression) ? keyOverOutput(k.expression, outputColumns) : k.expression}) AS "__lint_key_${i}"`).join('');
-    probes.push(`${q.sql.slice(0, q.selectList.end)}${extra}${q.sql.slice(q.selectList.end, q.limit.start).trimEnd()} ${window}`);
+    const extra = keys
+      .map(
+        (k, i) =>
+          `, (${/^\d+$/.test(k.expression) ? keyOverOutput(k.expression, outputColumns) : k.expression}) AS "__lint_key_${i}"`,
+      )
+      .join('');
+    probes.push(
+      `${q.sql.slice(0, q.selectList.end)}${extra}${q.sql.slice(q.selectList.end, q.limit.start).trimEnd()} ${window}`,
+    );
   }
   const beforeOrder = q.sql.slice(0, q.orderBy.start).trimEnd();
   const over = keys.map((k) => keyOverOutput(k.expression, outputColumns));

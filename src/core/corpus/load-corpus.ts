@@ -12,8 +12,20 @@ import type { ResultTable } from '../value/kind.ts';
 import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
 import { closest, keysOf, nodeAtPath, pairOf, Source } from './source.ts';
 import {
-  ARMS, DIFFICULTIES, isStratumOf, SHAPES, STRATA, strataCounts,
-  type Arm, type Corpus, type CorpusCase, type DeclaredCounts, type Difficulty, type LoadedCorpus, type Shape, type Stratum,
+  ARMS,
+  DIFFICULTIES,
+  isStratumOf,
+  SHAPES,
+  STRATA,
+  strataCounts,
+  type Arm,
+  type Corpus,
+  type CorpusCase,
+  type DeclaredCounts,
+  type Difficulty,
+  type LoadedCorpus,
+  type Shape,
+  type Stratum,
 } from './types.ts';
 import { decodeUtf8Strict } from './utf8.ts';
 
@@ -34,7 +46,20 @@ export type CorpusLoadResult =
 
 const TOP_FIELDS = ['corpus', 'version', 'engine', 'description', 'case_count', 'strata', 'cases'] as const;
 const CASE_FIELDS = [
-  'id', 'fixture', 'question', 'evidence', 'reference_sql', 'shape', 'order_matters', 'difficulty', 'tags', 'config', 'expected', 'arm', 'stratum', 'rationale',
+  'id',
+  'fixture',
+  'question',
+  'evidence',
+  'reference_sql',
+  'shape',
+  'order_matters',
+  'difficulty',
+  'tags',
+  'config',
+  'expected',
+  'arm',
+  'stratum',
+  'rationale',
 ] as const;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
@@ -48,7 +73,10 @@ function jsonSyntaxError(text: string): { line: number; column: number; message:
     JSON.parse(text);
     return null;
   } catch (thrown) {
-    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(/\s*\(line \d+ column \d+\)$/, '');
+    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(
+      /\s*\(line \d+ column \d+\)$/,
+      '',
+    );
     const at = /at position (\d+)/.exec(message);
     const offset = at ? Number(at[1]) : text.length;
     const before = text.slice(0, offset);
@@ -67,30 +95,63 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
 
   const maxBytes = options.maxBytes ?? DEFAULT_CORPUS_MAX_BYTES;
   if (sizeBytes > maxBytes) {
-    problems.push({ severity: 'error', code: 'file_too_large', file, message: `The file has ${sizeBytes} bytes; the limit is ${maxBytes}.` });
+    problems.push({
+      severity: 'error',
+      code: 'file_too_large',
+      file,
+      message: `The file has ${sizeBytes} bytes; the limit is ${maxBytes}.`,
+    });
     return failed();
   }
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
-    problems.push({ severity: 'error', code: 'not_utf8', file, line: decoded.line, column: decoded.column, message: `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.` });
+    problems.push({
+      severity: 'error',
+      code: 'not_utf8',
+      file,
+      line: decoded.line,
+      column: decoded.column,
+      message: `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.`,
+    });
     return failed();
   }
   // A JSON corpus is told about in JSON's terms (YAML would parse most of it and word its errors as YAML).
   const json = looksLikeJson(file, decoded.text);
   const jsonError = json ? jsonSyntaxError(decoded.text) : null;
   if (jsonError) {
-    problems.push({ severity: 'error', code: 'syntax_error', file, line: jsonError.line, column: jsonError.column, message: `Not valid JSON: ${jsonError.message}.` });
+    problems.push({
+      severity: 'error',
+      code: 'syntax_error',
+      file,
+      line: jsonError.line,
+      column: jsonError.column,
+      message: `Not valid JSON: ${jsonError.message}.`,
+    });
     return failed();
   }
   const source = new Source(decoded.text, { json });
   const syntax = source.errors();
   if (syntax.length > 0) {
-    for (const e of syntax) problems.push({ severity: 'error', code: 'syntax_error', file, line: e.line, column: e.column, message: e.message });
+    for (const e of syntax)
+      problems.push({
+        severity: 'error',
+        code: 'syntax_error',
+        file,
+        line: e.line,
+        column: e.column,
+        message: e.message,
+      });
     return failed();
   }
   const root = source.doc.contents;
   if (!isMap(root)) {
-    problems.push({ severity: 'error', code: 'not_a_mapping', file, ...source.position(root), message: 'The document must be a mapping with corpus, version, engine and cases.' });
+    problems.push({
+      severity: 'error',
+      code: 'not_a_mapping',
+      file,
+      ...source.position(root),
+      message: 'The document must be a mapping with corpus, version, engine and cases.',
+    });
     return failed();
   }
 
@@ -121,14 +182,24 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
       const first = seen.get(parsed.id);
       if (seen.has(parsed.id)) {
         const idNode = isMap(item) ? pairOf(item, 'id')?.value : undefined;
-        v.push('duplicate_id', idNode ?? (item as Node), `The id '${parsed.id}' is already used by the case at line ${first ?? '?'}.`, { case_id: parsed.id, case_index: index, field: 'id' });
+        v.push(
+          'duplicate_id',
+          idNode ?? (item as Node),
+          `The id '${parsed.id}' is already used by the case at line ${first ?? '?'}.`,
+          { case_id: parsed.id, case_index: index, field: 'id' },
+        );
       } else seen.set(parsed.id, parsed.line);
       cases.push(parsed);
     });
   }
 
   if (declared.cases !== undefined && casesPair && isSeq(casesPair.value) && declared.cases !== caseCount)
-    v.push('count_mismatch', pairOf(root, 'case_count')?.value, `case_count declares ${declared.cases} cases; the file has ${caseCount}.`, { field: 'case_count' });
+    v.push(
+      'count_mismatch',
+      pairOf(root, 'case_count')?.value,
+      `case_count declares ${declared.cases} cases; the file has ${caseCount}.`,
+      { field: 'case_count' },
+    );
   if (declared.strata) v.checkStrata(root, declared.strata, cases);
 
   if (hasErrors(problems) || name === undefined || version === undefined || engine === undefined) return failed();
@@ -150,20 +221,37 @@ class Validator {
     private readonly problems: LoadProblem[],
   ) {}
 
-  push(code: ProblemCode, node: Node | null | undefined, message: string, extra: Partial<LoadProblem> = {}, severity: 'error' | 'warning' = 'error'): void {
+  push(
+    code: ProblemCode,
+    node: Node | null | undefined,
+    message: string,
+    extra: Partial<LoadProblem> = {},
+    severity: 'error' | 'warning' = 'error',
+  ): void {
     this.problems.push({ severity, code, file: this.file, ...this.source.position(node), ...extra, message });
   }
 
   unknownField(node: Node, key: string, known: readonly string[], extra: Partial<LoadProblem> = {}): void {
     const hint = closest(key, known);
-    this.push('unknown_field', node, `Unknown field '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; it is ignored.`, { ...extra, field: key }, 'warning');
+    this.push(
+      'unknown_field',
+      node,
+      `Unknown field '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; it is ignored.`,
+      { ...extra, field: key },
+      'warning',
+    );
   }
 
   private value(map: YAMLMap, key: string, opts: FieldOptions): { node: Node; value: unknown } | undefined {
     const pair = pairOf(map, key);
     const value = pair?.value ? this.source.toJS(pair.value) : undefined;
     if (!pair || value === undefined || value === null) {
-      if (opts.required) this.push('missing_field', pair?.value ?? pair?.key ?? map, `Required field '${key}' is missing.`, { field: key, case_id: opts.case_id, case_index: opts.case_index });
+      if (opts.required)
+        this.push('missing_field', pair?.value ?? pair?.key ?? map, `Required field '${key}' is missing.`, {
+          field: key,
+          case_id: opts.case_id,
+          case_index: opts.case_index,
+        });
       return undefined;
     }
     return { node: pair.value!, value };
@@ -173,11 +261,19 @@ class Validator {
     const got = this.value(map, key, opts);
     if (!got) return undefined;
     if (typeof got.value !== 'string') {
-      this.push('invalid_field', got.node, `'${key}' must be a string.`, { field: key, case_id: opts.case_id, case_index: opts.case_index });
+      this.push('invalid_field', got.node, `'${key}' must be a string.`, {
+        field: key,
+        case_id: opts.case_id,
+        case_index: opts.case_index,
+      });
       return undefined;
     }
     if ((opts.nonEmpty ?? opts.required) && got.value.trim() === '') {
-      this.push(opts.required ? 'missing_field' : 'invalid_field', got.node, `'${key}' is empty.`, { field: key, case_id: opts.case_id, case_index: opts.case_index });
+      this.push(opts.required ? 'missing_field' : 'invalid_field', got.node, `'${key}' is empty.`, {
+        field: key,
+        case_id: opts.case_id,
+        case_index: opts.case_index,
+      });
       return undefined;
     }
     return got.value;
@@ -187,7 +283,11 @@ class Validator {
     const got = this.value(map, key, opts);
     if (!got) return undefined;
     if (typeof got.value !== 'number' || !Number.isSafeInteger(got.value) || got.value < (opts.min ?? 0)) {
-      this.push('invalid_field', got.node, `'${key}' must be an integer ≥ ${opts.min ?? 0}.`, { field: key, case_id: opts.case_id, case_index: opts.case_index });
+      this.push('invalid_field', got.node, `'${key}' must be an integer ≥ ${opts.min ?? 0}.`, {
+        field: key,
+        case_id: opts.case_id,
+        case_index: opts.case_index,
+      });
       return undefined;
     }
     return got.value;
@@ -197,20 +297,37 @@ class Validator {
     const got = this.value(map, key, opts);
     if (!got) return undefined;
     if (typeof got.value !== 'boolean') {
-      this.push('invalid_field', got.node, `'${key}' must be true or false.`, { field: key, case_id: opts.case_id, case_index: opts.case_index });
+      this.push('invalid_field', got.node, `'${key}' must be true or false.`, {
+        field: key,
+        case_id: opts.case_id,
+        case_index: opts.case_index,
+      });
       return undefined;
     }
     return got.value;
   }
 
-  oneOf(map: YAMLMap, key: string, allowed: readonly string[], code: ProblemCode, opts: FieldOptions): string | undefined {
+  oneOf(
+    map: YAMLMap,
+    key: string,
+    allowed: readonly string[],
+    code: ProblemCode,
+    opts: FieldOptions,
+  ): string | undefined {
     const got = this.value(map, key, opts);
     if (!got) return undefined;
     if (typeof got.value !== 'string' || !allowed.includes(got.value)) {
       const hint = typeof got.value === 'string' ? closest(got.value, allowed) : undefined;
-      this.push(code, got.node, `'${key}' is ${JSON.stringify(got.value)}; expected one of ${allowed.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}.`, {
-        field: key, case_id: opts.case_id, case_index: opts.case_index,
-      });
+      this.push(
+        code,
+        got.node,
+        `'${key}' is ${JSON.stringify(got.value)}; expected one of ${allowed.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}.`,
+        {
+          field: key,
+          case_id: opts.case_id,
+          case_index: opts.case_index,
+        },
+      );
       return undefined;
     }
     return got.value;
@@ -230,11 +347,18 @@ class Validator {
     for (const armPair of pair.value.items) {
       const arm = this.source.toJS(armPair.key as Node);
       if (typeof arm !== 'string' || !(ARMS as readonly string[]).includes(arm)) {
-        this.push('unknown_arm', armPair.key as Node, `strata names the arm ${JSON.stringify(arm)}; expected must_refuse or must_answer.`, { field: 'strata' });
+        this.push(
+          'unknown_arm',
+          armPair.key as Node,
+          `strata names the arm ${JSON.stringify(arm)}; expected must_refuse or must_answer.`,
+          { field: 'strata' },
+        );
         continue;
       }
       if (!isMap(armPair.value)) {
-        this.push('invalid_field', armPair.value as Node, `strata.${arm} must map strata to counts.`, { field: `strata.${arm}` });
+        this.push('invalid_field', armPair.value as Node, `strata.${arm} must map strata to counts.`, {
+          field: `strata.${arm}`,
+        });
         continue;
       }
       const counts: Partial<Record<Stratum, number>> = {};
@@ -242,11 +366,21 @@ class Validator {
         const stratum = this.source.toJS(sPair.key as Node);
         const count = this.source.toJS(sPair.value as Node);
         if (typeof stratum !== 'string' || !isStratumOf(arm as Arm, stratum)) {
-          this.push('unknown_stratum', sPair.key as Node, `strata.${arm} names ${JSON.stringify(stratum)}, which is not a stratum of ${arm} (${STRATA[arm as Arm].join(', ')}).`, { field: `strata.${arm}` });
+          this.push(
+            'unknown_stratum',
+            sPair.key as Node,
+            `strata.${arm} names ${JSON.stringify(stratum)}, which is not a stratum of ${arm} (${STRATA[arm as Arm].join(', ')}).`,
+            { field: `strata.${arm}` },
+          );
           continue;
         }
         if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0) {
-          this.push('invalid_field', sPair.value as Node, `strata.${arm}.${stratum} must be a count (an integer ≥ 0).`, { field: `strata.${arm}.${stratum}` });
+          this.push(
+            'invalid_field',
+            sPair.value as Node,
+            `strata.${arm}.${stratum} must be a count (an integer ≥ 0).`,
+            { field: `strata.${arm}.${stratum}` },
+          );
           continue;
         }
         counts[stratum] = count;
@@ -267,14 +401,29 @@ class Validator {
         const have = actual[arm][stratum] ?? 0;
         if (want === undefined) {
           if (have > 0 && declared[arm] !== undefined)
-            this.push('count_mismatch', armNode, `strata.${arm} declares no count for ${stratum}, but ${have} case(s) are in it.`, { field: `strata.${arm}.${stratum}` });
+            this.push(
+              'count_mismatch',
+              armNode,
+              `strata.${arm} declares no count for ${stratum}, but ${have} case(s) are in it.`,
+              { field: `strata.${arm}.${stratum}` },
+            );
           else if (have > 0)
-            this.push('count_mismatch', strataNode, `strata declares no counts for ${arm}, but ${have} case(s) are in ${arm}/${stratum}.`, { field: `strata.${arm}` });
+            this.push(
+              'count_mismatch',
+              strataNode,
+              `strata declares no counts for ${arm}, but ${have} case(s) are in ${arm}/${stratum}.`,
+              { field: `strata.${arm}` },
+            );
           continue;
         }
         if (want !== have) {
           const node = armNode && isMap(armNode) ? pairOf(armNode, stratum)?.value : armNode;
-          this.push('count_mismatch', node, `strata.${arm}.${stratum} declares ${want} case(s); the file has ${have}.`, { field: `strata.${arm}.${stratum}` });
+          this.push(
+            'count_mismatch',
+            node,
+            `strata.${arm}.${stratum} declares ${want} case(s); the file has ${have}.`,
+            { field: `strata.${arm}.${stratum}` },
+          );
         }
       }
     }
@@ -288,9 +437,15 @@ class Validator {
     const idPair = pairOf(node, 'id');
     const rawId = idPair?.value ? this.source.toJS(idPair.value) : undefined;
     let id: string | undefined;
-    if (rawId === undefined || rawId === null) this.push('missing_field', node, 'The case has no id.', { case_index: index, field: 'id' });
+    if (rawId === undefined || rawId === null)
+      this.push('missing_field', node, 'The case has no id.', { case_index: index, field: 'id' });
     else if ((typeof rawId !== 'string' && typeof rawId !== 'number') || !ID_PATTERN.test(String(rawId)))
-      this.push('invalid_field', idPair!.value, `The id ${JSON.stringify(rawId)} must be letters, digits and . _ : - (at most 128, starting with a letter or digit).`, { case_index: index, field: 'id' });
+      this.push(
+        'invalid_field',
+        idPair!.value,
+        `The id ${JSON.stringify(rawId)} must be letters, digits and . _ : - (at most 128, starting with a letter or digit).`,
+        { case_index: index, field: 'id' },
+      );
     else id = String(rawId);
     const at = { case_id: id, case_index: index };
     const line = this.source.position(node)?.line;
@@ -301,7 +456,12 @@ class Validator {
     const fixture = this.string(node, 'fixture', { required: true, ...at });
     if (fixture !== undefined && knownFixtures && !knownFixtures.includes(fixture)) {
       const hint = closest(fixture, knownFixtures);
-      this.push('unknown_fixture', pairOf(node, 'fixture')!.value, `Unknown fixture '${fixture}'; known: ${knownFixtures.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}.`, { ...at, field: 'fixture' });
+      this.push(
+        'unknown_fixture',
+        pairOf(node, 'fixture')!.value,
+        `Unknown fixture '${fixture}'; known: ${knownFixtures.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}.`,
+        { ...at, field: 'fixture' },
+      );
     }
     const question = this.string(node, 'question', { required: true, ...at });
     const arm = this.oneOf(node, 'arm', ARMS, 'unknown_arm', at) as Arm | undefined;
@@ -311,9 +471,18 @@ class Validator {
       if (pairOf(node, 'arm') === undefined)
         this.push('missing_field', node, `The case has a stratum (${stratumRaw}) but no arm.`, { ...at, field: 'arm' });
       else if (arm && !isStratumOf(arm, stratumRaw))
-        this.push('unknown_stratum', pairOf(node, 'stratum')!.value, `'${stratumRaw}' is not a stratum of ${arm}; expected one of ${STRATA[arm].join(', ')}.`, { ...at, field: 'stratum' });
+        this.push(
+          'unknown_stratum',
+          pairOf(node, 'stratum')!.value,
+          `'${stratumRaw}' is not a stratum of ${arm}; expected one of ${STRATA[arm].join(', ')}.`,
+          { ...at, field: 'stratum' },
+        );
       else if (arm) stratum = stratumRaw as Stratum;
-    } else if (arm) this.push('missing_field', pairOf(node, 'arm')!.value, `A ${arm} case needs a stratum.`, { ...at, field: 'stratum' });
+    } else if (arm)
+      this.push('missing_field', pairOf(node, 'arm')!.value, `A ${arm} case needs a stratum.`, {
+        ...at,
+        field: 'stratum',
+      });
 
     const refusal = arm === 'must_refuse';
     const refPair = pairOf(node, 'reference_sql');
@@ -321,23 +490,46 @@ class Validator {
     let referenceSql: string | undefined;
     let alternativeSql: string[] | undefined;
     if (refusal) {
-      if (refPair) this.push('unexpected_reference', refPair.value ?? refPair.key as Node, 'A must_refuse case has no answer: a reference SQL would make answering it look correct.', { ...at, field: 'reference_sql' });
+      if (refPair)
+        this.push(
+          'unexpected_reference',
+          refPair.value ?? (refPair.key as Node),
+          'A must_refuse case has no answer: a reference SQL would make answering it look correct.',
+          { ...at, field: 'reference_sql' },
+        );
     } else if (refRaw === undefined || refRaw === null || (typeof refRaw === 'string' && refRaw.trim() === '')) {
-      this.push('missing_reference', refPair?.value ?? node, `The case has no reference_sql${arm ? ` (a ${arm} case needs one)` : ''}.`, { ...at, field: 'reference_sql' });
+      this.push(
+        'missing_reference',
+        refPair?.value ?? node,
+        `The case has no reference_sql${arm ? ` (a ${arm} case needs one)` : ''}.`,
+        { ...at, field: 'reference_sql' },
+      );
     } else if (Array.isArray(refRaw)) {
       // Several accepted references: the first is the primary (its frozen result is `expected`).
       const bad = refRaw.findIndex((r) => typeof r !== 'string' || r.trim() === '');
-      if (refRaw.length === 0) this.push('missing_reference', refPair!.value, 'reference_sql is an empty list.', { ...at, field: 'reference_sql' });
-      else if (bad >= 0) this.push('invalid_field', refPair!.value, `reference_sql[${bad}] must be a non-empty string.`, { ...at, field: `reference_sql[${bad}]` });
+      if (refRaw.length === 0)
+        this.push('missing_reference', refPair!.value, 'reference_sql is an empty list.', {
+          ...at,
+          field: 'reference_sql',
+        });
+      else if (bad >= 0)
+        this.push('invalid_field', refPair!.value, `reference_sql[${bad}] must be a non-empty string.`, {
+          ...at,
+          field: `reference_sql[${bad}]`,
+        });
       else {
         referenceSql = refRaw[0] as string;
         alternativeSql = (refRaw as string[]).slice(1);
       }
     } else if (typeof refRaw !== 'string') {
-      this.push('invalid_field', refPair!.value, "'reference_sql' must be a string or a list of strings.", { ...at, field: 'reference_sql' });
+      this.push('invalid_field', refPair!.value, "'reference_sql' must be a string or a list of strings.", {
+        ...at,
+        field: 'reference_sql',
+      });
     } else referenceSql = refRaw;
 
-    const shape = this.oneOf(node, 'shape', SHAPES, 'unknown_shape', { ...at, required: !refusal }) as Shape | undefined;
+    const shape = this.oneOf(node, 'shape', SHAPES, 'unknown_shape', { ...at, required: !refusal }) as
+      Shape | undefined;
     const orderMatters = this.boolean(node, 'order_matters', at);
     const difficulty = this.oneOf(node, 'difficulty', DIFFICULTIES, 'unknown_difficulty', at) as Difficulty | undefined;
     const tags = this.tags(node, at);
@@ -348,18 +540,35 @@ class Validator {
     let expected: ResultTable | undefined;
     const expectedPair = pairOf(node, 'expected');
     if (expectedPair?.value) {
-      if (refusal) this.push('unexpected_reference', expectedPair.value, 'A must_refuse case has no expected result.', { ...at, field: 'expected' });
+      if (refusal)
+        this.push('unexpected_reference', expectedPair.value, 'A must_refuse case has no expected result.', {
+          ...at,
+          field: 'expected',
+        });
       try {
         expected = decodeResultTable(this.source.toJS(expectedPair.value), 'expected');
       } catch (error) {
         if (!(error instanceof CodecError)) throw error;
-        this.push('bad_expected', nodeAtPath(expectedPair.value, error.path), error.message, { ...at, field: error.path });
+        this.push('bad_expected', nodeAtPath(expectedPair.value, error.path), error.message, {
+          ...at,
+          field: error.path,
+        });
       }
     }
     if (shape === 'scalar' && expected && (expected.columns.length !== 1 || expected.rows.length !== 1))
-      this.push('shape_contradiction', expectedPair!.value, `A scalar case must return exactly one row and one column; expected has ${expected.rows.length} row(s) and ${expected.columns.length} column(s).`, { ...at, field: 'expected' });
+      this.push(
+        'shape_contradiction',
+        expectedPair!.value,
+        `A scalar case must return exactly one row and one column; expected has ${expected.rows.length} row(s) and ${expected.columns.length} column(s).`,
+        { ...at, field: 'expected' },
+      );
     if (shape === 'top_n' && orderMatters !== true)
-      this.push('shape_contradiction', pairOf(node, 'order_matters')?.value ?? node, 'A top_n case ranks its rows: order_matters must be true.', { ...at, field: 'order_matters' });
+      this.push(
+        'shape_contradiction',
+        pairOf(node, 'order_matters')?.value ?? node,
+        'A top_n case ranks its rows: order_matters must be true.',
+        { ...at, field: 'order_matters' },
+      );
 
     if (id === undefined || fixture === undefined || question === undefined) return undefined;
     const out: CorpusCase = { id, fixture, question, orderMatters: orderMatters ?? false, tags };
@@ -388,14 +597,19 @@ class Validator {
     const raw = got.value as Record<string, unknown>;
     const resolved = resolveEvaluationConfig(raw);
     if (!resolved.ok) {
-      const field = resolved.error.location?.startsWith('config.') ? resolved.error.location : `config${resolved.error.location && resolved.error.location !== 'config' ? `.${resolved.error.location}` : ''}`;
+      const field = resolved.error.location?.startsWith('config.')
+        ? resolved.error.location
+        : `config${resolved.error.location && resolved.error.location !== 'config' ? `.${resolved.error.location}` : ''}`;
       const key = field.split('.')[1];
       const keyNode = key && isMap(got.node) ? pairOf(got.node, key)?.value : undefined;
       this.push('invalid_field', keyNode ?? got.node, `config: ${resolved.error.message}`, { ...at, field });
       return undefined;
     }
     if (raw.enable_ai_judge !== undefined) {
-      this.push('invalid_field', got.node, 'config: enable_ai_judge is a run setting, not a case setting.', { ...at, field: 'config.enable_ai_judge' });
+      this.push('invalid_field', got.node, 'config: enable_ai_judge is a run setting, not a case setting.', {
+        ...at,
+        field: 'config.enable_ai_judge',
+      });
       return undefined;
     }
     return { ...raw };

@@ -61,7 +61,9 @@ export interface LoadRunOptions {
   format?: 'json' | 'jsonl';
 }
 
-export type RunLoadResult = { ok: true; run: LoadedRun; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[]; sha256: string; sizeBytes: number };
+export type RunLoadResult =
+  | { ok: true; run: LoadedRun; problems: LoadProblem[] }
+  | { ok: false; problems: LoadProblem[]; sha256: string; sizeBytes: number };
 
 const META_FIELDS = ['agent', 'model', 'path', 'created_at', 'corpus', 'corpus_sha256', 'notes'] as const;
 const RECORD_FIELDS = ['id', 'sql', 'declined', 'decline_reason', 'enriched_question', 'path', 'model'] as const;
@@ -80,8 +82,12 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
   const sizeBytes = bytes.length;
   const problems: LoadProblem[] = [];
   const failed = (): RunLoadResult => ({ ok: false, problems, sha256, sizeBytes });
-  const push = (code: ProblemCode, message: string, extra: Partial<LoadProblem> = {}, severity: 'error' | 'warning' = 'error') =>
-    problems.push({ severity, code, file, ...extra, message });
+  const push = (
+    code: ProblemCode,
+    message: string,
+    extra: Partial<LoadProblem> = {},
+    severity: 'error' | 'warning' = 'error',
+  ) => problems.push({ severity, code, file, ...extra, message });
 
   const maxBytes = options.maxBytes ?? DEFAULT_RUN_MAX_BYTES;
   if (sizeBytes > maxBytes) {
@@ -90,17 +96,25 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
   }
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
-    push('not_utf8', `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.`, { line: decoded.line, column: decoded.column });
+    push('not_utf8', `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.`, {
+      line: decoded.line,
+      column: decoded.column,
+    });
     return failed();
   }
   const text = decoded.text;
   // An empty file is a failed export, not a run with no answers: grading it would overwrite --out with all no_query.
   if (text.trim() === '') {
-    push('empty_file', `The run file is empty (${sizeBytes} bytes); expected {"run": {...}, "records": [...]}, a list of records, or JSONL.`);
+    push(
+      'empty_file',
+      `The run file is empty (${sizeBytes} bytes); expected {"run": {...}, "records": [...]}, a list of records, or JSONL.`,
+    );
     return failed();
   }
   const lower = file.toLowerCase();
-  const jsonl = options.format ? options.format === 'jsonl' : lower.endsWith('.jsonl') || lower.endsWith('.ndjson') || (!lower.endsWith('.json') && looksLikeJsonl(text));
+  const jsonl = options.format
+    ? options.format === 'jsonl'
+    : lower.endsWith('.jsonl') || lower.endsWith('.ndjson') || (!lower.endsWith('.json') && looksLikeJsonl(text));
 
   let meta: Item | undefined;
   const items: Item[] = [];
@@ -113,12 +127,22 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
       try {
         value = JSON.parse(line);
       } catch (error) {
-        push('syntax_error', `Line ${i + 1} is not a JSON value: ${error instanceof Error ? error.message : String(error)}.`, { line: i + 1 });
+        push(
+          'syntax_error',
+          `Line ${i + 1} is not a JSON value: ${error instanceof Error ? error.message : String(error)}.`,
+          { line: i + 1 },
+        );
         continue;
       }
-      const isHeader = typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 1 && 'run' in value;
+      const isHeader =
+        typeof value === 'object' &&
+        value !== null &&
+        !Array.isArray(value) &&
+        Object.keys(value).length === 1 &&
+        'run' in value;
       if (isHeader) {
-        if (meta || items.length > 0) push('run_metadata', 'The run metadata line must come first, once.', { line: i + 1 });
+        if (meta || items.length > 0)
+          push('run_metadata', 'The run metadata line must come first, once.', { line: i + 1 });
         else meta = { value: (value as { run: unknown }).run, line: i + 1 };
       } else items.push({ value, line: i + 1 });
     }
@@ -145,17 +169,28 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
     if (isSeq(root)) fromSeq(root);
     else if (isMap(root)) {
       for (const { key, node } of keysOf(root))
-        if (key !== 'run' && key !== 'records') push('unknown_field', `Unknown top-level field '${key}'; a run file has run and records.`, { line: source.position(node)?.line, field: key }, 'warning');
+        if (key !== 'run' && key !== 'records')
+          push(
+            'unknown_field',
+            `Unknown top-level field '${key}'; a run file has run and records.`,
+            { line: source.position(node)?.line, field: key },
+            'warning',
+          );
       const runNode = pairOf(root, 'run')?.value;
       if (runNode) meta = { value: source.toJS(runNode), line: source.position(runNode)?.line };
       const records = pairOf(root, 'records')?.value;
       if (!records || !isSeq(records)) {
-        push('missing_field', 'A run file needs a records list.', { line: source.position(root)?.line, field: 'records' });
+        push('missing_field', 'A run file needs a records list.', {
+          line: source.position(root)?.line,
+          field: 'records',
+        });
         return failed();
       }
       fromSeq(records);
     } else {
-      push('not_a_mapping', 'A run file is {"run": {...}, "records": [...]}, a list of records, or JSONL.', { line: source.position(root)?.line });
+      push('not_a_mapping', 'A run file is {"run": {...}, "records": [...]}, a list of records, or JSONL.', {
+        line: source.position(root)?.line,
+      });
       return failed();
     }
   }
@@ -167,7 +202,11 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
     const record = readRecord(item, index, metadata, push);
     if (!record) return;
     if (seen.has(record.id)) {
-      push('duplicate_record', `Case '${record.id}' already has a record (line ${seen.get(record.id) ?? '?'}); a run answers each case once.`, { line: item.line, case_id: record.id, case_index: index, field: 'id' });
+      push(
+        'duplicate_record',
+        `Case '${record.id}' already has a record (line ${seen.get(record.id) ?? '?'}); a run answers each case once.`,
+        { line: item.line, case_id: record.id, case_index: index, field: 'id' },
+      );
       return;
     }
     seen.set(record.id, item.line);
@@ -180,14 +219,22 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
     for (const r of records) {
       if (!known.has(r.id)) {
         const hint = closest(r.id, options.caseIds);
-        push('unknown_case', `The corpus has no case '${r.id}'${hint ? ` (did you mean '${hint}'?)` : ''}.`, { line: r.line, case_id: r.id, field: 'id' });
+        push('unknown_case', `The corpus has no case '${r.id}'${hint ? ` (did you mean '${hint}'?)` : ''}.`, {
+          line: r.line,
+          case_id: r.id,
+          field: 'id',
+        });
       }
     }
     missingIds = options.caseIds.filter((id) => !seen.has(id));
   }
 
   if (hasErrors(problems)) return failed();
-  return { ok: true, run: { file, sha256, sizeBytes, format: jsonl ? 'jsonl' : 'json', metadata, records, missingIds }, problems };
+  return {
+    ok: true,
+    run: { file, sha256, sizeBytes, format: jsonl ? 'jsonl' : 'json', metadata, records, missingIds },
+    problems,
+  };
 }
 
 function looksLikeJsonl(text: string): boolean {
@@ -200,7 +247,12 @@ type Push = (code: ProblemCode, message: string, extra?: Partial<LoadProblem>, s
 function readMetadata(meta: Item | undefined, push: Push): RunMetadata {
   const out: RunMetadata = {};
   if (!meta) {
-    push('run_metadata', 'The run has no metadata (agent, model, path, created_at); it can be graded but not compared with a baseline.', {}, 'warning');
+    push(
+      'run_metadata',
+      'The run has no metadata (agent, model, path, created_at); it can be graded but not compared with a baseline.',
+      {},
+      'warning',
+    );
     return out;
   }
   const value = meta.value;
@@ -212,41 +264,77 @@ function readMetadata(meta: Item | undefined, push: Push): RunMetadata {
   for (const key of Object.keys(record)) {
     if (!(META_FIELDS as readonly string[]).includes(key)) {
       const hint = closest(key, META_FIELDS);
-      push('unknown_field', `Unknown run field '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; it is ignored.`, { line: meta.line, field: `run.${key}` }, 'warning');
+      push(
+        'unknown_field',
+        `Unknown run field '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; it is ignored.`,
+        { line: meta.line, field: `run.${key}` },
+        'warning',
+      );
     }
   }
   const names: [keyof typeof record, keyof RunMetadata][] = [
-    ['agent', 'agent'], ['model', 'model'], ['path', 'path'], ['created_at', 'createdAt'], ['corpus', 'corpus'], ['corpus_sha256', 'corpusSha256'], ['notes', 'notes'],
+    ['agent', 'agent'],
+    ['model', 'model'],
+    ['path', 'path'],
+    ['created_at', 'createdAt'],
+    ['corpus', 'corpus'],
+    ['corpus_sha256', 'corpusSha256'],
+    ['notes', 'notes'],
   ];
   for (const [from, to] of names) {
     const v = record[from];
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string' || v.trim() === '') push('invalid_field', `run.${String(from)} must be a non-empty string.`, { line: meta.line, field: `run.${String(from)}` });
+    if (typeof v !== 'string' || v.trim() === '')
+      push('invalid_field', `run.${String(from)} must be a non-empty string.`, {
+        line: meta.line,
+        field: `run.${String(from)}`,
+      });
     else out[to] = v;
   }
   for (const required of ['agent', 'model', 'path', 'created_at'] as const) {
     if (record[required] === undefined || record[required] === null)
-      push('run_metadata', required === 'model'
-        ? 'run.model is missing: a run without a model identity cannot be scored against a baseline.'
-        : `run.${required} is missing.`, { line: meta.line, field: `run.${required}` }, 'warning');
+      push(
+        'run_metadata',
+        required === 'model'
+          ? 'run.model is missing: a run without a model identity cannot be scored against a baseline.'
+          : `run.${required} is missing.`,
+        { line: meta.line, field: `run.${required}` },
+        'warning',
+      );
   }
   if (out.createdAt !== undefined && !ISO_INSTANT.test(out.createdAt))
-    push('invalid_field', `run.created_at ${JSON.stringify(out.createdAt)} is not an ISO 8601 instant such as 2025-07-01T12:00:00Z.`, { line: meta.line, field: 'run.created_at' }, 'warning');
+    push(
+      'invalid_field',
+      `run.created_at ${JSON.stringify(out.createdAt)} is not an ISO 8601 instant such as 2025-07-01T12:00:00Z.`,
+      { line: meta.line, field: 'run.created_at' },
+      'warning',
+    );
   if (out.corpusSha256 !== undefined && !/^[0-9a-f]{64}$/.test(out.corpusSha256))
-    push('invalid_field', 'run.corpus_sha256 must be 64 lowercase hex digits.', { line: meta.line, field: 'run.corpus_sha256' });
+    push('invalid_field', 'run.corpus_sha256 must be 64 lowercase hex digits.', {
+      line: meta.line,
+      field: 'run.corpus_sha256',
+    });
   return out;
 }
 
 function readRecord(item: Item, index: number, metadata: RunMetadata, push: Push): RunRecord | undefined {
   const value = item.value;
-  const at = (field?: string): Partial<LoadProblem> => ({ line: (field && item.fieldLine?.(field)) || item.line, case_index: index, ...(field ? { field } : {}) });
+  const at = (field?: string): Partial<LoadProblem> => ({
+    line: (field && item.fieldLine?.(field)) || item.line,
+    case_index: index,
+    ...(field ? { field } : {}),
+  });
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     push('invalid_field', 'A record must be an object {id, sql, declined, ...}.', at());
     return undefined;
   }
   const r = value as Record<string, unknown>;
   if (typeof r.id !== 'string' || r.id.trim() === '') {
-    push(r.id === undefined ? 'missing_field' : 'invalid_field', 'A record needs a string id naming its case.', at('id'));
+    push(
+      r.id === undefined ? 'missing_field' : 'invalid_field',
+      'A record needs a string id naming its case.',
+      at('id'),
+    );
     return undefined;
   }
   const id = r.id;
@@ -254,7 +342,12 @@ function readRecord(item: Item, index: number, metadata: RunMetadata, push: Push
   for (const key of Object.keys(r)) {
     if (!(RECORD_FIELDS as readonly string[]).includes(key)) {
       const hint = closest(key, RECORD_FIELDS);
-      push('unknown_field', `Unknown record field '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; it is ignored.`, where(key), 'warning');
+      push(
+        'unknown_field',
+        `Unknown record field '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; it is ignored.`,
+        where(key),
+        'warning',
+      );
     }
   }
   let ok = true;
@@ -267,7 +360,12 @@ function readRecord(item: Item, index: number, metadata: RunMetadata, push: Push
     ok = false;
   }
   const optional: Partial<Record<'declineReason' | 'enrichedQuestion' | 'path' | 'model', string>> = {};
-  for (const [from, to] of [['decline_reason', 'declineReason'], ['enriched_question', 'enrichedQuestion'], ['path', 'path'], ['model', 'model']] as const) {
+  for (const [from, to] of [
+    ['decline_reason', 'declineReason'],
+    ['enriched_question', 'enrichedQuestion'],
+    ['path', 'path'],
+    ['model', 'model'],
+  ] as const) {
     const v = r[from];
     if (v === undefined || v === null) continue;
     if (typeof v !== 'string') {
@@ -278,7 +376,11 @@ function readRecord(item: Item, index: number, metadata: RunMetadata, push: Push
   if (!ok) return undefined;
   // {id} alone says nothing about the answer; "no query" must be said (sql: null), not implied.
   if (!('sql' in r) && !('declined' in r)) {
-    push('missing_field', 'The record has only an id: give sql (the query, or null for no query) or declined: true.', where('sql'));
+    push(
+      'missing_field',
+      'The record has only an id: give sql (the query, or null for no query) or declined: true.',
+      where('sql'),
+    );
     return undefined;
   }
   const declined = r.declined === true;
@@ -287,12 +389,29 @@ function readRecord(item: Item, index: number, metadata: RunMetadata, push: Push
     push('inconsistent_record', 'sql is empty: graded as no query produced.', where('sql'), 'warning');
     sql = null;
   }
-  if (declined && sql !== null) push('inconsistent_record', 'The record is declined but carries SQL: it is graded as a refusal and the SQL is not run.', where('sql'), 'warning');
-  if (!declined && optional.declineReason !== undefined) push('inconsistent_record', 'decline_reason is set but declined is not true.', where('decline_reason'), 'warning');
+  if (declined && sql !== null)
+    push(
+      'inconsistent_record',
+      'The record is declined but carries SQL: it is graded as a refusal and the SQL is not run.',
+      where('sql'),
+      'warning',
+    );
+  if (!declined && optional.declineReason !== undefined)
+    push('inconsistent_record', 'decline_reason is set but declined is not true.', where('decline_reason'), 'warning');
   if (optional.model !== undefined && metadata.model !== undefined && optional.model !== metadata.model)
-    push('inconsistent_record', `The record's model '${optional.model}' differs from the run's '${metadata.model}'.`, where('model'), 'warning');
+    push(
+      'inconsistent_record',
+      `The record's model '${optional.model}' differs from the run's '${metadata.model}'.`,
+      where('model'),
+      'warning',
+    );
   if (optional.path !== undefined && metadata.path !== undefined && optional.path !== metadata.path)
-    push('inconsistent_record', `The record's path '${optional.path}' differs from the run's '${metadata.path}'.`, where('path'), 'warning');
+    push(
+      'inconsistent_record',
+      `The record's path '${optional.path}' differs from the run's '${metadata.path}'.`,
+      where('path'),
+      'warning',
+    );
   const out: RunRecord = { id, sql, declined, ...optional };
   if (item.line !== undefined) out.line = item.line;
   return out;

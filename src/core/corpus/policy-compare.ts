@@ -11,7 +11,11 @@ export const zeroTolerancePolicyCompare: ResultCompare = (expected, actual, requ
   const comparison = compareResults(
     expected,
     actual,
-    { comparison_mode: request.orderMatters ? 'order-sensitive' : 'order-insensitive', numeric_abs_tolerance: 0, numeric_rel_tolerance: 0 },
+    {
+      comparison_mode: request.orderMatters ? 'order-sensitive' : 'order-insensitive',
+      numeric_abs_tolerance: 0,
+      numeric_rel_tolerance: 0,
+    },
     request.shape ? { shape: request.shape } : {},
   );
   return {

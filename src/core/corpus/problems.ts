@@ -16,7 +16,8 @@ export const PROBLEM_CODES = {
   duplicate_id: 'Two cases share one id.',
   unknown_fixture: 'The case names a fixture that does not exist.',
   unknown_shape: 'The shape is not one of scalar, group_by, top_n, time_series, rows.',
-  unknown_difficulty: 'The difficulty is not one of easy, medium, hard, extra (Spider) or simple, moderate, challenging (BIRD).',
+  unknown_difficulty:
+    'The difficulty is not one of easy, medium, hard, extra (Spider) or simple, moderate, challenging (BIRD).',
   missing_reference: 'The case has no reference SQL.',
   unexpected_reference: 'A must_refuse case carries a reference SQL.',
   unknown_arm: 'The arm is not must_refuse or must_answer.',

@@ -39,9 +39,18 @@ export interface SchemaDescription {
   edgeCases: string[];
 }
 
-const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : JSON.stringify(v));
-const texts = (v: unknown): string[] => (Array.isArray(v) ? v.map((x) => text(x) ?? '') : v === undefined || v === null ? [] : [text(v) ?? '']);
-const record = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const text = (v: unknown): string | null =>
+  v === undefined || v === null
+    ? null
+    : typeof v === 'string'
+      ? v
+      : v instanceof Date
+        ? v.toISOString()
+        : JSON.stringify(v);
+const texts = (v: unknown): string[] =>
+  Array.isArray(v) ? v.map((x) => text(x) ?? '') : v === undefined || v === null ? [] : [text(v) ?? ''];
+const record = (v: unknown): Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export function parseSchemaDescription(yamlText: string, file: string): Outcome<SchemaDescription> {
   let doc: unknown;
@@ -50,7 +59,8 @@ export function parseSchemaDescription(yamlText: string, file: string): Outcome<
   } catch (thrown) {
     return fail('input.invalid', `${file}: not valid YAML (${messageOf(thrown)}).`, { location: file });
   }
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return fail('input.invalid', `${file}: a schema description must be a mapping.`, { location: file });
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    return fail('input.invalid', `${file}: a schema description must be a mapping.`, { location: file });
   const root = doc as Record<string, unknown>;
   const tables = Array.isArray(root.tables) ? root.tables : [];
   return ok({

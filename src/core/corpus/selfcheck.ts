@@ -94,7 +94,12 @@ export interface SelfCheckOptions {
   runs?: number;
   /** Check only these case ids. */
   only?: readonly string[];
-  onProgress?: (event: { case_id: string; index: number; total: number; status: SelfCheckCaseResult['status'] }) => void;
+  onProgress?: (event: {
+    case_id: string;
+    index: number;
+    total: number;
+    status: SelfCheckCaseResult['status'];
+  }) => void;
 }
 
 export const DEFAULT_TIME_BUDGET_MS = 2000;
@@ -107,7 +112,11 @@ function tableKey(table: ResultTable): string {
  * Run the self-check of one corpus on one engine. Never throws for a bad
  * golden: every problem is a finding with the case id.
  */
-export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine, options: SelfCheckOptions): Promise<SelfCheckReport> {
+export async function runSelfCheck(
+  input: Corpus | LoadedCorpus,
+  engine: Engine,
+  options: SelfCheckOptions,
+): Promise<SelfCheckReport> {
   const corpus = 'corpus' in input ? input.corpus : input;
   const compare = options.compare ?? zeroTolerancePolicyCompare;
   const budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
@@ -133,10 +142,15 @@ export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine,
   const selected = corpus.cases.filter((c) => !options.only || options.only.includes(c.id));
   const total = selected.length;
   let index = 0;
-  const progress = (c: CorpusCase, status: SelfCheckCaseResult['status']) => options.onProgress?.({ case_id: c.id, index: index++, total, status });
+  const progress = (c: CorpusCase, status: SelfCheckCaseResult['status']) =>
+    options.onProgress?.({ case_id: c.id, index: index++, total, status });
 
   if (!sameDialect(corpus.engine, engine.name)) {
-    findings.push({ code: 'engine_mismatch', severity: 'error', message: `The corpus's reference SQL is written for ${corpus.engine}; the self-check was given ${engine.name}.` });
+    findings.push({
+      code: 'engine_mismatch',
+      severity: 'error',
+      message: `The corpus's reference SQL is written for ${corpus.engine}; the self-check was given ${engine.name}.`,
+    });
     report.passed = false;
     return report;
   }
@@ -160,12 +174,22 @@ export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine,
     };
     const resolved = await options.fixtures(fixtureName);
     if (!resolved) {
-      notRun({ code: 'fixture_unavailable', severity: 'error', fixture: fixtureName, message: `Fixture "${fixtureName}" is not known.` });
+      notRun({
+        code: 'fixture_unavailable',
+        severity: 'error',
+        fixture: fixtureName,
+        message: `Fixture "${fixtureName}" is not known.`,
+      });
       continue;
     }
     const loaded = await engine.load(resolved.source);
     if (!loaded.ok) {
-      notRun({ code: 'fixture_unavailable', severity: 'error', fixture: fixtureName, message: `Fixture "${fixtureName}" did not load: ${loaded.error.message}` });
+      notRun({
+        code: 'fixture_unavailable',
+        severity: 'error',
+        fixture: fixtureName,
+        message: `Fixture "${fixtureName}" did not load: ${loaded.error.message}`,
+      });
       continue;
     }
     const fixtureRecord: SelfCheckFixture = { name: fixtureName, content_digest: loaded.value.contentDigest };
@@ -173,13 +197,20 @@ export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine,
     fixtures.push(fixtureRecord);
     if (resolved.contentDigest && resolved.contentDigest !== loaded.value.contentDigest)
       findings.push({
-        code: 'fixture_digest_mismatch', severity: 'error', fixture: fixtureName,
+        code: 'fixture_digest_mismatch',
+        severity: 'error',
+        fixture: fixtureName,
         message: `Fixture "${fixtureName}" loaded with content digest ${loaded.value.contentDigest}; the manifest says ${resolved.contentDigest}.`,
       });
 
     for (const c of withReference) {
       const before = findings.length;
-      const result = await checkCase(c, engine, { compare, budget, runs, hasAsOf: resolved.source.asOf !== undefined }, findings);
+      const result = await checkCase(
+        c,
+        engine,
+        { compare, budget, runs, hasAsOf: resolved.source.asOf !== undefined },
+        findings,
+      );
       report.references_checked++;
       const failed = findings.slice(before).some((f) => f.severity === 'error');
       const entry: SelfCheckCaseResult = { case_id: c.id, fixture: fixtureName, status: failed ? 'fail' : 'pass' };
@@ -195,8 +226,19 @@ export async function runSelfCheck(input: Corpus | LoadedCorpus, engine: Engine,
     if (after.ok) {
       fixtureRecord.content_digest_after = after.value;
       if (after.value !== loaded.value.contentDigest)
-        findings.push({ code: 'fixture_changed', severity: 'error', fixture: fixtureName, message: `Fixture "${fixtureName}" changed while the references ran (${loaded.value.contentDigest} → ${after.value}).` });
-    } else findings.push({ code: 'fixture_changed', severity: 'error', fixture: fixtureName, message: `The content digest of "${fixtureName}" could not be recomputed: ${after.error.message}` });
+        findings.push({
+          code: 'fixture_changed',
+          severity: 'error',
+          fixture: fixtureName,
+          message: `Fixture "${fixtureName}" changed while the references ran (${loaded.value.contentDigest} → ${after.value}).`,
+        });
+    } else
+      findings.push({
+        code: 'fixture_changed',
+        severity: 'error',
+        fixture: fixtureName,
+        message: `The content digest of "${fixtureName}" could not be recomputed: ${after.error.message}`,
+      });
   }
 
   report.passed = !findings.some((f) => f.severity === 'error');
@@ -210,11 +252,21 @@ interface CaseContext {
   hasAsOf: boolean;
 }
 
-async function checkCase(c: CorpusCase, engine: Engine, ctx: CaseContext, findings: SelfCheckFinding[]): Promise<{ elapsedMs: number; rows: number } | null> {
+async function checkCase(
+  c: CorpusCase,
+  engine: Engine,
+  ctx: CaseContext,
+  findings: SelfCheckFinding[],
+): Promise<{ elapsedMs: number; rows: number } | null> {
   const sql = c.referenceSql!;
   const at = { case_id: c.id, fixture: c.fixture };
   for (const f of lintReferenceText(sql, ctx.hasAsOf))
-    findings.push({ ...at, code: f.code, severity: 'error', message: `${SELF_CHECK_FINDINGS[f.code]} ${f.message} (reference line ${f.line})` });
+    findings.push({
+      ...at,
+      code: f.code,
+      severity: 'error',
+      message: `${SELF_CHECK_FINDINGS[f.code]} ${f.message} (reference line ${f.line})`,
+    });
 
   const timeoutMs = Math.max(ctx.budget * 5, 10_000);
   const first = await engine.execute(sql, { timeoutMs });
@@ -224,34 +276,72 @@ async function checkCase(c: CorpusCase, engine: Engine, ctx: CaseContext, findin
       ...at,
       code: timedOut ? 'over_time_budget' : 'reference_failed',
       severity: 'error',
-      message: timedOut ? `The reference did not finish within ${timeoutMs} ms (budget ${ctx.budget} ms).` : `The reference does not run: ${first.error.message}`,
-      evidence: [first.error.code, ...(first.error.category ? [first.error.category] : []), ...(first.error.raw ? [first.error.raw] : [])],
+      message: timedOut
+        ? `The reference did not finish within ${timeoutMs} ms (budget ${ctx.budget} ms).`
+        : `The reference does not run: ${first.error.message}`,
+      evidence: [
+        first.error.code,
+        ...(first.error.category ? [first.error.category] : []),
+        ...(first.error.raw ? [first.error.raw] : []),
+      ],
     });
     return null;
   }
   const actual: ResultTable = { columns: first.value.columns, rows: first.value.rows };
   const elapsedMs = first.value.elapsedMs;
   if (elapsedMs > ctx.budget)
-    findings.push({ ...at, code: 'over_time_budget', severity: 'error', message: `The reference took ${Math.round(elapsedMs)} ms; the budget is ${ctx.budget} ms.` });
-  if (actual.rows.length === 0) findings.push({ ...at, code: 'empty_result', severity: 'error', message: SELF_CHECK_FINDINGS.empty_result });
+    findings.push({
+      ...at,
+      code: 'over_time_budget',
+      severity: 'error',
+      message: `The reference took ${Math.round(elapsedMs)} ms; the budget is ${ctx.budget} ms.`,
+    });
+  if (actual.rows.length === 0)
+    findings.push({ ...at, code: 'empty_result', severity: 'error', message: SELF_CHECK_FINDINGS.empty_result });
 
   if (c.expected) {
-    const verdict = ctx.compare(c.expected, actual, { orderMatters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) });
-    if (!verdict.equal) findings.push({ ...at, code: 'expected_mismatch', severity: 'error', message: SELF_CHECK_FINDINGS.expected_mismatch, evidence: verdict.reasons });
-  } else findings.push({ ...at, code: 'expected_missing', severity: 'warning', message: SELF_CHECK_FINDINGS.expected_missing });
+    const verdict = ctx.compare(c.expected, actual, {
+      orderMatters: c.orderMatters,
+      ...(c.shape ? { shape: c.shape } : {}),
+    });
+    if (!verdict.equal)
+      findings.push({
+        ...at,
+        code: 'expected_mismatch',
+        severity: 'error',
+        message: SELF_CHECK_FINDINGS.expected_mismatch,
+        evidence: verdict.reasons,
+      });
+  } else
+    findings.push({
+      ...at,
+      code: 'expected_missing',
+      severity: 'warning',
+      message: SELF_CHECK_FINDINGS.expected_missing,
+    });
 
   const firstKey = tableKey(actual);
   const sorted = (key: string) => key.split('\n').sort().join('\n');
   for (let run = 2; run <= ctx.runs; run++) {
     const again = await engine.execute(sql, { timeoutMs });
     if (!again.ok) {
-      findings.push({ ...at, code: 'unstable_result', severity: 'error', message: `Run ${run} failed where run 1 succeeded: ${again.error.message}` });
+      findings.push({
+        ...at,
+        code: 'unstable_result',
+        severity: 'error',
+        message: `Run ${run} failed where run 1 succeeded: ${again.error.message}`,
+      });
       break;
     }
     const key = tableKey(again.value);
     const same = c.orderMatters ? key === firstKey : sorted(key) === sorted(firstKey);
     if (!same) {
-      findings.push({ ...at, code: 'unstable_result', severity: 'error', message: `Run ${run} returned a different result than run 1 (${again.value.rows.length} vs ${actual.rows.length} rows).` });
+      findings.push({
+        ...at,
+        code: 'unstable_result',
+        severity: 'error',
+        message: `Run ${run} returned a different result than run 1 (${again.value.rows.length} vs ${actual.rows.length} rows).`,
+      });
       break;
     }
   }
@@ -260,23 +350,47 @@ async function checkCase(c: CorpusCase, engine: Engine, ctx: CaseContext, findin
   return { elapsedMs, rows: actual.rows.length };
 }
 
-async function checkLimit(c: CorpusCase, sql: string, actual: ResultTable, engine: Engine, findings: SelfCheckFinding[]): Promise<void> {
+async function checkLimit(
+  c: CorpusCase,
+  sql: string,
+  actual: ResultTable,
+  engine: Engine,
+  findings: SelfCheckFinding[],
+): Promise<void> {
   const at = { case_id: c.id, fixture: c.fixture };
-  const probe = limitTieProbes(sql, actual.columns.map((col) => col.name));
+  const probe = limitTieProbes(
+    sql,
+    actual.columns.map((col) => col.name),
+  );
   if (probe.kind === 'none') return;
   if (probe.kind === 'unreadable') {
-    findings.push({ ...at, code: 'tie_check_unavailable', severity: 'warning', message: `${SELF_CHECK_FINDINGS.tie_check_unavailable} ${probe.reason}.` });
+    findings.push({
+      ...at,
+      code: 'tie_check_unavailable',
+      severity: 'warning',
+      message: `${SELF_CHECK_FINDINGS.tie_check_unavailable} ${probe.reason}.`,
+    });
     return;
   }
   if (probe.kind === 'unordered_limit') {
     const counted = await engine.execute(probe.countSql);
     if (!counted.ok) {
-      findings.push({ ...at, code: 'tie_check_unavailable', severity: 'warning', message: `${SELF_CHECK_FINDINGS.tie_check_unavailable} ${counted.error.message}` });
+      findings.push({
+        ...at,
+        code: 'tie_check_unavailable',
+        severity: 'warning',
+        message: `${SELF_CHECK_FINDINGS.tie_check_unavailable} ${counted.error.message}`,
+      });
       return;
     }
     const available = Number(counted.value.rows[0]?.[0] ?? 0);
     if (available > probe.offset + probe.limit)
-      findings.push({ ...at, code: 'limit_without_order', severity: 'error', message: `${SELF_CHECK_FINDINGS.limit_without_order} LIMIT ${probe.limit} keeps ${probe.limit} of ${available} rows.` });
+      findings.push({
+        ...at,
+        code: 'limit_without_order',
+        severity: 'error',
+        message: `${SELF_CHECK_FINDINGS.limit_without_order} LIMIT ${probe.limit} keeps ${probe.limit} of ${available} rows.`,
+      });
     return;
   }
   const errors: string[] = [];
@@ -289,16 +403,26 @@ async function checkLimit(c: CorpusCase, sql: string, actual: ResultTable, engin
     if (out.value.rows.length < 2) return;
     const cols = out.value.columns;
     const keyText = (row: number) =>
-      out.value.rows[row]!.slice(cols.length - probe.keyCount).map((cell, i) => canonicalCell(cols[cols.length - probe.keyCount + i]!, cell)).join('\t');
+      out.value.rows[row]!.slice(cols.length - probe.keyCount)
+        .map((cell, i) => canonicalCell(cols[cols.length - probe.keyCount + i]!, cell))
+        .join('\t');
     if (keyText(0) === keyText(1))
       findings.push({
-        ...at, code: 'limit_through_tie', severity: 'error',
+        ...at,
+        code: 'limit_through_tie',
+        severity: 'error',
         message: `${SELF_CHECK_FINDINGS.limit_through_tie} Rows ${probe.offset + probe.limit} and ${probe.offset + probe.limit + 1} share the ORDER BY keys [${keyText(0)}]: add a tie-breaker or include every tied row.`,
         evidence: [keyText(0)],
       });
     return;
   }
-  findings.push({ ...at, code: 'tie_check_unavailable', severity: 'warning', message: SELF_CHECK_FINDINGS.tie_check_unavailable, evidence: errors });
+  findings.push({
+    ...at,
+    code: 'tie_check_unavailable',
+    severity: 'warning',
+    message: SELF_CHECK_FINDINGS.tie_check_unavailable,
+    evidence: errors,
+  });
 }
 
 /** Human-readable summary of a self-check report. */
@@ -307,10 +431,21 @@ export function formatSelfCheck(report: SelfCheckReport): string {
     `Self-check of ${report.corpus} v${report.corpus_version}${report.corpus_sha256 ? ` (sha256 ${report.corpus_sha256})` : ''} on ${report.engine_version}`,
     `${report.references_checked} reference(s) run ${report.runs_per_reference}× each, time budget ${report.time_budget_ms} ms, ${report.cases} case(s)`,
   ];
-  for (const f of report.fixtures) lines.push(`fixture ${f.name}${f.as_of ? ` as of ${f.as_of}` : ''}: content ${f.content_digest}${f.content_digest_after === f.content_digest ? ' (unchanged)' : ` → ${f.content_digest_after ?? '?'}`}`);
+  for (const f of report.fixtures)
+    lines.push(
+      `fixture ${f.name}${f.as_of ? ` as of ${f.as_of}` : ''}: content ${f.content_digest}${f.content_digest_after === f.content_digest ? ' (unchanged)' : ` → ${f.content_digest_after ?? '?'}`}`,
+    );
   if (report.findings.length === 0) lines.push('No findings: the oracle is sound.');
   for (const f of report.findings)
-    lines.push(`${f.severity === 'error' ? '✗' : '!'} ${f.code}${f.case_id ? ` ${f.case_id}` : f.fixture ? ` ${f.fixture}` : ''}: ${f.message}${f.evidence?.length ? `\n    ${f.evidence.join('\n    ')}` : ''}`);
-  lines.push(report.passed ? (report.findings.length ? 'PASSED with warnings' : 'PASSED') : 'FAILED: grading is blocked until the oracle is fixed');
+    lines.push(
+      `${f.severity === 'error' ? '✗' : '!'} ${f.code}${f.case_id ? ` ${f.case_id}` : f.fixture ? ` ${f.fixture}` : ''}: ${f.message}${f.evidence?.length ? `\n    ${f.evidence.join('\n    ')}` : ''}`,
+    );
+  lines.push(
+    report.passed
+      ? report.findings.length
+        ? 'PASSED with warnings'
+        : 'PASSED'
+      : 'FAILED: grading is blocked until the oracle is fixed',
+  );
   return lines.join('\n');
 }

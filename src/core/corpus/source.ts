@@ -26,7 +26,8 @@ export class Source {
       doc.contents = tree;
       this.doc = doc as Document.Parsed;
       countLines(text, this.lines);
-    } else this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, strict: true });
+    } else
+      this.doc = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false, strict: true });
   }
 
   /** Syntax errors, with their positions. */
@@ -66,7 +67,9 @@ export function pairOf(map: YAMLMap, key: string): Pair<Node, Node | null> | und
 }
 
 export function keysOf(map: YAMLMap): { key: string; node: Node }[] {
-  return (map.items as Pair<Node, Node | null>[]).flatMap((p) => (isScalar(p.key) ? [{ key: String(p.key.value), node: p.key }] : []));
+  return (map.items as Pair<Node, Node | null>[]).flatMap((p) =>
+    isScalar(p.key) ? [{ key: String(p.key.value), node: p.key }] : [],
+  );
 }
 
 /**
@@ -75,7 +78,9 @@ export function keysOf(map: YAMLMap): { key: string; node: Node }[] {
  * leaves the tree.
  */
 export function nodeAtPath(root: Node, path: string): Node {
-  const segments = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]!));
+  const segments = [...path.matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) =>
+    m[2] !== undefined ? Number(m[2]) : m[1]!,
+  );
   let node: Node = root;
   for (const segment of segments) {
     let next: Node | null | undefined;

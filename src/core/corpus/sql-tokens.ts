@@ -18,7 +18,8 @@ export function tokenize(sql: string): Token[] {
   return lex(sql, { numbers: 'run' });
 }
 
-const isWord = (t: Token | undefined, ...words: string[]) => t !== undefined && t.type === 'word' && words.includes(t.text.toLowerCase());
+const isWord = (t: Token | undefined, ...words: string[]) =>
+  t !== undefined && t.type === 'word' && words.includes(t.text.toLowerCase());
 
 export interface OrderKey {
   /** The key expression as written, without ASC/DESC/NULLS. */
@@ -43,7 +44,20 @@ export interface QueryOutline {
   limitUnreadable: boolean;
 }
 
-const CLAUSE_AFTER_SELECT = ['from', 'where', 'group', 'having', 'qualify', 'window', 'order', 'limit', 'offset', 'union', 'intersect', 'except'];
+const CLAUSE_AFTER_SELECT = [
+  'from',
+  'where',
+  'group',
+  'having',
+  'qualify',
+  'window',
+  'order',
+  'limit',
+  'offset',
+  'union',
+  'intersect',
+  'except',
+];
 
 export function outlineQuery(raw: string): QueryOutline {
   const sql = raw.replace(/[\s;]+$/, '');
@@ -86,17 +100,32 @@ export function outlineQuery(raw: string): QueryOutline {
   if (limitIndex >= 0 && limitIndex > orderIndex) {
     const count = top[limitIndex + 1];
     const offset = offsetIndex >= 0 ? top[offsetIndex + 1] : undefined;
-    const readable = count?.type === 'number' && /^\d+$/.test(count.text) && (offset === undefined || (offset.type === 'number' && /^\d+$/.test(offset.text)));
-    const trailing = top.slice(Math.min(...tailStart)).filter((t) => !isWord(t, 'limit', 'offset', 'rows', 'row')).length;
+    const readable =
+      count?.type === 'number' &&
+      /^\d+$/.test(count.text) &&
+      (offset === undefined || (offset.type === 'number' && /^\d+$/.test(offset.text)));
+    const trailing = top
+      .slice(Math.min(...tailStart))
+      .filter((t) => !isWord(t, 'limit', 'offset', 'rows', 'row')).length;
     if (readable && trailing === (offset ? 2 : 1))
-      limit = { count: Number(count!.text), offset: offset ? Number(offset.text) : 0, start: top[Math.min(...tailStart)]!.start };
+      limit = {
+        count: Number(count!.text),
+        offset: offset ? Number(offset.text) : 0,
+        start: top[Math.min(...tailStart)]!.start,
+      };
     else limitUnreadable = true;
   }
 
   let orderBy: QueryOutline['orderBy'] = null;
   if (orderIndex >= 0) {
     const keysStart = top[orderIndex + 1]!.end;
-    const keysEnd = limit ? limit.start : limitIndex > orderIndex ? top[limitIndex]!.start : offsetIndex > orderIndex ? top[offsetIndex]!.start : sql.length;
+    const keysEnd = limit
+      ? limit.start
+      : limitIndex > orderIndex
+        ? top[limitIndex]!.start
+        : offsetIndex > orderIndex
+          ? top[offsetIndex]!.start
+          : sql.length;
     orderBy = { start: top[orderIndex]!.start, keys: splitKeys(sql, tokens, keysStart, keysEnd) };
   }
   return { sql, setOperation, distinct, selectList, orderBy, limit, limitUnreadable };
@@ -131,7 +160,14 @@ function splitKeys(sql: string, tokens: Token[], start: number, end: number): Or
 }
 
 /** SQL keywords that read like a value without parentheses (CURRENT_DATE); every other name counts only when called. */
-const BARE_KEYWORDS = new Set(['current_date', 'current_timestamp', 'current_time', 'localtimestamp', 'localtime', 'tablesample']);
+const BARE_KEYWORDS = new Set([
+  'current_date',
+  'current_timestamp',
+  'current_time',
+  'localtimestamp',
+  'localtime',
+  'tablesample',
+]);
 
 /**
  * Uses of the given names outside strings and comments: as a call

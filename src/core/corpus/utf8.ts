@@ -4,14 +4,21 @@
  * not a replacement character.
  */
 
-export type Utf8Result = { ok: true; text: string } | { ok: false; offset: number; line: number; column: number; reason: string };
+export type Utf8Result =
+  { ok: true; text: string } | { ok: false; offset: number; line: number; column: number; reason: string };
 
 export function decodeUtf8Strict(bytes: Uint8Array): Utf8Result {
   const parts: string[] = [];
   let chunk: number[] = [];
   let line = 1;
   let lineStart = 0;
-  const failAt = (offset: number, reason: string): Utf8Result => ({ ok: false, offset, line, column: offset - lineStart + 1, reason });
+  const failAt = (offset: number, reason: string): Utf8Result => ({
+    ok: false,
+    offset,
+    line,
+    column: offset - lineStart + 1,
+    reason,
+  });
   let i = 0;
   const n = bytes.length;
   while (i < n) {
@@ -36,10 +43,12 @@ export function decodeUtf8Strict(bytes: Uint8Array): Utf8Result {
     if (i + len > n) return failAt(i, 'truncated UTF-8 sequence at the end of the file');
     for (let k = 1; k < len; k++) {
       const c = bytes[i + k]!;
-      if ((c & 0xc0) !== 0x80) return failAt(i, `byte 0x${c.toString(16).padStart(2, '0')} is not a UTF-8 continuation byte`);
+      if ((c & 0xc0) !== 0x80)
+        return failAt(i, `byte 0x${c.toString(16).padStart(2, '0')} is not a UTF-8 continuation byte`);
       code = (code << 6) | (c & 0x3f);
     }
-    if ((len === 3 && code < 0x800) || (len === 4 && (code < 0x10000 || code > 0x10ffff))) return failAt(i, 'overlong or out-of-range UTF-8 sequence');
+    if ((len === 3 && code < 0x800) || (len === 4 && (code < 0x10000 || code > 0x10ffff)))
+      return failAt(i, 'overlong or out-of-range UTF-8 sequence');
     if (code >= 0xd800 && code <= 0xdfff) return failAt(i, 'UTF-8 encoded surrogate');
     if (code === 0x0a) {
       line++;

@@ -10,7 +10,15 @@ import type { ClauseFeatures } from '../structure/features.ts';
 import type { ResultComparison } from '../result/types.ts';
 import { TRANSPLANT_LABEL, TRANSPLANT_SOURCE, type Transplant } from './transplant.ts';
 
-export const SOURCE_CLAUSES = ['projection', 'selection_predicate', 'join', 'aggregation_grain', 'aggregate_function', 'ordering', 'top_k'] as const;
+export const SOURCE_CLAUSES = [
+  'projection',
+  'selection_predicate',
+  'join',
+  'aggregation_grain',
+  'aggregate_function',
+  'ordering',
+  'top_k',
+] as const;
 export type SourceClause = (typeof SOURCE_CLAUSES)[number];
 
 export type EvidenceStrength = 'low' | 'medium' | 'high';
@@ -95,7 +103,9 @@ export interface DiagnoseInput {
 export function aggregateCalls(sql: string): Map<string, number> {
   const out = new Map<string, number>();
   const text = sql.replace(/'(?:[^']|'')*'/g, "''").replace(/--[^\n]*/g, '');
-  for (const m of text.matchAll(/\b(sum|avg|count|min|max|median|stddev|stddev_samp|stddev_pop|variance|mode|string_agg|group_concat|total)\s*\(/gi)) {
+  for (const m of text.matchAll(
+    /\b(sum|avg|count|min|max|median|stddev|stddev_samp|stddev_pop|variance|mode|string_agg|group_concat|total)\s*\(/gi,
+  )) {
     const name = m[1]!.toUpperCase();
     out.set(name, (out.get(name) ?? 0) + 1);
   }
@@ -105,11 +115,19 @@ export function aggregateCalls(sql: string): Map<string, number> {
 /** How many SELECTs group (GROUP BY, or aggregate without GROUP BY), at any depth: CTEs, derived tables, subqueries. */
 export function groupingLevels(query: Query | null | undefined): number {
   if (!query) return 0;
-  if (query.kind === 'setop') return query.arms.reduce((n, q) => n + groupingLevels(q), 0) + (query.with?.ctes.reduce((n, c) => n + groupingLevels(c.query), 0) ?? 0);
+  if (query.kind === 'setop')
+    return (
+      query.arms.reduce((n, q) => n + groupingLevels(q), 0) +
+      (query.with?.ctes.reduce((n, c) => n + groupingLevels(c.query), 0) ?? 0)
+    );
   let n = query.groupBy.length > 0 ? 1 : 0;
   for (const c of query.with?.ctes ?? []) n += groupingLevels(c.query);
   for (const f of query.from) if (f.source.kind === 'derived') n += groupingLevels(f.source.query);
-  const exprs = [...query.columns.map((c) => c.expr), ...(query.where ? [query.where] : []), ...(query.having ? [query.having] : [])];
+  const exprs = [
+    ...query.columns.map((c) => c.expr),
+    ...(query.where ? [query.where] : []),
+    ...(query.having ? [query.having] : []),
+  ];
   for (const e of exprs) for (const q of childQueries(e)) n += groupingLevels(q);
   return n;
 }
@@ -126,10 +144,13 @@ function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sa
   if (!e || !a) return [];
   const out: string[] = [];
   const key = (args: string[]) => args.join(', ');
-  const call = (x: { func: string; distinct: boolean; args: string[] }) => `${x.func}(${x.distinct ? 'DISTINCT ' : ''}${key(x.args)})`;
-  const same = (x: { func: string; distinct: boolean; args: string[] }, y: typeof x) => x.func === y.func && key(x.args) === key(y.args) && x.distinct === y.distinct;
+  const call = (x: { func: string; distinct: boolean; args: string[] }) =>
+    `${x.func}(${x.distinct ? 'DISTINCT ' : ''}${key(x.args)})`;
+  const same = (x: { func: string; distinct: boolean; args: string[] }, y: typeof x) =>
+    x.func === y.func && key(x.args) === key(y.args) && x.distinct === y.distinct;
   // Window aggregates (SUM(x) OVER ...) count too: a rolling AVG that became a rolling SUM is an aggregate error.
-  const windowCalls = (f: ClauseFeatures) => f.windows.map((w) => ({ func: w.func.toUpperCase(), distinct: false, args: [w.expr] }));
+  const windowCalls = (f: ClauseFeatures) =>
+    f.windows.map((w) => ({ func: w.func.toUpperCase(), distinct: false, args: [w.expr] }));
   const exp = [...e.aggregates, ...windowCalls(e)];
   const act = [...a.aggregates, ...windowCalls(a)];
   const unmatched = act.filter((x) => !exp.some((y) => same(x, y)));
@@ -142,13 +163,21 @@ function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sa
     }
     // The same function over a different measure (e.g. a COALESCE lost inside SUM).
     // Only when both measures read some of the same columns: a renamed CTE column is not a changed measure.
-    const columnsOf = (args: string[]) => new Set(args.join(' ').match(/[A-Za-z_][\w]*\.[A-Za-z_][\w]*|\b[a-z_][a-z0-9_]*\b/g) ?? []);
+    const columnsOf = (args: string[]) =>
+      new Set(args.join(' ').match(/[A-Za-z_][\w]*\.[A-Za-z_][\w]*|\b[a-z_][a-z0-9_]*\b/g) ?? []);
     const shares = (x: string[], y: string[]) => {
       const a = columnsOf(x);
-      return [...columnsOf(y)].some((c) => a.has(c) && !/^(coalesce|ifnull|nullif|round|cast|case|when|then|else|end|and|or|not|null|distinct)$/i.test(c));
+      return [...columnsOf(y)].some(
+        (c) =>
+          a.has(c) &&
+          !/^(coalesce|ifnull|nullif|round|cast|case|when|then|else|end|and|or|not|null|distinct)$/i.test(c),
+      );
     };
-    const sameFunc = unmatched.find((x) => x.func === agg.func && x.distinct === agg.distinct && shares(x.args, agg.args));
-    if (sameFunctionMeasures && sameFunc && e.aggregates.length === a.aggregates.length) out.push(`${call(agg)} became ${call(sameFunc)}`);
+    const sameFunc = unmatched.find(
+      (x) => x.func === agg.func && x.distinct === agg.distinct && shares(x.args, agg.args),
+    );
+    if (sameFunctionMeasures && sameFunc && e.aggregates.length === a.aggregates.length)
+      out.push(`${call(agg)} became ${call(sameFunc)}`);
   }
   return out;
 }
@@ -173,8 +202,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const card = result.cardinality_match;
   const family = result.result_equality_family;
   const orderingOnly = !family.mode_pass && family.mode_details['order-insensitive'].pass;
-  const ratio = card.expected_rows === 0 ? (card.actual_rows === 0 ? 1 : Infinity) : card.actual_rows / card.expected_rows;
-  const explosion = !family.mode_pass && Math.max(card.expected_rows, card.actual_rows) >= 2 && (ratio >= 2 || ratio <= 0.5);
+  const ratio =
+    card.expected_rows === 0 ? (card.actual_rows === 0 ? 1 : Infinity) : card.actual_rows / card.expected_rows;
+  const explosion =
+    !family.mode_pass && Math.max(card.expected_rows, card.actual_rows) >= 2 && (ratio >= 2 || ratio <= 0.5);
   const scores: DiagnosticScores = {
     projection_error_score: 0,
     filter_error_score: 0,
@@ -198,7 +229,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const extraCols = result.column_alignment.extra_actual_columns.length;
   const concentrated = map.filter((c) => c.status === 'aligned' && c.mismatch_rate > 0).length;
   const aligned = map.filter((c) => c.status === 'aligned').length;
-  const sharedAttr = aligned ? round(map.filter((c) => c.status === 'aligned' && c.mismatch_rate === 0).length / Math.max(aligned, 1)) : null;
+  const sharedAttr = aligned
+    ? round(map.filter((c) => c.status === 'aligned' && c.mismatch_rate === 0).length / Math.max(aligned, 1))
+    : null;
   const levels = { expected: groupingLevels(input.expectedQuery), actual: groupingLevels(input.actualQuery) };
   // When one side aggregates in more steps, a changed measure follows from the grain, not from the function.
   const aggChanges = aggregateChanges(input.expectedFeatures, input.actualFeatures, levels.expected === levels.actual);
@@ -212,21 +245,31 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     counterfactual: string | null;
   }
   const candidates: Candidate[] = [];
-  const add = (clause: SourceClause, score: number, signals: string[], edits: EditItem[] = [], predicate: string[] = []) =>
-    candidates.push({ clause, score: clamp(score), signals, edits, predicate, counterfactual: null });
+  const add = (
+    clause: SourceClause,
+    score: number,
+    signals: string[],
+    edits: EditItem[] = [],
+    predicate: string[] = [],
+  ) => candidates.push({ clause, score: clamp(score), signals, edits, predicate, counterfactual: null });
 
   // Ordering: the bags agree, only the sequence differs.
-  if (orderingOnly) add('ordering', 0.95, ['results agree as bags; only the row order differs'], editsOf(clauseMatch, 'order_by'));
+  if (orderingOnly)
+    add('ordering', 0.95, ['results agree as bags; only the row order differs'], editsOf(clauseMatch, 'order_by'));
 
   // Projection: missing, extra or transformed attributes with cardinality intact.
   const selectEdits = editsOf(clauseMatch, 'select', 'distinct');
-  const nonAggSelectEdits = selectEdits.filter((e) => !aggChanges.some((c) => e.text.includes(c.split(' became ')[0]!)));
+  const nonAggSelectEdits = selectEdits.filter(
+    (e) => !aggChanges.some((c) => e.text.includes(c.split(' became ')[0]!)),
+  );
   {
     let s = 0;
     const signals: string[] = [];
     if (columnCountDiffers) {
       s += 0.6;
-      signals.push(`${result.schema_match.column_count.actual} columns instead of ${result.schema_match.column_count.expected}${missingCols ? `, ${missingCols} missing` : ''}${extraCols ? `, ${extraCols} extra` : ''}`);
+      signals.push(
+        `${result.schema_match.column_count.actual} columns instead of ${result.schema_match.column_count.expected}${missingCols ? `, ${missingCols} missing` : ''}${extraCols ? `, ${extraCols} extra` : ''}`,
+      );
     }
     if (nonAggSelectEdits.length) {
       s += 0.25;
@@ -247,11 +290,21 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     if (!Number.isFinite(e) || !Number.isFinite(a) || e === a) return false;
     for (let k = 0; k <= 6; k++) {
       const f = 10 ** k;
-      if (Math.abs(Math.round(a * f) / f - e) < 1e-9 * Math.max(1, Math.abs(e)) || Math.abs(Math.round(e * f) / f - a) < 1e-9 * Math.max(1, Math.abs(a))) return true;
+      if (
+        Math.abs(Math.round(a * f) / f - e) < 1e-9 * Math.max(1, Math.abs(e)) ||
+        Math.abs(Math.round(e * f) / f - a) < 1e-9 * Math.max(1, Math.abs(a))
+      )
+        return true;
     }
     return false;
   });
-  if (rounding) add('projection', 0.75, ['the differing values are the same numbers rounded differently (a missing or extra ROUND in the SELECT list)'], selectEdits);
+  if (rounding)
+    add(
+      'projection',
+      0.75,
+      ['the differing values are the same numbers rounded differently (a missing or extra ROUND in the SELECT list)'],
+      selectEdits,
+    );
 
   // Parser-free: the aggregate functions the two texts call differ (e.g. a rolling AVG became a SUM).
   if (!aggChanges.length && input.expectedSql && input.actualSql && !clauseMatch) {
@@ -260,13 +313,19 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const names = new Set([...e.keys(), ...a.keys()]);
     const lost = [...names].filter((n) => (e.get(n) ?? 0) > (a.get(n) ?? 0));
     const gained = [...names].filter((n) => (a.get(n) ?? 0) > (e.get(n) ?? 0));
-    if (lost.length && gained.length) aggChanges.push(`${lost.join('/')} became ${gained.join('/')} (from the SQL text)`);
+    if (lost.length && gained.length)
+      aggChanges.push(`${lost.join('/')} became ${gained.join('/')} (from the SQL text)`);
   }
 
   // Aggregate function: SUM became AVG on the same argument.
   if (aggChanges.length) {
     const s = 0.55 + (card.delta === 0 ? 0.25 : 0) + (concentrated > 0 && concentrated < aligned ? 0.1 : 0);
-    add('aggregate_function', s, aggChanges, selectEdits.filter((e) => e.op === 'update'));
+    add(
+      'aggregate_function',
+      s,
+      aggChanges,
+      selectEdits.filter((e) => e.op === 'update'),
+    );
   }
 
   // Filters: WHERE/HAVING edits with one-sided row loss or gain.
@@ -284,7 +343,13 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       s += 0.1;
       signals.push(`the row count differs by ${card.delta}`);
     }
-    add('selection_predicate', s, signals, filterEdits, filterEdits.map((e) => e.text));
+    add(
+      'selection_predicate',
+      s,
+      signals,
+      filterEdits,
+      filterEdits.map((e) => e.text),
+    );
   }
 
   // Joins: topology or predicate changes, fan-out or compression.
@@ -302,8 +367,10 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     add('join', s, signals, joinEdits);
   } else if (explosion && ratio >= 2 && !filterEdits.length && !editsOf(clauseMatch, 'group_by').length) {
     // A join fans out by repeating rows; a finer grain produces new, distinct rows.
-    if ((input.actualDuplicateRows ?? 0) > 0) add('join', 0.45, [`cardinality fans out ×${round(ratio)} with repeated rows (duplicated by a join?)`]);
-    else add('aggregation_grain', 0.45, [`×${round(ratio)} as many rows, all distinct: the result is at a finer grain`]);
+    if ((input.actualDuplicateRows ?? 0) > 0)
+      add('join', 0.45, [`cardinality fans out ×${round(ratio)} with repeated rows (duplicated by a join?)`]);
+    else
+      add('aggregation_grain', 0.45, [`×${round(ratio)} as many rows, all distinct: the result is at a finer grain`]);
   }
 
   // Grain: GROUP BY changes with aggregate drift or cardinality change.
@@ -343,7 +410,12 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const signals = ['LIMIT/OFFSET differs'];
     const eLimit = typeof input.expectedFeatures?.limit === 'number' ? input.expectedFeatures.limit : null;
     const aLimit = typeof input.actualFeatures?.limit === 'number' ? input.actualFeatures.limit : null;
-    if (eLimit !== null && aLimit !== null && card.actual_rows === Math.min(aLimit, card.actual_rows) && card.delta === aLimit - eLimit) {
+    if (
+      eLimit !== null &&
+      aLimit !== null &&
+      card.actual_rows === Math.min(aLimit, card.actual_rows) &&
+      card.delta === aLimit - eLimit
+    ) {
       s += 0.35;
       signals.push(`the row counts differ by exactly the LIMIT difference (${eLimit} → ${aLimit})`);
     } else if (rows.precision === 1 || rows.recall === 1) {
@@ -355,7 +427,9 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     const cutExpected = eLimit !== null && card.expected_rows === eLimit && rows.recall === 1 && rows.precision < 1;
     if (cutActual || cutExpected) {
       s += 0.25;
-      signals.push(`the divergence sits at the LIMIT ${cutActual ? aLimit : eLimit} boundary (rows past the cut, e.g. ties, are dropped or added)`);
+      signals.push(
+        `the divergence sits at the LIMIT ${cutActual ? aLimit : eLimit} boundary (rows past the cut, e.g. ties, are dropped or added)`,
+      );
     }
     add('top_k', s, signals, limitEdits);
   }
@@ -384,17 +458,24 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   // Nothing structural to point at (e.g. a parser-unsupported query): fall back on result shape.
   if (candidates.length === 0) {
     if (columnCountDiffers) add('projection', 0.5, ['the column count differs']);
-    else if (rows.recall === 1 && rows.precision < 1) add('selection_predicate', 0.35, ['extra rows: a filter may be missing']);
-    else if (rows.precision === 1 && rows.recall < 1) add('selection_predicate', 0.35, ['missing rows: a filter may be too strict']);
-    else if (card.delta === 0 && concentrated > 0) add('projection', 0.3, ['same rows, different values in some columns']);
+    else if (rows.recall === 1 && rows.precision < 1)
+      add('selection_predicate', 0.35, ['extra rows: a filter may be missing']);
+    else if (rows.precision === 1 && rows.recall < 1)
+      add('selection_predicate', 0.35, ['missing rows: a filter may be too strict']);
+    else if (card.delta === 0 && concentrated > 0)
+      add('projection', 0.3, ['same rows, different values in some columns']);
   }
 
   for (const c of candidates) {
-    if (c.clause === 'projection') scores.projection_error_score = Math.max(scores.projection_error_score, round(c.score));
-    if (c.clause === 'selection_predicate') scores.filter_error_score = Math.max(scores.filter_error_score, round(c.score));
+    if (c.clause === 'projection')
+      scores.projection_error_score = Math.max(scores.projection_error_score, round(c.score));
+    if (c.clause === 'selection_predicate')
+      scores.filter_error_score = Math.max(scores.filter_error_score, round(c.score));
     if (c.clause === 'join') scores.join_error_score = Math.max(scores.join_error_score, round(c.score));
-    if (c.clause === 'aggregation_grain') scores.grouping_error_score = Math.max(scores.grouping_error_score, round(c.score));
-    if (c.clause === 'aggregate_function') scores.aggregate_function_error_score = Math.max(scores.aggregate_function_error_score, round(c.score));
+    if (c.clause === 'aggregation_grain')
+      scores.grouping_error_score = Math.max(scores.grouping_error_score, round(c.score));
+    if (c.clause === 'aggregate_function')
+      scores.aggregate_function_error_score = Math.max(scores.aggregate_function_error_score, round(c.score));
     if (c.clause === 'top_k') scores.limit_topk_error_score = Math.max(scores.limit_topk_error_score, round(c.score));
   }
   candidates.sort((a, b) => b.score - a.score || SOURCE_CLAUSES.indexOf(a.clause) - SOURCE_CLAUSES.indexOf(b.clause));

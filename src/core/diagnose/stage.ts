@@ -24,15 +24,28 @@ function duplicateRows(table: ResultTable): number {
 
 async function counterfactuals(c: Tolerated): Promise<CounterfactualResult[]> {
   const { config, parsed } = c;
-  if (c.pass || !config.enable_counterfactuals || !parsed.expected.ok || !parsed.actual?.ok || config.max_counterfactuals <= 0) return [];
-  const transplants = planTransplants(parsed.expected.value.query, parsed.actual.value.query, c.dialect, config.max_counterfactuals);
+  if (
+    c.pass ||
+    !config.enable_counterfactuals ||
+    !parsed.expected.ok ||
+    !parsed.actual?.ok ||
+    config.max_counterfactuals <= 0
+  )
+    return [];
+  const transplants = planTransplants(
+    parsed.expected.value.query,
+    parsed.actual.value.query,
+    c.dialect,
+    config.max_counterfactuals,
+  );
   // One batch per case: every transplant is queued on the engine at once (it runs them in order).
   const runs = await Promise.all(transplants.map((t) => c.engine.execute(t.sql, c.execOptions)));
   return transplants.map((transplant, i): CounterfactualResult => {
     const run = runs[i]!;
     if (!run.ok) return { transplant, executed: false, agrees: false, error: run.error.message };
     const target = transplant.direction === 'candidate_with_reference_clause' ? c.tables.expected : c.tables.actual;
-    const agrees = compareResults(target, run.value, c.comparison, { orderKeys: c.orderKeys }).result_equality_family.mode_pass;
+    const agrees = compareResults(target, run.value, c.comparison, { orderKeys: c.orderKeys }).result_equality_family
+      .mode_pass;
     return { transplant, executed: true, agrees };
   });
 }

@@ -69,7 +69,20 @@ function clauseDiffers(a: Select, b: Select, clause: TransplantClause, dialect: 
 }
 
 function emptySelect(): Select {
-  return { kind: 'select', with: null, distinct: null, columns: [], from: [], where: null, groupBy: [], having: null, windows: [], orderBy: [], limit: null, offset: null };
+  return {
+    kind: 'select',
+    with: null,
+    distinct: null,
+    columns: [],
+    from: [],
+    where: null,
+    groupBy: [],
+    having: null,
+    windows: [],
+    orderBy: [],
+    limit: null,
+    offset: null,
+  };
 }
 
 export interface Transplant {

@@ -20,7 +20,8 @@ export function canonicalCell(column: Pick<Column, 'kind' | 'children'>, cell: C
   if (typeof cell === 'boolean') return cell ? 'true' : 'false';
   if (typeof cell === 'bigint') return cell.toString();
   if (typeof cell === 'number') {
-    if (Number.isInteger(cell) && Math.abs(cell) <= Number.MAX_SAFE_INTEGER) return Object.is(cell, -0) ? '0' : String(cell);
+    if (Number.isInteger(cell) && Math.abs(cell) <= Number.MAX_SAFE_INTEGER)
+      return Object.is(cell, -0) ? '0' : String(cell);
     return floatToDecimalText(cell) ?? String(cell);
   }
   if (cell instanceof Uint8Array) return `\\x${bytesToHex(cell)}`;

@@ -126,7 +126,11 @@ function stableJson(value: unknown): string {
 }
 
 /** The record a case starts with: the request and its policy, nothing evaluated yet. */
-export async function openCase(request: EvaluationRequest, engine: Engine, options: { dialect?: Dialect; clock?: () => number; sampleRows?: number }): Promise<CaseRecord> {
+export async function openCase(
+  request: EvaluationRequest,
+  engine: Engine,
+  options: { dialect?: Dialect; clock?: () => number; sampleRows?: number },
+): Promise<CaseRecord> {
   const now = options.clock ?? (() => Date.now());
   const started = now();
   const config = request.config;
@@ -144,7 +148,11 @@ export async function openCase(request: EvaluationRequest, engine: Engine, optio
   };
   if (orderMatters && comparison.comparison_mode === 'order-insensitive') {
     comparison.comparison_mode = 'order-sensitive';
-    warnings.push({ code: 'order_matters', message: 'The case declares order_matters: rows are compared in order (ties in the ORDER BY keys may come in any order).' });
+    warnings.push({
+      code: 'order_matters',
+      message:
+        'The case declares order_matters: rows are compared in order (ties in the ORDER BY keys may come in any order).',
+    });
   }
   return {
     request,
@@ -154,7 +162,11 @@ export async function openCase(request: EvaluationRequest, engine: Engine, optio
     comparison,
     orderMatters,
     actualSql: request.actual_sql?.trim() ? request.actual_sql : null,
-    execOptions: { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows, ...(config.max_result_bytes !== undefined ? { maxResultBytes: config.max_result_bytes } : {}) },
+    execOptions: {
+      timeoutMs: config.query_timeout_ms,
+      maxRows: config.max_rows,
+      ...(config.max_result_bytes !== undefined ? { maxResultBytes: config.max_result_bytes } : {}),
+    },
     configHash: await configHashOf(config),
     now,
     started,

@@ -89,46 +89,68 @@ export interface EvaluationRequest {
 type Raw = Record<string, unknown>;
 
 const BOOLEAN_KEYS = ['enable_ai_judge', 'enable_performance_metrics', 'enable_counterfactuals'] as const;
-const INTEGER_KEYS = ['query_timeout_ms', 'max_counterfactuals', 'safety_limit_threshold', 'max_rows', 'max_result_bytes'] as const;
+const INTEGER_KEYS = [
+  'query_timeout_ms',
+  'max_counterfactuals',
+  'safety_limit_threshold',
+  'max_rows',
+  'max_result_bytes',
+] as const;
 const ORACLE_KEYS = ['neighbours', 'neighbour_seed', 'neighbour_budget_ms'] as const;
 const EXTRA_KEYS: string[] = [...BOOLEAN_KEYS, ...INTEGER_KEYS, ...ORACLE_KEYS, 'cross_engine', 'include'];
 
 /** Validate a configuration object (seed option names); unknown options are errors. */
 export function resolveEvaluationConfig(input: unknown = {}): Outcome<EvaluationConfig> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail('input.invalid', 'config must be an object.', { location: 'config' });
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    return fail('input.invalid', 'config must be an object.', { location: 'config' });
   const raw = input as Raw;
   const comparisonInput: Raw = {};
   for (const [key, value] of Object.entries(raw)) if (!EXTRA_KEYS.includes(key)) comparisonInput[key] = value;
   const comparison = resolveComparisonConfig(comparisonInput);
-  if (!comparison.ok) return fail('input.invalid', comparison.error.message, { location: comparison.error.location ?? 'config' });
+  if (!comparison.ok)
+    return fail('input.invalid', comparison.error.message, { location: comparison.error.location ?? 'config' });
   const out: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...comparison.value };
   for (const key of BOOLEAN_KEYS) {
     if (raw[key] === undefined) continue;
-    if (typeof raw[key] !== 'boolean') return fail('input.invalid', `config.${key} must be true or false.`, { location: `config.${key}` });
+    if (typeof raw[key] !== 'boolean')
+      return fail('input.invalid', `config.${key} must be true or false.`, { location: `config.${key}` });
     out[key] = raw[key] as boolean;
   }
   for (const key of INTEGER_KEYS) {
     if (raw[key] === undefined) continue;
     const v = raw[key];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (key !== 'max_counterfactuals' && v === 0))
-      return fail('input.invalid', `config.${key} must be a ${key === 'max_counterfactuals' ? 'non-negative' : 'positive'} whole number.`, { location: `config.${key}` });
+      return fail(
+        'input.invalid',
+        `config.${key} must be a ${key === 'max_counterfactuals' ? 'non-negative' : 'positive'} whole number.`,
+        { location: `config.${key}` },
+      );
     out[key] = v;
   }
   for (const key of ORACLE_KEYS) {
     if (raw[key] === undefined) continue;
     const v = raw[key];
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || (key === 'neighbour_budget_ms' && v === 0))
-      return fail('input.invalid', `config.${key} must be a ${key === 'neighbour_budget_ms' ? 'positive' : 'non-negative'} whole number.`, { location: `config.${key}` });
+      return fail(
+        'input.invalid',
+        `config.${key} must be a ${key === 'neighbour_budget_ms' ? 'positive' : 'non-negative'} whole number.`,
+        { location: `config.${key}` },
+      );
     out[key] = v;
   }
   if (raw.cross_engine !== undefined) {
-    if (typeof raw.cross_engine !== 'boolean') return fail('input.invalid', 'config.cross_engine must be true or false.', { location: 'config.cross_engine' });
+    if (typeof raw.cross_engine !== 'boolean')
+      return fail('input.invalid', 'config.cross_engine must be true or false.', { location: 'config.cross_engine' });
     out.cross_engine = raw.cross_engine;
   }
   if (raw.include !== undefined) {
     const inc = raw.include;
     if (!Array.isArray(inc) || !inc.every((x) => (INCLUDE_OPTIONS as readonly unknown[]).includes(x)))
-      return fail('input.invalid', `config.include must be a list of ${INCLUDE_OPTIONS.map((o) => JSON.stringify(o)).join(', ')}.`, { location: 'config.include' });
+      return fail(
+        'input.invalid',
+        `config.include must be a list of ${INCLUDE_OPTIONS.map((o) => JSON.stringify(o)).join(', ')}.`,
+        { location: 'config.include' },
+      );
     out.include = [...new Set(inc as IncludeOption[])];
   }
   return ok(out);
@@ -136,7 +158,8 @@ export function resolveEvaluationConfig(input: unknown = {}): Outcome<Evaluation
 
 function stringField(raw: Raw, key: string, required: boolean): Outcome<string | undefined> {
   const v = raw[key];
-  if (v === undefined || v === null) return required ? fail('input.invalid', `${key} is required.`, { location: key }) : ok(undefined);
+  if (v === undefined || v === null)
+    return required ? fail('input.invalid', `${key} is required.`, { location: key }) : ok(undefined);
   if (typeof v !== 'string') return fail('input.invalid', `${key} must be a string.`, { location: key });
   return ok(v);
 }
@@ -152,11 +175,15 @@ function resultField(raw: Raw, key: string): Outcome<ResultTable | undefined> {
 
 /** Validate an untrusted request object (e.g. a JSON body, a share link). */
 export function parseEvaluationRequest(input: unknown): Outcome<EvaluationRequest> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return fail('input.invalid', 'The request must be a JSON object.');
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    return fail('input.invalid', 'The request must be a JSON object.');
   const raw = input as Raw;
   const known = ['user_query', 'actual_sql', 'expected_sql', 'actual_result', 'expected_result', 'config', 'context'];
   const unknown = Object.keys(raw).filter((k) => !known.includes(k));
-  if (unknown.length) return fail('input.invalid', `Unknown field "${unknown[0]}" (known: ${known.join(', ')}).`, { location: unknown[0] });
+  if (unknown.length)
+    return fail('input.invalid', `Unknown field "${unknown[0]}" (known: ${known.join(', ')}).`, {
+      location: unknown[0],
+    });
   const userQuery = stringField(raw, 'user_query', false);
   if (!userQuery.ok) return userQuery;
   const expectedSql = stringField(raw, 'expected_sql', true);
@@ -184,25 +211,33 @@ export function parseEvaluationRequest(input: unknown): Outcome<EvaluationReques
 
 function parseContext(value: unknown): Outcome<EvaluationContext> {
   if (value === undefined || value === null) return ok({});
-  if (typeof value !== 'object' || Array.isArray(value)) return fail('input.invalid', 'context must be an object.', { location: 'context' });
+  if (typeof value !== 'object' || Array.isArray(value))
+    return fail('input.invalid', 'context must be an object.', { location: 'context' });
   const raw = value as Raw;
   const out: EvaluationContext = {};
   if (raw.shape !== undefined) {
-    if (!(SHAPES as readonly unknown[]).includes(raw.shape)) return fail('input.invalid', `context.shape must be one of ${SHAPES.join(', ')}.`, { location: 'context.shape' });
+    if (!(SHAPES as readonly unknown[]).includes(raw.shape))
+      return fail('input.invalid', `context.shape must be one of ${SHAPES.join(', ')}.`, { location: 'context.shape' });
     out.shape = raw.shape as CaseShape;
   }
   if (raw.order_matters !== undefined) {
-    if (typeof raw.order_matters !== 'boolean') return fail('input.invalid', 'context.order_matters must be true or false.', { location: 'context.order_matters' });
+    if (typeof raw.order_matters !== 'boolean')
+      return fail('input.invalid', 'context.order_matters must be true or false.', {
+        location: 'context.order_matters',
+      });
     out.order_matters = raw.order_matters;
   }
   for (const key of ['schema_description', 'case_id', 'fixture'] as const) {
     if (raw[key] === undefined) continue;
-    if (typeof raw[key] !== 'string') return fail('input.invalid', `context.${key} must be a string.`, { location: `context.${key}` });
+    if (typeof raw[key] !== 'string')
+      return fail('input.invalid', `context.${key} must be a string.`, { location: `context.${key}` });
     out[key] = raw[key] as string;
   }
   if (raw.business_rules !== undefined) {
     if (!Array.isArray(raw.business_rules) || !raw.business_rules.every((r) => typeof r === 'string'))
-      return fail('input.invalid', 'context.business_rules must be a list of strings.', { location: 'context.business_rules' });
+      return fail('input.invalid', 'context.business_rules must be a list of strings.', {
+        location: 'context.business_rules',
+      });
     out.business_rules = raw.business_rules as string[];
   }
   return ok(out);

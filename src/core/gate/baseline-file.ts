@@ -33,12 +33,18 @@ export function readBaselineFile(file: string, text: string): Outcome<Baseline> 
   } catch (thrown) {
     const message = messageOf(thrown);
     const line = syntaxLine(text, message);
-    return fail('input.invalid', `${file}${line ? `:${line}` : ''}: not valid JSON (${message}).`, { location: line ? `${file}:${line}` : file });
+    return fail('input.invalid', `${file}${line ? `:${line}` : ''}: not valid JSON (${message}).`, {
+      location: line ? `${file}:${line}` : file,
+    });
   }
   if (typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'run') {
-    return fail('input.invalid', `${file}: this is a run report, not a baseline; record one from it with "sql-verdict baseline record --report ${file} --out baseline.json".`, {
-      location: file,
-    });
+    return fail(
+      'input.invalid',
+      `${file}: this is a run report, not a baseline; record one from it with "sql-verdict baseline record --report ${file} --out baseline.json".`,
+      {
+        location: file,
+      },
+    );
   }
   const parsed = parseBaseline(value);
   if (parsed.ok) return parsed;

@@ -10,7 +10,14 @@
  * in by_tag (untagged cases in "(untagged)"): its rows overlap.
  */
 import { wilson, type Interval } from './interval.ts';
-import { BIRD_DIFFICULTIES, CASE_OUTCOMES, DIFFICULTIES, isSuccess, type CaseOutcome, type CaseResult } from './outcome.ts';
+import {
+  BIRD_DIFFICULTIES,
+  CASE_OUTCOMES,
+  DIFFICULTIES,
+  isSuccess,
+  type CaseOutcome,
+  type CaseResult,
+} from './outcome.ts';
 
 export type BreakdownOutcomes = { [K in CaseOutcome]: number };
 
@@ -66,7 +73,12 @@ function row(key: string, cases: readonly CaseResult[]): BreakdownRow {
 }
 
 /** Rows in `known` order first, then the rest alphabetically, the catch-all label last. */
-function group(cases: readonly CaseResult[], labelsOf: (k: CaseResult) => string[], known: readonly string[] = [], last = ''): BreakdownRow[] {
+function group(
+  cases: readonly CaseResult[],
+  labelsOf: (k: CaseResult) => string[],
+  known: readonly string[] = [],
+  last = '',
+): BreakdownRow[] {
   const by = new Map<string, CaseResult[]>();
   for (const k of cases)
     for (const label of labelsOf(k)) {
@@ -75,7 +87,9 @@ function group(cases: readonly CaseResult[], labelsOf: (k: CaseResult) => string
       else by.set(label, [k]);
     }
   const rank = (label: string) => (label === last ? 2 : known.includes(label) ? 0 : 1);
-  const keys = [...by.keys()].sort((a, b) => rank(a) - rank(b) || (rank(a) === 0 ? known.indexOf(a) - known.indexOf(b) : a < b ? -1 : a > b ? 1 : 0));
+  const keys = [...by.keys()].sort(
+    (a, b) => rank(a) - rank(b) || (rank(a) === 0 ? known.indexOf(a) - known.indexOf(b) : a < b ? -1 : a > b ? 1 : 0),
+  );
   return keys.map((key) => row(key, by.get(key)!));
 }
 
@@ -84,7 +98,12 @@ export function computeBreakdowns(cases: readonly CaseResult[]): Breakdowns {
     by_fixture: group(cases, (k) => [k.fixture ?? NO_LABEL], [], NO_LABEL),
     by_tag: group(cases, (k) => (k.tags?.length ? [...new Set(k.tags)] : [UNTAGGED]), [], UNTAGGED),
     by_difficulty: group(cases, (k) => [k.difficulty ?? UNRATED], [...DIFFICULTIES, ...BIRD_DIFFICULTIES], UNRATED),
-    by_shape: group(cases, (k) => [k.shape ?? NO_LABEL], ['scalar', 'group_by', 'top_n', 'time_series', 'rows'], NO_LABEL),
+    by_shape: group(
+      cases,
+      (k) => [k.shape ?? NO_LABEL],
+      ['scalar', 'group_by', 'top_n', 'time_series', 'rows'],
+      NO_LABEL,
+    ),
     by_stratum: group(cases, (k) => [k.arm ? `${k.arm}/${k.stratum ?? NO_LABEL}` : NO_ARM], [], NO_ARM),
   };
 }

@@ -25,7 +25,13 @@ export interface RunDiff {
   corpus: RunSummary['corpus'];
   a: RunSummary['run'];
   b: RunSummary['run'];
-  counts: { fixed: number; regressed: number; unchanged_right: number; unchanged_wrong: number; outcome_changed: number };
+  counts: {
+    fixed: number;
+    regressed: number;
+    unchanged_right: number;
+    unchanged_wrong: number;
+    outcome_changed: number;
+  };
   right: { a: number; b: number; total: number };
   fixed_ids: string[];
   regressed_ids: string[];
@@ -44,9 +50,13 @@ function preview(ids: string[]): string {
 /** Compare two graded runs; refuses runs of different corpora (digest or case ids). */
 export function diffRuns(a: RunSummary, b: RunSummary): Outcome<RunDiff> {
   if (a.corpus.sha256 !== b.corpus.sha256) {
-    return fail('input.invalid', `The two runs graded different corpora (SHA-256 ${a.corpus.sha256} vs ${b.corpus.sha256}); a paired comparison needs the same corpus.`, {
-      location: 'corpus.sha256',
-    });
+    return fail(
+      'input.invalid',
+      `The two runs graded different corpora (SHA-256 ${a.corpus.sha256} vs ${b.corpus.sha256}); a paired comparison needs the same corpus.`,
+      {
+        location: 'corpus.sha256',
+      },
+    );
   }
   const idsA = a.cases.map((k) => k.id);
   const byIdB = new Map(b.cases.map((k) => [k.id, k]));
@@ -54,15 +64,29 @@ export function diffRuns(a: RunSummary, b: RunSummary): Outcome<RunDiff> {
   const setA = new Set(idsA);
   const onlyB = b.cases.map((k) => k.id).filter((id) => !setA.has(id));
   if (onlyA.length || onlyB.length || setA.size !== idsA.length || byIdB.size !== b.cases.length) {
-    const parts = [onlyA.length ? `only in A: ${preview(onlyA)}` : '', onlyB.length ? `only in B: ${preview(onlyB)}` : ''].filter(Boolean);
-    return fail('input.invalid', `The two runs do not cover the same case ids${parts.length ? ` (${parts.join('; ')})` : ' (duplicate ids)'}.`, { location: 'cases' });
+    const parts = [
+      onlyA.length ? `only in A: ${preview(onlyA)}` : '',
+      onlyB.length ? `only in B: ${preview(onlyB)}` : '',
+    ].filter(Boolean);
+    return fail(
+      'input.invalid',
+      `The two runs do not cover the same case ids${parts.length ? ` (${parts.join('; ')})` : ' (duplicate ids)'}.`,
+      { location: 'cases' },
+    );
   }
   const cases: CaseDiff[] = a.cases.map((ka) => {
     const kb = byIdB.get(ka.id)!;
     const ra = isSuccess(ka.outcome);
     const rb = isSuccess(kb.outcome);
-    const change: CaseChange = ra && rb ? 'unchanged_right' : !ra && !rb ? 'unchanged_wrong' : rb ? 'fixed' : 'regressed';
-    return { id: ka.id, a: ka.outcome, b: kb.outcome, change, outcome_changed: ka.outcome !== kb.outcome && (change === 'unchanged_right' || change === 'unchanged_wrong') };
+    const change: CaseChange =
+      ra && rb ? 'unchanged_right' : !ra && !rb ? 'unchanged_wrong' : rb ? 'fixed' : 'regressed';
+    return {
+      id: ka.id,
+      a: ka.outcome,
+      b: kb.outcome,
+      change,
+      outcome_changed: ka.outcome !== kb.outcome && (change === 'unchanged_right' || change === 'unchanged_wrong'),
+    };
   });
   const of = (c: CaseChange) => cases.filter((k) => k.change === c);
   const fixed = of('fixed').map((k) => k.id);
@@ -78,11 +102,20 @@ export function diffRuns(a: RunSummary, b: RunSummary): Outcome<RunDiff> {
       unchanged_wrong: of('unchanged_wrong').length,
       outcome_changed: cases.filter((k) => k.outcome_changed).length,
     },
-    right: { a: a.cases.filter((k) => isSuccess(k.outcome)).length, b: b.cases.filter((k) => isSuccess(k.outcome)).length, total: cases.length },
+    right: {
+      a: a.cases.filter((k) => isSuccess(k.outcome)).length,
+      b: b.cases.filter((k) => isSuccess(k.outcome)).length,
+      total: cases.length,
+    },
     fixed_ids: fixed,
     regressed_ids: regressed,
     mcnemar: mcnemarExact(regressed.length, fixed.length),
-    difference: newcombePaired(of('unchanged_right').length, regressed.length, fixed.length, of('unchanged_wrong').length),
+    difference: newcombePaired(
+      of('unchanged_right').length,
+      regressed.length,
+      fixed.length,
+      of('unchanged_wrong').length,
+    ),
     cases,
   });
 }

@@ -67,7 +67,13 @@ export interface GateOptions {
   policyFile?: { file: string; sha256: string };
 }
 
-function check(name: GateCheckName, status: CheckStatus, arithmetic: string, detail = '', case_ids: string[] = []): GateCheck {
+function check(
+  name: GateCheckName,
+  status: CheckStatus,
+  arithmetic: string,
+  detail = '',
+  case_ids: string[] = [],
+): GateCheck {
   return { name, passed: status !== 'blocked' && status !== 'refused', status, arithmetic, detail, case_ids };
 }
 
@@ -89,7 +95,12 @@ function finish(checks: GateCheck[], baseline: Baseline | null, policy: GatePoli
     checks,
     reasons: checks.filter((c) => !c.passed).map((c) => c.arithmetic),
     warnings: checks.filter((c) => c.status === 'warning').map((c) => c.arithmetic),
-    baseline: baseline && { suite: baseline.suite, path: baseline.path, model: baseline.model, recorded_at: baseline.recorded_at },
+    baseline: baseline && {
+      suite: baseline.suite,
+      path: baseline.path,
+      model: baseline.model,
+      recorded_at: baseline.recorded_at,
+    },
     policy,
   };
 }
@@ -104,13 +115,31 @@ function listIds(ids: readonly string[]): string {
  * file). A baseline recorded under another policy is refused, never used to
  * loosen or tighten the gate silently.
  */
-export function applyGate(summary: RunSummary, baselineInput: Baseline | unknown, options: GateOptions = {}): GateResult {
+export function applyGate(
+  summary: RunSummary,
+  baselineInput: Baseline | unknown,
+  options: GateOptions = {},
+): GateResult {
   const policy = options.policy ?? DEFAULT_GATE_POLICY;
-  const inForce: GatePolicyInForce = { values: policy, file: options.policyFile?.file ?? null, sha256: options.policyFile?.sha256 ?? null };
+  const inForce: GatePolicyInForce = {
+    values: policy,
+    file: options.policyFile?.file ?? null,
+    sha256: options.policyFile?.sha256 ?? null,
+  };
   const finishWith = (checks: GateCheck[], b: Baseline | null) => finish(checks, b, inForce);
   const parsed = parseBaseline(baselineInput);
   if (!parsed.ok) {
-    return finishWith([check('baseline', 'refused', `baseline: ${parsed.error.message} REFUSED`, 'A malformed baseline is bad input, not a regression.')], null);
+    return finishWith(
+      [
+        check(
+          'baseline',
+          'refused',
+          `baseline: ${parsed.error.message} REFUSED`,
+          'A malformed baseline is bad input, not a regression.',
+        ),
+      ],
+      null,
+    );
   }
   const baseline = parsed.value;
   const differences = policyDifferences(baseline.policy, policy);
@@ -166,14 +195,34 @@ export function applyGate(summary: RunSummary, baselineInput: Baseline | unknown
   }
   if (summary.corpus.name !== baseline.corpus.name) {
     identity.push(
-      check('suite', 'refused', `corpus ${quote(summary.corpus.name)} ≠ baseline corpus ${quote(baseline.corpus.name)} (suite ${quote(baseline.suite)}): REFUSED`, 'Each suite ratchets against its own baseline.'),
+      check(
+        'suite',
+        'refused',
+        `corpus ${quote(summary.corpus.name)} ≠ baseline corpus ${quote(baseline.corpus.name)} (suite ${quote(baseline.suite)}): REFUSED`,
+        'Each suite ratchets against its own baseline.',
+      ),
     );
   } else {
-    identity.push(check('suite', 'pass', `corpus ${quote(summary.corpus.name)} = baseline corpus (suite ${quote(baseline.suite)}): PASS`));
+    identity.push(
+      check(
+        'suite',
+        'pass',
+        `corpus ${quote(summary.corpus.name)} = baseline corpus (suite ${quote(baseline.suite)}): PASS`,
+      ),
+    );
   }
   if (identity.some((c) => c.status === 'refused')) return finishWith(identity, baseline);
 
-  return finishWith([...identity, ...corpusChecks(summary, baseline, policy), accuracyCheck(summary, baseline, policy), recallCheck(summary, baseline, policy), overRefusalCheck(summary, baseline, policy)], baseline);
+  return finishWith(
+    [
+      ...identity,
+      ...corpusChecks(summary, baseline, policy),
+      accuracyCheck(summary, baseline, policy),
+      recallCheck(summary, baseline, policy),
+      overRefusalCheck(summary, baseline, policy),
+    ],
+    baseline,
+  );
 }
 
 function corpusChecks(summary: RunSummary, baseline: Baseline, policy: GatePolicy): GateCheck[] {
@@ -182,15 +231,30 @@ function corpusChecks(summary: RunSummary, baseline: Baseline, policy: GatePolic
   const was = baseline.corpus.size;
   out.push(
     size >= was
-      ? check('corpus_size', 'pass', `corpus size ${size} ≥ baseline ${was}: PASS${size > was ? ` (+${size - was} cases)` : ''}`)
-      : check('corpus_size', 'blocked', `corpus size ${size} < baseline ${was}: BLOCKED (the corpus may grow, never shrink)`, 'Accuracy stays comfortable while a corpus is hollowed out; a ratchet blind to its denominator is not a ratchet.'),
+      ? check(
+          'corpus_size',
+          'pass',
+          `corpus size ${size} ≥ baseline ${was}: PASS${size > was ? ` (+${size - was} cases)` : ''}`,
+        )
+      : check(
+          'corpus_size',
+          'blocked',
+          `corpus size ${size} < baseline ${was}: BLOCKED (the corpus may grow, never shrink)`,
+          'Accuracy stays comfortable while a corpus is hollowed out; a ratchet blind to its denominator is not a ratchet.',
+        ),
   );
   const current = new Set(summary.cases.map((k) => k.id));
   const missing = baseline.case_ids.filter((id) => !current.has(id));
   const added = summary.cases.map((k) => k.id).filter((id) => !baseline.case_ids.includes(id));
   out.push(
     missing.length === 0
-      ? check('case_ids', 'pass', `all ${baseline.case_ids.length} baseline case ids present: PASS${added.length ? ` (${added.length} added)` : ''}`, added.length ? `added: ${listIds(added)}` : '', added)
+      ? check(
+          'case_ids',
+          'pass',
+          `all ${baseline.case_ids.length} baseline case ids present: PASS${added.length ? ` (${added.length} added)` : ''}`,
+          added.length ? `added: ${listIds(added)}` : '',
+          added,
+        )
       : check(
           'case_ids',
           'blocked',
@@ -241,18 +305,30 @@ function corpusChecks(summary: RunSummary, baseline: Baseline, policy: GatePolic
 function accuracyCheck(summary: RunSummary, baseline: Baseline, policy: GatePolicy): GateCheck {
   const { correct: c, total: n } = summary.answer_accuracy;
   const { correct: C, total: N } = baseline.figures.answer_accuracy;
-  if (N === 0) return check('answer_accuracy', 'not_applicable', `answer accuracy: the baseline has no answerable cases: NOT APPLICABLE`);
+  if (N === 0)
+    return check(
+      'answer_accuracy',
+      'not_applicable',
+      `answer accuracy: the baseline has no answerable cases: NOT APPLICABLE`,
+    );
   const tolPoints = fromDecimal(policy.accuracy_tolerance_points) ?? rat(2);
   const base = rat(C, N);
   const floorRate = sub(base, mul(tolPoints, rat(1, 100)));
   const failingIds = summary.failures.filter((f) => f.arm !== 'must_refuse').map((f) => f.id);
   if (n === 0) {
-    return check('answer_accuracy', 'blocked', `answer accuracy: no answerable cases in the run, baseline ${C}/${N} = ${pct(base)}: BLOCKED`);
+    return check(
+      'answer_accuracy',
+      'blocked',
+      `answer accuracy: no answerable cases in the run, baseline ${C}/${N} = ${pct(base)}: BLOCKED`,
+    );
   }
   const cur = rat(c, n);
   const pass = cmp(cur, floorRate) >= 0;
   const delta = mul(sub(cur, base), rat(100));
-  const deltaText = cmp(delta, rat(0)) === 0 ? '±0.0' : `${cmp(delta, rat(0)) > 0 ? '+' : '−'}${points(cmp(delta, rat(0)) > 0 ? delta : mul(delta, rat(-1)))}`;
+  const deltaText =
+    cmp(delta, rat(0)) === 0
+      ? '±0.0'
+      : `${cmp(delta, rat(0)) > 0 ? '+' : '−'}${points(cmp(delta, rat(0)) > 0 ? delta : mul(delta, rat(-1)))}`;
   const line = `answer accuracy ${c}/${n} = ${pct(cur)} ${pass ? '≥' : '<'} floor ${C}/${N} = ${pct(base)} − ${decText(tolPoints)} points = ${pct(floorRate)}: ${pass ? 'PASS' : 'BLOCKED'} (${deltaText} points)`;
   return check(
     'answer_accuracy',
@@ -276,21 +352,34 @@ export function allowedCases(ceilingRate: Rational, armSize: number): number {
 function recallCheck(summary: RunSummary, baseline: Baseline, policy: GatePolicy): GateCheck {
   const r = summary.refusal_recall;
   const { declined: B, total: M } = baseline.figures.refusal_recall;
-  if (M === 0) return check('refusal_recall', 'not_applicable', 'refusal recall: the baseline has no must_refuse arm: NOT APPLICABLE');
+  if (M === 0)
+    return check(
+      'refusal_recall',
+      'not_applicable',
+      'refusal recall: the baseline has no must_refuse arm: NOT APPLICABLE',
+    );
   const abs = fromDecimal(policy.recall_absolute_floor) ?? rat(85, 100);
   const tol = fromDecimal(policy.recall_tolerance) ?? rat(75, 1000);
   const base = rat(B, M);
   const floorRate = max(abs, sub(base, tol));
   const formula = `max(${decText(abs)}, ${dec3(base)} − ${decText(tol)}) = ${dec3(floorRate)}`;
   if (r.total === 0) {
-    return check('refusal_recall', 'blocked', `refusal recall: the must_refuse arm is empty, baseline ${B}/${M}: BLOCKED`);
+    return check(
+      'refusal_recall',
+      'blocked',
+      `refusal recall: the must_refuse arm is empty, baseline ${B}/${M}: BLOCKED`,
+    );
   }
   const need = requiredCases(floorRate, r.total);
   const pass = r.declined >= need;
   const missedByStratum = r.strata
     .filter((s) => s.answered + s.no_query > 0)
     .map((s) => {
-      const ids = summary.cases.filter((k) => k.arm === 'must_refuse' && (k.stratum ?? '(none)') === s.stratum && k.outcome !== 'correct_refusal').map((k) => k.id);
+      const ids = summary.cases
+        .filter(
+          (k) => k.arm === 'must_refuse' && (k.stratum ?? '(none)') === s.stratum && k.outcome !== 'correct_refusal',
+        )
+        .map((k) => k.id);
       return `${s.stratum} ${ids.length} of ${s.total} (${listIds(ids)})`;
     });
   const missedText = r.missed_ids.length ? ` (missed: ${listIds(r.missed_ids)})` : '';
@@ -310,13 +399,20 @@ function overRefusalCheck(summary: RunSummary, baseline: Baseline, policy: GateP
   const { count, of } = policy.over_refusal_ceiling;
   if (o.total === 0) {
     return baseline.figures.over_refusal.total > 0
-      ? check('over_refusal', 'blocked', `over-refusal: the must_answer arm is empty, baseline had ${baseline.figures.over_refusal.total} controls: BLOCKED`)
+      ? check(
+          'over_refusal',
+          'blocked',
+          `over-refusal: the must_answer arm is empty, baseline had ${baseline.figures.over_refusal.total} controls: BLOCKED`,
+        )
       : check('over_refusal', 'not_applicable', 'over-refusal: no must_answer arm: NOT APPLICABLE');
   }
   const ceilingRate = rat(count, of);
   const allowed = allowedCases(ceilingRate, o.total);
   const pass = o.declined <= allowed;
-  const scaled = o.total === of ? `${count}/${of}` : `${count}/${of} × ${o.total} = ${decText(mul(ceilingRate, rat(o.total)))} → ${allowed}/${o.total}`;
+  const scaled =
+    o.total === of
+      ? `${count}/${of}`
+      : `${count}/${of} × ${o.total} = ${decText(mul(ceilingRate, rat(o.total)))} → ${allowed}/${o.total}`;
   const declinedText = o.declined_ids.length ? ` (declined: ${listIds(o.declined_ids)})` : '';
   const line = `over-refusal ${o.declined}/${o.total} = ${rateText(o.declined, o.total)} ${pass ? '≤' : '>'} ceiling ${scaled}: ${pass ? 'PASS' : 'BLOCKED'} on the must_answer arm${declinedText}`;
   const byStratum = o.strata.filter((s) => s.declined > 0).map((s) => `${s.stratum} ${s.declined} of ${s.total}`);

@@ -19,7 +19,8 @@ export type Interval = [number, number];
  * (p̂ + z²/2n ± z·√(p̂(1−p̂)/n + z²/4n²)) / (1 + z²/n).
  */
 export function wilson(k: number, n: number, z = Z95): Interval | null {
-  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n) throw new RangeError(`Wilson interval needs whole counts 0 ≤ k ≤ n (got ${k} of ${n})`);
+  if (!Number.isInteger(k) || !Number.isInteger(n) || k < 0 || n < 0 || k > n)
+    throw new RangeError(`Wilson interval needs whole counts 0 ≤ k ≤ n (got ${k} of ${n})`);
   if (n === 0) return null;
   const p = k / n;
   const z2 = z * z;
@@ -50,7 +51,8 @@ export interface PairedDifference {
 export function newcombePaired(both: number, aOnly: number, bOnly: number, neither: number, z = Z95): PairedDifference {
   const n = both + aOnly + bOnly + neither;
   const counts = { both, a_only: aOnly, b_only: bOnly, neither };
-  if (n === 0) return { method: 'newcombe_paired_wilson', a_rate: null, b_rate: null, estimate: null, ci95: null, counts };
+  if (n === 0)
+    return { method: 'newcombe_paired_wilson', a_rate: null, b_rate: null, estimate: null, ci95: null, counts };
   const kA = both + aOnly;
   const kB = both + bOnly;
   const pA = kA / n;
@@ -62,7 +64,14 @@ export function newcombePaired(both: number, aOnly: number, bOnly: number, neith
   const d = pB - pA;
   const lower = Math.sqrt(Math.max(0, (pB - lB) ** 2 - 2 * phi * (pB - lB) * (uA - pA) + (uA - pA) ** 2));
   const upper = Math.sqrt(Math.max(0, (uB - pB) ** 2 - 2 * phi * (uB - pB) * (pA - lA) + (pA - lA) ** 2));
-  return { method: 'newcombe_paired_wilson', a_rate: pA, b_rate: pB, estimate: d, ci95: [Math.max(-1, d - lower), Math.min(1, d + upper)], counts };
+  return {
+    method: 'newcombe_paired_wilson',
+    a_rate: pA,
+    b_rate: pB,
+    estimate: d,
+    ci95: [Math.max(-1, d - lower), Math.min(1, d + upper)],
+    counts,
+  };
 }
 
 /** "85.9% [75.4%, 92.4%]"-style text of a rate and its interval (one decimal). */

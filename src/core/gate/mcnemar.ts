@@ -20,7 +20,8 @@ export interface McNemarResult {
 }
 
 export function mcnemarExact(b: number, c: number): McNemarResult {
-  if (!Number.isSafeInteger(b) || !Number.isSafeInteger(c) || b < 0 || c < 0) throw new RangeError('McNemar counts must be whole numbers ≥ 0');
+  if (!Number.isSafeInteger(b) || !Number.isSafeInteger(c) || b < 0 || c < 0)
+    throw new RangeError('McNemar counts must be whole numbers ≥ 0');
   const n = b + c;
   const k = Math.min(b, c);
   let term = 1n; // C(n, 0)

@@ -102,13 +102,19 @@ export function classifyOutcome(input: ClassifyInput): Outcome<CaseOutcome> {
     if (!returned) return ok('no_query');
   } else {
     if (!hasReference) {
-      return fail('input.invalid', 'A case with no arm must have a reference query or an expected result to be graded.');
+      return fail(
+        'input.invalid',
+        'A case with no arm must have a reference query or an expected result to be graded.',
+      );
     }
     if (declined) return ok('declined_unarmed');
     if (!returned) return ok('no_query');
   }
   if (!hasReference) {
-    return fail('input.invalid', 'A must_answer case must have a reference query or an expected result to grade the answer.');
+    return fail(
+      'input.invalid',
+      'A must_answer case must have a reference query or an expected result to grade the answer.',
+    );
   }
   if (input.brokenReference) return ok('broken_reference');
   return ok(input.deterministicPass === true ? 'correct' : 'wrong');

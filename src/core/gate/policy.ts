@@ -35,9 +35,13 @@ export const EXIT_CODES = { pass: 0, blocked: 1, refused: 2 } as const;
 /** "field baseline ≠ in force" for every threshold that differs (empty when the policies agree). */
 export function policyDifferences(recorded: GatePolicy, inForce: GatePolicy): string[] {
   const out: string[] = [];
-  const show = (v: unknown) => (typeof v === 'object' && v !== null ? `${(v as { count: number }).count} of ${(v as { of: number }).of}` : JSON.stringify(v));
+  const show = (v: unknown) =>
+    typeof v === 'object' && v !== null
+      ? `${(v as { count: number }).count} of ${(v as { of: number }).of}`
+      : JSON.stringify(v);
   for (const key of Object.keys(DEFAULT_GATE_POLICY) as (keyof GatePolicy)[]) {
-    if (JSON.stringify(recorded[key]) !== JSON.stringify(inForce[key])) out.push(`${key} ${show(recorded[key])} in the baseline, ${show(inForce[key])} in force`);
+    if (JSON.stringify(recorded[key]) !== JSON.stringify(inForce[key]))
+      out.push(`${key} ${show(recorded[key])} in the baseline, ${show(inForce[key])} in force`);
   }
   return out;
 }

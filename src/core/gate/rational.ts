@@ -35,7 +35,8 @@ export function rat(n: bigint | number, d: bigint | number = 1n): Rational {
  */
 export function fromDecimal(value: number | string): Rational | null {
   const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : value.trim();
-  const m = /^([+-]?)(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text) ?? /^([+-]?)()\.(\d+)(?:[eE]([+-]?\d+))?$/.exec(text);
+  const m =
+    /^([+-]?)(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text) ?? /^([+-]?)()\.(\d+)(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!m) return null;
   const sign = m[1] === '-' ? -1n : 1n;
   const intPart = m[2] ?? '';

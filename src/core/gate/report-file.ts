@@ -21,37 +21,65 @@ const optionalText = (v: unknown) => v === undefined || typeof v === 'string';
 /** The first problem of a parsed report's summary: [field path, message], or null. */
 function summaryProblem(report: unknown): [string, string] | null {
   if (!isObject(report)) return ['', 'expected a JSON object (the report "sql-verdict run --out" writes).'];
-  if (report.kind !== 'run') return ['kind', `kind must be "run" (the report "sql-verdict run --out" writes), got ${JSON.stringify(report.kind) ?? 'nothing'}.`];
+  if (report.kind !== 'run')
+    return [
+      'kind',
+      `kind must be "run" (the report "sql-verdict run --out" writes), got ${JSON.stringify(report.kind) ?? 'nothing'}.`,
+    ];
   const s = report.summary;
   if (!isObject(s)) return ['summary', 'summary is missing or not an object.'];
-  if (s.summary_version !== SUMMARY_VERSION) return ['summary.summary_version', `summary_version must be ${SUMMARY_VERSION}, got ${JSON.stringify(s.summary_version) ?? 'nothing'}.`];
+  if (s.summary_version !== SUMMARY_VERSION)
+    return [
+      'summary.summary_version',
+      `summary_version must be ${SUMMARY_VERSION}, got ${JSON.stringify(s.summary_version) ?? 'nothing'}.`,
+    ];
   const corpus = s.corpus;
   if (!isObject(corpus)) return ['summary.corpus', 'summary.corpus is missing or not an object.'];
-  if (!isText(corpus.name) || corpus.name === '') return ['summary.corpus.name', 'summary.corpus.name must be the corpus name.'];
-  if (!(corpus.version === null || isText(corpus.version) || typeof corpus.version === 'number')) return ['summary.corpus.version', 'summary.corpus.version must be a string, a number or null.'];
-  if (!Number.isSafeInteger(corpus.size) || (corpus.size as number) < 0) return ['summary.corpus.size', 'summary.corpus.size must be a whole number of cases.'];
-  if (!isText(corpus.sha256) || !/^[0-9a-f]{64}$/.test(corpus.sha256)) return ['summary.corpus.sha256', 'summary.corpus.sha256 must be 64 lower-case hex digits.'];
+  if (!isText(corpus.name) || corpus.name === '')
+    return ['summary.corpus.name', 'summary.corpus.name must be the corpus name.'];
+  if (!(corpus.version === null || isText(corpus.version) || typeof corpus.version === 'number'))
+    return ['summary.corpus.version', 'summary.corpus.version must be a string, a number or null.'];
+  if (!Number.isSafeInteger(corpus.size) || (corpus.size as number) < 0)
+    return ['summary.corpus.size', 'summary.corpus.size must be a whole number of cases.'];
+  if (!isText(corpus.sha256) || !/^[0-9a-f]{64}$/.test(corpus.sha256))
+    return ['summary.corpus.sha256', 'summary.corpus.sha256 must be 64 lower-case hex digits.'];
   const run = s.run;
   if (!isObject(run)) return ['summary.run', 'summary.run is missing or not an object.'];
   for (const field of ['agent', 'model', 'path', 'created_at'])
     if (!nullableText(run[field])) return [`summary.run.${field}`, `summary.run.${field} must be a string or null.`];
   const reliability = s.reliability;
-  if (!isObject(reliability) || typeof reliability.c !== 'number' || !Number.isFinite(reliability.c) || reliability.c < 0)
+  if (
+    !isObject(reliability) ||
+    typeof reliability.c !== 'number' ||
+    !Number.isFinite(reliability.c) ||
+    reliability.c < 0
+  )
     return ['summary.reliability.c', 'summary.reliability.c must be a number ≥ 0 (the penalty of RS(c)).'];
   if (!Array.isArray(s.cases)) return ['summary.cases', 'summary.cases must be the list of per-case results.'];
   for (const [i, k] of s.cases.entries()) {
     const at = `summary.cases[${i}]`;
     if (!isObject(k)) return [at, `${at} must be an object.`];
     if (!isText(k.id) || k.id.trim() === '') return [`${at}.id`, `${at}.id must be a non-empty case id.`];
-    if (!(CASE_OUTCOMES as readonly unknown[]).includes(k.outcome)) return [`${at}.outcome`, `${at}.outcome (case ${k.id}) must be one of ${CASE_OUTCOMES.join(', ')}; got ${JSON.stringify(k.outcome) ?? 'nothing'}.`];
+    if (!(CASE_OUTCOMES as readonly unknown[]).includes(k.outcome))
+      return [
+        `${at}.outcome`,
+        `${at}.outcome (case ${k.id}) must be one of ${CASE_OUTCOMES.join(', ')}; got ${JSON.stringify(k.outcome) ?? 'nothing'}.`,
+      ];
     if (!nullableText(k.query)) return [`${at}.query`, `${at}.query (case ${k.id}) must be the SQL text or null.`];
-    if (k.arm !== undefined && !(ARMS as readonly unknown[]).includes(k.arm)) return [`${at}.arm`, `${at}.arm (case ${k.id}) must be ${ARMS.join(' or ')} when present.`];
+    if (k.arm !== undefined && !(ARMS as readonly unknown[]).includes(k.arm))
+      return [`${at}.arm`, `${at}.arm (case ${k.id}) must be ${ARMS.join(' or ')} when present.`];
     // BIRD's labels are kept as they are in a report of a BIRD run.
     const difficulties: readonly unknown[] = [...DIFFICULTIES, ...BIRD_DIFFICULTIES];
-    if (k.difficulty !== undefined && !difficulties.includes(k.difficulty)) return [`${at}.difficulty`, `${at}.difficulty (case ${k.id}) must be one of ${difficulties.join(', ')} when present.`];
+    if (k.difficulty !== undefined && !difficulties.includes(k.difficulty))
+      return [
+        `${at}.difficulty`,
+        `${at}.difficulty (case ${k.id}) must be one of ${difficulties.join(', ')} when present.`,
+      ];
     for (const field of ['reason', 'reason_code', 'stratum', 'shape', 'fixture', 'severity', 'decline_reason'])
-      if (!optionalText(k[field])) return [`${at}.${field}`, `${at}.${field} (case ${k.id}) must be text when present.`];
-    if (k.tags !== undefined && !(Array.isArray(k.tags) && k.tags.every(isText))) return [`${at}.tags`, `${at}.tags (case ${k.id}) must be a list of strings when present.`];
+      if (!optionalText(k[field]))
+        return [`${at}.${field}`, `${at}.${field} (case ${k.id}) must be text when present.`];
+    if (k.tags !== undefined && !(Array.isArray(k.tags) && k.tags.every(isText)))
+      return [`${at}.tags`, `${at}.tags (case ${k.id}) must be a list of strings when present.`];
   }
   return null;
 }
@@ -92,15 +120,20 @@ export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   if (problem) return fail('input.invalid', problem[1], { location: problem[0] });
   const s = (report as Json).summary as RunSummary;
   const recomputed = summarizeRun(s.cases, s.corpus, s.run, { reliabilityPenalty: s.reliability.c });
-  if (!recomputed.ok) return fail('input.invalid', `summary.cases: ${recomputed.error.message}`, { location: 'summary.cases' });
+  if (!recomputed.ok)
+    return fail('input.invalid', `summary.cases: ${recomputed.error.message}`, { location: 'summary.cases' });
   const expected = JSON.parse(JSON.stringify(recomputed.value)) as Json;
   // A report of version 1.1 or older has no breakdowns nor intervals: compare what it states.
   if (s.breakdowns === undefined) withoutAddedIn12(expected);
   const difference = firstDifference(expected, s, 'summary');
   if (difference)
-    return fail('input.invalid', `the summary disagrees with the report's own cases at ${difference}: the report was edited or is corrupt; re-run "sql-verdict run" to get a consistent one.`, {
-      location: difference.split(' ')[0]!,
-    });
+    return fail(
+      'input.invalid',
+      `the summary disagrees with the report's own cases at ${difference}: the report was edited or is corrupt; re-run "sql-verdict run" to get a consistent one.`,
+      {
+        location: difference.split(' ')[0]!,
+      },
+    );
   return ok(recomputed.value);
 }
 
@@ -113,7 +146,12 @@ function lineOf(text: string, offset: number): number {
 
 /** A report file's summary; every problem is `file:line (field f): message`, exit 2 for the CLI. */
 export function readReportFile(file: string, text: string): Outcome<RunSummary> {
-  if (text.trim() === '') return fail('input.invalid', `${file}: the file is empty; expected the JSON report "sql-verdict run --out" writes.`, { location: file });
+  if (text.trim() === '')
+    return fail(
+      'input.invalid',
+      `${file}: the file is empty; expected the JSON report "sql-verdict run --out" writes.`,
+      { location: file },
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -122,10 +160,14 @@ export function readReportFile(file: string, text: string): Outcome<RunSummary> 
     const lc = /line (\d+) column \d+/.exec(message);
     const pos = /at position (\d+)/.exec(message);
     const line = lc ? Number(lc[1]) : pos ? lineOf(text, Number(pos[1])) : undefined;
-    return fail('input.invalid', `${file}${line ? `:${line}` : ''}: not valid JSON (${message}).`, { location: line ? `${file}:${line}` : file });
+    return fail('input.invalid', `${file}${line ? `:${line}` : ''}: not valid JSON (${message}).`, {
+      location: line ? `${file}:${line}` : file,
+    });
   }
   if (isObject(value) && value.baseline_version !== undefined && value.kind === undefined)
-    return fail('input.invalid', `${file}: this is a baseline, not a run report; give it to --baseline.`, { location: file });
+    return fail('input.invalid', `${file}: this is a baseline, not a run report; give it to --baseline.`, {
+      location: file,
+    });
   const checked = checkReportSummary(value);
   if (checked.ok) return checked;
   const field = checked.error.location;
@@ -141,4 +183,3 @@ export function readReportFile(file: string, text: string): Outcome<RunSummary> 
   const where = `${file}${line ? `:${line}` : ''}${field ? ` (field ${field})` : ''}`;
   return fail('input.invalid', `${where}: ${checked.error.message}`, { location: line ? `${file}:${line}` : file });
 }
-

@@ -20,7 +20,14 @@ import { wilson, type Interval } from './interval.ts';
 
 export const SUMMARY_VERSION = 1;
 
-export const MUST_REFUSE_STRATA = ['out_of_schema', 'nonexistent_column', 'injection', 'unsupported_write', 'non_analytical', 'ambiguous'];
+export const MUST_REFUSE_STRATA = [
+  'out_of_schema',
+  'nonexistent_column',
+  'injection',
+  'unsupported_write',
+  'non_analytical',
+  'ambiguous',
+];
 export const MUST_ANSWER_STRATA = ['control_scalar', 'control_group_by', 'control_top_n', 'control_time_series'];
 export const SHAPES = ['scalar', 'group_by', 'top_n', 'time_series', 'rows'];
 /** Stratum label for an armed case that names none. */
@@ -233,20 +240,30 @@ export function summarizeRun(
   options: SummaryOptions = {},
 ): Outcome<RunSummary> {
   const c = options.reliabilityPenalty ?? 1;
-  if (!Number.isFinite(c) || c < 0) return fail('input.invalid', `The reliability penalty c must be a finite number ≥ 0 (got ${String(c)}).`);
+  if (!Number.isFinite(c) || c < 0)
+    return fail('input.invalid', `The reliability penalty c must be a finite number ≥ 0 (got ${String(c)}).`);
   const size = corpusMeta.size ?? cases.length;
   if (size !== cases.length) {
-    return fail('input.invalid', `The corpus has ${size} cases but ${cases.length} case results were given; every case needs a result (a missing record is no_query).`);
+    return fail(
+      'input.invalid',
+      `The corpus has ${size} cases but ${cases.length} case results were given; every case needs a result (a missing record is no_query).`,
+    );
   }
   const seen = new Set<string>();
   for (const k of cases) {
     if (seen.has(k.id)) return fail('input.invalid', `Case id ${k.id} appears twice.`, { location: k.id });
     seen.add(k.id);
     if (!(CASE_OUTCOMES as readonly string[]).includes(k.outcome)) {
-      return fail('input.invalid', `Case ${k.id} has an unknown outcome ${JSON.stringify(k.outcome)}.`, { location: k.id });
+      return fail('input.invalid', `Case ${k.id} has an unknown outcome ${JSON.stringify(k.outcome)}.`, {
+        location: k.id,
+      });
     }
     if (!outcomeFitsArm(k.outcome, k.arm)) {
-      return fail('input.invalid', `Case ${k.id}: outcome ${k.outcome} is impossible on ${k.arm ? `the ${k.arm} arm` : 'a case with no arm'}.`, { location: k.id });
+      return fail(
+        'input.invalid',
+        `Case ${k.id}: outcome ${k.outcome} is impossible on ${k.arm ? `the ${k.arm} arm` : 'a case with no arm'}.`,
+        { location: k.id },
+      );
     }
   }
 
@@ -340,18 +357,31 @@ export function summarizeRun(
   const minus = outcomes.wrong + outcomes.missed_refusal;
   const zero = cases.length - plus - minus;
   const sum = plus - c * minus;
-  const reliability: Reliability = { c, sum, mean: cases.length === 0 ? null : sum / cases.length, cases: cases.length, plus, zero, minus };
+  const reliability: Reliability = {
+    c,
+    sum,
+    mean: cases.length === 0 ? null : sum / cases.length,
+    cases: cases.length,
+    plus,
+    zero,
+    minus,
+  };
 
   // Spider's four levels, always; BIRD's three as well once any case carries one (never mapped onto Spider's).
-  const levels: Difficulty[] = answerSet.some((k) => (BIRD_DIFFICULTIES as readonly string[]).includes(k.difficulty ?? ''))
+  const levels: Difficulty[] = answerSet.some((k) =>
+    (BIRD_DIFFICULTIES as readonly string[]).includes(k.difficulty ?? ''),
+  )
     ? [...BIRD_DIFFICULTIES, ...DIFFICULTIES.filter((d) => answerSet.some((k) => k.difficulty === d))]
     : [...DIFFICULTIES];
   const difficulty_pyramid: PyramidLevel[] = levels.map((difficulty) => {
     const level = answerSet.filter((k) => k.difficulty === difficulty);
     return { difficulty, total: level.length, correct: count(level, 'correct') };
   });
-  const unrated = answerSet.filter((k) => k.difficulty === undefined || !(levels as readonly string[]).includes(k.difficulty));
-  if (unrated.length > 0) difficulty_pyramid.push({ difficulty: 'unrated', total: unrated.length, correct: count(unrated, 'correct') });
+  const unrated = answerSet.filter(
+    (k) => k.difficulty === undefined || !(levels as readonly string[]).includes(k.difficulty),
+  );
+  if (unrated.length > 0)
+    difficulty_pyramid.push({ difficulty: 'unrated', total: unrated.length, correct: count(unrated, 'correct') });
 
   const shapes = orderLabels(
     cases.flatMap((k) => (k.shape === undefined ? [] : [k.shape])),

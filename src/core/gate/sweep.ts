@@ -20,7 +20,22 @@ export const SWEEP_VERSION = 1;
  * zero, where a release gate operates, then coarser up to one half.
  */
 export const SWEEP_GRID: readonly string[] = Object.freeze([
-  '0', '0.005', '0.01', '0.02', '0.03', '0.04', '0.05', '0.075', '0.1', '0.125', '0.15', '0.2', '0.25', '0.3', '0.4', '0.5',
+  '0',
+  '0.005',
+  '0.01',
+  '0.02',
+  '0.03',
+  '0.04',
+  '0.05',
+  '0.075',
+  '0.1',
+  '0.125',
+  '0.15',
+  '0.2',
+  '0.25',
+  '0.3',
+  '0.4',
+  '0.5',
 ]);
 
 /** Printed beside every sweep (seed 003, and what the sweep's own construction assumes). */
@@ -135,7 +150,10 @@ function accuracySweep(f: BaselineFigures, policy: GatePolicy, grid: readonly st
     n: N,
     observed_misses: N - C,
     max_passing_misses: maxPassing,
-    rule: N === 0 ? 'no answerable cases: not gated' : `(n − k)/${N} ≥ ${C}/${N} − ${decText(tolPoints)}/100 → pass while k ≤ ${maxPassing ?? 'none'}`,
+    rule:
+      N === 0
+        ? 'no answerable cases: not gated'
+        : `(n − k)/${N} ≥ ${C}/${N} − ${decText(tolPoints)}/100 → pass while k ≤ ${maxPassing ?? 'none'}`,
     table: rows,
     projection: projection(N, maxPassing, grid),
   };
@@ -180,7 +198,10 @@ function overRefusalSweep(f: BaselineFigures, policy: GatePolicy, grid: readonly
     n,
     observed_misses: f.over_refusal.declined,
     max_passing_misses: maxPassing,
-    rule: n === 0 ? 'no must_answer arm: not gated' : `declined ≤ ⌊${count}/${of} × ${n}⌋ = ${allowed} → pass while k ≤ ${maxPassing ?? 'none'}`,
+    rule:
+      n === 0
+        ? 'no must_answer arm: not gated'
+        : `declined ≤ ⌊${count}/${of} × ${n}⌋ = ${allowed} → pass while k ≤ ${maxPassing ?? 'none'}`,
     table: rows,
     projection: projection(n, maxPassing, grid),
   };
@@ -198,10 +219,15 @@ export interface SweepBaseline {
  * The boundary sweep of a baseline under a gate policy (the baseline's own,
  * or the contract's). A pure function of the baseline's figures.
  */
-export function boundarySweep(baseline: SweepBaseline, policy: GatePolicy, grid: readonly string[] = SWEEP_GRID): BoundarySweep {
+export function boundarySweep(
+  baseline: SweepBaseline,
+  policy: GatePolicy,
+  grid: readonly string[] = SWEEP_GRID,
+): BoundarySweep {
   for (const p of grid) {
     const r = fromDecimal(p);
-    if (!r || cmp(r, rat(0)) < 0 || cmp(r, rat(1)) > 0) throw new RangeError(`sweep grid value ${p} is not a rate between 0 and 1`);
+    if (!r || cmp(r, rat(0)) < 0 || cmp(r, rat(1)) > 0)
+      throw new RangeError(`sweep grid value ${p} is not a rate between 0 and 1`);
   }
   const f = baseline.figures;
   return {
@@ -216,7 +242,9 @@ export function boundarySweep(baseline: SweepBaseline, policy: GatePolicy, grid:
 
 /** The sweep as text: per figure, the boundary and the projection, then the caveats. */
 export function sweepText(sweep: BoundarySweep): string {
-  const lines: string[] = [`Boundary sweep (${sweep.baseline.suite} / ${sweep.baseline.path ?? 'no path'} / ${sweep.baseline.model}):`];
+  const lines: string[] = [
+    `Boundary sweep (${sweep.baseline.suite} / ${sweep.baseline.path ?? 'no path'} / ${sweep.baseline.model}):`,
+  ];
   for (const f of sweep.figures) {
     if (f.n === 0) {
       lines.push(`  ${f.figure}: ${f.rule}`);

@@ -10,7 +10,19 @@
 import type { LoadProblem } from '../corpus/problems.ts';
 import { BIRD_DIFFICULTIES, type Difficulty } from '../corpus/types.ts';
 import { closest } from '../corpus/source.ts';
-import { baseName, checkDatabases, indexId, parseJson, textOf, topLevelLines, type DatabaseFolder, type ImportedCase, type ImportedRecord, type ImportResult, type InputFile } from './common.ts';
+import {
+  baseName,
+  checkDatabases,
+  indexId,
+  parseJson,
+  textOf,
+  topLevelLines,
+  type DatabaseFolder,
+  type ImportedCase,
+  type ImportedRecord,
+  type ImportResult,
+  type InputFile,
+} from './common.ts';
 
 export const BIRD_SEPARATOR = '\t----- bird -----\t';
 
@@ -39,7 +51,13 @@ export function importBird(input: BirdImportInput): ImportResult {
   const parsed = text === null ? null : parseJson(text, file, problems);
   if (!parsed) return fail();
   if (!Array.isArray(parsed.value)) {
-    problems.push({ severity: 'error', code: 'not_a_mapping', file, line: 1, message: 'BIRD dev.json is a list of {question_id, db_id, question, evidence, SQL, difficulty} objects.' });
+    problems.push({
+      severity: 'error',
+      code: 'not_a_mapping',
+      file,
+      line: 1,
+      message: 'BIRD dev.json is a list of {question_id, db_id, question, evidence, SQL, difficulty} objects.',
+    });
     return fail();
   }
   const items = parsed.value as unknown[];
@@ -51,7 +69,12 @@ export function importBird(input: BirdImportInput): ImportResult {
     const line = lines[i];
     const at = { file, ...(line !== undefined ? { line } : {}), case_index: i };
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      problems.push({ severity: 'error', code: 'invalid_field', ...at, message: `Element ${i} must be an object {question_id, db_id, question, evidence, SQL, difficulty}.` });
+      problems.push({
+        severity: 'error',
+        code: 'invalid_field',
+        ...at,
+        message: `Element ${i} must be an object {question_id, db_id, question, evidence, SQL, difficulty}.`,
+      });
       continue;
     }
     const r = item as Record<string, unknown>;
@@ -59,31 +82,65 @@ export function importBird(input: BirdImportInput): ImportResult {
     for (const field of ['db_id', 'question', 'SQL'] as const) {
       if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') {
         const hint = r[field] === undefined ? closest(field, Object.keys(r)) : undefined;
-        problems.push({ severity: 'error', code: r[field] === undefined ? 'missing_field' : 'invalid_field', ...at, field, message: `Element ${i} needs a non-empty string '${field}'${hint ? ` (found '${hint}')` : ''}.` });
+        problems.push({
+          severity: 'error',
+          code: r[field] === undefined ? 'missing_field' : 'invalid_field',
+          ...at,
+          field,
+          message: `Element ${i} needs a non-empty string '${field}'${hint ? ` (found '${hint}')` : ''}.`,
+        });
         bad = true;
       }
     }
     if (r.evidence !== undefined && r.evidence !== null && typeof r.evidence !== 'string') {
-      problems.push({ severity: 'error', code: 'invalid_field', ...at, field: 'evidence', message: `Element ${i}: 'evidence' must be a string.` });
+      problems.push({
+        severity: 'error',
+        code: 'invalid_field',
+        ...at,
+        field: 'evidence',
+        message: `Element ${i}: 'evidence' must be a string.`,
+      });
       bad = true;
     }
     let difficulty: Difficulty | undefined;
     if (r.difficulty !== undefined && r.difficulty !== null) {
       if (typeof r.difficulty !== 'string' || !(BIRD_DIFFICULTIES as readonly string[]).includes(r.difficulty)) {
         const hint = typeof r.difficulty === 'string' ? closest(r.difficulty, BIRD_DIFFICULTIES) : undefined;
-        problems.push({ severity: 'error', code: 'unknown_difficulty', ...at, field: 'difficulty', message: `Element ${i}: difficulty ${JSON.stringify(r.difficulty)} is not one of BIRD's ${BIRD_DIFFICULTIES.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}.` });
+        problems.push({
+          severity: 'error',
+          code: 'unknown_difficulty',
+          ...at,
+          field: 'difficulty',
+          message: `Element ${i}: difficulty ${JSON.stringify(r.difficulty)} is not one of BIRD's ${BIRD_DIFFICULTIES.join(', ')}${hint ? ` (did you mean '${hint}'?)` : ''}.`,
+        });
         bad = true;
       } else difficulty = r.difficulty as Difficulty;
     }
     const qid = r.question_id;
-    if (qid !== undefined && !(typeof qid === 'number' && Number.isSafeInteger(qid) && qid >= 0) && !(typeof qid === 'string' && /^\d+$/.test(qid))) {
-      problems.push({ severity: 'error', code: 'invalid_field', ...at, field: 'question_id', message: `Element ${i}: question_id must be a whole number ≥ 0.` });
+    if (
+      qid !== undefined &&
+      !(typeof qid === 'number' && Number.isSafeInteger(qid) && qid >= 0) &&
+      !(typeof qid === 'string' && /^\d+$/.test(qid))
+    ) {
+      problems.push({
+        severity: 'error',
+        code: 'invalid_field',
+        ...at,
+        field: 'question_id',
+        message: `Element ${i}: question_id must be a whole number ≥ 0.`,
+      });
       bad = true;
     }
     if (bad) continue;
     const key = qid === undefined ? String(i) : String(qid);
     if (seen.has(key)) {
-      problems.push({ severity: 'error', code: 'duplicate_id', ...at, field: 'question_id', message: `question_id ${key} is already used at line ${seen.get(key) ?? '?'}.` });
+      problems.push({
+        severity: 'error',
+        code: 'duplicate_id',
+        ...at,
+        field: 'question_id',
+        message: `question_id ${key} is already used at line ${seen.get(key) ?? '?'}.`,
+      });
       continue;
     }
     seen.set(key, line);
@@ -103,7 +160,11 @@ export function importBird(input: BirdImportInput): ImportResult {
     questions.push({ key, db: r.db_id as string, line, index: i });
   }
   if (errors()) return fail();
-  checkDatabases(questions.map((q, i) => ({ db: q.db, line: q.line, field: 'db_id', file, case_id: cases[i]!.id })), input.databases, problems);
+  checkDatabases(
+    questions.map((q, i) => ({ db: q.db, line: q.line, field: 'db_id', file, case_id: cases[i]!.id })),
+    input.databases,
+    problems,
+  );
 
   let records: ImportedRecord[] = [];
   if (input.pred) {
@@ -112,7 +173,13 @@ export function importBird(input: BirdImportInput): ImportResult {
     const pparsed = ptext === null ? null : parseJson(ptext, pfile, problems);
     if (!pparsed) return fail();
     if (typeof pparsed.value !== 'object' || pparsed.value === null || Array.isArray(pparsed.value)) {
-      problems.push({ severity: 'error', code: 'not_a_mapping', file: pfile, line: 1, message: 'A BIRD predictions file is an object {"0": "SQL\\t----- bird -----\\tdb_id", ...}.' });
+      problems.push({
+        severity: 'error',
+        code: 'not_a_mapping',
+        file: pfile,
+        line: 1,
+        message: 'A BIRD predictions file is an object {"0": "SQL\\t----- bird -----\\tdb_id", ...}.',
+      });
       return fail();
     }
     const entries = Object.entries(pparsed.value as Record<string, unknown>);
@@ -124,11 +191,22 @@ export function importBird(input: BirdImportInput): ImportResult {
       const at = { file: pfile, ...(line !== undefined ? { line } : {}), field: key };
       const target = byKey.get(key);
       if (!target) {
-        problems.push({ severity: 'error', code: 'unknown_case', ...at, message: `Key "${key}" names no question of ${file} (question_ids ${questions[0]?.key ?? '?'}–${questions[questions.length - 1]?.key ?? '?'}).` });
+        problems.push({
+          severity: 'error',
+          code: 'unknown_case',
+          ...at,
+          message: `Key "${key}" names no question of ${file} (question_ids ${questions[0]?.key ?? '?'}–${questions[questions.length - 1]?.key ?? '?'}).`,
+        });
         return;
       }
       if (typeof value !== 'string') {
-        problems.push({ severity: 'error', code: 'invalid_field', ...at, case_id: target.c.id, message: `The prediction for "${key}" must be a string "SQL\\t----- bird -----\\tdb_id".` });
+        problems.push({
+          severity: 'error',
+          code: 'invalid_field',
+          ...at,
+          case_id: target.c.id,
+          message: `The prediction for "${key}" must be a string "SQL\\t----- bird -----\\tdb_id".`,
+        });
         return;
       }
       const parts = value.split(BIRD_SEPARATOR);
@@ -138,15 +216,22 @@ export function importBird(input: BirdImportInput): ImportResult {
           code: 'bad_separator',
           ...at,
           case_id: target.c.id,
-          message: parts.length === 1
-            ? `The prediction for "${key}" has no "\\t----- bird -----\\t" separator before its db_id (expected "SQL\\t----- bird -----\\t${target.q.db}").`
-            : `The prediction for "${key}" has the separator ${parts.length - 1} times; expected once.`,
+          message:
+            parts.length === 1
+              ? `The prediction for "${key}" has no "\\t----- bird -----\\t" separator before its db_id (expected "SQL\\t----- bird -----\\t${target.q.db}").`
+              : `The prediction for "${key}" has the separator ${parts.length - 1} times; expected once.`,
         });
         return;
       }
       const [sql, db] = [parts[0]!, parts[1]!.trim()];
       if (db !== target.q.db) {
-        problems.push({ severity: 'error', code: 'invalid_field', ...at, case_id: target.c.id, message: `The prediction for "${key}" names db_id '${db}'; question ${key} (${file} line ${target.q.line ?? '?'}) is on '${target.q.db}'.` });
+        problems.push({
+          severity: 'error',
+          code: 'invalid_field',
+          ...at,
+          case_id: target.c.id,
+          message: `The prediction for "${key}" names db_id '${db}'; question ${key} (${file} line ${target.q.line ?? '?'}) is on '${target.q.db}'.`,
+        });
         return;
       }
       answered.add(key);
@@ -160,7 +245,10 @@ export function importBird(input: BirdImportInput): ImportResult {
         file: pfile,
         line: plines.length ? plines[plines.length - 1]! : 1,
         field: missing[0]!.key,
-        message: `${pfile} has ${entries.length} prediction(s); ${file} has ${questions.length} questions. No prediction for ${missing.slice(0, 5).map((q) => `"${q.key}"`).join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}.`,
+        message: `${pfile} has ${entries.length} prediction(s); ${file} has ${questions.length} questions. No prediction for ${missing
+          .slice(0, 5)
+          .map((q) => `"${q.key}"`)
+          .join(', ')}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}.`,
       });
     }
     const order = new Map(cases.map((c, i) => [c.id, i]));
@@ -172,8 +260,20 @@ export function importBird(input: BirdImportInput): ImportResult {
     problems,
     imported: {
       format: 'bird',
-      corpus: { corpus: input.corpusName ?? baseName(file), version: 1, engine: 'sqlite', description: `Imported from the BIRD layout: ${file}.`, cases },
-      run: input.pred ? { agent: input.agent ?? baseName(input.pred.file), ...(input.model ? { model: input.model } : {}), notes: `Predictions from ${input.pred.file}.` } : null,
+      corpus: {
+        corpus: input.corpusName ?? baseName(file),
+        version: 1,
+        engine: 'sqlite',
+        description: `Imported from the BIRD layout: ${file}.`,
+        cases,
+      },
+      run: input.pred
+        ? {
+            agent: input.agent ?? baseName(input.pred.file),
+            ...(input.model ? { model: input.model } : {}),
+            notes: `Predictions from ${input.pred.file}.`,
+          }
+        : null,
       records,
       databases: [...new Set(cases.map((c) => c.fixture))],
     },

@@ -57,7 +57,8 @@ export interface ImportedBenchmark {
   databases: string[];
 }
 
-export type ImportResult = { ok: true; imported: ImportedBenchmark; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[] };
+export type ImportResult =
+  { ok: true; imported: ImportedBenchmark; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[] };
 
 export class Problems {
   readonly list: LoadProblem[] = [];
@@ -77,7 +78,14 @@ export class Problems {
 export function textOf(input: InputFile, problems: LoadProblem[]): string | null {
   const decoded = decodeUtf8Strict(input.bytes);
   if (!decoded.ok) {
-    problems.push({ severity: 'error', code: 'not_utf8', file: input.file, line: decoded.line, column: decoded.column, message: `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.` });
+    problems.push({
+      severity: 'error',
+      code: 'not_utf8',
+      file: input.file,
+      line: decoded.line,
+      column: decoded.column,
+      message: `Not UTF-8 at byte ${decoded.offset}: ${decoded.reason}.`,
+    });
     return null;
   }
   return decoded.text.replace(/^\uFEFF/, '');
@@ -156,9 +164,19 @@ export function checkDatabases(
     reported.add(u.db);
     const more = lines.get(u.db)! - 1;
     const also = more > 0 ? ` (and ${more} more line${more === 1 ? '' : 's'} name it)` : '';
-    const at = { file: u.file, ...(u.line !== undefined ? { line: u.line } : {}), field: u.field, ...(u.case_id ? { case_id: u.case_id } : {}) };
+    const at = {
+      file: u.file,
+      ...(u.line !== undefined ? { line: u.line } : {}),
+      field: u.field,
+      ...(u.case_id ? { case_id: u.case_id } : {}),
+    };
     if (folder.withoutFile?.includes(u.db))
-      problems.push({ severity: 'error', code: 'missing_database', ...at, message: `The database folder ${folder.dir}/${u.db} has no ${u.db}.sqlite${also}.` });
+      problems.push({
+        severity: 'error',
+        code: 'missing_database',
+        ...at,
+        message: `The database folder ${folder.dir}/${u.db} has no ${u.db}.sqlite${also}.`,
+      });
     else {
       const hint = closest(u.db, folder.ids);
       problems.push({
@@ -174,20 +192,39 @@ export function checkDatabases(
 /** The corpus as the YAML file `import` writes (and `run --format` stamps). */
 export function corpusYaml(imported: ImportedBenchmark): string {
   const c = imported.corpus;
-  const doc = { corpus: c.corpus, version: c.version, engine: c.engine, description: c.description, case_count: c.cases.length, cases: c.cases };
+  const doc = {
+    corpus: c.corpus,
+    version: c.version,
+    engine: c.engine,
+    description: c.description,
+    case_count: c.cases.length,
+    cases: c.cases,
+  };
   return stringify(doc, { lineWidth: 0 });
 }
 
 /** The run as the JSONL file `import` writes: a metadata line, then one record per case. */
 export function runJsonl(imported: ImportedBenchmark): string {
-  const lines = [JSON.stringify({ run: { agent: imported.run?.agent ?? 'unknown', ...(imported.run?.model ? { model: imported.run.model } : {}), notes: imported.run?.notes ?? '' } })];
+  const lines = [
+    JSON.stringify({
+      run: {
+        agent: imported.run?.agent ?? 'unknown',
+        ...(imported.run?.model ? { model: imported.run.model } : {}),
+        notes: imported.run?.notes ?? '',
+      },
+    }),
+  ];
   for (const r of imported.records) lines.push(JSON.stringify({ id: r.id, sql: r.sql }));
   return `${lines.join('\n')}\n`;
 }
 
 /** A file name without folders and extension (a system's name from its predictions file). */
 export function baseName(file: string): string {
-  return file.replace(/\\/g, '/').split('/').pop()!.replace(/\.[^.]*$/, '');
+  return file
+    .replace(/\\/g, '/')
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]*$/, '');
 }
 
 /** Case ids padded to the count, so they sort in file order. */

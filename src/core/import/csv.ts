@@ -9,7 +9,17 @@
  */
 import type { LoadProblem } from '../corpus/problems.ts';
 import { tokenize } from '../sql/lexer.ts';
-import { baseName, checkDatabases, indexId, textOf, type DatabaseFolder, type ImportedCase, type ImportedRecord, type ImportResult, type InputFile } from './common.ts';
+import {
+  baseName,
+  checkDatabases,
+  indexId,
+  textOf,
+  type DatabaseFolder,
+  type ImportedCase,
+  type ImportedRecord,
+  type ImportResult,
+  type InputFile,
+} from './common.ts';
 
 export interface CsvImportInput {
   questions: InputFile;
@@ -80,7 +90,9 @@ export function parseCsv(text: string): { rows: CsvRow[]; error?: { line: number
 
 /** Split at top-level separators (outside parentheses, strings and quoted names). */
 function splitTop(text: string, separator: ',' | ';'): string[] {
-  const cuts = tokenize(text).filter((t) => t.type === 'punct' && t.raw === separator && t.depth === 0).map((t) => t.start);
+  const cuts = tokenize(text)
+    .filter((t) => t.type === 'punct' && t.raw === separator && t.depth === 0)
+    .map((t) => t.start);
   const out: string[] = [];
   let at = 0;
   for (const c of cuts) {
@@ -117,7 +129,11 @@ export function expandAlternatives(query: string, cap = MAX_ALTERNATIVES): strin
     let at = 0;
     for (const g of groups) {
       const literal = q.slice(at, g.index);
-      const options = combinations(splitTop(g[1]!, ',').map((s) => s.trim()).filter((s) => s !== '')).map((c) => c.join(', '));
+      const options = combinations(
+        splitTop(g[1]!, ',')
+          .map((s) => s.trim())
+          .filter((s) => s !== ''),
+      ).map((c) => c.join(', '));
       expanded = expanded.flatMap((prefix) => options.map((o) => prefix + literal + o));
       if (expanded.length > cap) return null;
       at = g.index! + g[0].length;
@@ -141,17 +157,37 @@ export function importCsv(input: CsvImportInput): ImportResult {
   if (text === null) return fail();
   const parsed = parseCsv(text);
   if (parsed.error) {
-    problems.push({ severity: 'error', code: 'syntax_error', file, line: parsed.error.line, message: parsed.error.message });
+    problems.push({
+      severity: 'error',
+      code: 'syntax_error',
+      file,
+      line: parsed.error.line,
+      message: parsed.error.message,
+    });
     return fail();
   }
   const [head, ...rows] = parsed.rows;
   if (!head) {
-    problems.push({ severity: 'error', code: 'empty_corpus', file, line: 1, message: 'The CSV is empty; it needs a header line question,query,db_name.' });
+    problems.push({
+      severity: 'error',
+      code: 'empty_corpus',
+      file,
+      line: 1,
+      message: 'The CSV is empty; it needs a header line question,query,db_name.',
+    });
     return fail();
   }
   const cols = header(head);
   for (const required of ['question', 'query', 'db_name'])
-    if (!cols.has(required)) problems.push({ severity: 'error', code: 'missing_field', file, line: head.line, field: required, message: `The header has no '${required}' column (it has ${head.cells.join(', ')}).` });
+    if (!cols.has(required))
+      problems.push({
+        severity: 'error',
+        code: 'missing_field',
+        file,
+        line: head.line,
+        field: required,
+        message: `The header has no '${required}' column (it has ${head.cells.join(', ')}).`,
+      });
   if (errors()) return fail();
   const cell = (row: CsvRow, name: string) => {
     const i = cols.get(name);
@@ -162,14 +198,23 @@ export function importCsv(input: CsvImportInput): ImportResult {
     const id = indexId('q', i, rows.length);
     const at = { file, line: row.line, case_index: i, case_id: id };
     if (row.cells.length !== head.cells.length) {
-      problems.push({ severity: 'error', code: 'invalid_field', ...at, message: `The row has ${row.cells.length} field(s); the header has ${head.cells.length}.` });
+      problems.push({
+        severity: 'error',
+        code: 'invalid_field',
+        ...at,
+        message: `The row has ${row.cells.length} field(s); the header has ${head.cells.length}.`,
+      });
       continue;
     }
     const question = cell(row, 'question')!.trim();
     const query = cell(row, 'query')!.trim();
     const db = cell(row, 'db_name')!.trim();
     let bad = false;
-    for (const [field, value] of [['question', question], ['query', query], ['db_name', db]] as const)
+    for (const [field, value] of [
+      ['question', question],
+      ['query', query],
+      ['db_name', db],
+    ] as const)
       if (value === '') {
         problems.push({ severity: 'error', code: 'missing_field', ...at, field, message: `'${field}' is empty.` });
         bad = true;
@@ -177,7 +222,16 @@ export function importCsv(input: CsvImportInput): ImportResult {
     if (bad) continue;
     const references = expandAlternatives(query);
     if (references === null || references.length === 0) {
-      problems.push({ severity: 'error', code: 'invalid_field', ...at, field: 'query', message: references === null ? `The query's {…} alternatives expand to more than ${MAX_ALTERNATIVES} queries.` : 'The query is empty.' });
+      problems.push({
+        severity: 'error',
+        code: 'invalid_field',
+        ...at,
+        field: 'query',
+        message:
+          references === null
+            ? `The query's {…} alternatives expand to more than ${MAX_ALTERNATIVES} queries.`
+            : 'The query is empty.',
+      });
       continue;
     }
     const category = cell(row, 'query_category')?.trim();
@@ -194,21 +248,35 @@ export function importCsv(input: CsvImportInput): ImportResult {
     });
   }
   if (errors()) return fail();
-  checkDatabases(cases.map((c, i) => ({ db: c.fixture, line: rows[i]!.line, field: 'db_name', file, case_id: c.id })), input.databases, problems);
+  checkDatabases(
+    cases.map((c, i) => ({ db: c.fixture, line: rows[i]!.line, field: 'db_name', file, case_id: c.id })),
+    input.databases,
+    problems,
+  );
 
   // Predictions: their own CSV, or a generated_query column beside the questions.
   let records: ImportedRecord[] = [];
   let predFile: string | null = null;
-  const predIn = input.pred ? (() => {
-    const t = textOf(input.pred!, problems);
-    if (t === null) return null;
-    const p = parseCsv(t);
-    if (p.error) {
-      problems.push({ severity: 'error', code: 'syntax_error', file: input.pred!.file, line: p.error.line, message: p.error.message });
-      return null;
-    }
-    return { file: input.pred!.file, rows: p.rows };
-  })() : PRED_COLUMNS.some((c) => cols.has(c)) ? { file, rows: parsed.rows } : null;
+  const predIn = input.pred
+    ? (() => {
+        const t = textOf(input.pred!, problems);
+        if (t === null) return null;
+        const p = parseCsv(t);
+        if (p.error) {
+          problems.push({
+            severity: 'error',
+            code: 'syntax_error',
+            file: input.pred!.file,
+            line: p.error.line,
+            message: p.error.message,
+          });
+          return null;
+        }
+        return { file: input.pred!.file, rows: p.rows };
+      })()
+    : PRED_COLUMNS.some((c) => cols.has(c))
+      ? { file, rows: parsed.rows }
+      : null;
   if (errors()) return fail();
   if (predIn) {
     predFile = predIn.file;
@@ -216,7 +284,14 @@ export function importCsv(input: CsvImportInput): ImportResult {
     const pcols = phead ? header(phead) : new Map<string, number>();
     const column = PRED_COLUMNS.find((c) => pcols.has(c));
     if (!phead || column === undefined) {
-      problems.push({ severity: 'error', code: 'missing_field', file: predIn.file, line: phead?.line ?? 1, field: 'generated_query', message: `The predictions CSV needs a column ${PRED_COLUMNS.join(' or ')}${phead ? ` (it has ${phead.cells.join(', ')})` : ''}.` });
+      problems.push({
+        severity: 'error',
+        code: 'missing_field',
+        file: predIn.file,
+        line: phead?.line ?? 1,
+        field: 'generated_query',
+        message: `The predictions CSV needs a column ${PRED_COLUMNS.join(' or ')}${phead ? ` (it has ${phead.cells.join(', ')})` : ''}.`,
+      });
       return fail();
     }
     if (prows.length !== rows.length) {
@@ -241,8 +316,20 @@ export function importCsv(input: CsvImportInput): ImportResult {
     problems,
     imported: {
       format: 'csv',
-      corpus: { corpus: input.corpusName ?? baseName(file), version: 1, engine: 'sqlite', description: `Imported from the questions CSV ${file}.`, cases },
-      run: predFile ? { agent: input.agent ?? baseName(predFile), ...(input.model ? { model: input.model } : {}), notes: `Predictions from ${predFile}.` } : null,
+      corpus: {
+        corpus: input.corpusName ?? baseName(file),
+        version: 1,
+        engine: 'sqlite',
+        description: `Imported from the questions CSV ${file}.`,
+        cases,
+      },
+      run: predFile
+        ? {
+            agent: input.agent ?? baseName(predFile),
+            ...(input.model ? { model: input.model } : {}),
+            notes: `Predictions from ${predFile}.`,
+          }
+        : null,
       records,
       databases: [...new Set(cases.map((c) => c.fixture))],
     },

@@ -27,7 +27,8 @@ export interface BenchmarkFolder {
   roles: { path: string; role: 'gold' | 'questions' | 'predictions' | 'database' }[];
 }
 
-export type FolderDetection = { kind: 'none' } | { kind: 'benchmark'; folder: BenchmarkFolder } | { kind: 'problem'; message: string };
+export type FolderDetection =
+  { kind: 'none' } | { kind: 'benchmark'; folder: BenchmarkFolder } | { kind: 'problem'; message: string };
 
 const DB_EXTENSIONS = ['.sqlite', '.sqlite3', '.db'];
 /** The first bytes as text, byte by byte: detection looks for ASCII keys and markers only (the core has no TextDecoder). */
@@ -49,8 +50,15 @@ function isDatabase(f: FolderFile): boolean {
 /** A Spider gold file: every non-empty line is `SQL<TAB>db_id`. */
 function isGold(f: FolderFile): boolean {
   if (!base(f.path).toLowerCase().endsWith('.sql')) return false;
-  const lines = head(f.bytes).split(/\r?\n/).slice(0, 20).filter((l) => l.trim() !== '');
-  return lines.length > 0 && lines.every((l) => /\t\s*[A-Za-z0-9_]+\s*$/.test(l)) && !/\bCREATE\s+TABLE\b/i.test(head(f.bytes));
+  const lines = head(f.bytes)
+    .split(/\r?\n/)
+    .slice(0, 20)
+    .filter((l) => l.trim() !== '');
+  return (
+    lines.length > 0 &&
+    lines.every((l) => /\t\s*[A-Za-z0-9_]+\s*$/.test(l)) &&
+    !/\bCREATE\s+TABLE\b/i.test(head(f.bytes))
+  );
 }
 
 type JsonKind = 'spider-questions' | 'bird-questions' | 'bird-predictions' | 'other';
@@ -82,7 +90,8 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
   for (const f of files) {
     if (!isDatabase(f)) continue;
     const id = stem(base(f.path));
-    if (databaseFiles[id]) return { kind: 'problem', message: `Two database files for ${id}: ${databaseFiles[id].path} and ${f.path}.` };
+    if (databaseFiles[id])
+      return { kind: 'problem', message: `Two database files for ${id}: ${databaseFiles[id].path} and ${f.path}.` };
     databaseFiles[id] = f;
     // database/<db>/<db>.sqlite: that folder is the database's own.
     const dir = dirOf(f.path);
@@ -106,9 +115,23 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
     const pred = pick(of('bird-predictions'), 'BIRD predictions (predict_*.json)');
     if (typeof questions === 'string') return { kind: 'problem', message: questions };
     if (typeof pred === 'string') return { kind: 'problem', message: pred };
-    if (!pred) return { kind: 'problem', message: `BIRD questions ${questions!.path} but no predictions file: add predict_dev.json ({"0": "SQL\\t----- bird -----\\tdb_id", ...}).` };
+    if (!pred)
+      return {
+        kind: 'problem',
+        message: `BIRD questions ${questions!.path} but no predictions file: add predict_dev.json ({"0": "SQL\\t----- bird -----\\tdb_id", ...}).`,
+      };
     roles.unshift({ path: questions!.path, role: 'questions' }, { path: pred.path, role: 'predictions' });
-    return { kind: 'benchmark', folder: { format, questions: input(questions!), pred: input(pred), databases: { dir, ids }, databaseFiles, roles } };
+    return {
+      kind: 'benchmark',
+      folder: {
+        format,
+        questions: input(questions!),
+        pred: input(pred),
+        databases: { dir, ids },
+        databaseFiles,
+        roles,
+      },
+    };
   }
   const gold = pick(golds, 'Spider gold (SQL<TAB>db_id)');
   const questions = pick(spiderQuestions, 'Spider questions (dev.json)');
@@ -117,12 +140,24 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
   const preds = rest.filter((f) => /\.txt$/i.test(f.path) && !/readme|licen[cs]e/i.test(base(f.path)));
   const pred = pick(preds, 'Spider predictions (.txt, one SQL per line)');
   if (typeof pred === 'string') return { kind: 'problem', message: pred };
-  if (!pred) return { kind: 'problem', message: `Spider ${gold ? 'gold file' : 'questions'} ${(gold ?? questions)!.path} but no predictions file: add a .txt with one SQL per line, aligned with the gold.` };
+  if (!pred)
+    return {
+      kind: 'problem',
+      message: `Spider ${gold ? 'gold file' : 'questions'} ${(gold ?? questions)!.path} but no predictions file: add a .txt with one SQL per line, aligned with the gold.`,
+    };
   if (gold) roles.unshift({ path: gold.path, role: 'gold' });
   if (questions) roles.unshift({ path: questions.path, role: 'questions' });
   roles.splice(roles.length - ids.length, 0, { path: pred.path, role: 'predictions' });
   return {
     kind: 'benchmark',
-    folder: { format, ...(gold ? { gold: input(gold) } : {}), ...(questions ? { questions: input(questions) } : {}), pred: input(pred), databases: { dir, ids }, databaseFiles, roles },
+    folder: {
+      format,
+      ...(gold ? { gold: input(gold) } : {}),
+      ...(questions ? { questions: input(questions) } : {}),
+      pred: input(pred),
+      databases: { dir, ids },
+      databaseFiles,
+      roles,
+    },
   };
 }

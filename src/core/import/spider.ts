@@ -8,7 +8,18 @@
  * prediction ends at its first tab.
  */
 import type { LoadProblem } from '../corpus/problems.ts';
-import { baseName, checkDatabases, parseJson, textOf, topLevelLines, type DatabaseFolder, type ImportedCase, type ImportedRecord, type ImportResult, type InputFile } from './common.ts';
+import {
+  baseName,
+  checkDatabases,
+  parseJson,
+  textOf,
+  topLevelLines,
+  type DatabaseFolder,
+  type ImportedCase,
+  type ImportedRecord,
+  type ImportResult,
+  type InputFile,
+} from './common.ts';
 
 export interface SpiderImportInput {
   /** `SQL<TAB>db_id` per line. */
@@ -61,7 +72,13 @@ export function importSpider(input: SpiderImportInput): ImportResult {
   const problems: LoadProblem[] = [];
   const fail = (): ImportResult => ({ ok: false, problems });
   if (!input.gold && !input.questions) {
-    problems.push({ severity: 'error', code: 'missing_field', file: '(command line)', field: 'gold', message: 'Spider needs a gold file (SQL<TAB>db_id per line) or dev.json.' });
+    problems.push({
+      severity: 'error',
+      code: 'missing_field',
+      file: '(command line)',
+      field: 'gold',
+      message: 'Spider needs a gold file (SQL<TAB>db_id per line) or dev.json.',
+    });
     return fail();
   }
 
@@ -73,7 +90,13 @@ export function importSpider(input: SpiderImportInput): ImportResult {
     const parsed = text === null ? null : parseJson(text, file, problems);
     if (!parsed) return fail();
     if (!Array.isArray(parsed.value)) {
-      problems.push({ severity: 'error', code: 'not_a_mapping', file, line: 1, message: 'Spider dev.json is a list of {db_id, query, question} objects.' });
+      problems.push({
+        severity: 'error',
+        code: 'not_a_mapping',
+        file,
+        line: 1,
+        message: 'Spider dev.json is a list of {db_id, query, question} objects.',
+      });
       return fail();
     }
     const lines = topLevelLines(text!);
@@ -82,18 +105,36 @@ export function importSpider(input: SpiderImportInput): ImportResult {
       const line = lines[i];
       const at = { file, ...(line !== undefined ? { line } : {}), case_index: i };
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        problems.push({ severity: 'error', code: 'invalid_field', ...at, message: `Element ${i} must be an object {db_id, query, question}.` });
+        problems.push({
+          severity: 'error',
+          code: 'invalid_field',
+          ...at,
+          message: `Element ${i} must be an object {db_id, query, question}.`,
+        });
         continue;
       }
       const r = item as Record<string, unknown>;
       let bad = false;
       for (const field of ['db_id', 'query', 'question'] as const) {
         if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') {
-          problems.push({ severity: 'error', code: r[field] === undefined ? 'missing_field' : 'invalid_field', ...at, field, message: `Element ${i} needs a non-empty string '${field}'.` });
+          problems.push({
+            severity: 'error',
+            code: r[field] === undefined ? 'missing_field' : 'invalid_field',
+            ...at,
+            field,
+            message: `Element ${i} needs a non-empty string '${field}'.`,
+          });
           bad = true;
         }
       }
-      if (!bad) questions.push({ sql: (r.query as string).trim(), db: r.db_id as string, line: line ?? 0, file, question: r.question as string });
+      if (!bad)
+        questions.push({
+          sql: (r.query as string).trim(),
+          db: r.db_id as string,
+          line: line ?? 0,
+          file,
+          question: r.question as string,
+        });
     }
     if (problems.some((p) => p.severity === 'error')) return fail();
   }
@@ -113,7 +154,8 @@ export function importSpider(input: SpiderImportInput): ImportResult {
             code: 'invalid_field',
             file,
             line: l.line,
-            field: fields.length < 2 ? 'db_id' : fields.length > 2 ? 'db_id' : fields[0]!.trim() === '' ? 'sql' : 'db_id',
+            field:
+              fields.length < 2 ? 'db_id' : fields.length > 2 ? 'db_id' : fields[0]!.trim() === '' ? 'sql' : 'db_id',
             message: `A gold line is SQL<TAB>db_id; this one has ${fields.length} tab-separated field(s).`,
           });
           return [];
@@ -125,13 +167,27 @@ export function importSpider(input: SpiderImportInput): ImportResult {
     const flat = gold.flat();
     if (questions) {
       if (questions.length !== flat.length) {
-        problems.push({ severity: 'error', code: 'count_mismatch', file: input.questions!.file, field: 'questions', message: `${input.questions!.file} has ${questions.length} questions; the gold file ${file} has ${flat.length} lines: they are matched by position.` });
+        problems.push({
+          severity: 'error',
+          code: 'count_mismatch',
+          file: input.questions!.file,
+          field: 'questions',
+          message: `${input.questions!.file} has ${questions.length} questions; the gold file ${file} has ${flat.length} lines: they are matched by position.`,
+        });
         return fail();
       }
       flat.forEach((g, i) => {
         const q = questions![i]!;
         if (q.db !== g.db)
-          problems.push({ severity: 'error', code: 'invalid_field', file, line: g.line, field: 'db_id', case_index: i, message: `The gold line names db_id '${g.db}'; question ${i} of ${q.file} (line ${q.line}) names '${q.db}'.` });
+          problems.push({
+            severity: 'error',
+            code: 'invalid_field',
+            file,
+            line: g.line,
+            field: 'db_id',
+            case_index: i,
+            message: `The gold line names db_id '${g.db}'; question ${i} of ${q.file} (line ${q.line}) names '${q.db}'.`,
+          });
         else g.question = q.question;
       });
       if (problems.some((p) => p.severity === 'error')) return fail();
@@ -142,9 +198,15 @@ export function importSpider(input: SpiderImportInput): ImportResult {
   const total = gold.reduce((n, s) => n + s.length, 0);
   const width = Math.max(4, String(total - 1).length);
   const idOf = (s: number, t: number, index: number) =>
-    multi ? `i${String(s).padStart(Math.max(3, String(gold.length - 1).length), '0')}-t${String(t).padStart(2, '0')}` : `q${String(index).padStart(width, '0')}`;
+    multi
+      ? `i${String(s).padStart(Math.max(3, String(gold.length - 1).length), '0')}-t${String(t).padStart(2, '0')}`
+      : `q${String(index).padStart(width, '0')}`;
 
-  checkDatabases(gold.flat().map((g) => ({ db: g.db, line: g.line || undefined, field: 'db_id', file: g.file })), input.databases, problems);
+  checkDatabases(
+    gold.flat().map((g) => ({ db: g.db, line: g.line || undefined, field: 'db_id', file: g.file })),
+    input.databases,
+    problems,
+  );
 
   const cases: ImportedCase[] = [];
   const ids: string[][] = [];
@@ -183,9 +245,10 @@ export function importSpider(input: SpiderImportInput): ImportResult {
         file,
         ...(firstExtra !== undefined ? { line: firstExtra } : { line: text.split(/\r\n|\r|\n/).length }),
         field: 'prediction',
-        message: multi || pred.length > 1
-          ? `${file} has ${pred.length} interaction(s) (blank-line separated) and ${predLines} prediction(s); ${goldFile} has ${gold.length} interaction(s) and ${total} line(s).`
-          : `${file} has ${predLines} prediction(s); ${goldFile} has ${total}: predictions are matched to the gold by line.`,
+        message:
+          multi || pred.length > 1
+            ? `${file} has ${pred.length} interaction(s) (blank-line separated) and ${predLines} prediction(s); ${goldFile} has ${gold.length} interaction(s) and ${total} line(s).`
+            : `${file} has ${predLines} prediction(s); ${goldFile} has ${total}: predictions are matched to the gold by line.`,
       });
       return fail();
     }
@@ -223,7 +286,13 @@ export function importSpider(input: SpiderImportInput): ImportResult {
         description: `Imported from the Spider layout: ${[input.gold?.file, input.questions?.file].filter(Boolean).join(' + ')}.`,
         cases,
       },
-      run: input.pred ? { agent: input.agent ?? baseName(input.pred.file), ...(input.model ? { model: input.model } : {}), notes: `Predictions from ${input.pred.file}.` } : null,
+      run: input.pred
+        ? {
+            agent: input.agent ?? baseName(input.pred.file),
+            ...(input.model ? { model: input.model } : {}),
+            notes: `Predictions from ${input.pred.file}.`,
+          }
+        : null,
       records,
       databases: [...new Set(cases.map((c) => c.fixture))],
     },

@@ -8,7 +8,13 @@
 export const INTENT_ADEQUACY = ['adequate', 'partially_adequate', 'inadequate'] as const;
 export const DATABASE_SCOPED_EQUIVALENCE = ['equivalent', 'not_equivalent', 'inconclusive'] as const;
 export const ACCEPTABLE_DEVIATION = ['harmless', 'acceptable', 'critical'] as const;
-export const SEVERITY_CLASSIFICATION = ['pass', 'minor issue', 'moderate issue', 'major issue', 'critical failure'] as const;
+export const SEVERITY_CLASSIFICATION = [
+  'pass',
+  'minor issue',
+  'moderate issue',
+  'major issue',
+  'critical failure',
+] as const;
 export const EVIDENCE_STRENGTH = ['low', 'medium', 'high'] as const;
 export const OVERALL_VERDICT = ['PASS', 'PARTIAL', 'FAIL'] as const;
 
@@ -113,7 +119,11 @@ export function extractJson(text: string): Parsed<unknown> {
   return { ok: false, errors: [`the answer is not valid JSON (${lastError})`] };
 }
 
-const labelKey = (text: string) => text.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+const labelKey = (text: string) =>
+  text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 
 function capText(text: string, max: number): string {
   const trimmed = text.trim();
@@ -137,7 +147,10 @@ export function validateJudgeAnswer(value: unknown): Parsed<JudgeAnswer> {
   function label<T extends string>(field: string, allowed: readonly T[]): T {
     const raw = source[field];
     const found = typeof raw === 'string' ? allowed.find((option) => labelKey(option) === labelKey(raw)) : undefined;
-    if (found === undefined) errors.push(`${field}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(raw)}`);
+    if (found === undefined)
+      errors.push(
+        `${field}: expected one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}, got ${describe(raw)}`,
+      );
     return found ?? allowed[0]!;
   }
   function text(field: string, options: { required: boolean; max: number }): string {
@@ -191,12 +204,18 @@ export function validateJudgeAnswer(value: unknown): Parsed<JudgeAnswer> {
   else errors.push(`ambiguous_case: expected true or false, got ${describe(source.ambiguous_case)}`);
 
   // The article's name for the fix is accepted too.
-  const sqlField = 'suggested_sql' in source ? 'suggested_sql' : 'suggested_improved_sql' in source ? 'suggested_improved_sql' : 'suggested_sql';
+  const sqlField =
+    'suggested_sql' in source
+      ? 'suggested_sql'
+      : 'suggested_improved_sql' in source
+        ? 'suggested_improved_sql'
+        : 'suggested_sql';
   const sql = source[sqlField];
   if (sql === null || (typeof sql === 'string' && !sql.trim())) answer.suggested_sql = null;
   else if (typeof sql === 'string') answer.suggested_sql = sql.length > ANSWER_CAPS.sql ? null : sql.trim();
   else errors.push(`suggested_sql: expected a string or null, got ${describe(sql)}`);
-  if (typeof sql === 'string' && sql.length > ANSWER_CAPS.sql) errors.push(`suggested_sql: longer than ${ANSWER_CAPS.sql} characters`);
+  if (typeof sql === 'string' && sql.length > ANSWER_CAPS.sql)
+    errors.push(`suggested_sql: longer than ${ANSWER_CAPS.sql} characters`);
 
   return errors.length ? { ok: false, errors } : { ok: true, value: answer };
 }

@@ -51,7 +51,13 @@ export interface JudgeRunSummary {
   agreement_rate: number | null;
   /** Case ids (or indexes) where the judge disagrees: the app's review queue. */
   review_queue: string[];
-  usage: { input_tokens: number; output_tokens: number; requests: number; http_attempts: number; usage_reported: boolean };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    requests: number;
+    http_attempts: number;
+    usage_reported: boolean;
+  };
   latency_ms: { total: number; mean: number | null; max: number };
   /** Null when prices are unknown. */
   cost_estimate: number | null;
@@ -63,7 +69,10 @@ export function summarizeJudgments(
   judgments: readonly CaseJudgment[],
   meta: { provider?: JudgeProvider | null; threshold?: number; concurrency?: number } = {},
 ): JudgeRunSummary {
-  const matrix: AgreementMatrix = { deterministic_pass: { ai_pass: 0, ai_fail: 0 }, deterministic_fail: { ai_pass: 0, ai_fail: 0 } };
+  const matrix: AgreementMatrix = {
+    deterministic_pass: { ai_pass: 0, ai_fail: 0 },
+    deterministic_fail: { ai_pass: 0, ai_fail: 0 },
+  };
   const skipped: Record<SkippedReason, number> = { above_threshold: 0, disabled_by_policy: 0, not_configured: 0 };
   const modelIds = new Set<string>();
   const reviewQueue: string[] = [];
@@ -119,7 +128,11 @@ export function summarizeJudgments(
     agreement_rate: judged ? agreeing / judged : null,
     review_queue: reviewQueue,
     usage,
-    latency_ms: { total, mean: latencies.length ? total / latencies.length : null, max: latencies.reduce((m, ms) => Math.max(m, ms), 0) },
+    latency_ms: {
+      total,
+      mean: latencies.length ? total / latencies.length : null,
+      max: latencies.reduce((m, ms) => Math.max(m, ms), 0),
+    },
     cost_estimate: cost,
     fixes,
   };
@@ -135,7 +148,11 @@ export interface JudgeRun {
  * threshold or the policy skip never wait for a slot. A cancel stops waiting
  * cases and aborts those in flight; each is recorded as cancelled.
  */
-export async function judgeBatch(provider: JudgeProvider | null, items: readonly JudgeBatchItem[], options: JudgeBatchOptions = {}): Promise<JudgeRun> {
+export async function judgeBatch(
+  provider: JudgeProvider | null,
+  items: readonly JudgeBatchItem[],
+  options: JudgeBatchOptions = {},
+): Promise<JudgeRun> {
   const concurrency = options.concurrency ?? DEFAULT_JUDGE_CONCURRENCY;
   const semaphore = createSemaphore(concurrency);
   const { signal, onJudgment, ...caseOptions } = options;

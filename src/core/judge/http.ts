@@ -123,12 +123,20 @@ export async function postJson(
     const result = await attempt(runtime, url, allHeaders, payload, options.timeoutMs, signal);
     switch (result.kind) {
       case 'cancelled':
-        return { ok: false, attempts, error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }) };
+        return {
+          ok: false,
+          attempts,
+          error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }),
+        };
       case 'timeout':
         return {
           ok: false,
           attempts,
-          error: verdictError('judge.timeout', `The judge at ${url} did not answer within ${options.timeoutMs} ms. A local model may need a longer timeout, or the server is overloaded.`, { location: url }),
+          error: verdictError(
+            'judge.timeout',
+            `The judge at ${url} did not answer within ${options.timeoutMs} ms. A local model may need a longer timeout, or the server is overloaded.`,
+            { location: url },
+          ),
         };
       case 'network':
         return {
@@ -162,19 +170,29 @@ export async function postJson(
     }
     const retryable = status === 429 || status >= 500;
     if (retryable && tries < options.maxRetries) {
-      const wait = result.retryAfter !== null ? Math.min(result.retryAfter, options.maxRetryAfterMs) : backoffMs(tries, options);
+      const wait =
+        result.retryAfter !== null ? Math.min(result.retryAfter, options.maxRetryAfterMs) : backoffMs(tries, options);
       const slept = await sleep(runtime, wait, signal);
-      if (!slept) return { ok: false, attempts, error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }) };
+      if (!slept)
+        return {
+          ok: false,
+          attempts,
+          error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }),
+        };
       continue;
     }
-    const what = status === 429 ? 'is rate-limiting requests' : status >= 500 ? 'had a server error' : 'rejected the request';
+    const what =
+      status === 429 ? 'is rate-limiting requests' : status >= 500 ? 'had a server error' : 'rejected the request';
     const after = retryable ? ` after ${attempts} attempts` : '';
     return {
       ok: false,
       attempts,
       status,
       body: text,
-      error: verdictError('judge.http_error', `The judge at ${url} ${what} (HTTP ${status})${after}.`, { raw: snippet(text), location: url }),
+      error: verdictError('judge.http_error', `The judge at ${url} ${what} (HTTP ${status})${after}.`, {
+        raw: snippet(text),
+        location: url,
+      }),
     };
   }
 }

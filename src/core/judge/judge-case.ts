@@ -144,14 +144,32 @@ function base(input: JudgeInput, provider: JudgeProvider | null, threshold: numb
 }
 
 /** Why the judge would not run for this case, or null when it would. */
-export function skipReason(input: JudgeInput, provider: JudgeProvider | null, options: JudgeOptions = {}): SkippedReason | null {
+export function skipReason(
+  input: JudgeInput,
+  provider: JudgeProvider | null,
+  options: JudgeOptions = {},
+): SkippedReason | null {
   if (options.policy === 'disabled') return 'disabled_by_policy';
   if (!provider) return 'not_configured';
-  return input.evidence.deterministic_score >= (options.threshold ?? DEFAULT_JUDGE_THRESHOLD) ? 'above_threshold' : null;
+  return input.evidence.deterministic_score >= (options.threshold ?? DEFAULT_JUDGE_THRESHOLD)
+    ? 'above_threshold'
+    : null;
 }
 
-async function verify(sql: string, verifyFix: VerifyFix | undefined, signal: CancelSignal | undefined): Promise<SuggestedFix> {
-  const fix: SuggestedFix = { sql, verified: false, passes: null, deterministic_verdict: null, deterministic_score: null, detail: null, error: null };
+async function verify(
+  sql: string,
+  verifyFix: VerifyFix | undefined,
+  signal: CancelSignal | undefined,
+): Promise<SuggestedFix> {
+  const fix: SuggestedFix = {
+    sql,
+    verified: false,
+    passes: null,
+    deterministic_verdict: null,
+    deterministic_score: null,
+    detail: null,
+    error: null,
+  };
   if (!verifyFix) return fix;
   try {
     const result = await verifyFix(sql, signal);
@@ -165,7 +183,12 @@ async function verify(sql: string, verifyFix: VerifyFix | undefined, signal: Can
       error: result.error ?? null,
     };
   } catch (thrown) {
-    return { ...fix, verified: true, passes: false, error: verdictError('execution.error', `The suggested SQL could not be verified: ${messageOf(thrown)}`) };
+    return {
+      ...fix,
+      verified: true,
+      passes: false,
+      error: verdictError('execution.error', `The suggested SQL could not be verified: ${messageOf(thrown)}`),
+    };
   }
 }
 
@@ -174,7 +197,12 @@ async function verify(sql: string, verifyFix: VerifyFix | undefined, signal: Can
  * recorded in `error`. With no provider (`null`) the case is skipped as
  * `not_configured`.
  */
-export async function judgeCase(provider: JudgeProvider | null, input: JudgeInput, options: JudgeOptions = {}, signal?: CancelSignal): Promise<CaseJudgment> {
+export async function judgeCase(
+  provider: JudgeProvider | null,
+  input: JudgeInput,
+  options: JudgeOptions = {},
+  signal?: CancelSignal,
+): Promise<CaseJudgment> {
   const threshold = options.threshold ?? DEFAULT_JUDGE_THRESHOLD;
   const record = base(input, provider, threshold);
   const skipped = skipReason(input, provider, options);
@@ -194,7 +222,11 @@ export async function judgeCase(provider: JudgeProvider | null, input: JudgeInpu
 
   for (let round = 0; round < 2 && !answer; round++) {
     const completion = await provider.complete({ system: prompt.system, messages }, signal).catch(
-      (thrown: unknown) => ({ ok: false, error: verdictError('judge.http_error', `The judge provider failed: ${messageOf(thrown)}`) }) as const,
+      (thrown: unknown) =>
+        ({
+          ok: false,
+          error: verdictError('judge.http_error', `The judge provider failed: ${messageOf(thrown)}`),
+        }) as const,
     );
     record.requests += 1;
     if (!completion.ok) {
@@ -216,12 +248,19 @@ export async function judgeCase(provider: JudgeProvider | null, input: JudgeInpu
       answer = parsed.value;
     } else if (round === 0) {
       record.repair_attempted = true;
-      messages.push({ role: 'assistant', content: c.text.slice(0, REPAIR_ECHO_CAP) }, { role: 'user', content: repairMessage(parsed.errors) });
+      messages.push(
+        { role: 'assistant', content: c.text.slice(0, REPAIR_ECHO_CAP) },
+        { role: 'user', content: repairMessage(parsed.errors) },
+      );
     } else {
       record.status = 'error';
-      record.error = verdictError('judge.invalid_answer', `The judge's answer did not match the judgment schema after one repair attempt: ${parsed.errors.slice(0, 3).join('; ')}.`, {
-        raw: parsed.errors.join('\n'),
-      });
+      record.error = verdictError(
+        'judge.invalid_answer',
+        `The judge's answer did not match the judgment schema after one repair attempt: ${parsed.errors.slice(0, 3).join('; ')}.`,
+        {
+          raw: parsed.errors.join('\n'),
+        },
+      );
     }
   }
   record.cost_estimate = costEstimate(record.usage, options.prices);
@@ -231,7 +270,8 @@ export async function judgeCase(provider: JudgeProvider | null, input: JudgeInpu
   record.judgment = answer;
   record.ai_advisory_verdict = advisoryVerdict(answer.overall_verdict);
   record.verdict_consistency_flag = record.ai_advisory_verdict === record.deterministic_verdict;
-  if (!record.verdict_consistency_flag) record.warnings.push(consistencyWarning(record.deterministic_verdict, record.ai_advisory_verdict));
+  if (!record.verdict_consistency_flag)
+    record.warnings.push(consistencyWarning(record.deterministic_verdict, record.ai_advisory_verdict));
 
   if (answer.suggested_sql) {
     record.suggested_fix = await verify(answer.suggested_sql, options.verifyFix, signal);

@@ -156,7 +156,12 @@ export function buildJudgePrompt(input: JudgeInput, caps: PromptCaps = DEFAULT_P
     '## Question',
     block('user_question', cap(input.question, caps.question)),
   ];
-  if (input.enrichedQuestion) sections.push('', "## The agent's rewritten question", block('enriched_question', cap(input.enrichedQuestion, caps.question)));
+  if (input.enrichedQuestion)
+    sections.push(
+      '',
+      "## The agent's rewritten question",
+      block('enriched_question', cap(input.enrichedQuestion, caps.question)),
+    );
   sections.push(
     '',
     `## Reference SQL (known correct${input.dialect ? `, ${input.dialect} dialect` : ''})`,
@@ -185,8 +190,18 @@ export function buildJudgePrompt(input: JudgeInput, caps: PromptCaps = DEFAULT_P
     block('clause_diffs', list(e.clause_diffs, caps)),
   );
   if (e.explanations?.length) sections.push('', '### Diagnostics', block('explanations', list(e.explanations, caps)));
-  if (e.execution_error_expected) sections.push('', '### Execution error of the reference', block('execution_error_expected', cap(e.execution_error_expected, caps.listItem)));
-  if (e.execution_error_actual) sections.push('', '### Execution error of the candidate', block('execution_error_actual', cap(e.execution_error_actual, caps.listItem)));
+  if (e.execution_error_expected)
+    sections.push(
+      '',
+      '### Execution error of the reference',
+      block('execution_error_expected', cap(e.execution_error_expected, caps.listItem)),
+    );
+  if (e.execution_error_actual)
+    sections.push(
+      '',
+      '### Execution error of the candidate',
+      block('execution_error_actual', cap(e.execution_error_actual, caps.listItem)),
+    );
   sections.push(
     '',
     '## Result samples',
@@ -198,7 +213,10 @@ export function buildJudgePrompt(input: JudgeInput, caps: PromptCaps = DEFAULT_P
     '',
     '## Context',
     '### Schema description',
-    block('schema_description', input.context?.schemaDescription ? cap(input.context.schemaDescription, caps.schema) : '(not given)'),
+    block(
+      'schema_description',
+      input.context?.schemaDescription ? cap(input.context.schemaDescription, caps.schema) : '(not given)',
+    ),
     '',
     '### Business rules',
     block('business_rules', list(rules, caps)),

@@ -71,10 +71,16 @@ export interface JudgeProvider {
 /** Check a provider configuration; the messages name the setting to fix. */
 export function validateProviderConfig(config: ProviderConfig): Outcome<ProviderConfig> {
   if (!(PROVIDER_KINDS as readonly string[]).includes(config.kind)) {
-    return fail('input.invalid', `Unknown judge provider "${String(config.kind)}": use openai or anthropic.`, { location: 'provider' });
+    return fail('input.invalid', `Unknown judge provider "${String(config.kind)}": use openai or anthropic.`, {
+      location: 'provider',
+    });
   }
   if (!/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/i.test(trimBase(config.baseUrl ?? ''))) {
-    return fail('input.invalid', `The judge base URL "${config.baseUrl}" is not an http(s) URL (e.g. http://127.0.0.1:11434/v1).`, { location: 'url' });
+    return fail(
+      'input.invalid',
+      `The judge base URL "${config.baseUrl}" is not an http(s) URL (e.g. http://127.0.0.1:11434/v1).`,
+      { location: 'url' },
+    );
   }
   if (!config.model?.trim()) return fail('input.invalid', 'No judge model is set.', { location: 'model' });
   if (config.kind === 'anthropic' && !config.apiKey?.trim()) {
@@ -87,5 +93,8 @@ export function validateProviderConfig(config: ProviderConfig): Outcome<Provider
 export function createProvider(config: ProviderConfig, runtime: JudgeRuntime): Outcome<JudgeProvider> {
   const valid = validateProviderConfig(config);
   if (!valid.ok) return valid;
-  return { ok: true, value: config.kind === 'openai' ? openAiProvider(config, runtime) : anthropicProvider(config, runtime) };
+  return {
+    ok: true,
+    value: config.kind === 'openai' ? openAiProvider(config, runtime) : anthropicProvider(config, runtime),
+  };
 }

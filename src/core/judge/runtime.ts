@@ -86,10 +86,13 @@ export function sleep(runtime: JudgeRuntime, ms: number, signal?: CancelSignal):
       clear();
       resolve(false);
     };
-    const clear = runtime.setTimer(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, Math.max(0, ms));
+    const clear = runtime.setTimer(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve(true);
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener('abort', onAbort);
   });
 }

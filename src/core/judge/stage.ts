@@ -10,7 +10,14 @@ import { compareResults } from '../result/compare.ts';
 import type { Dialect } from '../structure/grammar.ts';
 import { formatCell } from '../value/format.ts';
 import type { ResultTable } from '../value/kind.ts';
-import { judgeCase, skipReason, type JudgeInput, type JudgeOptions, type JudgeProvider, type VerifyFix } from './index.ts';
+import {
+  judgeCase,
+  skipReason,
+  type JudgeInput,
+  type JudgeOptions,
+  type JudgeProvider,
+  type VerifyFix,
+} from './index.ts';
 import type { CancelSignal } from '../engine.ts';
 
 export interface JudgeStep {
@@ -27,7 +34,13 @@ function textSample(table: ResultTable) {
   };
 }
 
-function judgeInput(report: EvaluationReport, request: EvaluationRequest, expected: ResultTable, actual: ResultTable, dialect: Dialect): JudgeInput {
+function judgeInput(
+  report: EvaluationReport,
+  request: EvaluationRequest,
+  expected: ResultTable,
+  actual: ResultTable,
+  dialect: Dialect,
+): JudgeInput {
   return {
     caseId: report.id ?? 'case',
     question: request.user_query,
@@ -48,19 +61,40 @@ function judgeInput(report: EvaluationReport, request: EvaluationRequest, expect
     },
     expectedSample: textSample(expected),
     actualSample: textSample(actual),
-    context: { schemaDescription: request.context.schema_description ?? '', businessRules: request.context.business_rules ?? [] },
+    context: {
+      schemaDescription: request.context.schema_description ?? '',
+      businessRules: request.context.business_rules ?? [],
+    },
   };
 }
 
-export function judgeStage(report: EvaluationReport, m: Measured, judge: { provider: JudgeProvider | null; options?: JudgeOptions }, signal?: CancelSignal): JudgeStep {
+export function judgeStage(
+  report: EvaluationReport,
+  m: Measured,
+  judge: { provider: JudgeProvider | null; options?: JudgeOptions },
+  signal?: CancelSignal,
+): JudgeStep {
   const { request, now } = m;
   const input = judgeInput(report, request, m.tables.expected, m.tables.actual, m.dialect);
   const verifyFix: VerifyFix = async (sql) => {
     const run = await m.engine.execute(sql, m.execOptions);
-    if (!run.ok) return { passes: false, deterministic_verdict: 'fail', detail: `the suggested SQL does not run: ${run.error.message}`, error: run.error };
-    const fixed = compareResults(m.tables.expected, run.value, m.comparison, { ...(request.context.shape ? { shape: request.context.shape } : {}), orderKeys: m.orderKeys });
+    if (!run.ok)
+      return {
+        passes: false,
+        deterministic_verdict: 'fail',
+        detail: `the suggested SQL does not run: ${run.error.message}`,
+        error: run.error,
+      };
+    const fixed = compareResults(m.tables.expected, run.value, m.comparison, {
+      ...(request.context.shape ? { shape: request.context.shape } : {}),
+      orderKeys: m.orderKeys,
+    });
     const passes = fixed.result_equality_family.mode_pass;
-    return { passes, deterministic_verdict: passes ? 'pass' : 'fail', detail: passes ? 'matches the reference' : (fixed.reasons[0]?.message ?? 'does not match') };
+    return {
+      passes,
+      deterministic_verdict: passes ? 'pass' : 'fail',
+      detail: passes ? 'matches the reference' : (fixed.reasons[0]?.message ?? 'does not match'),
+    };
   };
   const step = async (): Promise<EvaluationReport> => {
     const t = now();
@@ -75,7 +109,11 @@ export function judgeStage(report: EvaluationReport, m: Measured, judge: { provi
       warnings: [...report.warnings, ...judgment.warnings.map((message) => ({ code: 'judge', message }))],
       run_metadata: {
         ...report.run_metadata,
-        timings_ms: { ...report.run_metadata.timings_ms, judge: judgeMs, total: report.run_metadata.timings_ms.total + judgeMs },
+        timings_ms: {
+          ...report.run_metadata.timings_ms,
+          judge: judgeMs,
+          total: report.run_metadata.timings_ms.total + judgeMs,
+        },
       },
     });
   };

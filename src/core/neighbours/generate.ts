@@ -61,7 +61,16 @@ export function neighbourSeed(baseSeed: number, index: number): number {
   return hashSeed(`neighbour:${baseSeed}:${index}`);
 }
 
-const keyOf = (cells: readonly Cell[]) => cells.map((c) => (c === null ? '\u0000' : typeof c === 'object' ? JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) : `${typeof c}:${String(c)}`)).join('\u0001');
+const keyOf = (cells: readonly Cell[]) =>
+  cells
+    .map((c) =>
+      c === null
+        ? '\u0000'
+        : typeof c === 'object'
+          ? JSON.stringify(c, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))
+          : `${typeof c}:${String(c)}`,
+    )
+    .join('\u0001');
 
 function shiftDate(text: string, days: number): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})(.*)$/.exec(text);
@@ -90,9 +99,15 @@ function fitValue(column: SnapshotColumn, value: HintValue): Cell | null {
     case 'text':
       return String(value);
     case 'date':
-      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && shiftDate(value, 0) === value ? value : null;
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) && shiftDate(value, 0) === value
+        ? value
+        : null;
     case 'timestamp':
-      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d+)?)?$/.test(value) ? (value.length === 10 ? `${value} 00:00:00` : value) : null;
+      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2}(\.\d+)?)?$/.test(value)
+        ? value.length === 10
+          ? `${value} 00:00:00`
+          : value
+        : null;
     case 'other':
       return value;
     default:
@@ -115,10 +130,20 @@ function perturbValue(rng: Rng, column: SnapshotColumn, current: Cell, domain: r
   const fromDomain = () => (domain.length ? rng.pick(domain) : current);
   if (current === null) return fromDomain();
   if (rng.chance(0.5)) return fromDomain();
-  if (typeof current === 'number' && column.kind !== 'float' && Number.isInteger(current)) return current + (rng.chance(0.5) ? 1 : -1) * (1 + rng.int(3));
+  if (typeof current === 'number' && column.kind !== 'float' && Number.isInteger(current))
+    return current + (rng.chance(0.5) ? 1 : -1) * (1 + rng.int(3));
   if (typeof current === 'number' && Number.isFinite(current)) return current * (1 + (rng.next() - 0.5) / 5);
-  if (typeof current === 'string' && (column.kind === 'date' || column.kind === 'timestamp' || column.kind === 'timestamptz' || column.kind === 'other' || column.kind === 'text')) {
-    const shifted = /^\d{4}-\d{2}-\d{2}/.test(current) ? shiftDate(current, (rng.chance(0.5) ? 1 : -1) * (1 + rng.int(30))) : null;
+  if (
+    typeof current === 'string' &&
+    (column.kind === 'date' ||
+      column.kind === 'timestamp' ||
+      column.kind === 'timestamptz' ||
+      column.kind === 'other' ||
+      column.kind === 'text')
+  ) {
+    const shifted = /^\d{4}-\d{2}-\d{2}/.test(current)
+      ? shiftDate(current, (rng.chance(0.5) ? 1 : -1) * (1 + rng.int(30)))
+      : null;
     if (shifted) return shifted;
   }
   return fromDomain();
@@ -144,7 +169,8 @@ function rolesOf(snapshot: FixtureSnapshot, table: SnapshotTable, plan: Neighbou
   const singleUnique = new Set(table.uniques.filter((u) => u.length === 1).map((u) => lower(u[0]!)));
   const referenced = new Set<string>();
   for (const other of snapshot.tables)
-    for (const fk of other.foreignKeys) if (lower(fk.table) === lower(table.name)) for (const c of fk.refColumns) referenced.add(lower(c));
+    for (const fk of other.foreignKeys)
+      if (lower(fk.table) === lower(table.name)) for (const c of fk.refColumns) referenced.add(lower(c));
   const nullTested = new Set(plan.nullColumns);
   return table.columns.map((column, index) => {
     const name = lower(column.name);
@@ -152,21 +178,39 @@ function rolesOf(snapshot: FixtureSnapshot, table: SnapshotTable, plan: Neighbou
     const nonNull = values.filter((v) => v !== null);
     const distinctValues = new Map(nonNull.map((v) => [keyOf([v]), v]));
     const fkIndex = table.foreignKeys.findIndex((f) => f.columns.some((c) => lower(c) === name));
-    const fk = fkIndex >= 0 ? { table: table.foreignKeys[fkIndex]!.table, column: table.foreignKeys[fkIndex]!.refColumns[table.foreignKeys[fkIndex]!.columns.findIndex((c) => lower(c) === name)]! } : null;
-    const key = pk.has(name) || singleUnique.has(name) || referenced.has(name) || table.uniques.some((u) => u.some((c) => lower(c) === name));
+    const fk =
+      fkIndex >= 0
+        ? {
+            table: table.foreignKeys[fkIndex]!.table,
+            column:
+              table.foreignKeys[fkIndex]!.refColumns[
+                table.foreignKeys[fkIndex]!.columns.findIndex((c) => lower(c) === name)
+              ]!,
+          }
+        : null;
+    const key =
+      pk.has(name) ||
+      singleUnique.has(name) ||
+      referenced.has(name) ||
+      table.uniques.some((u) => u.some((c) => lower(c) === name));
     const hasNull = nonNull.length < values.length;
     let covering = false;
     if (fk) {
       const parent = snapshot.tables.find((t) => lower(t.name) === lower(fk.table));
       const at = parent?.columns.findIndex((c) => lower(c.name) === lower(fk.column)) ?? -1;
-      if (parent && at >= 0 && parent.rows.length > 0) covering = parent.rows.every((r) => distinctValues.has(keyOf([r[at] ?? null])));
+      if (parent && at >= 0 && parent.rows.length > 0)
+        covering = parent.rows.every((r) => distinctValues.has(keyOf([r[at] ?? null])));
     }
     return {
       covering,
       index,
       column,
       key,
-      distinct: key || (nonNull.length >= 3 && distinctValues.size === nonNull.length && (column.kind === 'text' || column.kind === 'integer' || column.kind === 'other')),
+      distinct:
+        key ||
+        (nonNull.length >= 3 &&
+          distinctValues.size === nonNull.length &&
+          (column.kind === 'text' || column.kind === 'integer' || column.kind === 'other')),
       fk,
       mayNull: !column.notNull && !pk.has(name) && (hasNull || nullTested.has(name)),
       domain: [...distinctValues.values()],
@@ -210,9 +254,21 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
 
   for (const table of snapshot.tables) {
     const roles = rolesOf(snapshot, table, plan);
-    const changes: TableChanges = { table: table.name, rows_before: table.rows.length, rows_after: 0, dropped: 0, duplicated: 0, perturbed: 0, nulled: 0, planted: 0, tied: 0 };
-    const parentKeys = (role: ColumnRole) => (role.fk ? keys.get(`${role.fk.table.toLowerCase()}.${role.fk.column.toLowerCase()}`) : undefined);
-    const parentValues = (role: ColumnRole) => (role.fk ? keyValues.get(`${role.fk.table.toLowerCase()}.${role.fk.column.toLowerCase()}`) : undefined);
+    const changes: TableChanges = {
+      table: table.name,
+      rows_before: table.rows.length,
+      rows_after: 0,
+      dropped: 0,
+      duplicated: 0,
+      perturbed: 0,
+      nulled: 0,
+      planted: 0,
+      tied: 0,
+    };
+    const parentKeys = (role: ColumnRole) =>
+      role.fk ? keys.get(`${role.fk.table.toLowerCase()}.${role.fk.column.toLowerCase()}`) : undefined;
+    const parentValues = (role: ColumnRole) =>
+      role.fk ? keyValues.get(`${role.fk.table.toLowerCase()}.${role.fk.column.toLowerCase()}`) : undefined;
     const covering = roles.some((r) => r.covering);
     const originalParent = new Map<number, Set<string>>();
     for (const role of roles) {
@@ -224,7 +280,12 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
     // Drops (never below half the rows), then rows whose parent went.
     let rows = table.rows.map((r) => [...r]);
     if (rows.length > MAX_NEIGHBOUR_ROWS) {
-      const keep = rows.map((_r, i) => [rng.next(), i] as const).sort((a, b) => a[0] - b[0]).slice(0, MAX_NEIGHBOUR_ROWS).map(([, i]) => i).sort((a, b) => a - b);
+      const keep = rows
+        .map((_r, i) => [rng.next(), i] as const)
+        .sort((a, b) => a[0] - b[0])
+        .slice(0, MAX_NEIGHBOUR_ROWS)
+        .map(([, i]) => i)
+        .sort((a, b) => a - b);
       changes.dropped += rows.length - keep.length;
       rows = keep.map((i) => rows[i]!);
     }
@@ -340,7 +401,9 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
       for (const name of plan.tieColumns) {
         const role = roles.find((r) => r.column.name.toLowerCase() === name);
         if (!role || role.key || role.fk || role.distinct) continue;
-        const present = rows.map((r) => r[role.index] ?? null).filter((v): v is number | string => typeof v === 'number' || typeof v === 'string');
+        const present = rows
+          .map((r) => r[role.index] ?? null)
+          .filter((v): v is number | string => typeof v === 'number' || typeof v === 'string');
         if (present.length < 2) continue;
         const sorted = [...present].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
         for (const extreme of [sorted[sorted.length - 1]!, sorted[0]!]) {
@@ -350,8 +413,14 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
       }
     for (const role of roles) {
       if (!role.key) continue;
-      keys.set(`${table.name.toLowerCase()}.${role.column.name.toLowerCase()}`, new Set(rows.map((r) => keyOf([r[role.index] ?? null]))));
-      keyValues.set(`${table.name.toLowerCase()}.${role.column.name.toLowerCase()}`, rows.map((r) => r[role.index] ?? null).filter((v) => v !== null));
+      keys.set(
+        `${table.name.toLowerCase()}.${role.column.name.toLowerCase()}`,
+        new Set(rows.map((r) => keyOf([r[role.index] ?? null]))),
+      );
+      keyValues.set(
+        `${table.name.toLowerCase()}.${role.column.name.toLowerCase()}`,
+        rows.map((r) => r[role.index] ?? null).filter((v) => v !== null),
+      );
     }
     changes.rows_after = rows.length;
     out.tables.push({ name: table.name, rows });
@@ -374,7 +443,10 @@ function literal(column: SnapshotColumn, cell: Cell): string | null {
 }
 
 /** The neighbour as one SQL dump: the fixture's own DDL, then its rows, then its views. Null when a value has no portable literal. */
-export function neighbourDump(snapshot: FixtureSnapshot, data: NeighbourData): { sql: string } | { unsupported: string } {
+export function neighbourDump(
+  snapshot: FixtureSnapshot,
+  data: NeighbourData,
+): { sql: string } | { unsupported: string } {
   const parts: string[] = [];
   for (const table of snapshot.tables) {
     parts.push(`${table.ddl.trim().replace(/;$/, '')};`);
@@ -385,7 +457,10 @@ export function neighbourDump(snapshot: FixtureSnapshot, data: NeighbourData): {
         const cells: string[] = [];
         for (let i = 0; i < table.columns.length; i++) {
           const text = literal(table.columns[i]!, row[i] ?? null);
-          if (text === null) return { unsupported: `${table.name}.${table.columns[i]!.name} holds a value with no portable SQL literal (${table.columns[i]!.engineType})` };
+          if (text === null)
+            return {
+              unsupported: `${table.name}.${table.columns[i]!.name} holds a value with no portable SQL literal (${table.columns[i]!.engineType})`,
+            };
           cells.push(text);
         }
         values.push(`(${cells.join(', ')})`);

@@ -13,7 +13,12 @@ export interface NeighbourHost {
   /** The loaded fixture of `engine`, read back (cached per engine and fixture name). */
   snapshot(engine: Engine, fixture: string): Promise<Outcome<FixtureSnapshot>>;
   /** Load one neighbour (an SQL dump) into a scratch database and run `use` on it. */
-  withNeighbour<T>(engine: EngineName, fixture: string, dump: string, use: (scratch: Engine) => Promise<T>): Promise<Outcome<T>>;
+  withNeighbour<T>(
+    engine: EngineName,
+    fixture: string,
+    dump: string,
+    use: (scratch: Engine) => Promise<T>,
+  ): Promise<Outcome<T>>;
   close(): Promise<void>;
 }
 
@@ -41,7 +46,11 @@ export function createNeighbourHost(options: NeighbourHostOptions): NeighbourHos
         let engine = scratch.get(engineName);
         if (!engine) scratch.set(engineName, (engine = options.open(engineName)));
         const asOf = options.asOf?.(fixture);
-        const loaded = await engine.load({ name: `${fixture} (neighbour)`, files: [{ fileName: 'neighbour.sql', format: 'sql', bytes: utf8Encode(dump) }], ...(asOf ? { asOf } : {}) });
+        const loaded = await engine.load({
+          name: `${fixture} (neighbour)`,
+          files: [{ fileName: 'neighbour.sql', format: 'sql', bytes: utf8Encode(dump) }],
+          ...(asOf ? { asOf } : {}),
+        });
         if (!loaded.ok) return fail(loaded.error.code, `The neighbour database does not load: ${loaded.error.message}`);
         try {
           return ok(await use(engine));

@@ -31,11 +31,16 @@ const COMPARISONS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=']);
 const isIdent = (t: Token | undefined): t is Token => !!t && (t.type === 'word' || t.type === 'quoted');
 
 /** A literal at `i` (a signed number, a string, or a double-quoted word that names no column): its value and width in tokens. */
-function literalAt(tokens: Token[], i: number, columns: ReadonlySet<string>): { value: HintValue; width: number } | null {
+function literalAt(
+  tokens: Token[],
+  i: number,
+  columns: ReadonlySet<string>,
+): { value: HintValue; width: number } | null {
   const t = tokens[i];
   if (!t) return null;
   if (t.type === 'number') return { value: Number(t.text), width: 1 };
-  if (t.type === 'op' && t.text === '-' && tokens[i + 1]?.type === 'number') return { value: -Number(tokens[i + 1]!.text), width: 2 };
+  if (t.type === 'op' && t.text === '-' && tokens[i + 1]?.type === 'number')
+    return { value: -Number(tokens[i + 1]!.text), width: 2 };
   if (t.type === 'string') return { value: t.text, width: 1 };
   // SQLite (and Spider's gold) take "France" for a string when no column has that name.
   if (t.type === 'quoted' && t.quote === '"' && !columns.has(t.text.toLowerCase())) return { value: t.text, width: 1 };
@@ -67,7 +72,14 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
       const col = columnAt(tokens, i, columns);
       if (col) mentioned.add(col);
       if (t.type === 'word' && t.upper === 'ORDER' && tokens[i + 1]?.upper === 'BY') inOrderBy = t.depth;
-      else if (inOrderBy >= 0 && (t.depth < inOrderBy || (t.depth === inOrderBy && t.type === 'word' && ['LIMIT', 'OFFSET', 'UNION', 'EXCEPT', 'INTERSECT'].includes(t.upper)))) inOrderBy = -1;
+      else if (
+        inOrderBy >= 0 &&
+        (t.depth < inOrderBy ||
+          (t.depth === inOrderBy &&
+            t.type === 'word' &&
+            ['LIMIT', 'OFFSET', 'UNION', 'EXCEPT', 'INTERSECT'].includes(t.upper)))
+      )
+        inOrderBy = -1;
       if (col && inOrderBy >= 0) ties.add(col);
       if (t.type === 'word' && (t.upper === 'MAX' || t.upper === 'MIN') && tokens[i + 1]?.text === '(') {
         // max(t.x) / max(x): the last identifier before the closing parenthesis.
@@ -94,7 +106,11 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
       if (not) j++;
       const next = tokens[j];
       if (!next) continue;
-      if (next.upper === 'IS' && (tokens[j + 1]?.upper === 'NULL' || (tokens[j + 1]?.upper === 'NOT' && tokens[j + 2]?.upper === 'NULL'))) nullColumns.add(col);
+      if (
+        next.upper === 'IS' &&
+        (tokens[j + 1]?.upper === 'NULL' || (tokens[j + 1]?.upper === 'NOT' && tokens[j + 2]?.upper === 'NULL'))
+      )
+        nullColumns.add(col);
       else if (next.type === 'op' && COMPARISONS.has(next.text)) {
         const lit = literalAt(tokens, j + 1, columns);
         if (lit) hints.push({ column: col, values: [lit.value], source: 'compare' });
@@ -118,7 +134,8 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
         if (values.length) hints.push({ column: col, values, source: 'in' });
       } else if (next.upper === 'BETWEEN') {
         const low = literalAt(tokens, j + 1, columns);
-        const high = low && tokens[j + 1 + low.width]?.upper === 'AND' ? literalAt(tokens, j + 2 + low.width, columns) : null;
+        const high =
+          low && tokens[j + 1 + low.width]?.upper === 'AND' ? literalAt(tokens, j + 2 + low.width, columns) : null;
         if (low && high) hints.push({ column: col, values: [low.value, high.value], source: 'between' });
       }
     }

@@ -47,15 +47,29 @@ export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 async function rowsOf(engine: Engine, sql: string): Promise<Outcome<Cell[][]>> {
   const r = await engine.execute(sql, { maxRows: MAX_SNAPSHOT_ROWS + 1, timeoutMs: 30_000 });
-  return r.ok ? ok(r.value.rows) : fail(r.error.code, `Cannot read the fixture for neighbours (${sql.slice(0, 60)}…): ${r.error.message}`);
+  return r.ok
+    ? ok(r.value.rows)
+    : fail(r.error.code, `Cannot read the fixture for neighbours (${sql.slice(0, 60)}…): ${r.error.message}`);
 }
 
 const asList = (cell: Cell): string[] => (Array.isArray(cell) ? cell.map(String) : cell === null ? [] : [String(cell)]);
 
-async function sqliteTables(engine: Engine): Promise<Outcome<{ tables: Omit<SnapshotTable, 'rows' | 'columns'>[]; views: string[]; columns: Map<string, { name: string; notNull: boolean }[]> }>> {
-  const list = await rowsOf(engine, "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY rowid");
+async function sqliteTables(engine: Engine): Promise<
+  Outcome<{
+    tables: Omit<SnapshotTable, 'rows' | 'columns'>[];
+    views: string[];
+    columns: Map<string, { name: string; notNull: boolean }[]>;
+  }>
+> {
+  const list = await rowsOf(
+    engine,
+    "SELECT name, sql FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql IS NOT NULL ORDER BY rowid",
+  );
   if (!list.ok) return list;
-  const views = await rowsOf(engine, "SELECT sql FROM sqlite_schema WHERE type = 'view' AND sql IS NOT NULL ORDER BY rowid");
+  const views = await rowsOf(
+    engine,
+    "SELECT sql FROM sqlite_schema WHERE type = 'view' AND sql IS NOT NULL ORDER BY rowid",
+  );
   if (!views.ok) return views;
   const tables: Omit<SnapshotTable, 'rows' | 'columns'>[] = [];
   const columns = new Map<string, { name: string; notNull: boolean }[]>();
@@ -63,11 +77,20 @@ async function sqliteTables(engine: Engine): Promise<Outcome<{ tables: Omit<Snap
     const t = String(name);
     const info = await rowsOf(engine, `SELECT name, "notnull", pk FROM pragma_table_info(${lit(t)}) ORDER BY cid`);
     if (!info.ok) return info;
-    const fks = await rowsOf(engine, `SELECT id, "table", "from", "to" FROM pragma_foreign_key_list(${lit(t)}) ORDER BY id, seq`);
+    const fks = await rowsOf(
+      engine,
+      `SELECT id, "table", "from", "to" FROM pragma_foreign_key_list(${lit(t)}) ORDER BY id, seq`,
+    );
     if (!fks.ok) return fks;
-    const uniq = await rowsOf(engine, `SELECT il.name, ii.name FROM pragma_index_list(${lit(t)}) AS il, pragma_index_info(il.name) AS ii WHERE il."unique" = 1 AND il.origin = 'u' ORDER BY il.name, ii.seqno`);
+    const uniq = await rowsOf(
+      engine,
+      `SELECT il.name, ii.name FROM pragma_index_list(${lit(t)}) AS il, pragma_index_info(il.name) AS ii WHERE il."unique" = 1 AND il.origin = 'u' ORDER BY il.name, ii.seqno`,
+    );
     if (!uniq.ok) return uniq;
-    const primaryKey = info.value.filter((r) => Number(r[2]) > 0).sort((a, b) => Number(a[2]) - Number(b[2])).map((r) => String(r[0]));
+    const primaryKey = info.value
+      .filter((r) => Number(r[2]) > 0)
+      .sort((a, b) => Number(a[2]) - Number(b[2]))
+      .map((r) => String(r[0]));
     const byId = new Map<string, ForeignKey>();
     for (const [id, table, from, to] of fks.value) {
       const fk = byId.get(String(id)) ?? { columns: [], table: String(table), refColumns: [] };
@@ -76,21 +99,43 @@ async function sqliteTables(engine: Engine): Promise<Outcome<{ tables: Omit<Snap
       byId.set(String(id), fk);
     }
     const uniques = new Map<string, string[]>();
-    for (const [index, col] of uniq.value) uniques.set(String(index), [...(uniques.get(String(index)) ?? []), String(col)]);
-    columns.set(t, info.value.map((r) => ({ name: String(r[0]), notNull: Number(r[1]) === 1 })));
-    tables.push({ name: t, ddl: String(ddl), primaryKey, uniques: [...uniques.values()], foreignKeys: [...byId.values()] });
+    for (const [index, col] of uniq.value)
+      uniques.set(String(index), [...(uniques.get(String(index)) ?? []), String(col)]);
+    columns.set(
+      t,
+      info.value.map((r) => ({ name: String(r[0]), notNull: Number(r[1]) === 1 })),
+    );
+    tables.push({
+      name: t,
+      ddl: String(ddl),
+      primaryKey,
+      uniques: [...uniques.values()],
+      foreignKeys: [...byId.values()],
+    });
   }
   return ok({ tables, views: views.value.map((r) => String(r[0])), columns });
 }
 
-async function duckdbTables(engine: Engine): Promise<Outcome<{ tables: Omit<SnapshotTable, 'rows' | 'columns'>[]; views: string[]; columns: Map<string, { name: string; notNull: boolean }[]> }>> {
+async function duckdbTables(engine: Engine): Promise<
+  Outcome<{
+    tables: Omit<SnapshotTable, 'rows' | 'columns'>[];
+    views: string[];
+    columns: Map<string, { name: string; notNull: boolean }[]>;
+  }>
+> {
   const scope = 'database_name = current_database() AND schema_name = current_schema() AND NOT temporary';
   const list = await rowsOf(engine, `SELECT table_name, sql FROM duckdb_tables() WHERE ${scope} ORDER BY table_oid`);
   if (!list.ok) return list;
-  const views = await rowsOf(engine, `SELECT sql FROM duckdb_views() WHERE ${scope} AND NOT internal ORDER BY view_oid`);
+  const views = await rowsOf(
+    engine,
+    `SELECT sql FROM duckdb_views() WHERE ${scope} AND NOT internal ORDER BY view_oid`,
+  );
   if (!views.ok) return views;
   const here = 'database_name = current_database() AND schema_name = current_schema()';
-  const cols = await rowsOf(engine, `SELECT table_name, column_name, is_nullable FROM duckdb_columns() WHERE ${here} ORDER BY table_oid, column_index`);
+  const cols = await rowsOf(
+    engine,
+    `SELECT table_name, column_name, is_nullable FROM duckdb_columns() WHERE ${here} ORDER BY table_oid, column_index`,
+  );
   if (!cols.ok) return cols;
   const cons = await rowsOf(
     engine,
@@ -98,7 +143,8 @@ async function duckdbTables(engine: Engine): Promise<Outcome<{ tables: Omit<Snap
   );
   if (!cons.ok) return cons;
   const columns = new Map<string, { name: string; notNull: boolean }[]>();
-  for (const [t, c, nullable] of cols.value) columns.set(String(t), [...(columns.get(String(t)) ?? []), { name: String(c), notNull: nullable === false }]);
+  for (const [t, c, nullable] of cols.value)
+    columns.set(String(t), [...(columns.get(String(t)) ?? []), { name: String(c), notNull: nullable === false }]);
   const tables = list.value.map(([name, ddl]) => {
     const mine = cons.value.filter((r) => String(r[0]) === String(name));
     return {
@@ -106,7 +152,9 @@ async function duckdbTables(engine: Engine): Promise<Outcome<{ tables: Omit<Snap
       ddl: String(ddl),
       primaryKey: asList(mine.find((r) => r[1] === 'PRIMARY KEY')?.[2] ?? null),
       uniques: mine.filter((r) => r[1] === 'UNIQUE').map((r) => asList(r[2] ?? null)),
-      foreignKeys: mine.filter((r) => r[1] === 'FOREIGN KEY').map((r) => ({ columns: asList(r[2] ?? null), table: String(r[3]), refColumns: asList(r[4] ?? null) })),
+      foreignKeys: mine
+        .filter((r) => r[1] === 'FOREIGN KEY')
+        .map((r) => ({ columns: asList(r[2] ?? null), table: String(r[3]), refColumns: asList(r[4] ?? null) })),
     };
   });
   return ok({ tables, views: views.value.map((r) => String(r[0])), columns });
@@ -139,14 +187,24 @@ export async function readSnapshot(engine: Engine): Promise<Outcome<FixtureSnaps
   const tables: SnapshotTable[] = [];
   let totalRows = 0;
   for (const t of creationOrder(catalog.value.tables)) {
-    const r = await engine.execute(`SELECT * FROM ${quoteIdent(t.name)}`, { maxRows: MAX_SNAPSHOT_ROWS + 1, timeoutMs: 30_000 });
+    const r = await engine.execute(`SELECT * FROM ${quoteIdent(t.name)}`, {
+      maxRows: MAX_SNAPSHOT_ROWS + 1,
+      timeoutMs: 30_000,
+    });
     if (!r.ok) return fail(r.error.code, `Cannot read table ${t.name} for neighbours: ${r.error.message}`);
     totalRows += r.value.rows.length;
-    if (totalRows > MAX_SNAPSHOT_ROWS) return fail('sandbox.resource_exhausted', `The fixture has more than ${MAX_SNAPSHOT_ROWS.toLocaleString('en-US')} rows: neighbour databases are not generated for it.`);
+    if (totalRows > MAX_SNAPSHOT_ROWS)
+      return fail(
+        'sandbox.resource_exhausted',
+        `The fixture has more than ${MAX_SNAPSHOT_ROWS.toLocaleString('en-US')} rows: neighbour databases are not generated for it.`,
+      );
     const declared = catalog.value.columns.get(t.name) ?? [];
     const pk = t.primaryKey.map((c) => c.toLowerCase());
     // SQLite foreign keys may name no parent column: they reference the parent's primary key.
-    const columns = r.value.columns.map((c, i) => ({ ...c, notNull: (declared[i]?.notNull ?? false) || (engine.name === 'duckdb' && pk.includes(c.name.toLowerCase())) }));
+    const columns = r.value.columns.map((c, i) => ({
+      ...c,
+      notNull: (declared[i]?.notNull ?? false) || (engine.name === 'duckdb' && pk.includes(c.name.toLowerCase())),
+    }));
     tables.push({ ...t, columns, rows: r.value.rows });
   }
   for (const t of tables)

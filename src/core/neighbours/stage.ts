@@ -62,7 +62,10 @@ export interface NeighbourEvidence {
 }
 
 function sample(table: ResultTable) {
-  return { ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, SAMPLE_ROWS) }), total_rows: table.rows.length };
+  return {
+    ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, SAMPLE_ROWS) }),
+    total_rows: table.rows.length,
+  };
 }
 
 /** Rows (as canonical text) of `a` that `b` lacks, bag-wise; both in the same column order. */
@@ -89,17 +92,33 @@ export type WithNeighbours = Compared & { neighbours: NeighbourEvidence | null }
 /** Run the case on its neighbours when it passed and neighbours are on; otherwise the record unchanged (neighbours: null). */
 export async function neighbourStage(c: Compared, host: NeighbourHost | undefined): Promise<WithNeighbours> {
   const k = c.config.neighbours ?? 0;
-  if (!host || k <= 0 || !c.pass || resultVerdict(c.result) !== 'pass' || !c.actualSql) return { ...c, neighbours: null };
+  if (!host || k <= 0 || !c.pass || resultVerdict(c.result) !== 'pass' || !c.actualSql)
+    return { ...c, neighbours: null };
   const started = c.now();
   const baseSeed = c.config.neighbour_seed ?? DEFAULT_NEIGHBOUR_SEED;
   const budget = c.config.neighbour_budget_ms ?? DEFAULT_NEIGHBOUR_BUDGET_MS;
   const evidence: NeighbourEvidence = {
-    requested: k, generator_version: GENERATOR_VERSION, base_seed: baseSeed, checked: 0, agreed: 0, discarded: [],
-    budget_ms: budget, budget_exhausted: false, elapsed_ms: 0, skipped: null, counterexample: null, plan: { hints: 0, tie_columns: [] },
+    requested: k,
+    generator_version: GENERATOR_VERSION,
+    base_seed: baseSeed,
+    checked: 0,
+    agreed: 0,
+    discarded: [],
+    budget_ms: budget,
+    budget_exhausted: false,
+    elapsed_ms: 0,
+    skipped: null,
+    counterexample: null,
+    plan: { hints: 0, tie_columns: [] },
   };
   const done = (extra: Partial<WithNeighbours> = {}): WithNeighbours => {
     evidence.elapsed_ms = Math.round((c.now() - started) * 1000) / 1000;
-    return { ...c, ...extra, neighbours: evidence, timings: { ...c.timings, compare: c.timings.compare + (c.now() - started) } };
+    return {
+      ...c,
+      ...extra,
+      neighbours: evidence,
+      timings: { ...c.timings, compare: c.timings.compare + (c.now() - started) },
+    };
   };
   // A reference that reads randomness or an unfrozen clock differs between databases anyway.
   const unstable = lintReferenceText(c.request.expected_sql, true);
@@ -113,7 +132,10 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
     evidence.skipped = snapshot.error.message;
     return done();
   }
-  const plan: NeighbourPlan = planNeighbours([c.request.expected_sql, c.actualSql], snapshot.value.tables.flatMap((t) => t.columns.map((col) => col.name)));
+  const plan: NeighbourPlan = planNeighbours(
+    [c.request.expected_sql, c.actualSql],
+    snapshot.value.tables.flatMap((t) => t.columns.map((col) => col.name)),
+  );
   evidence.plan = { hints: plan.hints.length, tie_columns: plan.tieColumns };
   const exec = c.execOptions;
   for (let index = 0; index < k; index++) {
@@ -131,8 +153,19 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
     const ran = await host.withNeighbour(c.engine.name, fixture, dump.sql, async (scratch: Engine) => {
       const expected = await scratch.execute(c.request.expected_sql, exec);
       if (!expected.ok) return { discard: `the reference fails on it: ${expected.error.message}` } as const;
-      const tie = await limitTieStatus(scratch, c.request.expected_sql, expected.value.columns.map((col) => col.name), exec);
-      if (tie.kind === 'tie' || tie.kind === 'unordered') return { discard: tie.kind === 'tie' ? 'the reference LIMIT cuts through a tie' : 'the reference LIMIT keeps some rows of an unordered result' } as const;
+      const tie = await limitTieStatus(
+        scratch,
+        c.request.expected_sql,
+        expected.value.columns.map((col) => col.name),
+        exec,
+      );
+      if (tie.kind === 'tie' || tie.kind === 'unordered')
+        return {
+          discard:
+            tie.kind === 'tie'
+              ? 'the reference LIMIT cuts through a tie'
+              : 'the reference LIMIT keeps some rows of an unordered result',
+        } as const;
       const actual: ExecuteOutcome = await scratch.execute(c.actualSql!, exec);
       return { expected: expected.value, actual } as const;
     });
@@ -157,18 +190,28 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
       const verdict = resultVerdict(compared);
       if (verdict === 'pass' || verdict === 'undecided') {
         evidence.agreed += verdict === 'pass' ? 1 : 0;
-        if (verdict === 'undecided') evidence.discarded.push({ index, seed, reason: 'the comparison was undecided on it' });
+        if (verdict === 'undecided')
+          evidence.discarded.push({ index, seed, reason: 'the comparison was undecided on it' });
         continue;
       }
       reasons = compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message }));
-      if (compared.column_alignment.mapping.length === expected.columns.length && actual.value.columns.length === expected.columns.length) {
+      if (
+        compared.column_alignment.mapping.length === expected.columns.length &&
+        actual.value.columns.length === expected.columns.length
+      ) {
         const order: number[] = [];
         for (const m of compared.column_alignment.mapping) order[m.expected_index] = m.actual_index;
-        const projected: ResultTable = { columns: order.map((i) => actual.value.columns[i]!), rows: actual.value.rows.map((r) => order.map((i) => r[i] ?? null)) };
+        const projected: ResultTable = {
+          columns: order.map((i) => actual.value.columns[i]!),
+          rows: actual.value.rows.map((r) => order.map((i) => r[i] ?? null)),
+        };
         onlyExpected = rowsMissing(expected, projected);
         onlyActual = rowsMissing(projected, expected);
       }
-    } else reasons = [{ code: 'candidate_error', message: `The candidate fails on this neighbour: ${actual.error.message}` }];
+    } else
+      reasons = [
+        { code: 'candidate_error', message: `The candidate fails on this neighbour: ${actual.error.message}` },
+      ];
     evidence.counterexample = {
       index,
       seed,
@@ -188,7 +231,11 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
       neighbour_seed: seed,
       message: `Coincidental match: the results agree on the fixture but not on neighbour database ${index + 1} (seed ${seed}, base seed ${baseSeed}): ${reasons[0]?.message ?? 'the results differ'}`,
     };
-    const result = { ...c.result, reasons: [reason, ...c.result.reasons], result_equality_family: { ...c.result.result_equality_family, mode_pass: false } };
+    const result = {
+      ...c.result,
+      reasons: [reason, ...c.result.reasons],
+      result_equality_family: { ...c.result.result_equality_family, mode_pass: false },
+    };
     return done({ result, pass: false });
   }
   return done();
@@ -198,7 +245,12 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
 export function neighbourWarnings(evidence: NeighbourEvidence | null | undefined): Warning[] {
   if (!evidence) return [];
   const out: Warning[] = [];
-  if (evidence.skipped) out.push({ code: 'neighbours_skipped', message: `No neighbour database was checked: ${evidence.skipped}.` });
-  else if (evidence.budget_exhausted) out.push({ code: 'neighbours_budget', message: `Neighbour budget (${evidence.budget_ms} ms) reached after ${evidence.checked} of ${evidence.requested} neighbours.` });
+  if (evidence.skipped)
+    out.push({ code: 'neighbours_skipped', message: `No neighbour database was checked: ${evidence.skipped}.` });
+  else if (evidence.budget_exhausted)
+    out.push({
+      code: 'neighbours_budget',
+      message: `Neighbour budget (${evidence.budget_ms} ms) reached after ${evidence.checked} of ${evidence.requested} neighbours.`,
+    });
   return out;
 }

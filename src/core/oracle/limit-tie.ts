@@ -14,7 +14,12 @@ export type LimitTieStatus =
   | { kind: 'unordered'; limit: number; offset: number; available: number }
   | { kind: 'unknown'; reason: string };
 
-export async function limitTieStatus(engine: Engine, sql: string, outputColumns: readonly string[], options: ExecuteOptions = {}): Promise<LimitTieStatus> {
+export async function limitTieStatus(
+  engine: Engine,
+  sql: string,
+  outputColumns: readonly string[],
+  options: ExecuteOptions = {},
+): Promise<LimitTieStatus> {
   const probe = limitTieProbes(sql, outputColumns);
   if (probe.kind === 'none') return { kind: 'no_limit' };
   if (probe.kind === 'unreadable') return { kind: 'unknown', reason: probe.reason };
@@ -22,7 +27,9 @@ export async function limitTieStatus(engine: Engine, sql: string, outputColumns:
     const counted = await engine.execute(probe.countSql, options);
     if (!counted.ok) return { kind: 'unknown', reason: counted.error.message };
     const available = Number(counted.value.rows[0]?.[0] ?? 0);
-    return available > probe.offset + probe.limit ? { kind: 'unordered', limit: probe.limit, offset: probe.offset, available } : { kind: 'stable' };
+    return available > probe.offset + probe.limit
+      ? { kind: 'unordered', limit: probe.limit, offset: probe.offset, available }
+      : { kind: 'stable' };
   }
   const errors: string[] = [];
   for (const probeSql of probe.probes) {
@@ -34,8 +41,12 @@ export async function limitTieStatus(engine: Engine, sql: string, outputColumns:
     if (out.value.rows.length < 2) return { kind: 'stable' };
     const cols = out.value.columns;
     const keyText = (row: number) =>
-      out.value.rows[row]!.slice(cols.length - probe.keyCount).map((cell, i) => canonicalCell(cols[cols.length - probe.keyCount + i]!, cell)).join('\t');
-    return keyText(0) === keyText(1) ? { kind: 'tie', limit: probe.limit, offset: probe.offset, keys: keyText(0) } : { kind: 'stable' };
+      out.value.rows[row]!.slice(cols.length - probe.keyCount)
+        .map((cell, i) => canonicalCell(cols[cols.length - probe.keyCount + i]!, cell))
+        .join('\t');
+    return keyText(0) === keyText(1)
+      ? { kind: 'tie', limit: probe.limit, offset: probe.offset, keys: keyText(0) }
+      : { kind: 'stable' };
   }
   return { kind: 'unknown', reason: errors.join('; ') || 'no probe ran' };
 }
@@ -44,6 +55,7 @@ export async function limitTieStatus(engine: Engine, sql: string, outputColumns:
 export function limitTieMessage(status: LimitTieStatus): string | null {
   if (status.kind === 'tie')
     return `The reference's LIMIT ${status.limit} cuts through rows whose ORDER BY keys tie ([${status.keys}] at rows ${status.offset + status.limit} and ${status.offset + status.limit + 1}): which rows it keeps is arbitrary, so this golden is unstable.`;
-  if (status.kind === 'unordered') return `The reference's LIMIT ${status.limit} has no ORDER BY and keeps ${status.limit} of ${status.available} rows: which rows it keeps is arbitrary, so this golden is unstable.`;
+  if (status.kind === 'unordered')
+    return `The reference's LIMIT ${status.limit} has no ORDER BY and keeps ${status.limit} of ${status.available} rows: which rows it keeps is arbitrary, so this golden is unstable.`;
   return null;
 }

@@ -24,9 +24,27 @@ import { limitTieMessage, limitTieStatus } from './limit-tie.ts';
 
 /** Functions whose value changes from call to call (or with the real clock, where the engine does not freeze it). */
 export const VOLATILE_FUNCTIONS = [
-  'random', 'rand', 'randomblob', 'uuid', 'gen_random_uuid', 'uuidv4', 'uuidv7', 'setseed', 'nextval',
-  'now', 'current_timestamp', 'get_current_timestamp', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp',
-  'current_time', 'get_current_time', 'localtime', 'localtimestamp', 'unixepoch', 'epoch_ms_now',
+  'random',
+  'rand',
+  'randomblob',
+  'uuid',
+  'gen_random_uuid',
+  'uuidv4',
+  'uuidv7',
+  'setseed',
+  'nextval',
+  'now',
+  'current_timestamp',
+  'get_current_timestamp',
+  'transaction_timestamp',
+  'statement_timestamp',
+  'clock_timestamp',
+  'current_time',
+  'get_current_time',
+  'localtime',
+  'localtimestamp',
+  'unixepoch',
+  'epoch_ms_now',
 ] as const;
 
 /** Calls of volatile functions in the SQL, qualified (`main.random()`, `"uuid"()`) or not, with SQLite's 'now' argument. */
@@ -40,7 +58,13 @@ export function volatileCalls(sql: string): string[] {
       found.add(`${qualified}${t.text.toLowerCase()}()`);
     }
     if (t.type === 'string' && t.text.toLowerCase() === 'now') found.add("'now'");
-    if (t.type === 'word' && ['ORDER'].includes(t.upper) && tokens[i + 1]?.upper === 'BY' && tokens[i + 2]?.upper === 'RANDOM') found.add('random()');
+    if (
+      t.type === 'word' &&
+      ['ORDER'].includes(t.upper) &&
+      tokens[i + 1]?.upper === 'BY' &&
+      tokens[i + 2]?.upper === 'RANDOM'
+    )
+      found.add('random()');
   });
   return [...found];
 }
@@ -61,7 +85,10 @@ export interface OracleOptions {
   otherEngine?: Engine;
 }
 
-const sample = (t: ResultTable) => ({ ...encodeResultTable({ columns: t.columns, rows: t.rows.slice(0, 10) }), total_rows: t.rows.length });
+const sample = (t: ResultTable) => ({
+  ...encodeResultTable({ columns: t.columns, rows: t.rows.slice(0, 10) }),
+  total_rows: t.rows.length,
+});
 
 function sameRows(a: ResultTable, b: ResultTable): boolean {
   return JSON.stringify(encodeResultTable(a).rows) === JSON.stringify(encodeResultTable(b).rows);
@@ -73,7 +100,12 @@ export async function oracleStage(c: Compared, options: OracleOptions = {}): Pro
   const expectedRun = c.runs.expected;
   // 1. LIMIT through a tie, on the fixture (executed references only: a frozen result has no query to probe).
   if (expectedRun?.ok) {
-    const status = await limitTieStatus(c.engine, c.request.expected_sql, expectedRun.value.columns.map((col) => col.name), exec);
+    const status = await limitTieStatus(
+      c.engine,
+      c.request.expected_sql,
+      expectedRun.value.columns.map((col) => col.name),
+      exec,
+    );
     const message = limitTieMessage(status);
     if (message) warnings.push({ code: 'limit_through_tie', message });
   }
@@ -98,9 +130,23 @@ export async function oracleStage(c: Compared, options: OracleOptions = {}): Pro
     const a: ExecuteOutcome = await other.execute(c.actualSql, exec);
     const mainVerdict = resultVerdict(c.result);
     if (!e.ok) {
-      crossEngine = { engine: other.name, verdict: 'not_comparable', engine_dependent: false, expected_error: e.error.message, actual_error: a.ok ? null : a.error.message, reasons: [], expected_sample: null, actual_sample: a.ok ? sample(a.value) : null };
+      crossEngine = {
+        engine: other.name,
+        verdict: 'not_comparable',
+        engine_dependent: false,
+        expected_error: e.error.message,
+        actual_error: a.ok ? null : a.error.message,
+        reasons: [],
+        expected_sample: null,
+        actual_sample: a.ok ? sample(a.value) : null,
+      };
     } else {
-      const compared = a.ok ? compareResults(e.value, a.value, c.comparison, { ...(c.request.context.shape ? { shape: c.request.context.shape } : {}), orderKeys: c.orderKeys }) : null;
+      const compared = a.ok
+        ? compareResults(e.value, a.value, c.comparison, {
+            ...(c.request.context.shape ? { shape: c.request.context.shape } : {}),
+            orderKeys: c.orderKeys,
+          })
+        : null;
       const verdict = compared ? resultVerdict(compared) : 'fail';
       crossEngine = {
         engine: other.name,
@@ -108,7 +154,14 @@ export async function oracleStage(c: Compared, options: OracleOptions = {}): Pro
         engine_dependent: verdict !== 'undecided' && mainVerdict !== 'undecided' && verdict !== mainVerdict,
         expected_error: null,
         actual_error: a.ok ? null : a.error.message,
-        reasons: compared ? compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message })) : [{ code: 'candidate_error', message: `The candidate fails on ${other.name}: ${a.ok ? '' : a.error.message}` }],
+        reasons: compared
+          ? compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message }))
+          : [
+              {
+                code: 'candidate_error',
+                message: `The candidate fails on ${other.name}: ${a.ok ? '' : a.error.message}`,
+              },
+            ],
         expected_sample: sample(e.value),
         actual_sample: a.ok ? sample(a.value) : null,
       };

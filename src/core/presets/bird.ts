@@ -23,7 +23,11 @@ export function birdResultEq(gold: ResultTable, pred: ResultTable): BirdMatch {
   let extra = 0;
   for (const k of p) if (!g.has(k)) extra++;
   if (missing === 0 && extra === 0) return { equal: true, code: 'equal', message: 'The sets of rows are equal.' };
-  return { equal: false, code: 'row_set', message: `As sets of rows: ${missing} gold row(s) missing from the prediction, ${extra} row(s) not in the gold.` };
+  return {
+    equal: false,
+    code: 'row_set',
+    message: `As sets of rows: ${missing} gold row(s) missing from the prediction, ${extra} row(s) not in the gold.`,
+  };
 }
 
 /**

@@ -25,7 +25,8 @@ export function pythonFloatRepr(x: number): string {
   const [mantissa, e] = Math.abs(x).toExponential().split('e') as [string, string];
   const exponent = Number(e);
   const digits = mantissa.replace('.', '');
-  if (exponent < -4 || exponent >= 16) return `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
+  if (exponent < -4 || exponent >= 16)
+    return `${sign}${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
   if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
   if (digits.length <= exponent + 1) return `${sign}${digits.padEnd(exponent + 1, '0')}.0`;
   return `${sign}${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`;
@@ -70,7 +71,9 @@ export function pyValue(column: Column, cell: Cell): PyValue {
 export type PyRow = PyValue[];
 
 export function pyRows(table: { columns: Column[]; rows: Cell[][] }): PyRow[] {
-  return table.rows.map((row) => row.map((cell, i) => pyValue(table.columns[i] ?? { name: '', engineType: '', kind: 'other' }, cell)));
+  return table.rows.map((row) =>
+    row.map((cell, i) => pyValue(table.columns[i] ?? { name: '', engineType: '', kind: 'other' }, cell)),
+  );
 }
 
 /** A row as a hashable tuple key (Python's tuple equality). */

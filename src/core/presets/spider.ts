@@ -133,14 +133,30 @@ export interface SpiderMatch {
 export function spiderResultEq(gold: ResultTable, pred: ResultTable, orderMatters: boolean): SpiderMatch {
   const r1 = pyRows(gold);
   const r2 = pyRows(pred);
-  if (r1.length === 0 && r2.length === 0) return { equal: true, code: 'empty_results', message: 'Both results are empty (equal whatever their columns).' };
-  if (r1.length !== r2.length) return { equal: false, code: 'row_count', message: `The gold returns ${r1.length} row(s), the prediction ${r2.length}.` };
+  if (r1.length === 0 && r2.length === 0)
+    return { equal: true, code: 'empty_results', message: 'Both results are empty (equal whatever their columns).' };
+  if (r1.length !== r2.length)
+    return {
+      equal: false,
+      code: 'row_count',
+      message: `The gold returns ${r1.length} row(s), the prediction ${r2.length}.`,
+    };
   const cols = r1[0]!.length;
-  if (r2[0]!.length !== cols) return { equal: false, code: 'column_count', message: `The gold returns ${cols} column(s), the prediction ${r2[0]!.length}.` };
+  if (r2[0]!.length !== cols)
+    return {
+      equal: false,
+      code: 'column_count',
+      message: `The gold returns ${cols} column(s), the prediction ${r2[0]!.length}.`,
+    };
   const u1 = r1.map(unorderedRowKey);
   const u2 = r2.map(unorderedRowKey);
   const quick = orderMatters ? u1.every((k, i) => k === u2[i]) : setEqual(u1, u2);
-  if (!quick) return { equal: false, code: 'values', message: orderMatters ? 'The rows differ (in order: the gold has ORDER BY).' : 'The rows differ.' };
+  if (!quick)
+    return {
+      equal: false,
+      code: 'values',
+      message: orderMatters ? 'The rows differ (in order: the gold has ORDER BY).' : 'The rows differ.',
+    };
 
   // A permutation of the prediction's columns that makes the results equal. Only
   // permutations whose every column's values all occur in the gold's column can
@@ -177,8 +193,23 @@ export function spiderResultEq(gold: ResultTable, pred: ResultTable, orderMatter
     const identity = perm.every((j, i) => j === i);
     return identity
       ? { equal: true, code: 'equal', message: 'The results are equal.' }
-      : { equal: true, code: 'column_permutation', message: `Equal with the prediction's columns permuted (${perm.join(', ')}).` };
+      : {
+          equal: true,
+          code: 'column_permutation',
+          message: `Equal with the prediction's columns permuted (${perm.join(', ')}).`,
+        };
   }
-  if (budget < 0) return { equal: false, code: 'permutation_search_capped', message: 'Too many interchangeable columns: no column order was found within 20,000 tries.' };
-  return { equal: false, code: orderMatters ? 'order' : 'values', message: orderMatters ? 'No column order makes the rows equal in order (the gold has ORDER BY).' : 'No column order makes the bags of rows equal.' };
+  if (budget < 0)
+    return {
+      equal: false,
+      code: 'permutation_search_capped',
+      message: 'Too many interchangeable columns: no column order was found within 20,000 tries.',
+    };
+  return {
+    equal: false,
+    code: orderMatters ? 'order' : 'values',
+    message: orderMatters
+      ? 'No column order makes the rows equal in order (the gold has ORDER BY).'
+      : 'No column order makes the bags of rows equal.',
+  };
 }

@@ -13,7 +13,14 @@ import { failureSeverity, overallScore, resultScore, type Severity } from '../sc
 import { encodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 import type { Blocked } from '../validation/validate.ts';
-import { orderReport, REPORT_VERSION, TOOL_VERSION, type CounterfactualEvidence, type EvaluationReport, type Warning } from './report.ts';
+import {
+  orderReport,
+  REPORT_VERSION,
+  TOOL_VERSION,
+  type CounterfactualEvidence,
+  type EvaluationReport,
+  type Warning,
+} from './report.ts';
 
 /**
  * plan_complexity_score: a weighted count of expensive plan operators (seed:
@@ -40,12 +47,24 @@ export async function performanceStage(d: Diagnosed): Promise<Measured> {
   const warnings: Warning[] = [];
   const e = d.validity.execution_time_expected_ms;
   const a = d.validity.execution_time_actual_ms;
-  const [planActual, planExpected] = await Promise.all([d.engine.explain(d.actualSql!), d.engine.explain(d.request.expected_sql)]);
+  const [planActual, planExpected] = await Promise.all([
+    d.engine.explain(d.actualSql!),
+    d.engine.explain(d.request.expected_sql),
+  ]);
   // Measured cardinalities (EXPLAIN ANALYZE runs each query once more); the plain plans above keep plan_complexity the optimizer's.
-  const [analyzedActual, analyzedExpected] = await Promise.all([d.engine.explain(d.actualSql!, { analyze: true }), d.engine.explain(d.request.expected_sql, { analyze: true })]);
+  const [analyzedActual, analyzedExpected] = await Promise.all([
+    d.engine.explain(d.actualSql!, { analyze: true }),
+    d.engine.explain(d.request.expected_sql, { analyze: true }),
+  ]);
   const cost = resourceCost(
-    queryResourceCost(analyzedActual.ok ? analyzedActual.value : planActual.ok ? planActual.value : null, d.tables.actual!),
-    queryResourceCost(analyzedExpected.ok ? analyzedExpected.value : planExpected.ok ? planExpected.value : null, d.tables.expected!),
+    queryResourceCost(
+      analyzedActual.ok ? analyzedActual.value : planActual.ok ? planActual.value : null,
+      d.tables.actual!,
+    ),
+    queryResourceCost(
+      analyzedExpected.ok ? analyzedExpected.value : planExpected.ok ? planExpected.value : null,
+      d.tables.expected!,
+    ),
   );
   const performance = {
     execution_time_ratio: e && a ? Math.round((a / e) * 1000) / 1000 : null,
@@ -55,23 +74,39 @@ export async function performanceStage(d: Diagnosed): Promise<Measured> {
     plan_complexity_expected: planExpected.ok ? planComplexity(planExpected.value.operators) : null,
     plan_operators_actual: planActual.ok ? planActual.value.operators : [],
   };
-  if (!planActual.ok) warnings.push({ code: 'plan_unavailable', message: `No query plan for the candidate: ${planActual.error.message}` });
+  if (!planActual.ok)
+    warnings.push({
+      code: 'plan_unavailable',
+      message: `No query plan for the candidate: ${planActual.error.message}`,
+    });
   if (cost.basis === 'result_bytes')
-    warnings.push({ code: 'plan_stats_missing', message: `The ${d.engine.name} engine gives no operator cardinalities: resource_cost_score compares result bytes only.` });
+    warnings.push({
+      code: 'plan_stats_missing',
+      message: `The ${d.engine.name} engine gives no operator cardinalities: resource_cost_score compares result bytes only.`,
+    });
   if (e === null || a === null || e < 5 || a < 5)
-    warnings.push({ code: 'performance_noisy', message: 'Execution times under 5 ms (or frozen results) are too noisy to compare: treat execution_time_ratio as indicative only.' });
+    warnings.push({
+      code: 'performance_noisy',
+      message:
+        'Execution times under 5 ms (or frozen results) are too noisy to compare: treat execution_time_ratio as indicative only.',
+    });
   return { ...d, performance, performanceWarnings: warnings };
 }
 
 function sample(table: ResultTable | null, rows: number) {
   if (!table) return null;
-  return { ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, rows) }), total_rows: table.rows.length };
+  return {
+    ...encodeResultTable({ columns: table.columns, rows: table.rows.slice(0, rows) }),
+    total_rows: table.rows.length,
+  };
 }
 
 /** Fields every report has, blocked or not. */
 function common(v: Validated) {
   const validity = v.validity;
-  const errorTypes = [validity.execution_error_expected?.category, validity.execution_error_actual?.category].filter((c): c is ErrorCategory => c !== undefined);
+  const errorTypes = [validity.execution_error_expected?.category, validity.execution_error_actual?.category].filter(
+    (c): c is ErrorCategory => c !== undefined,
+  );
   return {
     report_version: REPORT_VERSION,
     ...(v.request.context.case_id ? { id: v.request.context.case_id } : {}),
@@ -80,7 +115,15 @@ function common(v: Validated) {
     error_types: [...new Set(errorTypes)],
     validity,
     ...(v.config.include?.includes('intermediates')
-      ? { intermediates: buildIntermediates({ dialect: v.dialect, expectedParsed: v.parsed.expected, actualParsed: v.parsed.actual, expectedTable: v.tables.expected, actualTable: v.tables.actual }) }
+      ? {
+          intermediates: buildIntermediates({
+            dialect: v.dialect,
+            expectedParsed: v.parsed.expected,
+            actualParsed: v.parsed.actual,
+            expectedTable: v.tables.expected,
+            actualTable: v.tables.actual,
+          }),
+        }
       : {}),
     judge: null,
   };
@@ -141,8 +184,16 @@ function explanationsOf(m: Measured): string[] {
   const explanations: string[] = [];
   if (m.pass) {
     const rows = result.cardinality_match.expected_rows;
-    explanations.push(`The candidate's result matches the reference under ${comparison.comparison_mode}${comparison.set_semantics ? ' (set semantics)' : ''} comparison (${rows} row${rows === 1 ? '' : 's'}).`);
-    if (m.structure && clauseMatch && !clauseMatch.match) explanations.push(`It is written differently: ${clauseMatch.edits.slice(0, 3).map((e) => e.text).join('; ')}.`);
+    explanations.push(
+      `The candidate's result matches the reference under ${comparison.comparison_mode}${comparison.set_semantics ? ' (set semantics)' : ''} comparison (${rows} row${rows === 1 ? '' : 's'}).`,
+    );
+    if (m.structure && clauseMatch && !clauseMatch.match)
+      explanations.push(
+        `It is written differently: ${clauseMatch.edits
+          .slice(0, 3)
+          .map((e) => e.text)
+          .join('; ')}.`,
+      );
   } else {
     for (const reason of result.reasons.slice(0, 4)) explanations.push(reason.message);
     for (const finding of m.diagnosis.findings.slice(0, 2)) explanations.push(finding.explanation);
@@ -172,9 +223,14 @@ export async function assemble(m: Measured): Promise<EvaluationReport> {
       ...evidenceBase(m),
       result,
       findings: diagnosis.findings,
-      counterfactuals: m.counterfactuals.map(
-        (c): CounterfactualEvidence => ({ clause: c.transplant.clause, direction: c.transplant.direction, sql: c.transplant.sql, executed: c.executed, agrees: c.agrees, ...(c.error ? { error: c.error } : {}) }),
-      ),
+      counterfactuals: m.counterfactuals.map((c): CounterfactualEvidence => ({
+        clause: c.transplant.clause,
+        direction: c.transplant.direction,
+        sql: c.transplant.sql,
+        executed: c.executed,
+        agrees: c.agrees,
+        ...(c.error ? { error: c.error } : {}),
+      })),
       ...(m.neighbours ? { neighbours: m.neighbours } : {}),
       ...(m.crossEngine ? { cross_engine: m.crossEngine } : {}),
     },

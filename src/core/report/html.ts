@@ -43,7 +43,11 @@ export interface HtmlCaseSource {
   fixture: string;
   report: {
     explanations: string[];
-    evidence: { expected_sql: string; expected_sample: HtmlCaseDetail['expected_sample']; actual_sample: HtmlCaseDetail['actual_sample'] };
+    evidence: {
+      expected_sql: string;
+      expected_sample: HtmlCaseDetail['expected_sample'];
+      actual_sample: HtmlCaseDetail['actual_sample'];
+    };
   } | null;
 }
 
@@ -61,7 +65,10 @@ export function htmlCaseDetail(c: HtmlCaseSource): HtmlCaseDetail {
 
 /** Text and attribute escaping: the five characters that can end a text or an attribute value. */
 export function esc(text: string): string {
-  return String(text).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+  return String(text).replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 }
 
 export const HTML_REPORT_CSS = `body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:72rem;padding:0 1rem;color:#1b1f24;background:#fff}
@@ -86,10 +93,13 @@ function ciBar(rate: number | null, ci: Interval | null): string {
   if (rate === null || !ci) return '';
   const w = 120;
   const x = (v: number) => (v * w).toFixed(1);
-  return `<svg class="ci" width="${w}" height="10" viewBox="0 0 ${w} 10" role="img" aria-label="${esc(`95% interval ${pct(ci[0])} to ${pct(ci[1])}`)}"><rect x="0" y="4" width="${w}" height="2" fill="#d0d7de"/><rect x="${x(ci[0])}" y="2" width="${(Math.max(0.5, (ci[1] - ci[0]) * w)).toFixed(1)}" height="6" fill="#9ec5fe"/><rect x="${(Math.min(w - 2, rate * w - 1)).toFixed(1)}" y="0" width="2" height="10" fill="#0a58ca"/></svg>`;
+  return `<svg class="ci" width="${w}" height="10" viewBox="0 0 ${w} 10" role="img" aria-label="${esc(`95% interval ${pct(ci[0])} to ${pct(ci[1])}`)}"><rect x="0" y="4" width="${w}" height="2" fill="#d0d7de"/><rect x="${x(ci[0])}" y="2" width="${Math.max(0.5, (ci[1] - ci[0]) * w).toFixed(1)}" height="6" fill="#9ec5fe"/><rect x="${Math.min(w - 2, rate * w - 1).toFixed(1)}" y="0" width="2" height="10" fill="#0a58ca"/></svg>`;
 }
 
-function rateCells(r: { count: number; total: number; rate: number | null; ci95: Interval | null }, testid: string): string {
+function rateCells(
+  r: { count: number; total: number; rate: number | null; ci95: Interval | null },
+  testid: string,
+): string {
   if (r.total === 0) return `<td class="n" data-testid="${testid}-count">—</td><td class="n">—</td><td>—</td>`;
   return `<td class="n" data-testid="${testid}-count">${r.count} / ${r.total}</td><td class="n">${pct(r.rate!)}</td><td>${r.ci95 ? `${pct(r.ci95[0])}–${pct(r.ci95[1])} ` : ''}${ciBar(r.rate, r.ci95)}</td>`;
 }
@@ -105,12 +115,16 @@ function sampleTable(title: string, t: HtmlCaseDetail['expected_sample'], maxRow
   const rows = t.rows.slice(0, maxRows);
   const head = t.columns.map((c) => `<th>${esc(c.name)}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map((v) => `<td>${esc(cellText(v))}</td>`).join('')}</tr>`).join('');
-  const more = t.total_rows > rows.length ? `<p class="muted">${rows.length} of ${t.total_rows} rows shown.</p>` : `<p class="muted">${t.total_rows} row${t.total_rows === 1 ? '' : 's'}.</p>`;
+  const more =
+    t.total_rows > rows.length
+      ? `<p class="muted">${rows.length} of ${t.total_rows} rows shown.</p>`
+      : `<p class="muted">${t.total_rows} row${t.total_rows === 1 ? '' : 's'}.</p>`;
   return `<div><h4>${esc(title)}</h4><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>${more}</div>`;
 }
 
 function breakdownTable(key: keyof Breakdowns, rows: BreakdownRow[]): string {
-  const head = '<tr><th></th><th>Cases</th><th>Correct</th><th>Accuracy</th><th>95% interval</th><th>Right</th><th>Right rate</th><th>95% interval</th><th>Wrong</th><th>No query</th><th>Missed refusal</th><th>Declined</th></tr>';
+  const head =
+    '<tr><th></th><th>Cases</th><th>Correct</th><th>Accuracy</th><th>95% interval</th><th>Right</th><th>Right rate</th><th>95% interval</th><th>Wrong</th><th>No query</th><th>Missed refusal</th><th>Declined</th></tr>';
   const body = rows
     .map(
       (x) =>
@@ -120,7 +134,12 @@ function breakdownTable(key: keyof Breakdowns, rows: BreakdownRow[]): string {
   return `<h3>${esc(BREAKDOWN_TITLES[key])}</h3><table data-testid="breakdown-${key}"><thead>${head}</thead><tbody>${body}</tbody></table>`;
 }
 
-function figure(name: string, r: { count: number; total: number; rate: number | null; ci95: Interval | null }, denominator: string, testid: string): string {
+function figure(
+  name: string,
+  r: { count: number; total: number; rate: number | null; ci95: Interval | null },
+  denominator: string,
+  testid: string,
+): string {
   return `<tr data-testid="${testid}"><th scope="row">${esc(name)}</th>${rateCells(r, testid)}<td>${esc(denominator)}</td></tr>`;
 }
 
@@ -146,17 +165,37 @@ export function toHtml(input: HtmlReportInput): string {
       `Run: agent <code>${esc(s.run.agent ?? '—')}</code>, model <code>${esc(s.run.model ?? 'none')}</code>, path <code>${esc(s.run.path ?? '—')}</code>${s.run.created_at ? `, ${esc(s.run.created_at)}` : ''}</p>`,
     '<h2>Figures</h2>',
     '<table data-testid="figures"><thead><tr><th>Figure</th><th>Count</th><th>Rate</th><th>95% interval (Wilson score)</th><th>Denominator</th></tr></thead><tbody>',
-    figure('Answer accuracy', { count: a.correct, total: a.total, rate: a.rate, ci95: a.ci95 }, 'answerable cases (no arm, or must-answer)', 'answer-accuracy'),
-    figure('Refusal recall', { count: r.declined, total: r.total, rate: r.rate, ci95: r.ci95 }, 'must-refuse arm', 'refusal-recall'),
-    figure('Over-refusal', { count: o.declined, total: o.total, rate: o.rate, ci95: o.ci95 }, 'must-answer arm', 'over-refusal'),
+    figure(
+      'Answer accuracy',
+      { count: a.correct, total: a.total, rate: a.rate, ci95: a.ci95 },
+      'answerable cases (no arm, or must-answer)',
+      'answer-accuracy',
+    ),
+    figure(
+      'Refusal recall',
+      { count: r.declined, total: r.total, rate: r.rate, ci95: r.ci95 },
+      'must-refuse arm',
+      'refusal-recall',
+    ),
+    figure(
+      'Over-refusal',
+      { count: o.declined, total: o.total, rate: o.rate, ci95: o.ci95 },
+      'must-answer arm',
+      'over-refusal',
+    ),
     `<tr><th scope="row">Reliability RS(${rs.c})</th><td class="n">sum ${rs.sum}</td><td class="n">${rs.mean === null ? '—' : `mean ${rs.mean.toFixed(3)}`}</td><td>—</td><td>${rs.cases} cases: +1 × ${rs.plus}, 0 × ${rs.zero}, −${rs.c} × ${rs.minus}</td></tr>`,
     '</tbody></table>',
     '<h2>Outcomes</h2><table data-testid="outcomes"><thead><tr><th>Outcome</th><th>Cases</th></tr></thead><tbody>',
-    ...CASE_OUTCOMES.map((k) => `<tr data-outcome="${k}"><th scope="row">${k}</th><td class="n">${s.outcomes[k]}</td></tr>`),
+    ...CASE_OUTCOMES.map(
+      (k) => `<tr data-outcome="${k}"><th scope="row">${k}</th><td class="n">${s.outcomes[k]}</td></tr>`,
+    ),
     `<tr><th scope="row">total</th><td class="n" data-testid="outcomes-total">${s.cases.length}</td></tr></tbody></table>`,
   );
   if (s.breakdowns) {
-    out.push('<h2>Breakdowns</h2>', '<p class="muted">Accuracy: correct out of the answerable cases of the row. Right: correct answers and correct refusals out of all its cases. Intervals: Wilson score, 95%.</p>');
+    out.push(
+      '<h2>Breakdowns</h2>',
+      '<p class="muted">Accuracy: correct out of the answerable cases of the row. Right: correct answers and correct refusals out of all its cases. Intervals: Wilson score, 95%.</p>',
+    );
     for (const key of BREAKDOWN_KEYS) if (s.breakdowns[key].length) out.push(breakdownTable(key, s.breakdowns[key]));
   }
   out.push(`<h2>Failures (<span data-testid="failure-count">${s.failures.length}</span>)</h2>`);
@@ -165,16 +204,20 @@ export function toHtml(input: HtmlReportInput): string {
     const shown = s.failures.slice(0, maxFailures);
     out.push(
       '<table data-testid="failures"><thead><tr><th>Case</th><th>Outcome</th><th>Reason code</th><th>Reason</th></tr></thead><tbody>',
-      ...shown.map((f) => `<tr data-case="${esc(f.id)}"><td><a href="#case-${esc(encodeURIComponent(f.id))}"><code>${esc(f.id)}</code></a></td><td class="bad">${esc(f.outcome)}</td><td><code>${esc(f.reason_code ?? '—')}</code></td><td>${esc(f.reason)}</td></tr>`),
+      ...shown.map(
+        (f) =>
+          `<tr data-case="${esc(f.id)}"><td><a href="#case-${esc(encodeURIComponent(f.id))}"><code>${esc(f.id)}</code></a></td><td class="bad">${esc(f.outcome)}</td><td><code>${esc(f.reason_code ?? '—')}</code></td><td>${esc(f.reason)}</td></tr>`,
+      ),
       '</tbody></table>',
     );
-    if (s.failures.length > shown.length) out.push(`<p class="muted">…and ${s.failures.length - shown.length} more failures (see the JSON report).</p>`);
+    if (s.failures.length > shown.length)
+      out.push(`<p class="muted">…and ${s.failures.length - shown.length} more failures (see the JSON report).</p>`);
     out.push('<h2>Failing cases</h2>');
     for (const f of shown) {
       const d = details.get(f.id);
       const caseResult = s.cases.find((k) => k.id === f.id);
       const labels = [
-        d?.fixture ?? caseResult?.fixture ? `fixture ${esc(d?.fixture ?? caseResult?.fixture ?? '')}` : '',
+        (d?.fixture ?? caseResult?.fixture) ? `fixture ${esc(d?.fixture ?? caseResult?.fixture ?? '')}` : '',
         caseResult?.difficulty ? `difficulty ${esc(caseResult.difficulty)}` : '',
         caseResult?.tags?.length ? `tags ${caseResult.tags.map((t) => `<code>${esc(t)}</code>`).join(', ')}` : '',
         f.arm ? `${esc(f.arm)}${f.stratum ? ` / ${esc(f.stratum)}` : ''}` : '',
@@ -184,15 +227,21 @@ export function toHtml(input: HtmlReportInput): string {
         labels.length ? `<p class="muted">${labels.join(' · ')}</p>` : '',
         d ? `<p><strong>Question:</strong> ${esc(d.question)}</p>` : '',
         ...(d?.explanations ?? []).map((e) => `<p>${esc(e)}</p>`),
-        d?.expected_sql !== undefined && d?.expected_sql !== null ? `<h4>Reference SQL</h4><pre>${esc(d.expected_sql)}</pre>` : '',
+        d?.expected_sql !== undefined && d?.expected_sql !== null
+          ? `<h4>Reference SQL</h4><pre>${esc(d.expected_sql)}</pre>`
+          : '',
         `<h4>Candidate SQL</h4><pre>${f.query === null ? '(no query)' : esc(f.query)}</pre>`,
-        d && (d.expected_sample || d.actual_sample) ? `<div class="samples">${sampleTable('Reference result', d.expected_sample, maxRows)}${sampleTable('Candidate result', d.actual_sample, maxRows)}</div>` : '',
+        d && (d.expected_sample || d.actual_sample)
+          ? `<div class="samples">${sampleTable('Reference result', d.expected_sample, maxRows)}${sampleTable('Candidate result', d.actual_sample, maxRows)}</div>`
+          : '',
         '</details>',
       );
     }
   }
-  out.push(`<p class="muted">Written by SQL Verdict${input.generatedAt ? ` on ${esc(input.generatedAt)}` : ''}. This file has no scripts.</p>`, '</body></html>', '');
+  out.push(
+    `<p class="muted">Written by SQL Verdict${input.generatedAt ? ` on ${esc(input.generatedAt)}` : ''}. This file has no scripts.</p>`,
+    '</body></html>',
+    '',
+  );
   return out.filter((l) => l !== '').join('\n');
 }
-
-

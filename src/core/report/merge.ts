@@ -52,7 +52,9 @@ export function parseShard(text: string): Outcome<ShardSpec> {
   const index = m ? Number(m[1]) : NaN;
   const count = m ? Number(m[2]) : NaN;
   if (!m || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count)
-    return fail('input.invalid', `--shard must be K/N with 1 ≤ K ≤ N (e.g. 2/4), got "${text}".`, { location: '--shard' });
+    return fail('input.invalid', `--shard must be K/N with 1 ≤ K ≤ N (e.g. 2/4), got "${text}".`, {
+      location: '--shard',
+    });
   return ok({ index, count });
 }
 
@@ -76,7 +78,14 @@ export function shardOf(shard: ShardSpec, corpusSize: number): ReportShard {
 }
 
 /** Fields that measure time, not the verdict: dropped at any depth by `normalizeRunReport`. */
-export const TIMING_FIELDS = ['timings_ms', 'execution_time_expected_ms', 'execution_time_actual_ms', 'execution_time_ratio', 'latency_ms', 'elapsedMs'] as const;
+export const TIMING_FIELDS = [
+  'timings_ms',
+  'execution_time_expected_ms',
+  'execution_time_actual_ms',
+  'execution_time_ratio',
+  'latency_ms',
+  'elapsedMs',
+] as const;
 
 /**
  * The documented normalisation (docs/ci.md, "Sharded runs"): a report without
@@ -116,7 +125,16 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Top-level fields the merge combines; every other field must be the same in every report. */
-const COMBINED = new Set(['cases', 'summary', 'self_check', 'fixtures', 'judge_summary', 'run_metadata', 'shard', 'corpus']);
+const COMBINED = new Set([
+  'cases',
+  'summary',
+  'self_check',
+  'fixtures',
+  'judge_summary',
+  'run_metadata',
+  'shard',
+  'corpus',
+]);
 
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -154,31 +172,68 @@ function bad(file: string, field: string, message: string): Outcome<never> {
 
 function checkOne(input: MergeInput): Outcome<Checked> {
   const { file, report: r } = input;
-  if (!isObject(r) || r.kind !== 'run') return bad(file, 'kind', 'not a run report (the JSON "sql-verdict run --out" writes).');
+  if (!isObject(r) || r.kind !== 'run')
+    return bad(file, 'kind', 'not a run report (the JSON "sql-verdict run --out" writes).');
   const s = r.shard;
-  if (s === undefined) return bad(file, 'shard', 'not a shard report: it has no shard field, so it holds every case of the corpus and there is nothing to merge it with (grade shards with "sql-verdict run --shard K/N").');
+  if (s === undefined)
+    return bad(
+      file,
+      'shard',
+      'not a shard report: it has no shard field, so it holds every case of the corpus and there is nothing to merge it with (grade shards with "sql-verdict run --shard K/N").',
+    );
   if (!isObject(s)) return bad(file, 'shard', 'must be an object {method, count, shards, corpus_size}.');
-  if (s.method !== SHARD_METHOD) return bad(file, 'shard.method', `must be "${SHARD_METHOD}", got ${JSON.stringify(s.method) ?? 'nothing'}.`);
+  if (s.method !== SHARD_METHOD)
+    return bad(file, 'shard.method', `must be "${SHARD_METHOD}", got ${JSON.stringify(s.method) ?? 'nothing'}.`);
   const count = s.count;
-  if (!Number.isSafeInteger(count) || (count as number) < 1) return bad(file, 'shard.count', 'must be the number of shards N (a whole number ≥ 1).');
+  if (!Number.isSafeInteger(count) || (count as number) < 1)
+    return bad(file, 'shard.count', 'must be the number of shards N (a whole number ≥ 1).');
   const shards = s.shards;
-  if (!Array.isArray(shards) || shards.length === 0 || !shards.every((k, i) => Number.isSafeInteger(k) && k >= 1 && k <= (count as number) && (i === 0 || k > shards[i - 1])))
+  if (
+    !Array.isArray(shards) ||
+    shards.length === 0 ||
+    !shards.every(
+      (k, i) => Number.isSafeInteger(k) && k >= 1 && k <= (count as number) && (i === 0 || k > shards[i - 1]),
+    )
+  )
     return bad(file, 'shard.shards', `must list the shards held, ascending, each from 1 to ${String(count)}.`);
-  if (!Number.isSafeInteger(s.corpus_size) || (s.corpus_size as number) < 0) return bad(file, 'shard.corpus_size', 'must be the number of cases in the corpus.');
-  if (r.policy_preset !== undefined) return bad(file, 'policy_preset', 'reports graded under a benchmark policy preset (--policy) cannot be merged yet; shard a run under the sql-verdict policy.');
+  if (!Number.isSafeInteger(s.corpus_size) || (s.corpus_size as number) < 0)
+    return bad(file, 'shard.corpus_size', 'must be the number of cases in the corpus.');
+  if (r.policy_preset !== undefined)
+    return bad(
+      file,
+      'policy_preset',
+      'reports graded under a benchmark policy preset (--policy) cannot be merged yet; shard a run under the sql-verdict policy.',
+    );
   if (!Array.isArray(r.cases)) return bad(file, 'cases', 'must be the list of case reports.');
-  if (!isObject(r.summary) || !Array.isArray(r.summary.cases)) return bad(file, 'summary.cases', 'must be the list of per-case results.');
+  if (!isObject(r.summary) || !Array.isArray(r.summary.cases))
+    return bad(file, 'summary.cases', 'must be the list of per-case results.');
   if (!isObject(r.corpus) || !isObject(r.run_metadata) || !isObject(r.self_check) || !Array.isArray(r.fixtures))
-    return bad(file, isObject(r.corpus) ? (isObject(r.run_metadata) ? (isObject(r.self_check) ? 'fixtures' : 'self_check') : 'run_metadata') : 'corpus', 'is missing or malformed.');
+    return bad(
+      file,
+      isObject(r.corpus)
+        ? isObject(r.run_metadata)
+          ? isObject(r.self_check)
+            ? 'fixtures'
+            : 'self_check'
+          : 'run_metadata'
+        : 'corpus',
+      'is missing or malformed.',
+    );
   const shard = s as unknown as ReportShard;
   const positions = shardPositions(shard.corpus_size, shard.count, shard.shards);
   if (r.cases.length !== positions.length)
-    return bad(file, 'cases', `shard${shard.shards.length > 1 ? 's' : ''} ${shard.shards.join(',')} of ${shard.count} over ${shard.corpus_size} cases hold ${positions.length} cases, the report has ${r.cases.length} (a truncated or edited report?).`);
-  if (r.summary.cases.length !== r.cases.length) return bad(file, 'summary.cases', `${r.summary.cases.length} entries for ${r.cases.length} case reports.`);
+    return bad(
+      file,
+      'cases',
+      `shard${shard.shards.length > 1 ? 's' : ''} ${shard.shards.join(',')} of ${shard.count} over ${shard.corpus_size} cases hold ${positions.length} cases, the report has ${r.cases.length} (a truncated or edited report?).`,
+    );
+  if (r.summary.cases.length !== r.cases.length)
+    return bad(file, 'summary.cases', `${r.summary.cases.length} entries for ${r.cases.length} case reports.`);
   for (const [i, k] of r.cases.entries()) {
     if (!isObject(k) || typeof k.id !== 'string') return bad(file, `cases[${i}].id`, 'every case report needs its id.');
     const sk = r.summary.cases[i] as unknown;
-    if (!isObject(sk) || sk.id !== k.id) return bad(file, `summary.cases[${i}].id`, `must be ${JSON.stringify(k.id)}, the id of cases[${i}].`);
+    if (!isObject(sk) || sk.id !== k.id)
+      return bad(file, `summary.cases[${i}].id`, `must be ${JSON.stringify(k.id)}, the id of cases[${i}].`);
   }
   if (r.summary.corpus && isObject(r.summary.corpus) && r.summary.corpus.size !== r.cases.length)
     return bad(file, 'summary.corpus.size', `must be ${r.cases.length}, the number of cases in the report.`);
@@ -221,7 +276,15 @@ function sameAcross(a: Checked, b: Checked): string | null {
 /** What a judge run's summary says about its settings (the figures are recomputed from the cases). */
 function judgeSettings(r: RunReport): unknown {
   const j = r.judge_summary;
-  return j === null || j === undefined ? null : { prompt_version: j.prompt_version, provider: j.provider, model: j.model, threshold: j.threshold, concurrency: j.concurrency };
+  return j === null || j === undefined
+    ? null
+    : {
+        prompt_version: j.prompt_version,
+        provider: j.provider,
+        model: j.model,
+        threshold: j.threshold,
+        concurrency: j.concurrency,
+      };
 }
 
 function valueAt(r: unknown, field: string): unknown {
@@ -240,7 +303,8 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
   if (inputs.length === 0) return fail('input.invalid', 'merge: give at least one shard report.');
   // A whole report (all shards already merged, or one run) alone is its own merge: merging stays associative.
   const only = inputs[0]!;
-  if (inputs.length === 1 && isObject(only.report) && only.report.kind === 'run' && only.report.shard === undefined) return ok(only.report as unknown as ShardedRunReport);
+  if (inputs.length === 1 && isObject(only.report) && only.report.kind === 'run' && only.report.shard === undefined)
+    return ok(only.report as unknown as ShardedRunReport);
   const checked: Checked[] = [];
   for (const input of inputs) {
     const c = checkOne(input);
@@ -252,10 +316,19 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
   for (const c of checked) {
     const d = sameAcross(first, c);
     if (d)
-      return bad(c.file, d, `differs from ${first.file} (${JSON.stringify(valueAt(c.report, d)) ?? 'missing'} here, ${JSON.stringify(valueAt(first.report, d)) ?? 'missing'} there): shards of one run share the corpus, the run file, the tool version and the configuration.`);
+      return bad(
+        c.file,
+        d,
+        `differs from ${first.file} (${JSON.stringify(valueAt(c.report, d)) ?? 'missing'} here, ${JSON.stringify(valueAt(first.report, d)) ?? 'missing'} there): shards of one run share the corpus, the run file, the tool version and the configuration.`,
+      );
     for (const k of c.shard.shards) {
       const other = owner.get(k);
-      if (other !== undefined) return bad(c.file, 'shard.shards', `shard ${k}/${c.shard.count} is also in ${other}: each shard may be merged once.`);
+      if (other !== undefined)
+        return bad(
+          c.file,
+          'shard.shards',
+          `shard ${k}/${c.shard.count} is also in ${other}: each shard may be merged once.`,
+        );
       owner.set(k, c.file);
     }
   }
@@ -267,13 +340,20 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
   // Cases back in corpus order.
   const byPosition = new Map<number, { report: CaseReport; result: CaseResult }>();
   for (const c of checked)
-    c.positions.forEach((p, j) => byPosition.set(p, { report: c.report.cases[j]!, result: c.report.summary.cases[j]! }));
+    c.positions.forEach((p, j) =>
+      byPosition.set(p, { report: c.report.cases[j]!, result: c.report.summary.cases[j]! }),
+    );
   const positions = shardPositions(corpusSize, count, shards);
   const cases = positions.map((p) => byPosition.get(p)!.report);
   const results = positions.map((p) => byPosition.get(p)!.result);
   const seen = new Set<string>();
   for (const k of cases) {
-    if (seen.has(k.id)) return fail('input.invalid', `merge: case ${k.id} is in more than one shard report (the shards were not cut from one corpus).`, { location: k.id });
+    if (seen.has(k.id))
+      return fail(
+        'input.invalid',
+        `merge: case ${k.id} is in more than one shard report (the shards were not cut from one corpus).`,
+        { location: k.id },
+      );
     seen.add(k.id);
   }
 
@@ -283,8 +363,15 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
     for (const [i, f] of c.report.fixtures.entries()) {
       const known = fixtureOf.get(f.name);
       if (!known) fixtureOf.set(f.name, { entry: f, file: c.file });
-      else if (known.entry.content_digest_before !== f.content_digest_before || known.entry.content_digest_after !== f.content_digest_after)
-        return bad(c.file, `fixtures[${i}].content_digest_before`, `fixture ${f.name} has another content digest in ${known.file}: the shards ran on different databases.`);
+      else if (
+        known.entry.content_digest_before !== f.content_digest_before ||
+        known.entry.content_digest_after !== f.content_digest_after
+      )
+        return bad(
+          c.file,
+          `fixtures[${i}].content_digest_before`,
+          `fixture ${f.name} has another content digest in ${known.file}: the shards ran on different databases.`,
+        );
     }
   const fixtureOrder = [...new Set(cases.map((k) => k.fixture))];
   for (const name of fixtureOf.keys()) if (!fixtureOrder.includes(name)) fixtureOrder.push(name);
@@ -293,15 +380,26 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
   const whole = shards.length === count;
   const size = positions.length;
   const base = first.report;
-  const summary = summarizeRun(results, { ...base.summary.corpus, size }, base.summary.run, { reliabilityPenalty: base.summary.reliability.c });
-  if (!summary.ok) return fail('input.invalid', `merge: ${summary.error.message}`, summary.error.location ? { location: summary.error.location } : {});
+  const summary = summarizeRun(results, { ...base.summary.corpus, size }, base.summary.run, {
+    reliabilityPenalty: base.summary.reliability.c,
+  });
+  if (!summary.ok)
+    return fail(
+      'input.invalid',
+      `merge: ${summary.error.message}`,
+      summary.error.location ? { location: summary.error.location } : {},
+    );
 
   let judgeSummary = base.judge_summary;
   if (judgeSummary) {
     const j = judgeSummary;
     const judgments = cases.map((k) => k.report?.judge).filter((x): x is CaseJudgment => !!x);
     // Provider and model as the shards state them (validated equal above); every figure from the cases.
-    judgeSummary = { ...summarizeJudgments(judgments, { threshold: j.threshold, concurrency: j.concurrency }), provider: j.provider, model: j.model };
+    judgeSummary = {
+      ...summarizeJudgments(judgments, { threshold: j.threshold, concurrency: j.concurrency }),
+      provider: j.provider,
+      model: j.model,
+    };
   }
 
   // Wall clock of the whole: first start to last end.
@@ -313,7 +411,11 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
   const merged: ShardedRunReport = {
     ...(base as RunReport),
     corpus: { ...base.corpus, size },
-    self_check: { passed: checked.every((c) => c.report.self_check.passed), checked: checked.reduce((n, c) => n + c.report.self_check.checked, 0), findings: checked.flatMap((c) => c.report.self_check.findings) },
+    self_check: {
+      passed: checked.every((c) => c.report.self_check.passed),
+      checked: checked.reduce((n, c) => n + c.report.self_check.checked, 0),
+      findings: checked.flatMap((c) => c.report.self_check.findings),
+    },
     fixtures,
     summary: summary.value,
     judge_summary: judgeSummary,

@@ -38,7 +38,11 @@ export function prettyJson(value: unknown, indent = ''): string {
  * "RangeError: Invalid string length").
  */
 export function* prettyJsonPieces(value: unknown, indent = ''): Generator<string> {
-  if (isPlain(value) || (Array.isArray(value) && (value.length === 0 || value.every(isPlain))) || PRINTED.get(value as object)?.indent === indent) {
+  if (
+    isPlain(value) ||
+    (Array.isArray(value) && (value.length === 0 || value.every(isPlain))) ||
+    PRINTED.get(value as object)?.indent === indent
+  ) {
     yield prettyJson(value, indent);
     return;
   }

@@ -127,9 +127,28 @@ export interface EvaluationReport {
 }
 
 const KEY_ORDER: (keyof EvaluationReport)[] = [
-  'report_version', 'id', 'deterministic_verdict', 'ai_advisory_verdict', 'verdict_consistency_flag', 'overall_score',
-  'structure_score', 'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'per_column_mismatch_map',
-  'mismatch_map', 'error_types', 'blocked_reason', 'warnings', 'validity', 'evidence', 'intermediates', 'judge', 'run_metadata',
+  'report_version',
+  'id',
+  'deterministic_verdict',
+  'ai_advisory_verdict',
+  'verdict_consistency_flag',
+  'overall_score',
+  'structure_score',
+  'result_score',
+  'diagnostic_scores',
+  'performance_scores',
+  'severity',
+  'explanations',
+  'per_column_mismatch_map',
+  'mismatch_map',
+  'error_types',
+  'blocked_reason',
+  'warnings',
+  'validity',
+  'evidence',
+  'intermediates',
+  'judge',
+  'run_metadata',
 ];
 
 /** The report with its fields in the contract's order (readable JSON; same content). */

@@ -16,33 +16,95 @@ const score = { type: 'number', minimum: 0, maximum: 1 };
 const count = { type: 'integer', minimum: 0 };
 const num = { type: 'number' };
 /** A closed object: every field typed, nothing else (so a mistyped nested field does not validate). */
-const closed = (properties: Record<string, object>) => ({ type: 'object', required: Object.keys(properties), additionalProperties: false, properties });
+const closed = (properties: Record<string, object>) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  additionalProperties: false,
+  properties,
+});
 const overlap = { jaccard: score, f1: score, precision: score, recall: score };
 const RESULT_COMPARISON = {
   type: 'object',
-  required: ['result_equality_family', 'reasons', 'column_alignment', 'schema_match', 'row_overlap', 'cell_overlap', 'cardinality_match', 'numeric_tolerance_match', 'null_handling_match'],
+  required: [
+    'result_equality_family',
+    'reasons',
+    'column_alignment',
+    'schema_match',
+    'row_overlap',
+    'cell_overlap',
+    'cardinality_match',
+    'numeric_tolerance_match',
+    'null_handling_match',
+  ],
   properties: {
     result_equality_family: { type: 'object' },
-    reasons: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+    reasons: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
     column_alignment: { type: 'object' },
     schema_match: { type: 'object', required: ['pass'], properties: { pass: { type: 'boolean' } } },
-    row_overlap: closed({ ...overlap, matched_rows: count, expected_rows: count, actual_rows: count, basis: { enum: ['all_columns', 'mapped_columns'] } }),
-    cell_overlap: closed({ ...overlap, matching_cells: count, expected_cells: count, actual_cells: count, aligned_partial_pairs: count, estimated: { type: 'boolean' } }),
-    cardinality_match: closed({ pass: { type: 'boolean' }, expected_rows: count, actual_rows: count, delta: { type: 'integer' }, ratio: { type: ['number', 'null'] } }),
+    row_overlap: closed({
+      ...overlap,
+      matched_rows: count,
+      expected_rows: count,
+      actual_rows: count,
+      basis: { enum: ['all_columns', 'mapped_columns'] },
+    }),
+    cell_overlap: closed({
+      ...overlap,
+      matching_cells: count,
+      expected_cells: count,
+      actual_cells: count,
+      aligned_partial_pairs: count,
+      estimated: { type: 'boolean' },
+    }),
+    cardinality_match: closed({
+      pass: { type: 'boolean' },
+      expected_rows: count,
+      actual_rows: count,
+      delta: { type: 'integer' },
+      ratio: { type: ['number', 'null'] },
+    }),
     numeric_tolerance_match: closed({
-      pass: { type: 'boolean' }, atol: num, rtol: num, rule: { type: 'string' }, float_cells_compared: count, within_tolerance_not_identical: count,
-      outside_tolerance: count, exact_cells_compared: count, exact_mismatches: count, max_abs_delta: { type: ['number', 'null'] }, max_rel_delta: { type: ['number', 'null'] },
+      pass: { type: 'boolean' },
+      atol: num,
+      rtol: num,
+      rule: { type: 'string' },
+      float_cells_compared: count,
+      within_tolerance_not_identical: count,
+      outside_tolerance: count,
+      exact_cells_compared: count,
+      exact_mismatches: count,
+      max_abs_delta: { type: ['number', 'null'] },
+      max_rel_delta: { type: ['number', 'null'] },
     }),
     null_handling_match: closed({
-      pass: { type: 'boolean' }, null_equality_mode: { type: 'string' }, expected_nulls: count, actual_nulls: count, null_mismatches: count,
-      columns: { type: 'array', items: closed({ expected_index: count, actual_index: count, expected_nulls: count, actual_nulls: count }) },
+      pass: { type: 'boolean' },
+      null_equality_mode: { type: 'string' },
+      expected_nulls: count,
+      actual_nulls: count,
+      null_mismatches: count,
+      columns: {
+        type: 'array',
+        items: closed({ expected_index: count, actual_index: count, expected_nulls: count, actual_nulls: count }),
+      },
     }),
   },
 };
 const error = {
   type: 'object',
   required: ['code', 'message'],
-  properties: { code: { type: 'string' }, message: { type: 'string' }, category: { enum: [...ERROR_CATEGORIES] }, raw: { type: 'string' } },
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    category: { enum: [...ERROR_CATEGORIES] },
+    raw: { type: 'string' },
+  },
 };
 
 const mismatchMap = {
@@ -50,27 +112,60 @@ const mismatchMap = {
   items: {
     type: 'object',
     required: ['column', 'status', 'mismatch_rate', 'severity'],
-    properties: { column: { type: 'string' }, status: { enum: ['aligned', 'missing', 'extra'] }, mismatch_rate: score, severity: { enum: ['none', 'low', 'high'] } },
+    properties: {
+      column: { type: 'string' },
+      status: { enum: ['aligned', 'missing', 'extra'] },
+      mismatch_rate: score,
+      severity: { enum: ['none', 'low', 'high'] },
+    },
   },
 } as const;
 
-const tree = { type: ['object', 'null'], description: 'A query tree of the structural layer (src/core/structure/ir.ts); null when that side did not parse.' } as const;
-const table = nullable({ type: 'object', required: ['columns', 'rows'], properties: { columns: { type: 'array' }, rows: { type: 'array', items: { type: 'array' } } } });
+const tree = {
+  type: ['object', 'null'],
+  description: 'A query tree of the structural layer (src/core/structure/ir.ts); null when that side did not parse.',
+} as const;
+const table = nullable({
+  type: 'object',
+  required: ['columns', 'rows'],
+  properties: { columns: { type: 'array' }, rows: { type: 'array', items: { type: 'array' } } },
+});
 const resultSchema = nullable({
   type: 'array',
-  items: { type: 'object', required: ['name', 'engine_type', 'kind'], properties: { name: { type: 'string' }, engine_type: { type: 'string' }, kind: { type: 'string' } } },
+  items: {
+    type: 'object',
+    required: ['name', 'engine_type', 'kind'],
+    properties: { name: { type: 'string' }, engine_type: { type: 'string' }, kind: { type: 'string' } },
+  },
 });
 
 export const REPORT_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: `https://sql-verdict.dev/schemas/report-${REPORT_VERSION}.json`,
   title: 'SQL Verdict evaluation report',
-  description: 'One evaluation: the deterministic verdict, its scores, evidence and explanations (the seed’s Suggested Output Contract).',
+  description:
+    'One evaluation: the deterministic verdict, its scores, evidence and explanations (the seed’s Suggested Output Contract).',
   type: 'object',
   required: [
-    'report_version', 'deterministic_verdict', 'ai_advisory_verdict', 'verdict_consistency_flag', 'overall_score', 'structure_score',
-    'result_score', 'diagnostic_scores', 'performance_scores', 'severity', 'explanations', 'per_column_mismatch_map', 'mismatch_map', 'error_types',
-    'blocked_reason', 'warnings', 'validity', 'evidence', 'run_metadata',
+    'report_version',
+    'deterministic_verdict',
+    'ai_advisory_verdict',
+    'verdict_consistency_flag',
+    'overall_score',
+    'structure_score',
+    'result_score',
+    'diagnostic_scores',
+    'performance_scores',
+    'severity',
+    'explanations',
+    'per_column_mismatch_map',
+    'mismatch_map',
+    'error_types',
+    'blocked_reason',
+    'warnings',
+    'validity',
+    'evidence',
+    'run_metadata',
   ],
   properties: {
     report_version: { const: REPORT_VERSION },
@@ -84,9 +179,19 @@ export const REPORT_SCHEMA = {
     diagnostic_scores: nullable({
       type: 'object',
       required: [
-        'projection_error_score', 'filter_error_score', 'join_error_score', 'grouping_error_score', 'aggregate_function_error_score',
-        'limit_topk_error_score', 'ordering_error_flag', 'cardinality_explosion_flag', 'likely_source_clause', 'confidence',
-        'evidence_strength', 'ambiguous_case', 'evidence_count',
+        'projection_error_score',
+        'filter_error_score',
+        'join_error_score',
+        'grouping_error_score',
+        'aggregate_function_error_score',
+        'limit_topk_error_score',
+        'ordering_error_flag',
+        'cardinality_explosion_flag',
+        'likely_source_clause',
+        'confidence',
+        'evidence_strength',
+        'ambiguous_case',
+        'evidence_count',
       ],
       properties: {
         projection_error_score: score,
@@ -110,27 +215,51 @@ export const REPORT_SCHEMA = {
       properties: {
         execution_time_ratio: { type: ['number', 'null'] },
         resource_cost_score: { type: ['number', 'null'], minimum: 0 },
-        resource_cost: { type: 'object', required: ['resource_cost_score', 'basis', 'actual', 'expected'], properties: { basis: { enum: ['operator_rows', 'result_bytes'] } } },
+        resource_cost: {
+          type: 'object',
+          required: ['resource_cost_score', 'basis', 'actual', 'expected'],
+          properties: { basis: { enum: ['operator_rows', 'result_bytes'] } },
+        },
         plan_complexity_score: { type: ['number', 'null'] },
       },
     }),
     severity: { enum: [...SEVERITIES] },
     explanations: { type: 'array', items: { type: 'string' } },
-    per_column_mismatch_map: { ...mismatchMap, description: 'Attribute-level mismatch rate and severity per column (seed 001, Layer 4 Diagnostic Attribution).' },
+    per_column_mismatch_map: {
+      ...mismatchMap,
+      description: 'Attribute-level mismatch rate and severity per column (seed 001, Layer 4 Diagnostic Attribution).',
+    },
     mismatch_map: {
       ...mismatchMap,
       deprecated: true,
-      description: 'Deprecated alias of per_column_mismatch_map (identical content), kept for report version 1.1.x only; read per_column_mismatch_map.',
+      description:
+        'Deprecated alias of per_column_mismatch_map (identical content), kept for report version 1.1.x only; read per_column_mismatch_map.',
     },
     error_types: { type: 'array', items: { enum: [...ERROR_CATEGORIES] } },
     blocked_reason: { enum: ['parse_failure', 'execution_failure', 'no_query', 'broken_reference', null] },
-    warnings: { type: 'array', items: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+    warnings: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
     validity: {
       type: 'object',
       required: [
-        'parse_success_actual', 'parse_success_expected', 'parser_unsupported_actual', 'parser_unsupported_expected',
-        'execution_success_actual', 'execution_success_expected', 'execution_error_actual', 'execution_error_expected',
-        'execution_time_actual_ms', 'execution_time_expected_ms', 'normalized_sql_actual', 'normalized_sql_expected',
+        'parse_success_actual',
+        'parse_success_expected',
+        'parser_unsupported_actual',
+        'parser_unsupported_expected',
+        'execution_success_actual',
+        'execution_success_expected',
+        'execution_error_actual',
+        'execution_error_expected',
+        'execution_time_actual_ms',
+        'execution_time_expected_ms',
+        'normalized_sql_actual',
+        'normalized_sql_expected',
       ],
       properties: {
         parse_success_actual: { type: 'boolean' },
@@ -158,7 +287,18 @@ export const REPORT_SCHEMA = {
         expected_sql: { type: 'string' },
         neighbours: {
           type: 'object',
-          required: ['requested', 'generator_version', 'base_seed', 'checked', 'agreed', 'discarded', 'budget_ms', 'budget_exhausted', 'skipped', 'counterexample'],
+          required: [
+            'requested',
+            'generator_version',
+            'base_seed',
+            'checked',
+            'agreed',
+            'discarded',
+            'budget_ms',
+            'budget_exhausted',
+            'skipped',
+            'counterexample',
+          ],
           properties: {
             requested: count,
             generator_version: { type: 'integer' },
@@ -169,21 +309,54 @@ export const REPORT_SCHEMA = {
             budget_ms: { type: 'integer' },
             budget_exhausted: { type: 'boolean' },
             skipped: { type: ['string', 'null'] },
-            counterexample: nullable({ type: 'object', required: ['index', 'seed', 'changes', 'reasons', 'expected_rows', 'only_expected', 'only_actual', 'expected_sample'] }),
+            counterexample: nullable({
+              type: 'object',
+              required: [
+                'index',
+                'seed',
+                'changes',
+                'reasons',
+                'expected_rows',
+                'only_expected',
+                'only_actual',
+                'expected_sample',
+              ],
+            }),
           },
         },
         cross_engine: {
           type: 'object',
           required: ['engine', 'verdict', 'engine_dependent'],
-          properties: { engine: { type: 'string' }, verdict: { enum: ['pass', 'fail', 'undecided', 'not_comparable'] }, engine_dependent: { type: 'boolean' } },
+          properties: {
+            engine: { type: 'string' },
+            verdict: { enum: ['pass', 'fail', 'undecided', 'not_comparable'] },
+            engine_dependent: { type: 'boolean' },
+          },
         },
-        structure: nullable({ type: 'object', required: ['parse_success_expected', 'parse_success_actual', 'normalized_sql_match', 'clause_match', 'clause_weighted_distance'] }),
+        structure: nullable({
+          type: 'object',
+          required: [
+            'parse_success_expected',
+            'parse_success_actual',
+            'normalized_sql_match',
+            'clause_match',
+            'clause_weighted_distance',
+          ],
+        }),
         result: nullable(RESULT_COMPARISON),
         findings: {
           type: 'array',
           items: {
             type: 'object',
-            required: ['likely_source_clause', 'score', 'confidence', 'evidence_strength', 'ambiguous_case', 'explanation', 'evidence'],
+            required: [
+              'likely_source_clause',
+              'score',
+              'confidence',
+              'evidence_strength',
+              'ambiguous_case',
+              'explanation',
+              'evidence',
+            ],
             properties: {
               likely_source_clause: { enum: [...SOURCE_CLAUSES] },
               score,
@@ -191,7 +364,16 @@ export const REPORT_SCHEMA = {
               evidence_strength: { enum: ['low', 'medium', 'high'] },
               ambiguous_case: { type: 'boolean' },
               explanation: { type: 'string' },
-              evidence: { type: 'object', required: ['cardinality_delta', 'shared_attribute_overlap', 'predicate_diff_summary', 'edits', 'counterfactual'] },
+              evidence: {
+                type: 'object',
+                required: [
+                  'cardinality_delta',
+                  'shared_attribute_overlap',
+                  'predicate_diff_summary',
+                  'edits',
+                  'counterfactual',
+                ],
+              },
             },
           },
         },
@@ -203,9 +385,17 @@ export const REPORT_SCHEMA = {
     },
     intermediates: {
       type: 'object',
-      description: 'Present only when requested (config.include: ["intermediates"], CLI --include intermediates): seed 001 Validation-layer intermediates. Never changes a verdict.',
+      description:
+        'Present only when requested (config.include: ["intermediates"], CLI --include intermediates): seed 001 Validation-layer intermediates. Never changes a verdict.',
       required: [
-        'ast_expected', 'ast_actual', 'canonical_ast_expected', 'canonical_ast_actual', 'expected_result_table', 'actual_result_table', 'expected_schema', 'actual_schema',
+        'ast_expected',
+        'ast_actual',
+        'canonical_ast_expected',
+        'canonical_ast_actual',
+        'expected_result_table',
+        'actual_result_table',
+        'expected_schema',
+        'actual_schema',
       ],
       properties: {
         ast_expected: tree,
@@ -221,7 +411,16 @@ export const REPORT_SCHEMA = {
     judge: { type: ['object', 'null'] },
     run_metadata: {
       type: 'object',
-      required: ['engine', 'engine_version', 'dialect', 'fixture', 'config_hash', 'config', 'timings_ms', 'tool_version'],
+      required: [
+        'engine',
+        'engine_version',
+        'dialect',
+        'fixture',
+        'config_hash',
+        'config',
+        'timings_ms',
+        'tool_version',
+      ],
       properties: {
         engine: { enum: [...ENGINE_NAMES] },
         engine_version: { type: 'string' },

@@ -126,7 +126,8 @@ function numberProfile(side: Side, index: number): NumberProfile | null {
       p.nulls++;
       continue;
     }
-    const v = typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? toDouble(cell) : NaN;
+    const v =
+      typeof cell === 'number' ? cell : typeof cell === 'string' || typeof cell === 'bigint' ? toDouble(cell) : NaN;
     if (v !== v) p.nans++;
     else if (v === Infinity) p.posInf++;
     else if (v === -Infinity) p.negInf++;
@@ -182,7 +183,14 @@ class PairFilter {
     const x = this.profile(this.E, 'e', ei);
     const y = this.profile(this.A, 'a', ai);
     if (!x || !y) return true;
-    if (x.nulls !== y.nulls || x.nans !== y.nans || x.posInf !== y.posInf || x.negInf !== y.negInf || x.finite !== y.finite) return false;
+    if (
+      x.nulls !== y.nulls ||
+      x.nans !== y.nans ||
+      x.posInf !== y.posInf ||
+      x.negInf !== y.negInf ||
+      x.finite !== y.finite
+    )
+      return false;
     // If the values pair up within the float rule, the sums differ by at most the summed tolerances
     // (≤ n·atol + rtol·Σ(|a| + |b|)); slack covers rounding in the sums themselves.
     const scale = x.absSum + y.absSum;
@@ -197,7 +205,8 @@ class PairFilter {
 /** The column's value hashes (numbers rounded), sorted; a consistent sample (by hash value) when `threshold` < 2^32. */
 function sampledHashes(side: Side, index: number, threshold: number, expected: number): Int32Array {
   const column = side.columns[index]!;
-  const numeric = column.kind === 'integer' || column.kind === 'decimal' || column.kind === 'float' || column.kind === 'other';
+  const numeric =
+    column.kind === 'integer' || column.kind === 'decimal' || column.kind === 'float' || column.kind === 'other';
   const scheme = numeric ? SCHEME_SIMILAR : SCHEME_NORMAL;
   let out = new Int32Array(Math.max(16, Math.min(side.n, Math.ceil(expected * 1.2))));
   let k = 0;
@@ -295,7 +304,9 @@ function bestEffortMapping(E: Side, A: Side, cap: number): { mapping: [number, n
     const sim = x.length + y.length === 0 ? 0 : (2 * sharedCount(x, y)) / (x.length + y.length);
     const ec = E.columns[i]!;
     const ac = A.columns[j]!;
-    return sim + (kindsCompatible(ec.kind, ac.kind) ? 4e-6 : 0) + (i === j ? 2e-6 : 0) + (ec.name === ac.name ? 1e-6 : 0);
+    return (
+      sim + (kindsCompatible(ec.kind, ac.kind) ? 4e-6 : 0) + (i === j ? 2e-6 : 0) + (ec.name === ac.name ? 1e-6 : 0)
+    );
   };
   const transpose = E.m > A.m;
   const rows = transpose ? A.m : E.m;
@@ -332,7 +343,8 @@ function interchangeableClasses(A: Side): Int32Array {
   const rep = Int32Array.from({ length: A.m }, (_, j) => j);
   const hashes = A.columns.map((column, j) => {
     let h = 0x2f1e4a37;
-    for (let r = 0; r < A.n; r++) h = (Math.imul(h ^ hashByKind(column, A.rows[r]![j], SCHEME_NORMAL), 0x01000193) + 0x7f4a7c15) | 0;
+    for (let r = 0; r < A.n; r++)
+      h = (Math.imul(h ^ hashByKind(column, A.rows[r]![j], SCHEME_NORMAL), 0x01000193) + 0x7f4a7c15) | 0;
     return h;
   });
   for (let j = 1; j < A.m; j++) {
@@ -431,7 +443,9 @@ export function searchMappings(input: SearchInput): boolean {
   const eStore: Int32Array[] = [];
   const aStore: Int32Array[] = [];
   const tolerantPath: [number, number][] = [];
-  const probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) => Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)));
+  const probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) =>
+    Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)),
+  );
   let work = 0;
   let capped = false;
   // Everything forced: one complete mapping, nothing to prune.
@@ -462,7 +476,9 @@ export function searchMappings(input: SearchInput): boolean {
       for (let s = 0; s < A.n && !found; s++) {
         if (eh && ah && eh[r] !== ah[s]) continue;
         work += tolerantPath.length;
-        found = tolerantPath.every(([x, y]) => cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, tol));
+        found = tolerantPath.every(([x, y]) =>
+          cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, tol),
+        );
       }
       if (!found) return false;
     }
@@ -537,7 +553,15 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
         }
       }
     }
-    return { mapping, method: 'positional', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
+    return {
+      mapping,
+      method: 'positional',
+      checked: 0,
+      searchCapped: false,
+      sampled: false,
+      unnamed,
+      evaluation: null,
+    };
   }
 
   const filter = new PairFilter(E, A, req.tol);
@@ -547,7 +571,9 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
   // Positional and named candidates are compared directly (their rows get hashed anyway); content
   // candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
   const mayPass = (mapping: Mapping, cheap: boolean) =>
-    sameShape && mapping.length === E.m && mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : pairMay(i, j)));
+    sameShape &&
+    mapping.length === E.m &&
+    mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : pairMay(i, j)));
   const tried = new Set<string>();
   let checked = 0;
   let fullCells = 0;
@@ -617,9 +643,25 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
       if (result) return { ...found(result, 'name'), unnamed };
       const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
       if (fallback) return { ...found(fallback.evaluation, 'name', capped), unnamed };
-      return { mapping: byName(), method: 'name', checked, searchCapped: capped, sampled: false, unnamed, evaluation: null };
+      return {
+        mapping: byName(),
+        method: 'name',
+        checked,
+        searchCapped: capped,
+        sampled: false,
+        unnamed,
+        evaluation: null,
+      };
     }
-    return { mapping: byName(), method: 'name', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
+    return {
+      mapping: byName(),
+      method: 'name',
+      checked: 0,
+      searchCapped: false,
+      sampled: false,
+      unnamed,
+      evaluation: null,
+    };
   }
 
   if (sameShape) {
@@ -648,16 +690,49 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
     // No column could hold another position's values: nothing suggests a reordering, keep positions
     // (and skip scoring every column pair on a sample).
     if (!searchCapped && options.every((o, i) => o.every((j) => j === i)))
-      return { mapping: positionalMapping(E, A), method: 'best_effort', checked, searchCapped, sampled: false, unnamed: none, evaluation: null };
+      return {
+        mapping: positionalMapping(E, A),
+        method: 'best_effort',
+        checked,
+        searchCapped,
+        sampled: false,
+        unnamed: none,
+        evaluation: null,
+      };
     const best = bestEffortMapping(E, A, req.cap);
-    return { mapping: best.mapping, method: 'best_effort', checked, searchCapped, sampled: best.sampled, unnamed: none, evaluation: null };
+    return {
+      mapping: best.mapping,
+      method: 'best_effort',
+      checked,
+      searchCapped,
+      sampled: best.sampled,
+      unnamed: none,
+      evaluation: null,
+    };
   }
   // Different shapes: the same names, in order, with compatible kinds keep their positions without scoring.
   const k = Math.min(E.m, A.m);
   let named = k > 0;
-  for (let i = 0; i < k && named; i++) named = E.columns[i]!.name === A.columns[i]!.name && columnsCompatible(E, i, A, i);
+  for (let i = 0; i < k && named; i++)
+    named = E.columns[i]!.name === A.columns[i]!.name && columnsCompatible(E, i, A, i);
   if (named && E.m === A.m)
-    return { mapping: positionalMapping(E, A), method: 'best_effort', checked, searchCapped: false, sampled: false, unnamed: none, evaluation: null };
+    return {
+      mapping: positionalMapping(E, A),
+      method: 'best_effort',
+      checked,
+      searchCapped: false,
+      sampled: false,
+      unnamed: none,
+      evaluation: null,
+    };
   const best = bestEffortMapping(E, A, req.cap);
-  return { mapping: best.mapping, method: 'best_effort', checked, searchCapped: false, sampled: best.sampled, unnamed: none, evaluation: null };
+  return {
+    mapping: best.mapping,
+    method: 'best_effort',
+    checked,
+    searchCapped: false,
+    sampled: best.sampled,
+    unnamed: none,
+    evaluation: null,
+  };
 }

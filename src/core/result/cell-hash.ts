@@ -267,7 +267,9 @@ export function hashByKind(column: ColumnLike, cell: Cell | undefined, scheme: H
       break;
     case 'decimal':
       if (typeof cell === 'string')
-        return scheme === SCHEME_NORMAL ? hashDecimalText(cell) : hashDouble(scheme === SCHEME_SIMILAR ? quantize(toDouble(cell)) : toDouble(cell));
+        return scheme === SCHEME_NORMAL
+          ? hashDecimalText(cell)
+          : hashDouble(scheme === SCHEME_SIMILAR ? quantize(toDouble(cell)) : toDouble(cell));
       break;
     case 'date':
     case 'timestamp':

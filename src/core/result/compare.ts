@@ -8,7 +8,15 @@ import { chooseAlignment, columnsCompatible, type MappingEvaluation } from './al
 import { alignCells } from './cell-align.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
 import { createEvaluator, unmatched } from './evaluation.ts';
-import { cellReasons, cellStatistics, duplicateWitness, kindOnlyMismatch, named, plural, unexplained } from './evidence.ts';
+import {
+  cellReasons,
+  cellStatistics,
+  duplicateWitness,
+  kindOnlyMismatch,
+  named,
+  plural,
+  unexplained,
+} from './evidence.ts';
 import { checkOrder } from './order-check.ts';
 import { nullCounts, prepareSide, type Side } from './side.ts';
 import type {
@@ -86,7 +94,10 @@ function compareCore(
   const mode = cfg.comparison_mode;
   const setMode = cfg.set_semantics && mode === 'order-insensitive';
   if (cfg.set_semantics && !setMode)
-    warnings.push({ code: 'set_semantics_ignored', message: `set_semantics applies to order-insensitive comparison only; ignored under ${mode}.` });
+    warnings.push({
+      code: 'set_semantics_ignored',
+      message: `set_semantics applies to order-insensitive comparison only; ignored under ${mode}.`,
+    });
   const strictOrder = cfg.require_column_order_match || mode === 'exact';
   const strictNames = cfg.require_column_name_match || mode === 'exact';
 
@@ -162,8 +173,14 @@ function compareCore(
   }
   const usedE = new Set(mapping.map(([i]) => i));
   const usedA = new Set(mapping.map(([, j]) => j));
-  const missingColumns = E.columns.map((_, i) => i).filter((i) => !usedE.has(i)).map((i) => named(E, i));
-  const extraColumns = A.columns.map((_, j) => j).filter((j) => !usedA.has(j)).map((j) => named(A, j));
+  const missingColumns = E.columns
+    .map((_, i) => i)
+    .filter((i) => !usedE.has(i))
+    .map((i) => named(E, i));
+  const extraColumns = A.columns
+    .map((_, j) => j)
+    .filter((j) => !usedA.has(j))
+    .map((j) => named(A, j));
   if (E.m !== A.m)
     reasons.push({
       code: 'column_count_mismatch',
@@ -194,7 +211,10 @@ function compareCore(
       reasons.push({
         code: 'column_name_mismatch',
         message: `Column names must match: ${nameProblems
-          .map((r) => `expected ${r.expected_name === null ? '(none)' : `"${r.expected_name}"`}, got ${r.actual_name === null ? '(none)' : `"${r.actual_name}"`}`)
+          .map(
+            (r) =>
+              `expected ${r.expected_name === null ? '(none)' : `"${r.expected_name}"`}, got ${r.actual_name === null ? '(none)' : `"${r.actual_name}"`}`,
+          )
           .join('; ')}.`,
         columns: nameProblems,
       });
@@ -228,7 +248,9 @@ function compareCore(
       });
     }
     const witnessCells = setMode ? alignCells(ctx, residueE, residueA, cap) : cells;
-    const witnessStats = setMode ? cellStatistics(ctx, witnessCells, match.matchE, match.deltas, match.recorded, mapping, E, A) : stats;
+    const witnessStats = setMode
+      ? cellStatistics(ctx, witnessCells, match.matchE, match.deltas, match.recorded, mapping, E, A)
+      : stats;
     reasons.push(...cellReasons(witnessStats, witnessCells, mapping, E, A, colRef, tol));
     if (!setMode && ev.complete && !ev.bagPass && setRes.pass) {
       const { aIndex, eIndex } = indexesOf(ev);
@@ -239,7 +261,12 @@ function compareCore(
 
   const ordered = mode === 'order-sensitive' || mode === 'exact';
   if (ordered && ev.bagPass) {
-    const violation = mode === 'exact' ? (strictRowsPass ? null : { position: strictViolation, start: strictViolation, end: strictViolation + 1 }) : orderRes.violation;
+    const violation =
+      mode === 'exact'
+        ? strictRowsPass
+          ? null
+          : { position: strictViolation, start: strictViolation, end: strictViolation + 1 }
+        : orderRes.violation;
     const tieAware = mode === 'order-sensitive' && keys !== null;
     if (violation && violation.position >= 0) {
       reasons.push({
@@ -262,14 +289,21 @@ function compareCore(
       reasons.push(kindOnlyMismatch(E, A, i, j, colRef(i, j)));
     }
     if (!namesEqual && E.m === A.m && nameProblems.length === 0) {
-      const columns = E.columns.map((c, i) => (c.name !== A.columns[i]!.name ? colRef(i, i) : null)).filter((r): r is ColumnRef => r !== null);
-      reasons.push({ code: 'column_name_mismatch', message: 'Exact comparison requires equal column names, position by position.', columns });
+      const columns = E.columns
+        .map((c, i) => (c.name !== A.columns[i]!.name ? colRef(i, i) : null))
+        .filter((r): r is ColumnRef => r !== null);
+      reasons.push({
+        code: 'column_name_mismatch',
+        message: 'Exact comparison requires equal column names, position by position.',
+        columns,
+      });
     }
   }
   if (ctx.budget.exhausted && !agree)
     reasons.push({
       code: 'matching_incomplete',
-      message: 'The tolerance matching ran out of its work budget: some rows were left unmatched that a longer search might pair.',
+      message:
+        'The tolerance matching ran out of its work budget: some rows were left unmatched that a longer search might pair.',
     });
 
   let modePass: boolean;
@@ -282,14 +316,21 @@ function compareCore(
   // search ran out of its budget (the column search, or a tolerance matching), a longer search might
   // have found the pass: the verdict is `undecided`, never a fail with reasons that may not be true.
   const certainFail =
-    E.m !== A.m || !shapeOk || nameProblems.length > 0 || (!setMode && E.n !== A.n) || (mode === 'exact' && (!namesEqual || kindDiffs.length > 0));
+    E.m !== A.m ||
+    !shapeOk ||
+    nameProblems.length > 0 ||
+    (!setMode && E.n !== A.n) ||
+    (mode === 'exact' && (!namesEqual || kindDiffs.length > 0));
   const undecided = !modePass && !certainFail && (choice.searchCapped || evaluator.budgetExhausted());
   if (undecided) {
     const what = choice.searchCapped
       ? 'the column-alignment search ran out of its work budget before trying every alignment whose columns can hold the same values'
       : 'the tolerance matching ran out of its work budget with rows left unpaired that a longer search might pair';
     reasons.length = 0;
-    reasons.push({ code: 'matching_incomplete', message: `Undecided: ${what}. No verdict is given rather than a fail that may not be true.` });
+    reasons.push({
+      code: 'matching_incomplete',
+      message: `Undecided: ${what}. No verdict is given rather than a fail that may not be true.`,
+    });
     warnings.push({ code: 'comparison_undecided', message: `The comparison is undecided: ${what}.` });
   }
 
@@ -320,9 +361,19 @@ function compareCore(
   if (!modePass && reasons.length === 0) reasons.push(unexplained(E, A));
 
   // ---- mode details ---------------------------------------------------------
-  const codesOf = (filter: (code: ReasonCode) => boolean): ReasonCode[] => [...new Set(reasons.map((r) => r.code).filter(filter))];
+  const codesOf = (filter: (code: ReasonCode) => boolean): ReasonCode[] => [
+    ...new Set(reasons.map((r) => r.code).filter(filter)),
+  ];
   const rowCodes = (code: ReasonCode) =>
-    ['row_count_mismatch', 'column_count_mismatch', 'value_mismatch', 'null_mismatch', 'type_mismatch', 'duplicate_rows', 'matching_incomplete'].includes(code);
+    [
+      'row_count_mismatch',
+      'column_count_mismatch',
+      'value_mismatch',
+      'null_mismatch',
+      'type_mismatch',
+      'duplicate_rows',
+      'matching_incomplete',
+    ].includes(code);
   const bagReasons = (): ReasonCode[] => {
     if (ev.bagPass) return [];
     const codes = codesOf((c) => rowCodes(c) && c !== 'duplicate_rows');
@@ -331,27 +382,42 @@ function compareCore(
   };
   const bagOutcome: ModeOutcome = { pass: ev.bagPass, reasons: bagReasons() };
   const setCodes = codesOf((c) => rowCodes(c) && c !== 'duplicate_rows');
-  const setOutcome: ModeOutcome = { pass: setRes.pass, reasons: setRes.pass ? [] : setCodes.length ? setCodes : ['value_mismatch'] };
+  const setOutcome: ModeOutcome = {
+    pass: setRes.pass,
+    reasons: setRes.pass ? [] : setCodes.length ? setCodes : ['value_mismatch'],
+  };
   const orderedOutcome: ModeOutcome = {
     pass: ev.bagPass && orderRes.pass,
     reasons: !ev.bagPass ? bagOutcome.reasons : orderRes.pass ? [] : ['order_violation'],
-    note: keys === null ? 'ORDER BY keys unknown: strict row order.' : `Tie-aware on ORDER BY key columns ${JSON.stringify(keys)}.`,
+    note:
+      keys === null
+        ? 'ORDER BY keys unknown: strict row order.'
+        : `Tie-aware on ORDER BY key columns ${JSON.stringify(keys)}.`,
   };
   const exactReasons: ReasonCode[] = [];
   if (E.m !== A.m) exactReasons.push('column_count_mismatch');
   else {
     if (!namesEqual) exactReasons.push('column_name_mismatch');
-    if (kindDiffs.length > 0 || mapping.some(([i, j]) => !kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind))) exactReasons.push('type_mismatch');
+    if (kindDiffs.length > 0 || mapping.some(([i, j]) => !kindsCompatible(E.columns[i]!.kind, A.columns[j]!.kind)))
+      exactReasons.push('type_mismatch');
     if (!positional) exactReasons.push(ev.bagPass ? 'column_order_mismatch' : 'value_mismatch');
     else if (!ev.bagPass) exactReasons.push(...bagOutcome.reasons.filter((c) => c !== 'column_count_mismatch'));
     else if (!strictRowsPass) exactReasons.push('order_violation');
   }
-  const exactOutcome: ModeOutcome = { pass: exactPass, reasons: exactPass ? [] : [...new Set(exactReasons.length ? exactReasons : ['value_mismatch'])] as ReasonCode[] };
+  const exactOutcome: ModeOutcome = {
+    pass: exactPass,
+    reasons: exactPass ? [] : ([...new Set(exactReasons.length ? exactReasons : ['value_mismatch'])] as ReasonCode[]),
+  };
 
   // ---- metrics --------------------------------------------------------------
   const eNulls = nullCounts(E);
   const aNulls = nullCounts(A);
-  const nullColumns = mapping.map(([i, j]) => ({ expected_index: i, actual_index: j, expected_nulls: eNulls[i]!, actual_nulls: aNulls[j]! }));
+  const nullColumns = mapping.map(([i, j]) => ({
+    expected_index: i,
+    actual_index: j,
+    expected_nulls: eNulls[i]!,
+    actual_nulls: aNulls[j]!,
+  }));
   const estimatedPairs = cells.capped ? Math.max(0, Math.min(freeE.length, freeA.length) - cells.count) : 0;
   const agreeRate = cells.count * mapped === 0 ? 0 : stats.agreeing / (cells.count * mapped);
   const matchingCells = match.matched * mapped + stats.agreeing + Math.round(estimatedPairs * mapped * agreeRate);
@@ -360,7 +426,16 @@ function compareCore(
   for (let i = 0; i < E.m; i++) {
     const hit = byExpected.get(i);
     if (!hit) {
-      perColumn.push({ ...colRef(i, null), status: 'missing', compared: 0, mismatched: 0, mismatch_rate: 1, null_mismatches: 0, type_mismatches: 0, max_abs_delta: null });
+      perColumn.push({
+        ...colRef(i, null),
+        status: 'missing',
+        compared: 0,
+        mismatched: 0,
+        mismatch_rate: 1,
+        null_mismatches: 0,
+        type_mismatches: 0,
+        max_abs_delta: null,
+      });
       continue;
     }
     const compared = match.matched + cells.count;
@@ -377,7 +452,16 @@ function compareCore(
     });
   }
   for (const column of extraColumns)
-    perColumn.push({ ...colRef(null, column.index), status: 'extra', compared: 0, mismatched: 0, mismatch_rate: 1, null_mismatches: 0, type_mismatches: 0, max_abs_delta: null });
+    perColumn.push({
+      ...colRef(null, column.index),
+      status: 'extra',
+      compared: 0,
+      mismatched: 0,
+      mismatch_rate: 1,
+      null_mismatches: 0,
+      type_mismatches: 0,
+      max_abs_delta: null,
+    });
 
   const schemaColumns = (side: Side): SchemaColumn[] =>
     side.columns.map((c, index) => ({ index, name: c.name, kind: c.kind, engine_type: c.engineType }));
@@ -400,7 +484,12 @@ function compareCore(
       set_semantics: setMode,
       mode_pass: modePass,
       ...(undecided ? { undecided: true as const } : {}),
-      mode_details: { exact: exactOutcome, 'order-insensitive': bagOutcome, 'order-sensitive': orderedOutcome, set: setOutcome },
+      mode_details: {
+        exact: exactOutcome,
+        'order-insensitive': bagOutcome,
+        'order-sensitive': orderedOutcome,
+        set: setOutcome,
+      },
     },
     reasons,
     column_alignment: {
@@ -495,10 +584,20 @@ function compareCore(
     warnings: [
       ...warnings,
       ...(E.m === A.m && !kindsCompatibleAll && E.n + A.n === 0
-        ? [{ code: 'kinds_incompatible', message: 'Aligned columns have kinds whose values can never be equal (no rows to compare).' }]
+        ? [
+            {
+              code: 'kinds_incompatible',
+              message: 'Aligned columns have kinds whose values can never be equal (no rows to compare).',
+            },
+          ]
         : []),
       ...(cells.capped
-        ? [{ code: 'cell_alignment_capped', message: `Cell-level alignment examined at most ${cap} unmatched rows per side; cell figures are estimates.` }]
+        ? [
+            {
+              code: 'cell_alignment_capped',
+              message: `Cell-level alignment examined at most ${cap} unmatched rows per side; cell figures are estimates.`,
+            },
+          ]
         : []),
     ],
     config: cfg,
@@ -524,4 +623,3 @@ function compareCore(
     return (setMode ? setOf(x).pass : x.bagPass) && x.mapping.every(([i, j]) => i === j) && mode !== 'exact';
   }
 }
-

@@ -56,7 +56,8 @@ const KEYS = Object.keys(DEFAULT_COMPARISON_CONFIG) as (keyof ComparisonConfig)[
 
 function problem(input: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(input)) {
-    if (value !== undefined && !(KEYS as string[]).includes(key)) return `unknown option "${key}" (known: ${KEYS.join(', ')})`;
+    if (value !== undefined && !(KEYS as string[]).includes(key))
+      return `unknown option "${key}" (known: ${KEYS.join(', ')})`;
   }
   const v = input as Partial<Record<keyof ComparisonConfig, unknown>>;
   if (v.comparison_mode !== undefined && !(COMPARISON_MODES as readonly unknown[]).includes(v.comparison_mode))
@@ -65,7 +66,8 @@ function problem(input: Record<string, unknown>): string | null {
     return `null_equality_mode must be one of ${NULL_EQUALITY_MODES.join(', ')}`;
   for (const key of ['numeric_abs_tolerance', 'numeric_rel_tolerance'] as const) {
     const t = v[key];
-    if (t !== undefined && (typeof t !== 'number' || !Number.isFinite(t) || t < 0)) return `${key} must be a finite number ≥ 0`;
+    if (t !== undefined && (typeof t !== 'number' || !Number.isFinite(t) || t < 0))
+      return `${key} must be a finite number ≥ 0`;
   }
   for (const key of ['set_semantics', 'require_column_name_match', 'require_column_order_match'] as const) {
     if (v[key] !== undefined && typeof v[key] !== 'boolean') return `${key} must be true or false`;

@@ -56,7 +56,13 @@ export function unmatched(match: Int32Array, list: Int32Array): Int32Array {
   return out;
 }
 
-export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boolean, keys: readonly number[] | null): Evaluator {
+export function createEvaluator(
+  E: Side,
+  A: Side,
+  tol: Tolerance,
+  setMode: boolean,
+  keys: readonly number[] | null,
+): Evaluator {
   const allE = allRows(E.n);
   const allA = allRows(A.n);
   const evaluations: MappingEvaluation[] = [];
@@ -68,7 +74,9 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
   const budget = { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false };
   const evaluate = (mapping: Mapping): MappingEvaluation => {
     const known = evaluations.find(
-      (ev) => ev.mapping.length === mapping.length && ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
+      (ev) =>
+        ev.mapping.length === mapping.length &&
+        ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
     );
     if (known) return known;
     const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
@@ -78,13 +86,16 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
     for (const p of ctx.keyPairs) {
       const pair = ctx.pairs[p]!;
       const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
-      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
-      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
+      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`))
+        E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
+      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`))
+        A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
     }
     const complete = E.m === A.m && mapping.length === E.m;
     // Before matching: a bag match is impossible when a key column's values differ, or a sampled row has no equal.
     const possible =
-      setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared) && !sampleFindsMissingRow(ctx, prepared));
+      setMode ||
+      (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared) && !sampleFindsMissingRow(ctx, prepared));
     const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
     evaluations.push(ev);
     return ev;
@@ -143,5 +154,16 @@ export function createEvaluator(E: Side, A: Side, tol: Tolerance, setMode: boole
     indexes.delete(ev);
     sets.delete(ev);
   };
-  return { allE, allA, evaluate, forget, matchOf, orderOf, setOf, indexesOf, rowsAgree, budgetExhausted: () => budget.exhausted };
+  return {
+    allE,
+    allA,
+    evaluate,
+    forget,
+    matchOf,
+    orderOf,
+    setOf,
+    indexesOf,
+    rowsAgree,
+    budgetExhausted: () => budget.exhausted,
+  };
 }

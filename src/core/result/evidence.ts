@@ -9,7 +9,18 @@ import type { CellPairs } from './cell-align.ts';
 import { countEqual, findEqual, type MatchContext, type RowIndex } from './row-match.ts';
 import { nullCounts, type Side } from './side.ts';
 import type { CellMismatch, ColumnRef, NamedColumn, Reason, TypeMismatch } from './types.ts';
-import { BOOL, CLASS_NAMES, DATE, EXACT, FLOAT, TIMESTAMP, cellsEqual, classOf, numericDelta, type Tolerance } from './value-policy.ts';
+import {
+  BOOL,
+  CLASS_NAMES,
+  DATE,
+  EXACT,
+  FLOAT,
+  TIMESTAMP,
+  cellsEqual,
+  classOf,
+  numericDelta,
+  type Tolerance,
+} from './value-policy.ts';
 import { cellWitness, rowWitness } from './witness.ts';
 
 /**
@@ -128,7 +139,15 @@ export function cellStatistics(
   A: Side,
 ): CellStats {
   const { tol, pairs } = ctx;
-  const numeric = { floatCompared: 0, within: 0, outside: 0, exactCompared: 0, exactMismatches: 0, maxAbs: 0, maxRel: 0 };
+  const numeric = {
+    floatCompared: 0,
+    within: 0,
+    outside: 0,
+    exactCompared: 0,
+    exactMismatches: 0,
+    maxAbs: 0,
+    maxRel: 0,
+  };
   const columns: ColumnStats[] = mapping.map(() => ({
     mismatched: 0,
     nullMismatches: 0,
@@ -168,7 +187,9 @@ export function cellStatistics(
     const pair = pairs[p]!;
     const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
     if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
-    const exactPair = (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') && (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
+    const exactPair =
+      (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') &&
+      (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
     if (exactPair || (!deltas && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
       // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
       let count = 0;
@@ -305,7 +326,11 @@ export function cellReasons(
         reason: {
           code: 'value_mismatch',
           message: `Column "${ec.name}" differs: expected ${show(w.expected)}, got ${show(w.actual)}${
-            d ? (d.rule === 'exact' ? ` (exact rule, difference ${shownNumber(delta)})` : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`) : ''
+            d
+              ? d.rule === 'exact'
+                ? ` (exact rule, difference ${shownNumber(delta)})`
+                : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`
+              : ''
           }; expected row ${w.er}, actual row ${w.ar}.`,
           ...b,
           delta,
@@ -364,7 +389,13 @@ export function cellReasons(
   return out.slice(0, MAX_CELL_REASONS).map((o) => o.reason);
 }
 
-export function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA: Int32Array, aIndex: RowIndex, eIndex: RowIndex): Reason | null {
+export function duplicateWitness(
+  ev: MappingEvaluation,
+  freeE: Int32Array,
+  freeA: Int32Array,
+  aIndex: RowIndex,
+  eIndex: RowIndex,
+): Reason | null {
   const { ctx } = ev;
   const E = ctx.E;
   const A = ctx.A;
@@ -400,4 +431,3 @@ export function duplicateWitness(ev: MappingEvaluation, freeE: Int32Array, freeA
   }
   return null;
 }
-

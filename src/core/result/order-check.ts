@@ -58,7 +58,7 @@ export function checkOrder(ctx: MatchContext, keys: readonly number[] | null, ma
   let groups = 0;
   const rows = allRows(E.n);
   if (E.n !== A.n) return { pass: false, tieGroups: 0, violation: { position: Math.min(E.n, A.n), start: 0, end: 0 } };
-  for (let start = 0; start < E.n; ) {
+  for (let start = 0; start < E.n;) {
     const end = groupEnd(E, keys, start, ctx.tol);
     groups++;
     const length = end - start;
@@ -128,7 +128,13 @@ export function findLimitTieCut(
 ): LimitTieCheck {
   const offset = Math.max(0, options.offset ?? 0);
   if (orderKeys === null)
-    return { unstable: null, limit, offset, cuts: [], note: 'The ORDER BY keys are unknown: tie cuts cannot be checked.' };
+    return {
+      unstable: null,
+      limit,
+      offset,
+      cuts: [],
+      note: 'The ORDER BY keys are unknown: tie cuts cannot be checked.',
+    };
   const cfg = withDefaults(options.config);
   const tol: Tolerance = { atol: cfg.numeric_abs_tolerance, rtol: cfg.numeric_rel_tolerance, nullsEqual: true };
   const side = prepareSide(ordered);

@@ -58,7 +58,6 @@ export interface MatchContext {
   budget: { left: number; exhausted: boolean };
 }
 
-
 function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
 }
@@ -82,7 +81,14 @@ function mix2(b: number, k: number, c: number): number {
  * (their values are compared within tolerance): the tolerance phase groups
  * rows by this key.
  */
-export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32Array, group = false, fp: Int32Array | null = null): void {
+export function rowKey(
+  ctx: MatchContext,
+  side: 'E' | 'A',
+  r: number,
+  out: Int32Array,
+  group = false,
+  fp: Int32Array | null = null,
+): void {
   const layout = group ? (side === 'E' ? ctx.eLayout : ctx.aLayout) : side === 'E' ? ctx.eKeyLayout : ctx.aKeyLayout;
   const row = (side === 'E' ? ctx.E : ctx.A).rows[r]!;
   const { columns, index, scheme, tolerant, pair } = layout;
@@ -91,7 +97,8 @@ export function rowKey(ctx: MatchContext, side: 'E' | 'A', r: number, out: Int32
   let b = SEED_2;
   for (let p = 0; p < m; p++) {
     const cell = row[index[p]!];
-    const k = group && tolerant[p] ? groupHash(columns[p]!, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
+    const k =
+      group && tolerant[p] ? groupHash(columns[p]!, cell) : hashByKind(columns[p]!, cell, scheme[p] as HashScheme);
     if (fp !== null) {
       // The column's bag-of-values fingerprint and NULL count (see `scanColumn`), for free.
       const q = pair[p]! * 3;
@@ -196,8 +203,18 @@ export function createMatchContext(E: Side, A: Side, pairs: ColumnPair[], tol: T
     keyPairs,
     keyTolerant: keyPairs.some((i) => pairs[i]!.tolerant),
     tolerantPairs,
-    eUnmatchable: tol.nullsEqual ? null : unmatchableRows(E, pairs.map((p) => p.ei)),
-    aUnmatchable: tol.nullsEqual ? null : unmatchableRows(A, pairs.map((p) => p.ai)),
+    eUnmatchable: tol.nullsEqual
+      ? null
+      : unmatchableRows(
+          E,
+          pairs.map((p) => p.ei),
+        ),
+    aUnmatchable: tol.nullsEqual
+      ? null
+      : unmatchableRows(
+          A,
+          pairs.map((p) => p.ai),
+        ),
     budget: { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false },
   };
 }
@@ -222,7 +239,6 @@ function groupHash(column: ColumnPair['ec'], cell: Cell | undefined): number {
   if (cls === LIST || cls === STRUCT) return TAG_NESTED;
   return hashByKind(column, cell, 0);
 }
-
 
 function numericValue(kind: ColumnPair['ec']['kind'], cell: Cell): number {
   if (cell === null || cell === undefined) return NaN;
@@ -279,7 +295,13 @@ function slotOf(k1: number, slots: number): number {
   return Math.floor(((k1 >>> 0) * slots) / 4294967296);
 }
 
-export function buildIndex(ctx: MatchContext, side: 'E' | 'A', list: Int32Array, identity = false, fp: Int32Array | null = null): RowIndex {
+export function buildIndex(
+  ctx: MatchContext,
+  side: 'E' | 'A',
+  list: Int32Array,
+  identity = false,
+  fp: Int32Array | null = null,
+): RowIndex {
   const skip = unmatchable(ctx, side);
   const n = list.length;
   const slots = Math.max(4, Math.ceil(n * 1.5));
@@ -340,7 +362,6 @@ function equalAcross(ctx: MatchContext, index: RowIndex, local: number, probe: n
     ? rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, probe, r)
     : rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, r, probe);
 }
-
 
 /** Tolerance groups over the rows at `subset` (positions in `index.list`; all when absent). */
 function buildGroups(ctx: MatchContext, index: RowIndex, subset: Int32Array | null = null): ToleranceGroups {
@@ -408,7 +429,14 @@ const SAMPLE = new Float64Array(64);
 const SMALL_GROUP = 8;
 
 /** Distinct numeric values among up to 64 evenly spaced members of a group, in one tolerant column. */
-function sampledDistinct(ctx: MatchContext, index: RowIndex, groups: ToleranceGroups, from: number, to: number, p: number): number {
+function sampledDistinct(
+  ctx: MatchContext,
+  index: RowIndex,
+  groups: ToleranceGroups,
+  from: number,
+  to: number,
+  p: number,
+): number {
   const kind = kindOf(ctx, index.side, p);
   const size = Math.min(to - from, SAMPLE.length);
   let k = 0;
@@ -568,8 +596,6 @@ export function argsortDoubles(values: Float64Array): Int32Array {
   return order;
 }
 
-
-
 /** The positions in `groups.members` that may hold a row equal to `probe` (a row of the other side): [from, to). */
 function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32Array): boolean {
   if (!index.groups) index.groups = buildGroups(ctx, index);
@@ -603,7 +629,12 @@ function windowOf(ctx: MatchContext, index: RowIndex, probe: number, out: Int32A
     return true;
   }
   const cell = cellOf(ctx, probeSide, probe, p);
-  const v = typeof cell === 'number' ? (cell === Infinity || cell === -Infinity ? NaN : cell) : numericValue(kindOf(ctx, probeSide, p), cell);
+  const v =
+    typeof cell === 'number'
+      ? cell === Infinity || cell === -Infinity
+        ? NaN
+        : cell
+      : numericValue(kindOf(ctx, probeSide, p), cell);
   const nan = groups.nanStart[g]!;
   if (v !== v) {
     out[0] = nan;
@@ -710,7 +741,9 @@ export function prepareMatch(ctx: MatchContext, eList: Int32Array, aList: Int32A
 export function fingerprintsDiffer(ctx: MatchContext, prepared: PreparedMatch): boolean {
   const { eFp, aFp } = prepared;
   return ctx.keyPairs.some(
-    (p) => !ctx.pairs[p]!.tolerant && (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
+    (p) =>
+      !ctx.pairs[p]!.tolerant &&
+      (eFp[p * 3] !== aFp[p * 3] || eFp[p * 3 + 1] !== aFp[p * 3 + 1] || eFp[p * 3 + 2] !== aFp[p * 3 + 2]),
   );
 }
 
@@ -841,7 +874,8 @@ export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListM
   }
   if (touched === 0x7fffffff) matched += 0; // keeps the touch loop from being optimized away
   result.matched = matched;
-  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length) toleranceMatch(ctx, eList, aList, identity, result);
+  if (ctx.tolerantPairs.length > 0 && matched < nE && matched < aList.length)
+    toleranceMatch(ctx, eList, aList, identity, result);
   return result;
 }
 
@@ -895,7 +929,13 @@ function freePositions(match: Int32Array): Int32Array {
  * both sides, lets augmenting paths run through already matched actual rows
  * of the same groups, so the matching is maximum.
  */
-function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array, identity: boolean, result: ListMatch): void {
+function toleranceMatch(
+  ctx: MatchContext,
+  eList: Int32Array,
+  aList: Int32Array,
+  identity: boolean,
+  result: ListMatch,
+): void {
   const { matchE, matchA } = result;
   const byTolerance = new Uint8Array(eList.length);
   result.byTolerance = byTolerance;
@@ -907,7 +947,15 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   const budget = ctx.budget;
   const rowE = (i: number) => (identity ? i : eList[i]!);
   const rowA = (j: number) => (identity ? j : aList[j]!);
-  const index: RowIndex = { side: 'A', list: aList, identity, slots: 0, table: new Int32Array(0), next: new Int32Array(0), firsts: null };
+  const index: RowIndex = {
+    side: 'A',
+    list: aList,
+    identity,
+    slots: 0,
+    table: new Int32Array(0),
+    next: new Int32Array(0),
+    firsts: null,
+  };
   const visited = new Int32Array(aList.length);
   let stamp = 0;
   const w = new Int32Array(2);
@@ -977,7 +1025,9 @@ function toleranceMatch(ctx: MatchContext, eList: Int32Array, aList: Int32Array,
   const pending: number[] = [];
   for (let i = 0; i < eList.length; i++) if (matchE[i] === -1 && !(skip && skip[rowE(i)])) pending.push(i);
   const firstTolerant = ctx.tolerantPairs[0]!;
-  const sortValues = Float64Array.from(pending, (i) => numericValue(kindOf(ctx, 'E', firstTolerant), cellOf(ctx, 'E', rowE(i), firstTolerant)));
+  const sortValues = Float64Array.from(pending, (i) =>
+    numericValue(kindOf(ctx, 'E', firstTolerant), cellOf(ctx, 'E', rowE(i), firstTolerant)),
+  );
   const sorted = Array.from(argsortDoubles(sortValues), (k) => pending[k]!);
   const run = () => {
     for (const i of sorted) {
@@ -1053,7 +1103,8 @@ export function rowsWithoutEqual(ctx: MatchContext, index: RowIndex, probes: Int
   }
   // Without tolerant key columns, equal rows share a key: the chains above held every candidate
   // (unless a long chain was cut short).
-  if (left.length === 0 || ctx.tolerantPairs.length === 0 || (!ctx.keyTolerant && !unsure)) return Int32Array.from(left);
+  if (left.length === 0 || ctx.tolerantPairs.length === 0 || (!ctx.keyTolerant && !unsure))
+    return Int32Array.from(left);
   const wanted = new KeySet();
   for (const probe of left) {
     if (skip && skip[probe]) continue;
@@ -1119,7 +1170,8 @@ export function countEqual(ctx: MatchContext, index: RowIndex, probe: number, li
     const w = new Int32Array(2);
     if (windowOf(ctx, index, probe, w)) {
       const members = index.groups!.members;
-      for (let k = w[0]!; k < w[1]! && seen.size < limit; k++) if (equalAcross(ctx, index, members[k]!, probe)) seen.add(members[k]!);
+      for (let k = w[0]!; k < w[1]! && seen.size < limit; k++)
+        if (equalAcross(ctx, index, members[k]!, probe)) seen.add(members[k]!);
     }
   }
   return seen.size;

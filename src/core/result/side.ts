@@ -3,7 +3,14 @@
  * per-column hashes computed once and cached, and pairs of aligned columns.
  */
 import type { Cell, Column, ResultTable } from '../value/kind.ts';
-import { hashByKind, scanColumn, SCHEME_DOUBLE, SCHEME_NORMAL, type ColumnSummary, type HashScheme } from './cell-hash.ts';
+import {
+  hashByKind,
+  scanColumn,
+  SCHEME_DOUBLE,
+  SCHEME_NORMAL,
+  type ColumnSummary,
+  type HashScheme,
+} from './cell-hash.ts';
 import { cellsEqual, isTolerantKind, type Tolerance } from './value-policy.ts';
 
 export interface Side {
@@ -17,7 +24,13 @@ export interface Side {
 }
 
 export function prepareSide(table: ResultTable): Side {
-  return { columns: table.columns, rows: table.rows, n: table.rows.length, m: table.columns.length, summaries: new Map() };
+  return {
+    columns: table.columns,
+    rows: table.rows,
+    n: table.rows.length,
+    m: table.columns.length,
+    summaries: new Map(),
+  };
 }
 
 /** A column's NULL count and bag-of-values fingerprint under a hash scheme (one pass, nothing stored per row). */
@@ -78,7 +91,9 @@ export function makePairs(E: Side, A: Side, mapping: readonly (readonly [number,
       ec,
       ac,
       tolerant: isTolerantKind(ec.kind) || isTolerantKind(ac.kind),
-      identity: ec.kind === ac.kind || ((ec.kind === 'integer' || ec.kind === 'float') && (ac.kind === 'integer' || ac.kind === 'float')),
+      identity:
+        ec.kind === ac.kind ||
+        ((ec.kind === 'integer' || ec.kind === 'float') && (ac.kind === 'integer' || ac.kind === 'float')),
       eScheme: schemeFor(ec, ac),
       aScheme: schemeFor(ac, ec),
     };
@@ -93,7 +108,14 @@ export function pairCellHash(side: Side, pair: ColumnPair, which: 'E' | 'A', r: 
 }
 
 /** Are expected row `er` and actual row `ar` equal on every aligned column? */
-export function rowsEqual(E: Side, A: Side, pairs: readonly ColumnPair[], tol: Tolerance, er: number, ar: number): boolean {
+export function rowsEqual(
+  E: Side,
+  A: Side,
+  pairs: readonly ColumnPair[],
+  tol: Tolerance,
+  er: number,
+  ar: number,
+): boolean {
   const x = E.rows[er]!;
   const y = A.rows[ar]!;
   for (let p = 0; p < pairs.length; p++) {

@@ -9,7 +9,9 @@ export function orderKeyIndices(features: ClauseFeatures | null, expected: Resul
   if (!features) return null;
   const keys: number[] = [];
   for (const key of features.orderBy) {
-    let index = features.projections.findIndex((p) => p.expr === key.expr || (p.alias !== null && p.alias === key.expr));
+    let index = features.projections.findIndex(
+      (p) => p.expr === key.expr || (p.alias !== null && p.alias === key.expr),
+    );
     if (index < 0) index = expected.columns.findIndex((c) => c.name === key.expr);
     if (index < 0 || index >= expected.columns.length) return null;
     keys.push(index);
@@ -26,5 +28,12 @@ export function compareStage(v: Validated): Compared {
     ...(v.request.context.shape ? { shape: v.request.context.shape } : {}),
     orderKeys,
   });
-  return { ...v, tables, result, pass: result.result_equality_family.mode_pass, orderKeys, timings: { ...v.timings, compare: v.now() - t } };
+  return {
+    ...v,
+    tables,
+    result,
+    pass: result.result_equality_family.mode_pass,
+    orderKeys,
+    timings: { ...v.timings, compare: v.now() - t },
+  };
 }

@@ -200,7 +200,9 @@ export interface ResultEqualityFamily {
 }
 
 /** The comparison's verdict: pass, fail, or undecided (a search budget ran out). */
-export function resultVerdict(comparison: { result_equality_family: Pick<ResultEqualityFamily, 'mode_pass' | 'undecided'> }): 'pass' | 'fail' | 'undecided' {
+export function resultVerdict(comparison: {
+  result_equality_family: Pick<ResultEqualityFamily, 'mode_pass' | 'undecided'>;
+}): 'pass' | 'fail' | 'undecided' {
   const family = comparison.result_equality_family;
   return family.mode_pass ? 'pass' : family.undecided ? 'undecided' : 'fail';
 }

@@ -110,7 +110,9 @@ export function classOf(kind: Kind, cell: Cell): number {
     case 'list':
       return Array.isArray(cell) ? LIST : dynamicClass(cell);
     case 'struct':
-      return typeof cell === 'object' && !Array.isArray(cell) && !(cell instanceof Uint8Array) ? STRUCT : dynamicClass(cell);
+      return typeof cell === 'object' && !Array.isArray(cell) && !(cell instanceof Uint8Array)
+        ? STRUCT
+        : dynamicClass(cell);
     default:
       return dynamicClass(cell);
   }
@@ -141,7 +143,10 @@ export function isTolerantKind(kind: Kind): boolean {
   return kind === 'float' || kind === 'other' || kind === 'list' || kind === 'struct' || kind === 'null';
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+];
 
 /**
  * The double nearest to decimal text, as `Number(text)` gives it, faster for
@@ -255,7 +260,8 @@ function childColumn(column: ColumnLike, cls: number, field?: string): ColumnLik
 function valuesEqual(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, tol: Tolerance): boolean {
   const ce = classOf(ec.kind, e);
   const ca = classOf(ac.kind, a);
-  if (ce === EXACT && ca === EXACT) return exactNumbersEqual(e as number | bigint | string, a as number | bigint | string);
+  if (ce === EXACT && ca === EXACT)
+    return exactNumbersEqual(e as number | bigint | string, a as number | bigint | string);
   if ((ce === FLOAT || ce === EXACT) && (ca === FLOAT || ca === EXACT))
     return floatsClose(toDouble(e as number), toDouble(a as number), tol.atol, tol.rtol);
   if ((ce === DATE || ce === TIMESTAMP) && (ca === DATE || ca === TIMESTAMP))
@@ -284,7 +290,8 @@ function valuesEqual(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, tol: Tole
       if (keys.length !== Object.keys(y).length) return false;
       for (const key of keys) {
         if (!Object.prototype.hasOwnProperty.call(y, key)) return false;
-        if (!cellsEqual(childColumn(ec, STRUCT, key), x[key]!, childColumn(ac, STRUCT, key), y[key]!, tol)) return false;
+        if (!cellsEqual(childColumn(ec, STRUCT, key), x[key]!, childColumn(ac, STRUCT, key), y[key]!, tol))
+          return false;
       }
       return true;
     }
@@ -306,7 +313,10 @@ export function cellsEqual(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, tol
     // Two numbers (integer, float or untyped cells): the rules inline, so no double is boxed for a call.
     const ek = ec.kind;
     const ak = ac.kind;
-    if ((ek === 'float' || ek === 'integer' || ek === 'other') && (ak === 'float' || ak === 'integer' || ak === 'other')) {
+    if (
+      (ek === 'float' || ek === 'integer' || ek === 'other') &&
+      (ak === 'float' || ak === 'integer' || ak === 'other')
+    ) {
       if (ek === 'integer' && ak === 'integer') return e === a;
       if (e === a) return true;
       if (e !== e) return a !== a;
@@ -347,7 +357,13 @@ export function numericDelta(ec: ColumnLike, e: Cell, ac: ColumnLike, a: Cell, t
     const y = toDouble(a as string);
     const abs = Math.abs(Number(delta));
     const scale = Math.max(Math.abs(x), Math.abs(y));
-    return { rule: 'exact', delta, abs_delta: finiteOrNull(abs), rel_delta: scale === 0 ? 0 : finiteOrNull(abs / scale), tolerance: null };
+    return {
+      rule: 'exact',
+      delta,
+      abs_delta: finiteOrNull(abs),
+      rel_delta: scale === 0 ? 0 : finiteOrNull(abs / scale),
+      tolerance: null,
+    };
   }
   const x = toDouble(e as number);
   const y = toDouble(a as number);

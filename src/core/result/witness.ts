@@ -20,7 +20,8 @@ export interface RowWitness {
 function clip(value: JsonValue): JsonValue {
   if (typeof value === 'string' && value.length > WITNESS_TEXT_LIMIT)
     return `${value.slice(0, WITNESS_TEXT_LIMIT)}…[+${value.length - WITNESS_TEXT_LIMIT} chars]`;
-  if (Array.isArray(value)) return value.length > 50 ? [...value.slice(0, 50).map(clip), `…[+${value.length - 50} items]`] : value.map(clip);
+  if (Array.isArray(value))
+    return value.length > 50 ? [...value.slice(0, 50).map(clip), `…[+${value.length - 50} items]`] : value.map(clip);
   return value;
 }
 

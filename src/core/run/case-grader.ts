@@ -26,12 +26,28 @@ export interface CaseGrader {
 }
 
 /** The grading worker's side: one case on an engine of this thread. */
-export async function gradeCaseOn(c: CorpusCase, sql: string, engine: Engine, config: EvaluationConfig, dialect: 'duckdb' | 'sqlite'): Promise<GradedCase> {
+export async function gradeCaseOn(
+  c: CorpusCase,
+  sql: string,
+  engine: Engine,
+  config: EvaluationConfig,
+  dialect: 'duckdb' | 'sqlite',
+): Promise<GradedCase> {
   const evaluated = await evaluateCase(c, sql, engine, config, {});
-  return { report: evaluated.staged.report, reference: evaluated.reference, configOverride: evaluated.configOverride, difficulty: caseDifficulty(c, dialect) ?? null };
+  return {
+    report: evaluated.staged.report,
+    reference: evaluated.reference,
+    configOverride: evaluated.configOverride,
+    difficulty: caseDifficulty(c, dialect) ?? null,
+  };
 }
 
 /** gradeRun's view of a graded case. */
 export function asEvaluation(graded: GradedCase): CaseEvaluation {
-  return { staged: { report: graded.report, judge: null, asksJudge: false }, reference: graded.reference, configOverride: graded.configOverride, difficulty: graded.difficulty };
+  return {
+    staged: { report: graded.report, judge: null, asksJudge: false },
+    reference: graded.reference,
+    configOverride: graded.configOverride,
+    difficulty: graded.difficulty,
+  };
 }

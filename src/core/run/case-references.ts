@@ -64,7 +64,11 @@ export async function evaluateCase(
   sql: string,
   engine: Engine,
   runConfig: EvaluationConfig,
-  options: { judge?: EvaluateOptions['judge']; signal?: CancelSignal; neighbourHost?: EvaluateOptions['neighbourHost'] },
+  options: {
+    judge?: EvaluateOptions['judge'];
+    signal?: CancelSignal;
+    neighbourHost?: EvaluateOptions['neighbourHost'];
+  },
 ): Promise<CaseEvaluation> {
   const config = caseConfig(c, runConfig);
   const references = referencesOf(c);
@@ -81,7 +85,12 @@ export async function evaluateCase(
         expected_sql: expectedSql,
         ...(withFrozen && c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
         config,
-        context: { case_id: c.id, fixture: c.fixture, order_matters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) },
+        context: {
+          case_id: c.id,
+          fixture: c.fixture,
+          order_matters: c.orderMatters,
+          ...(c.shape ? { shape: c.shape } : {}),
+        },
       },
       engine,
       stageOptions,
@@ -96,13 +105,29 @@ export async function evaluateCase(
     scores[index] = staged.report.overall_score;
     if (staged.report.deterministic_verdict === 'pass') {
       best = { index, staged };
-      return { staged, reference: { references: references.length, matched_index: index, reported_index: index, reported_sql: reference, scores }, configOverride };
+      return {
+        staged,
+        reference: {
+          references: references.length,
+          matched_index: index,
+          reported_index: index,
+          reported_sql: reference,
+          scores,
+        },
+        configOverride,
+      };
     }
     if (!best || staged.report.overall_score > best.staged.report.overall_score) best = { index, staged };
   }
   return {
     staged: best!.staged,
-    reference: { references: references.length, matched_index: null, reported_index: best!.index, reported_sql: references[best!.index]!, scores },
+    reference: {
+      references: references.length,
+      matched_index: null,
+      reported_index: best!.index,
+      reported_sql: references[best!.index]!,
+      scores,
+    },
     configOverride,
   };
 }

@@ -12,7 +12,14 @@ import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 import { classifyOutcome, type CaseResult } from '../gate/outcome.ts';
 import { summarizeRun, type RunSummary } from '../gate/summary.ts';
-import { createSemaphore, DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_THRESHOLD, summarizeJudgments, type CaseJudgment, type JudgeRunSummary } from '../judge/index.ts';
+import {
+  createSemaphore,
+  DEFAULT_JUDGE_CONCURRENCY,
+  DEFAULT_JUDGE_THRESHOLD,
+  summarizeJudgments,
+  type CaseJudgment,
+  type JudgeRunSummary,
+} from '../judge/index.ts';
 import type { EvaluateOptions, StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
@@ -141,7 +148,14 @@ export interface RunReport {
   report_version: string;
   kind: 'run';
   corpus: { name: string; version: number; file: string; sha256: string; size: number; engine: string };
-  run: { file: string; sha256: string; agent: string | null; model: string | null; path: string | null; created_at: string | null };
+  run: {
+    file: string;
+    sha256: string;
+    agent: string | null;
+    model: string | null;
+    path: string | null;
+    created_at: string | null;
+  };
   self_check: { passed: boolean; checked: number; findings: SelfCheckFinding[] };
   fixtures: { name: string; content_digest_before: string; content_digest_after: string; unchanged: boolean }[];
   summary: RunSummary;
@@ -161,22 +175,44 @@ export interface RunReport {
 }
 
 /** A case whose reference the self-check runs: it has both a reference and a frozen result. */
-const hasOracle = (c: CorpusCase): c is CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> } => !!(c.referenceSql && c.expected);
+const hasOracle = (
+  c: CorpusCase,
+): c is CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> } =>
+  !!(c.referenceSql && c.expected);
 
 /** One reference executed and compared with its frozen result, zero tolerance: what is wrong with it, or null. */
-async function checkReference(c: CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> }, engineFor: GradeRunInput['engineFor']): Promise<SelfCheckFinding | null> {
+async function checkReference(
+  c: CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> },
+  engineFor: GradeRunInput['engineFor'],
+): Promise<SelfCheckFinding | null> {
   const engine = await engineFor(c.fixture);
   if (!engine.ok) return { id: c.id, problem: `fixture ${c.fixture}: ${engine.error.message}` };
   const run = await engine.value.execute(c.referenceSql);
   if (!run.ok) return { id: c.id, problem: `the reference fails: ${run.error.message}` };
-  const comparison = compareResults(c.expected, run.value, { comparison_mode: c.orderMatters ? 'order-sensitive' : 'order-insensitive', numeric_abs_tolerance: 0, numeric_rel_tolerance: 0 }, c.shape ? { shape: c.shape } : {});
+  const comparison = compareResults(
+    c.expected,
+    run.value,
+    {
+      comparison_mode: c.orderMatters ? 'order-sensitive' : 'order-insensitive',
+      numeric_abs_tolerance: 0,
+      numeric_rel_tolerance: 0,
+    },
+    c.shape ? { shape: c.shape } : {},
+  );
   if (!comparison.result_equality_family.mode_pass)
-    return { id: c.id, problem: `the reference no longer returns its frozen result: ${comparison.reasons[0]?.message ?? 'results differ'}` };
+    return {
+      id: c.id,
+      problem: `the reference no longer returns its frozen result: ${comparison.reasons[0]?.message ?? 'results differ'}`,
+    };
   return null;
 }
 
 /** Execute every reference and compare with its frozen result, zero tolerance. */
-export async function selfCheck(corpus: Corpus, engineFor: GradeRunInput['engineFor'], onProgress?: (id: string) => void): Promise<{ checked: number; findings: SelfCheckFinding[] }> {
+export async function selfCheck(
+  corpus: Corpus,
+  engineFor: GradeRunInput['engineFor'],
+  onProgress?: (id: string) => void,
+): Promise<{ checked: number; findings: SelfCheckFinding[] }> {
   const findings: SelfCheckFinding[] = [];
   let checked = 0;
   for (const c of corpus.cases) {
@@ -207,7 +243,11 @@ class OracleCheck {
 
   private stopped = false;
 
-  constructor(cases: readonly CorpusCase[], engineFor: GradeRunInput['engineFor'], onProgress: (index: number, id: string) => void) {
+  constructor(
+    cases: readonly CorpusCase[],
+    engineFor: GradeRunInput['engineFor'],
+    onProgress: (index: number, id: string) => void,
+  ) {
     this.done = (async () => {
       for (const [index, c] of cases.entries()) {
         if (this.stopped) break;
@@ -244,9 +284,13 @@ class OracleCheck {
   }
 
   refusal(): Outcome<never> {
-    return fail('input.invalid', `The oracle self-check failed, grading refused: ${this.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`, {
-      location: this.findings.map((f) => f.id).join(', '),
-    });
+    return fail(
+      'input.invalid',
+      `The oracle self-check failed, grading refused: ${this.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`,
+      {
+        location: this.findings.map((f) => f.id).join(', '),
+      },
+    );
   }
 }
 
@@ -269,11 +313,19 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   else opened.push(...(await Promise.all(fixtureNames.map(digestOf))));
   for (const { name, engine, digest } of opened) {
     if (!engine.ok) return fail(engine.error.code, `Fixture ${name}: ${engine.error.message}`, { location: name });
-    if (!digest!.ok) return fail('sandbox.digest_changed', `Fixture ${name}: cannot compute its content digest (${digest!.error.message}).`);
+    if (!digest!.ok)
+      return fail(
+        'sandbox.digest_changed',
+        `Fixture ${name}: cannot compute its content digest (${digest!.error.message}).`,
+      );
     before.set(name, digest!.value);
   }
 
-  const oracle = input.skipSelfCheck ? null : new OracleCheck(corpus.cases, input.engineFor, (index, id) => input.onProgress?.({ index, total, id, step: 'selfcheck' }));
+  const oracle = input.skipSelfCheck
+    ? null
+    : new OracleCheck(corpus.cases, input.engineFor, (index, id) =>
+        input.onProgress?.({ index, total, id, step: 'selfcheck' }),
+      );
   // An engine pool that reloads one engine per fixture cannot check one fixture's references under another's cases.
   if (input.engineSwitching || input.selfCheckFirst) await oracle?.finish(false);
   if (oracle?.findings.length && !input.signal?.aborted) return oracle.refusal();
@@ -304,10 +356,23 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     input.onCase?.(caseReport, index);
   };
 
-  const finish = (index: number, c: CorpusCase, record: RunRecord | undefined, report: EvaluationReport | null, extra?: CaseEvaluation): void => {
+  const finish = (
+    index: number,
+    c: CorpusCase,
+    record: RunRecord | undefined,
+    report: EvaluationReport | null,
+    extra?: CaseEvaluation,
+  ): void => {
     const sql = record?.sql ?? null;
     const declined = record?.declined ?? false;
-    const classified = classifyOutcome({ hasReference: !!(c.referenceSql || c.expected), ...(c.arm ? { arm: c.arm } : {}), declined, sql, deterministicPass: report?.deterministic_verdict === 'pass', brokenReference: report?.blocked_reason === 'broken_reference' });
+    const classified = classifyOutcome({
+      hasReference: !!(c.referenceSql || c.expected),
+      ...(c.arm ? { arm: c.arm } : {}),
+      declined,
+      sql,
+      deterministicPass: report?.deterministic_verdict === 'pass',
+      brokenReference: report?.blocked_reason === 'broken_reference',
+    });
     if (!classified.ok) {
       failure ??= fail('input.invalid', `Case ${c.id}: ${classified.error.message}`, { location: c.id });
       return;
@@ -324,7 +389,10 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       stratum: c.stratum ?? null,
       shape: c.shape ?? null,
       // Computed as the case finishes: its reference is parsed (once, cached) while earlier cases run.
-      difficulty: extra?.difficulty !== undefined ? extra.difficulty : (caseDifficulty(c, dialectOfEngine(corpus.engine)) ?? null),
+      difficulty:
+        extra?.difficulty !== undefined
+          ? extra.difficulty
+          : (caseDifficulty(c, dialectOfEngine(corpus.engine)) ?? null),
       fixture: c.fixture,
       question: c.question,
       enriched_question: record?.enrichedQuestion ?? null,
@@ -372,13 +440,19 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   // Without judge or review, several cases are in flight; they finish strictly in corpus order.
   const grader = input.judge || input.onReview ? null : (input.grader ?? null);
   const window = input.judge || input.onReview ? 1 : Math.max(1, grader?.capacity ?? input.concurrency ?? 4);
-  const inFlight: { index: number; c: CorpusCase; record: RunRecord | undefined; evaluated: Promise<CaseEvaluation | null> | null }[] = [];
+  const inFlight: {
+    index: number;
+    c: CorpusCase;
+    record: RunRecord | undefined;
+    evaluated: Promise<CaseEvaluation | null> | null;
+  }[] = [];
   const drain = async (keep: number): Promise<void> => {
     while (inFlight.length > keep) {
       const next = inFlight.shift()!;
       const evaluated = next.evaluated ? await next.evaluated : null;
       // After a cancel no further case is recorded, as if it had not started.
-      if (!input.signal?.aborted) finish(next.index, next.c, next.record, evaluated?.staged.report ?? null, evaluated ?? undefined);
+      if (!input.signal?.aborted)
+        finish(next.index, next.c, next.record, evaluated?.staged.report ?? null, evaluated ?? undefined);
     }
   };
 
@@ -406,7 +480,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       continue;
     }
     if (grader) {
-      const graded = grader.grade(c, sql, config, dialectOfEngine(corpus.engine)).then((g) => (g ? asEvaluation(g) : null));
+      const graded = grader
+        .grade(c, sql, config, dialectOfEngine(corpus.engine))
+        .then((g) => (g ? asEvaluation(g) : null));
       inFlight.push({ index, c, record, evaluated: graded });
       await drain(window - 1);
       continue;
@@ -474,30 +550,54 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     const engine = await input.engineFor(name);
     const after = engine.ok ? await engine.value.contentDigest() : null;
     const digest = after?.ok ? after.value : 'unavailable';
-    fixtures.push({ name, content_digest_before: before.get(name)!, content_digest_after: digest, unchanged: digest === before.get(name) });
+    fixtures.push({
+      name,
+      content_digest_before: before.get(name)!,
+      content_digest_after: digest,
+      unchanged: digest === before.get(name),
+    });
   }
   const changed = fixtures.filter((f) => !f.unchanged);
-  if (changed.length) return fail('sandbox.digest_changed', `The content of fixture ${changed.map((f) => f.name).join(', ')} changed during the run: results are not trustworthy.`);
+  if (changed.length)
+    return fail(
+      'sandbox.digest_changed',
+      `The content of fixture ${changed.map((f) => f.name).join(', ')} changed during the run: results are not trustworthy.`,
+    );
 
   const summary = summarizeRun(
     results,
     { name: corpus.name, version: corpus.version, size: total, sha256: loaded.sha256 },
-    { agent: run.metadata.agent ?? null, model: run.metadata.model ?? null, path: run.metadata.path ?? null, created_at: run.metadata.createdAt ?? null },
+    {
+      agent: run.metadata.agent ?? null,
+      model: run.metadata.model ?? null,
+      path: run.metadata.path ?? null,
+      created_at: run.metadata.createdAt ?? null,
+    },
     { reliabilityPenalty: input.reliabilityPenalty ?? 1 },
   );
   if (!summary.ok) return summary;
   const judgeSummary =
     config.enable_ai_judge && input.judge
-      ? summarizeJudgments(judgments.filter((j): j is CaseJudgment => !!j), {
-          provider: input.judge.provider,
-          threshold: input.judge.options?.threshold ?? DEFAULT_JUDGE_THRESHOLD,
-          concurrency: input.judgeConcurrency ?? DEFAULT_JUDGE_CONCURRENCY,
-        })
+      ? summarizeJudgments(
+          judgments.filter((j): j is CaseJudgment => !!j),
+          {
+            provider: input.judge.provider,
+            threshold: input.judge.options?.threshold ?? DEFAULT_JUDGE_THRESHOLD,
+            concurrency: input.judgeConcurrency ?? DEFAULT_JUDGE_CONCURRENCY,
+          },
+        )
       : null;
   return ok({
     report_version: RUN_REPORT_VERSION,
     kind: 'run',
-    corpus: { name: corpus.name, version: corpus.version, file: loaded.file, sha256: loaded.sha256, size: total, engine: corpus.engine },
+    corpus: {
+      name: corpus.name,
+      version: corpus.version,
+      file: loaded.file,
+      sha256: loaded.sha256,
+      size: total,
+      engine: corpus.engine,
+    },
     run: {
       file: run.file,
       sha256: run.sha256,
@@ -511,7 +611,13 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     summary: summary.value,
     judge_summary: judgeSummary,
     cases,
-    run_metadata: { tool_version: TOOL_VERSION, started_at: new Date(started).toISOString(), elapsed_ms: Date.now() - started, config: input.config ?? {}, resumed_cases: kept.size },
+    run_metadata: {
+      tool_version: TOOL_VERSION,
+      started_at: new Date(started).toISOString(),
+      elapsed_ms: Date.now() - started,
+      config: input.config ?? {},
+      resumed_cases: kept.size,
+    },
   });
 }
 
@@ -530,7 +636,9 @@ export function caseResultOf(c: CaseReport, record: RunRecord | undefined, tags?
     ...(tags?.length ? { tags: [...tags] } : {}),
     ...(c.report ? { severity: c.report.severity } : {}),
     ...(record?.declineReason ? { decline_reason: record.declineReason } : {}),
-    ...(c.report?.validity.parser_unsupported_actual || c.report?.validity.parser_unsupported_expected ? { parser_unsupported: true as const } : {}),
+    ...(c.report?.validity.parser_unsupported_actual || c.report?.validity.parser_unsupported_expected
+      ? { parser_unsupported: true as const }
+      : {}),
   };
 }
 
@@ -538,7 +646,11 @@ export function caseResultOf(c: CaseReport, record: RunRecord | undefined, tags?
  * The earlier cases a resume may keep: only when every fixture has the digest
  * recorded then, and only those whose answer in the run is still the same.
  */
-function keptCases(input: GradeRunInput, records: Map<string, RunRecord>, before: Map<string, string>): Map<string, CaseReport> {
+function keptCases(
+  input: GradeRunInput,
+  records: Map<string, RunRecord>,
+  before: Map<string, string>,
+): Map<string, CaseReport> {
   const kept = new Map<string, CaseReport>();
   const resume = input.resume;
   if (!resume?.cases.length) return kept;
@@ -555,27 +667,40 @@ function keptCases(input: GradeRunInput, records: Map<string, RunRecord>, before
 
 const DEFAULT_BROKEN = 'The reference query does not run: a broken oracle; excluded from accuracy.';
 
-function reasonFor(outcome: CaseResult['outcome'], record: RunRecord | undefined, report: EvaluationReport | null): { code: string; text: string } | null {
+function reasonFor(
+  outcome: CaseResult['outcome'],
+  record: RunRecord | undefined,
+  report: EvaluationReport | null,
+): { code: string; text: string } | null {
   switch (outcome) {
     case 'correct':
     case 'correct_refusal':
       return null;
     case 'no_query':
-      return record ? { code: 'run.no_query', text: 'The system produced no query (sql is null and it did not decline).' } : { code: 'run.no_record', text: 'The run has no record for this case.' };
+      return record
+        ? { code: 'run.no_query', text: 'The system produced no query (sql is null and it did not decline).' }
+        : { code: 'run.no_record', text: 'The run has no record for this case.' };
     case 'missed_refusal':
       return { code: 'refusal.missed', text: 'The system answered a question it must refuse (a fabricated answer).' };
     case 'over_refusal':
-      return { code: 'refusal.over', text: `The system declined an answerable question${record?.declineReason ? `: "${record.declineReason}"` : ''}.` };
+      return {
+        code: 'refusal.over',
+        text: `The system declined an answerable question${record?.declineReason ? `: "${record.declineReason}"` : ''}.`,
+      };
     case 'broken_reference':
       return { code: 'oracle.broken_reference', text: report?.explanations[0] ?? DEFAULT_BROKEN };
     case 'declined_unarmed':
-      return { code: 'refusal.declined_answerable', text: `The system declined an answerable golden question${record?.declineReason ? `: "${record.declineReason}"` : ''} (scored as a failure, recorded distinctly).` };
+      return {
+        code: 'refusal.declined_answerable',
+        text: `The system declined an answerable golden question${record?.declineReason ? `: "${record.declineReason}"` : ''} (scored as a failure, recorded distinctly).`,
+      };
     case 'wrong': {
       if (!report) return { code: 'result.not_evaluated', text: 'The answer could not be evaluated.' };
-      const code = report.blocked_reason ? `validation.${report.blocked_reason}` : `result.${report.evidence.result?.reasons[0]?.code ?? 'mismatch'}`;
+      const code = report.blocked_reason
+        ? `validation.${report.blocked_reason}`
+        : `result.${report.evidence.result?.reasons[0]?.code ?? 'mismatch'}`;
       return { code, text: report.explanations[0] ?? 'The result does not match the reference.' };
     }
   }
   return null;
 }
-

@@ -74,10 +74,14 @@ export const POLICY_DIFFERENCES = {
   value_plug: "Spider's driver replaces 'value' with 1 in the prediction before running it.",
   first_statement: "Spider's DISTINCT removal keeps only the prediction's first statement.",
   set_semantics: 'BIRD compares sets of rows (duplicates ignored); SQL Verdict compares bags.',
-  python_equality: 'The benchmark compares Python values (1 = 1.0, text is never a number); SQL Verdict compares typed values.',
-  tuple_equality: "The benchmark compares rows as tuples in the query's column order, values exactly; SQL Verdict aligns columns and allows a float tolerance.",
-  order_rule: "Order: Spider keeps row order only when the gold text has 'order by', compared exactly; SQL Verdict's order check is tie-aware.",
-  execution: "The candidate ran in one policy's reading and not in the other's (sandbox gate, or the preset's rewriting).",
+  python_equality:
+    'The benchmark compares Python values (1 = 1.0, text is never a number); SQL Verdict compares typed values.',
+  tuple_equality:
+    "The benchmark compares rows as tuples in the query's column order, values exactly; SQL Verdict aligns columns and allows a float tolerance.",
+  order_rule:
+    "Order: Spider keeps row order only when the gold text has 'order by', compared exactly; SQL Verdict's order check is tie-aware.",
+  execution:
+    "The candidate ran in one policy's reading and not in the other's (sandbox gate, or the preset's rewriting).",
   other: 'None of the named differences: to be reviewed.',
 } as const;
 export type PolicyDifference = keyof typeof POLICY_DIFFERENCES;
@@ -105,7 +109,11 @@ export function policyDifference(
   }
   if (v.reason_code.endsWith('.prediction_failed') || v.reason_code.endsWith('.gold_failed')) return 'execution';
   if (v.preset === 'bird' && v.reason_code.endsWith('.row_set')) return 'tuple_equality';
-  if (v.preset === 'spider' && (v.reason_code.endsWith('.order') || (v.reason_code.endsWith('.values') && v.changes.length === 0))) return v.reason_code.endsWith('.order') ? 'order_rule' : 'tuple_equality';
+  if (
+    v.preset === 'spider' &&
+    (v.reason_code.endsWith('.order') || (v.reason_code.endsWith('.values') && v.changes.length === 0))
+  )
+    return v.reason_code.endsWith('.order') ? 'order_rule' : 'tuple_equality';
   if (v.changes.includes('DISTINCT removed')) return 'distinct_removed';
   return 'other';
 }
@@ -132,16 +140,46 @@ export interface CaseJudgeInput {
 }
 
 /** The preset's verdict on one (gold, prediction) pair, both run on the engine. */
-export async function presetJudge(preset: PolicyPreset, input: CaseJudgeInput): Promise<Omit<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'native_reason' | 'differs' | 'matched_index' | 'rves'>> {
+export async function presetJudge(
+  preset: PolicyPreset,
+  input: CaseJudgeInput,
+): Promise<
+  Omit<
+    PresetCaseVerdict,
+    'native_outcome' | 'native_reason_code' | 'native_reason' | 'differs' | 'matched_index' | 'rves'
+  >
+> {
   const name = preset.name;
   const exec = { timeoutMs: input.timeoutMs, maxRows: input.maxRows };
-  const prepared = name === 'spider' ? spiderPrepare(input.gold, input.pred, { keepDistinct: preset.keepDistinct ?? false }) : { gold: input.gold, pred: input.pred, orderMatters: false, changes: [] };
+  const prepared =
+    name === 'spider'
+      ? spiderPrepare(input.gold, input.pred, { keepDistinct: preset.keepDistinct ?? false })
+      : { gold: input.gold, pred: input.pred, orderMatters: false, changes: [] };
   const gold = await input.engine.execute(prepared.gold, exec);
-  if (!gold.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.gold_failed`, reason: `The gold query fails: ${gold.error.message}`, changes: prepared.changes, ...(name === 'bird' ? { soft_f1: 0 } : {}) };
+  if (!gold.ok)
+    return {
+      preset: name,
+      verdict: 'fail',
+      reason_code: `${name}.gold_failed`,
+      reason: `The gold query fails: ${gold.error.message}`,
+      changes: prepared.changes,
+      ...(name === 'bird' ? { soft_f1: 0 } : {}),
+    };
   const pred = await input.engine.execute(prepared.pred, exec);
   const zero = name === 'bird' ? { soft_f1: 0 } : {};
-  if (!pred.ok) return { preset: name, verdict: 'fail', reason_code: `${name}.prediction_failed`, reason: `The prediction fails: ${pred.error.message}`, changes: prepared.changes, ...zero };
-  const match = name === 'spider' ? spiderResultEq(gold.value, pred.value, prepared.orderMatters) : birdResultEq(gold.value, pred.value);
+  if (!pred.ok)
+    return {
+      preset: name,
+      verdict: 'fail',
+      reason_code: `${name}.prediction_failed`,
+      reason: `The prediction fails: ${pred.error.message}`,
+      changes: prepared.changes,
+      ...zero,
+    };
+  const match =
+    name === 'spider'
+      ? spiderResultEq(gold.value, pred.value, prepared.orderMatters)
+      : birdResultEq(gold.value, pred.value);
   return {
     preset: name,
     verdict: match.equal ? 'pass' : 'fail',
@@ -176,7 +214,13 @@ export function elapsedRatio(goldMs: number, predMs: number): number {
 }
 
 /** The mean gold/prediction time ratio over repeated runs, as BIRD's VES measures it (outliers cleaned). */
-async function timeRatio(gold: string, pred: string, engine: Engine, iterations: number, exec: { timeoutMs: number; maxRows: number }): Promise<number> {
+async function timeRatio(
+  gold: string,
+  pred: string,
+  engine: Engine,
+  iterations: number,
+  exec: { timeoutMs: number; maxRows: number },
+): Promise<number> {
   const ratios: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const p = await engine.execute(pred, exec);
@@ -209,12 +253,29 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     const config = caseConfig(c, runConfig);
     let verdict: PresetCaseVerdict;
     if (!engine.ok) {
-      verdict = { preset: preset.name, verdict: 'fail', reason_code: `${preset.name}.no_database`, reason: engine.error.message, changes: [], matched_index: null, native_outcome: graded.outcome, native_reason_code: graded.reason_code, native_reason: graded.reason, differs: false };
+      verdict = {
+        preset: preset.name,
+        verdict: 'fail',
+        reason_code: `${preset.name}.no_database`,
+        reason: engine.error.message,
+        changes: [],
+        matched_index: null,
+        native_outcome: graded.outcome,
+        native_reason_code: graded.reason_code,
+        native_reason: graded.reason,
+        differs: false,
+      };
     } else {
       let first: Awaited<ReturnType<typeof presetJudge>> | null = null;
       let matched: number | null = null;
       for (const [i, gold] of references.entries()) {
-        const v = await presetJudge(preset, { gold, pred: sql, engine: engine.value, timeoutMs: config.query_timeout_ms, maxRows: config.max_rows });
+        const v = await presetJudge(preset, {
+          gold,
+          pred: sql,
+          engine: engine.value,
+          timeoutMs: config.query_timeout_ms,
+          maxRows: config.max_rows,
+        });
         first ??= v;
         if (v.verdict === 'pass') {
           first = v;
@@ -222,10 +283,23 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
           break;
         }
       }
-      verdict = { ...first!, matched_index: matched, native_outcome: graded.outcome, native_reason_code: graded.reason_code, native_reason: graded.reason, differs: false };
+      verdict = {
+        ...first!,
+        matched_index: matched,
+        native_outcome: graded.outcome,
+        native_reason_code: graded.reason_code,
+        native_reason: graded.reason,
+        differs: false,
+      };
       const iterations = input.vesIterations ?? 0;
       if (preset.name === 'bird' && iterations > 0) {
-        const ratio = verdict.verdict === 'pass' ? await timeRatio(references[matched ?? 0]!, sql, engine.value, iterations, { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows }) : 0;
+        const ratio =
+          verdict.verdict === 'pass'
+            ? await timeRatio(references[matched ?? 0]!, sql, engine.value, iterations, {
+                timeoutMs: config.query_timeout_ms,
+                maxRows: config.max_rows,
+              })
+            : 0;
         verdict.rves = { time_ratio: ratio, reward: rvesReward(ratio), iterations };
       }
     }
@@ -234,13 +308,28 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     if (verdict.differs) {
       // Is DISTINCT removal the whole difference? The same pair with DISTINCT kept tells.
       let keepDistinctAgrees: boolean | undefined;
-      if (preset.name === 'spider' && !preset.keepDistinct && verdict.changes.includes('DISTINCT removed') && engine.ok) {
-        const kept = await presetJudge({ name: 'spider', keepDistinct: true }, { gold: references[verdict.matched_index ?? 0]!, pred: sql, engine: engine.value, timeoutMs: config.query_timeout_ms, maxRows: config.max_rows });
+      if (
+        preset.name === 'spider' &&
+        !preset.keepDistinct &&
+        verdict.changes.includes('DISTINCT removed') &&
+        engine.ok
+      ) {
+        const kept = await presetJudge(
+          { name: 'spider', keepDistinct: true },
+          {
+            gold: references[verdict.matched_index ?? 0]!,
+            pred: sql,
+            engine: engine.value,
+            timeoutMs: config.query_timeout_ms,
+            maxRows: config.max_rows,
+          },
+        );
         keepDistinctAgrees = (kept.verdict === 'pass') === (graded.outcome === 'correct');
       }
       verdict.policy_difference = policyDifference(verdict, graded.reason_code, keepDistinctAgrees);
     }
-    if (verdict.differs) (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
+    if (verdict.differs)
+      (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
     cases[index] = {
       ...graded,
       outcome,
@@ -276,7 +365,10 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
  * EX, Soft-F1, R-VES and VES as BIRD reports them (×100, over every answerable case; an unjudged
  * case scores 0), overall and per difficulty, from the cases' outcomes and `policy_preset`.
  */
-export function birdMetrics(cases: Pick<RunReport['cases'][number], 'arm' | 'outcome' | 'difficulty' | 'policy_preset'>[], timed: boolean): BirdMetrics {
+export function birdMetrics(
+  cases: Pick<RunReport['cases'][number], 'arm' | 'outcome' | 'difficulty' | 'policy_preset'>[],
+  timed: boolean,
+): BirdMetrics {
   const scored = cases.filter((k) => k.arm !== 'must_refuse');
   const figures = (list: typeof scored) => {
     const n = list.length || 1;

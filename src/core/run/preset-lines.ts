@@ -23,7 +23,8 @@ export function presetLines(report: Pick<RunReport, 'summary' | 'policy_preset'>
       `SQL Verdict's own policy: ${n.correct}/${n.total} (${pct(n.correct, n.total)}); the policies differ on ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length} case(s): ` +
         `${p.differences.preset_pass_native_fail.length} pass only under ${p.preset}, ${p.differences.preset_fail_native_pass.length} only under SQL Verdict's`,
     );
-    for (const [name, count] of Object.entries(p.difference_reasons)) lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
+    for (const [name, count] of Object.entries(p.difference_reasons))
+      lines.push(`  ${count} × ${name}: ${POLICY_DIFFERENCES[name as PolicyDifference]}`);
     const b = p.bird_metrics;
     if (b) {
       // `ves` is absent from reports written before it was added: printed only when there.

@@ -24,17 +24,31 @@ export function reviewFlags(report: EvaluationReport | null, minConfidence = DEF
   const d = report.diagnostic_scores;
   // A diagnosis exists only for a failing, executed candidate: that is what a reviewer would check.
   if (report.deterministic_verdict === 'fail' && d && d.likely_source_clause) {
-    if (d.ambiguous_case) flags.push({ code: 'ambiguous_case', message: `The diagnosis cannot tell the likely source clause (${d.likely_source_clause}) from another one.` });
+    if (d.ambiguous_case)
+      flags.push({
+        code: 'ambiguous_case',
+        message: `The diagnosis cannot tell the likely source clause (${d.likely_source_clause}) from another one.`,
+      });
     if (d.confidence < minConfidence)
-      flags.push({ code: 'low_confidence', message: `The diagnosis (${d.likely_source_clause}) has low confidence: ${pct(d.confidence)} < ${pct(minConfidence)}.` });
+      flags.push({
+        code: 'low_confidence',
+        message: `The diagnosis (${d.likely_source_clause}) has low confidence: ${pct(d.confidence)} < ${pct(minConfidence)}.`,
+      });
   }
   const j = report.judge;
   if (j?.status === 'judged' && j.judgment) {
-    if (j.judgment.ambiguous_case) flags.push({ code: 'ambiguous_case', message: 'The AI judge marks the case as ambiguous.' });
+    if (j.judgment.ambiguous_case)
+      flags.push({ code: 'ambiguous_case', message: 'The AI judge marks the case as ambiguous.' });
     if (j.judgment.confidence < minConfidence)
-      flags.push({ code: 'low_confidence', message: `The AI judge has low confidence: ${pct(j.judgment.confidence)} < ${pct(minConfidence)}.` });
+      flags.push({
+        code: 'low_confidence',
+        message: `The AI judge has low confidence: ${pct(j.judgment.confidence)} < ${pct(minConfidence)}.`,
+      });
   }
   if (report.verdict_consistency_flag === false)
-    flags.push({ code: 'judge_disagrees', message: `The AI judge says ${report.ai_advisory_verdict}; the deterministic verdict (${report.deterministic_verdict}) stands.` });
+    flags.push({
+      code: 'judge_disagrees',
+      message: `The AI judge says ${report.ai_advisory_verdict}; the deterministic verdict (${report.deterministic_verdict}) stands.`,
+    });
   return flags;
 }

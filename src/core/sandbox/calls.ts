@@ -47,8 +47,19 @@ export interface CallPolicy {
 
 /** Clock functions (and the keywords that map to them): frozen by TEMP macros when the fixture has an as-of instant. */
 export const CLOCK_FUNCTIONS = [
-  'now', 'current_date', 'today', 'current_timestamp', 'get_current_timestamp', 'transaction_timestamp',
-  'localtimestamp', 'current_localtimestamp', 'current_time', 'get_current_time', 'localtime', 'current_localtime', 'age',
+  'now',
+  'current_date',
+  'today',
+  'current_timestamp',
+  'get_current_timestamp',
+  'transaction_timestamp',
+  'localtimestamp',
+  'current_localtimestamp',
+  'current_time',
+  'get_current_time',
+  'localtime',
+  'current_localtime',
+  'age',
 ] as const;
 
 /** Clock keywords DuckDB binds without parentheses (`current_date`): refused qualified even when not called. */
@@ -60,21 +71,56 @@ const PARENLESS_CLOCK = new Set(['current_date', 'current_timestamp', 'current_t
  * over query_table(name); that reaches only relations a query could read
  * directly, and the log views stay empty because nothing can turn logging on.
  */
-const HARMLESS = new Set(['random', 'uuid', 'uuidv4', 'gen_random_uuid', 'current_database', 'current_schema', 'current_schemas', 'in_search_path', 'histogram']);
+const HARMLESS = new Set([
+  'random',
+  'uuid',
+  'uuidv4',
+  'gen_random_uuid',
+  'current_database',
+  'current_schema',
+  'current_schemas',
+  'in_search_path',
+  'histogram',
+]);
 
 /** Table functions a read query may use: data generators and catalog reads (file readers stay blocked by enable_external_access). */
 const TABLE_FUNCTIONS = new Set([
-  'range', 'generate_series', 'unnest', 'repeat', 'repeat_row',
-  'glob', 'read_csv', 'read_csv_auto', 'read_text', 'read_blob',
-  'duckdb_columns', 'duckdb_constraints', 'duckdb_databases', 'duckdb_dependencies', 'duckdb_functions', 'duckdb_indexes',
-  'duckdb_keywords', 'duckdb_schemas', 'duckdb_sequences', 'duckdb_settings', 'duckdb_tables', 'duckdb_types', 'duckdb_views',
-  'pragma_table_info', 'pragma_show', 'pragma_version', 'pragma_platform',
+  'range',
+  'generate_series',
+  'unnest',
+  'repeat',
+  'repeat_row',
+  'glob',
+  'read_csv',
+  'read_csv_auto',
+  'read_text',
+  'read_blob',
+  'duckdb_columns',
+  'duckdb_constraints',
+  'duckdb_databases',
+  'duckdb_dependencies',
+  'duckdb_functions',
+  'duckdb_indexes',
+  'duckdb_keywords',
+  'duckdb_schemas',
+  'duckdb_sequences',
+  'duckdb_settings',
+  'duckdb_tables',
+  'duckdb_types',
+  'duckdb_views',
+  'pragma_table_info',
+  'pragma_show',
+  'pragma_version',
+  'pragma_platform',
 ]);
 
 /** Names a trusted SQL body calls: `name(`, and the paren-less clock keywords. */
 function namesCalledIn(body: string): string[] {
-  const out = [...body.matchAll(/"((?:[^"]|"")+)"\s*\(|([A-Za-z_][\w$]*)\s*\(/g)].map((m) => (m[1] ?? m[2]!).replace(/""/g, '"').toLowerCase());
-  for (const m of body.matchAll(/\b(current_date|current_timestamp|current_time|localtime|localtimestamp)\b/gi)) out.push(m[1]!.toLowerCase());
+  const out = [...body.matchAll(/"((?:[^"]|"")+)"\s*\(|([A-Za-z_][\w$]*)\s*\(/g)].map((m) =>
+    (m[1] ?? m[2]!).replace(/""/g, '"').toLowerCase(),
+  );
+  for (const m of body.matchAll(/\b(current_date|current_timestamp|current_time|localtime|localtimestamp)\b/gi))
+    out.push(m[1]!.toLowerCase());
   return out;
 }
 
@@ -92,7 +138,7 @@ export function buildCallPolicy(functions: CatalogFunction[], internalViews: Cat
     } else if (f.stability !== 'CONSISTENT' || f.sideEffects !== false) denied.add(name);
   }
   // A macro is as safe as what it calls; a denial can make another macro unsafe, so iterate.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const m of macros) {
       const name = m.name.toLowerCase();
@@ -104,7 +150,9 @@ export function buildCallPolicy(functions: CatalogFunction[], internalViews: Cat
       }
     }
   }
-  const deniedRelations = new Set(internalViews.filter((v) => namesCalledIn(v.sql).some((n) => denied.has(n))).map((v) => v.name.toLowerCase()));
+  const deniedRelations = new Set(
+    internalViews.filter((v) => namesCalledIn(v.sql).some((n) => denied.has(n))).map((v) => v.name.toLowerCase()),
+  );
   return { denied, unqualifiedOnly: clock, deniedRelations };
 }
 
@@ -145,7 +193,12 @@ export function checkCalls(sql: string, tokens: ScriptTokens, policy: CallPolicy
   const slice = (i: number) => text.slice(at[i]!, i + 1 < n ? at[i + 1]! : text.length);
   const last = n > 0 ? tokenName(slice(n - 1)) : null;
   if (at.includes(-1) || last !== TOKEN_SENTINEL.trim() || at[n - 1] !== text.length - TOKEN_SENTINEL.trim().length)
-    return { ok: false, name: '', reason: "The engine's tokenizer could not read the whole text (an unterminated quote or comment, or an unsupported escape)." };
+    return {
+      ok: false,
+      name: '',
+      reason:
+        "The engine's tokenizer could not read the whole text (an unterminated quote or comment, or an unsupported escape).",
+    };
   for (let i = 0; i < n - 1; i++) {
     const type = tokens.types[i];
     if (type !== IDENTIFIER && type !== KEYWORD) continue;
@@ -154,10 +207,18 @@ export function checkCalls(sql: string, tokens: ScriptTokens, policy: CallPolicy
     const called = i + 1 < n - 1 && tokens.types[i + 1] === OPERATOR && slice(i + 1).startsWith('(');
     const qualified = i > 0 && /\.\s*$/.test(stripComments(slice(i - 1)));
     if (called && policy.denied.has(name))
-      return { ok: false, name, reason: `${name}() is not allowed in the sandbox: it changes or reveals engine state shared between queries.` };
+      return {
+        ok: false,
+        name,
+        reason: `${name}() is not allowed in the sandbox: it changes or reveals engine state shared between queries.`,
+      };
     // A qualified name that is not called is a column (`singer.age`), except the paren-less clock keywords.
     if (qualified && policy.unqualifiedOnly.has(name) && (called || PARENLESS_CLOCK.has(name)))
-      return { ok: false, name, reason: `A qualified ${name} is not allowed in the sandbox: call ${name} unqualified (the fixture's clock is frozen).` };
+      return {
+        ok: false,
+        name,
+        reason: `A qualified ${name} is not allowed in the sandbox: call ${name} unqualified (the fixture's clock is frozen).`,
+      };
     if (!called && policy.deniedRelations.has(name))
       return { ok: false, name, reason: `${name} is not readable in the sandbox: it holds other queries' text.` };
   }
@@ -168,7 +229,7 @@ export function checkCalls(sql: string, tokens: ScriptTokens, policy: CallPolicy
 function utf8ToIndex(text: string, offsets: number[]): number[] {
   const byIndex = new Map<number, number>();
   let bytes = 0;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     byIndex.set(bytes, i);
     const cp = text.codePointAt(i)!;
     bytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;

@@ -17,21 +17,66 @@ export interface LexedStatement {
 
 /** Statement kinds that never run in the sandbox, by first keyword. */
 const REJECTED_KINDS = new Set([
-  'insert', 'update', 'delete', 'merge', 'upsert', 'replace', 'truncate',
-  'create', 'drop', 'alter', 'rename', 'comment',
-  'copy', 'export', 'import',
-  'attach', 'detach', 'use',
-  'install', 'load', 'force',
-  'set', 'reset', 'pragma',
-  'call', 'execute', 'prepare', 'deallocate',
-  'begin', 'start', 'commit', 'end', 'rollback', 'abort', 'savepoint', 'release', 'transaction',
-  'checkpoint', 'vacuum', 'analyze', 'reindex',
-  'grant', 'revoke',
+  'insert',
+  'update',
+  'delete',
+  'merge',
+  'upsert',
+  'replace',
+  'truncate',
+  'create',
+  'drop',
+  'alter',
+  'rename',
+  'comment',
+  'copy',
+  'export',
+  'import',
+  'attach',
+  'detach',
+  'use',
+  'install',
+  'load',
+  'force',
+  'set',
+  'reset',
+  'pragma',
+  'call',
+  'execute',
+  'prepare',
+  'deallocate',
+  'begin',
+  'start',
+  'commit',
+  'end',
+  'rollback',
+  'abort',
+  'savepoint',
+  'release',
+  'transaction',
+  'checkpoint',
+  'vacuum',
+  'analyze',
+  'reindex',
+  'grant',
+  'revoke',
   'explain',
 ]);
 
 /** First keywords of statements that may be reads (the engine decides). */
-const READ_KINDS = new Set(['select', 'with', 'values', 'from', 'table', 'describe', 'show', 'summarize', 'pivot', 'unpivot', '(']);
+const READ_KINDS = new Set([
+  'select',
+  'with',
+  'values',
+  'from',
+  'table',
+  'describe',
+  'show',
+  'summarize',
+  'pivot',
+  'unpivot',
+  '(',
+]);
 
 /**
  * Split SQL into statements at top-level semicolons, skipping quoted text,
@@ -124,8 +169,7 @@ function skipQuoted(sql: string, open: number, quote: string, backslashEscapes: 
 }
 
 export type GateVerdict =
-  | { allowed: true; statement: string; kind: string }
-  | { allowed: false; kind: string; reason: string };
+  { allowed: true; statement: string; kind: string } | { allowed: false; kind: string; reason: string };
 
 /**
  * The lexical pre-check of the sandbox: exactly one non-empty statement whose
@@ -133,7 +177,8 @@ export type GateVerdict =
  * Passing it does not make SQL safe; the engine gate still applies.
  */
 export function precheckStatement(sql: string): GateVerdict {
-  if (sql.includes('\u0000')) return { allowed: false, kind: 'invalid_text', reason: 'The SQL contains a NUL character.' };
+  if (sql.includes('\u0000'))
+    return { allowed: false, kind: 'invalid_text', reason: 'The SQL contains a NUL character.' };
   const statements = lexStatements(sql).filter((s) => !s.empty);
   if (statements.length === 0)
     return { allowed: false, kind: 'empty', reason: 'There is no SQL statement (the text is empty or only comments).' };
@@ -148,7 +193,11 @@ export function precheckStatement(sql: string): GateVerdict {
   const statement = statements[0]!;
   const kind = statementKind(statement);
   if (REJECTED_KINDS.has(kind) || kind.startsWith('with_'))
-    return { allowed: false, kind, reason: `${describeKind(kind)} statements are not allowed: only read queries run in the sandbox.` };
+    return {
+      allowed: false,
+      kind,
+      reason: `${describeKind(kind)} statements are not allowed: only read queries run in the sandbox.`,
+    };
   return { allowed: true, statement: statement.text, kind };
 }
 

@@ -68,7 +68,10 @@ export function queryResourceCost(plan: PlanSummary | null, table: ResultTable):
 
 /** Candidate work over reference work on a common basis, to three places; null when the reference did none. */
 export function resourceCost(actual: QueryResourceCost, expected: QueryResourceCost): ResourceCost {
-  const byRows = actual.operator_rows !== null && expected.operator_rows !== null && actual.cardinality_source === expected.cardinality_source;
+  const byRows =
+    actual.operator_rows !== null &&
+    expected.operator_rows !== null &&
+    actual.cardinality_source === expected.cardinality_source;
   const basis: ResourceCostBasis = byRows ? 'operator_rows' : 'result_bytes';
   const a = byRows ? actual.operator_rows! : actual.result_bytes;
   const e = byRows ? expected.operator_rows! : expected.result_bytes;

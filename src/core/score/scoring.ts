@@ -33,7 +33,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 export function resultScore(r: ResultComparison): number {
   const w = RESULT_SCORE_WEIGHTS;
   const c = r.cardinality_match;
-  const cardinality = c.expected_rows === c.actual_rows ? 1 : Math.min(c.expected_rows, c.actual_rows) / Math.max(c.expected_rows, c.actual_rows);
+  const cardinality =
+    c.expected_rows === c.actual_rows
+      ? 1
+      : Math.min(c.expected_rows, c.actual_rows) / Math.max(c.expected_rows, c.actual_rows);
   const schema = r.schema_match.pass ? 1 : r.schema_match.column_count.equal ? 0.5 : 0;
   return round(
     w.schema_match * schema +
@@ -45,7 +48,12 @@ export function resultScore(r: ResultComparison): number {
   );
 }
 
-export function overallScore(pass: boolean, result: number, structure: number | null, diagnostics: DiagnosticScores | null): number {
+export function overallScore(
+  pass: boolean,
+  result: number,
+  structure: number | null,
+  diagnostics: DiagnosticScores | null,
+): number {
   const s = structure ?? (pass ? 1 : 0.5);
   if (pass) return round(0.9 + 0.1 * s);
   const primary = diagnostics
@@ -77,10 +85,14 @@ export function failureSeverity(r: ResultComparison, d: DiagnosticScores): Sever
   const codes = new Set(r.reasons.map((x) => x.code));
   const presentational = ['order_violation', 'column_name_mismatch', 'column_order_mismatch', 'duplicate_rows'];
   if (d.ordering_error_flag || [...codes].every((c) => presentational.includes(c))) return 'minor issue';
-  if (codes.has('scalar_shape') && r.schema_match.column_count.actual !== 1 && r.row_overlap.matched_rows === 0) return 'major issue';
+  if (codes.has('scalar_shape') && r.schema_match.column_count.actual !== 1 && r.row_overlap.matched_rows === 0)
+    return 'major issue';
   const c = r.cardinality_match;
   if (c.expected_rows > 0 && r.row_overlap.matched_rows === 0 && r.cell_overlap.f1 < 0.2) return 'critical failure';
-  const onlyExtraColumns = r.column_alignment.missing_expected_columns.length === 0 && r.column_alignment.extra_actual_columns.length > 0 && c.delta === 0;
+  const onlyExtraColumns =
+    r.column_alignment.missing_expected_columns.length === 0 &&
+    r.column_alignment.extra_actual_columns.length > 0 &&
+    c.delta === 0;
   if (onlyExtraColumns) return 'moderate issue';
   if (c.delta === 0 && r.schema_match.column_count.equal && r.cell_overlap.f1 >= 0.5) return 'moderate issue';
   return 'major issue';

@@ -28,7 +28,12 @@ function lcsDiff(a: string[], b: string[]): TextDiffPart[] {
   let head = 0;
   while (head < a.length && head < b.length && key(a[head]!) === key(b[head]!)) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && key(a[a.length - 1 - tail]!) === key(b[b.length - 1 - tail]!)) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    key(a[a.length - 1 - tail]!) === key(b[b.length - 1 - tail]!)
+  )
+    tail++;
   const x = a.slice(head, a.length - tail).map(key);
   const y = b.slice(head, b.length - tail).map(key);
   const yText = b.slice(head, b.length - tail);
@@ -37,7 +42,10 @@ function lcsDiff(a: string[], b: string[]): TextDiffPart[] {
   const table = new Uint32Array((n + 1) * (m + 1));
   for (let i = n - 1; i >= 0; i--)
     for (let j = m - 1; j >= 0; j--)
-      table[i * (m + 1) + j] = x[i] === y[j] ? table[(i + 1) * (m + 1) + j + 1]! + 1 : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
+      table[i * (m + 1) + j] =
+        x[i] === y[j]
+          ? table[(i + 1) * (m + 1) + j + 1]! + 1
+          : Math.max(table[(i + 1) * (m + 1) + j]!, table[i * (m + 1) + j + 1]!);
   const parts: TextDiffPart[] = [];
   const push = (op: TextDiffPart['op'], text: string) => {
     const last = parts[parts.length - 1];
@@ -53,7 +61,8 @@ function lcsDiff(a: string[], b: string[]): TextDiffPart[] {
       push('same', yText[j]!);
       i++;
       j++;
-    } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!)) push('removed', a[head + i++]!);
+    } else if (i < n && (j === m || table[(i + 1) * (m + 1) + j]! >= table[i * (m + 1) + j + 1]!))
+      push('removed', a[head + i++]!);
     else push('added', yText[j++]!);
   }
   if (tail) push('same', b.slice(b.length - tail).join(''));
@@ -69,5 +78,10 @@ export function diffSqlText(before: string, after: string): TextDiffPart[] {
   const la = lines(before);
   const lb = lines(after);
   if (la.length * lb.length <= BUDGET) return lcsDiff(la, lb);
-  return before === after ? [{ op: 'same', text: before }] : [{ op: 'removed', text: before }, { op: 'added', text: after }];
+  return before === after
+    ? [{ op: 'same', text: before }]
+    : [
+        { op: 'removed', text: before },
+        { op: 'added', text: after },
+      ];
 }

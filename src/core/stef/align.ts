@@ -4,7 +4,18 @@
  * extras, partially applied, not applied — with the evidence.
  */
 import { addDays, monthWindow, normValue, sameWindow, showWindow, termMatches, yearWindow } from './normalize.ts';
-import type { AppRules, DateWindow, ExtraFilter, FilterAlignment, FilterMatch, FilterStatus, QuestionFilter, QuestionSpec, SqlFilter, SqlSpec } from './types.ts';
+import type {
+  AppRules,
+  DateWindow,
+  ExtraFilter,
+  FilterAlignment,
+  FilterMatch,
+  FilterStatus,
+  QuestionFilter,
+  QuestionSpec,
+  SqlFilter,
+  SqlSpec,
+} from './types.ts';
 
 const ISO = /^\d{4}-\d{2}-\d{2}/;
 const EQ = new Set(['=', 'IN', 'LIKE', 'ILIKE', 'IS']);
@@ -14,7 +25,11 @@ const RELATIVE = /current_date|current_timestamp|now\s*\(|today\s*\(|localtimest
 /** The date interval one SQL predicate implies, if it constrains a date. */
 export function predicateWindow(f: SqlFilter): DateWindow | null {
   const subj = f.subject.toLowerCase();
-  const yearFn = /^[a-z_.]*\b\w*(year|yr)\w*$/.test(subj) || /extract\s*\(\s*year\b|^year\s*\(|date_part\s*\(\s*'year'|strftime\s*\(\s*'%y'\s*,|datepart\s*\(\s*'?year/.test(subj);
+  const yearFn =
+    /^[a-z_.]*\b\w*(year|yr)\w*$/.test(subj) ||
+    /extract\s*\(\s*year\b|^year\s*\(|date_part\s*\(\s*'year'|strftime\s*\(\s*'%y'\s*,|datepart\s*\(\s*'?year/.test(
+      subj,
+    );
   const monthFn = /date_trunc\s*\(\s*'month'|strftime\s*\(\s*'%y-%m'\s*,/.test(subj);
   const v = f.values;
   if (yearFn && v.length && /^\d{4}$/.test(v[0]!)) {
@@ -24,7 +39,8 @@ export function predicateWindow(f: SqlFilter): DateWindow | null {
     if (f.operator === '>') return { start: yearWindow(y + 1).start, end: null };
     if (f.operator === '<') return { start: null, end: yearWindow(y).start };
     if (f.operator === '<=') return { start: null, end: yearWindow(y).end };
-    if (f.operator === 'BETWEEN' && /^\d{4}$/.test(v[1] ?? '')) return { start: yearWindow(y).start, end: yearWindow(Number(v[1])).end };
+    if (f.operator === 'BETWEEN' && /^\d{4}$/.test(v[1] ?? ''))
+      return { start: yearWindow(y).start, end: yearWindow(Number(v[1])).end };
   }
   if ((monthFn || /^\d{4}-\d{2}$/.test(v[0] ?? '')) && f.operator === '=' && v.length) {
     const m = /^(\d{4})-(\d{2})/.exec(v[0]!);
@@ -95,31 +111,99 @@ function matchTime(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'que
   };
   if (q.window) {
     const hit = candidates.find((g) => sameWindow(g.w, q.window!));
-    if (hit) return { predicates: take(hit.idx), result: 'matched', note: `window ${showWindow(q.window)} matches`, uncertain: false };
+    if (hit)
+      return {
+        predicates: take(hit.idx),
+        result: 'matched',
+        note: `window ${showWindow(q.window)} matches`,
+        uncertain: false,
+      };
   }
   if (q.relative) {
-    const rel = c.spec.filters.map((f, i) => ({ f, i })).filter(({ f }) => RELATIVE.test(f.expr) && (q.relative!.n === 1 || f.expr.includes(String(q.relative!.n))) && f.expr.toLowerCase().includes(q.relative!.unit));
-    if (rel.length) return { predicates: take(rel.map((x) => x.i)), result: 'matched', note: `relative window "last ${q.relative.n} ${q.relative.unit}" against the current date`, uncertain: false };
+    const rel = c.spec.filters
+      .map((f, i) => ({ f, i }))
+      .filter(
+        ({ f }) =>
+          RELATIVE.test(f.expr) &&
+          (q.relative!.n === 1 || f.expr.includes(String(q.relative!.n))) &&
+          f.expr.toLowerCase().includes(q.relative!.unit),
+      );
+    if (rel.length)
+      return {
+        predicates: take(rel.map((x) => x.i)),
+        result: 'matched',
+        note: `relative window "last ${q.relative.n} ${q.relative.unit}" against the current date`,
+        uncertain: false,
+      };
   }
   if (!q.window) {
-    const any = c.spec.filters.map((f, i) => ({ f, i })).filter(({ f, i }) => predicateWindow(f) || RELATIVE.test(f.expr) || dated.some((d) => d.i === i));
-    if (any.length) return { predicates: take(any.map((x) => x.i)), result: 'matched', note: 'window not resolved (no reference date): any date predicate is accepted', uncertain: true };
-    return { predicates: [], result: 'missing', note: 'no date predicate (window not resolved: no reference date)', uncertain: true };
+    const any = c.spec.filters
+      .map((f, i) => ({ f, i }))
+      .filter(({ f, i }) => predicateWindow(f) || RELATIVE.test(f.expr) || dated.some((d) => d.i === i));
+    if (any.length)
+      return {
+        predicates: take(any.map((x) => x.i)),
+        result: 'matched',
+        note: 'window not resolved (no reference date): any date predicate is accepted',
+        uncertain: true,
+      };
+    return {
+      predicates: [],
+      result: 'missing',
+      note: 'no date predicate (window not resolved: no reference date)',
+      uncertain: true,
+    };
   }
-  const covers = (w: DateWindow) => (!w.start || (q.window!.start !== null && w.start <= q.window!.start)) && (!w.end || (q.window!.end !== null && w.end >= q.window!.end));
+  const covers = (w: DateWindow) =>
+    (!w.start || (q.window!.start !== null && w.start <= q.window!.start)) &&
+    (!w.end || (q.window!.end !== null && w.end >= q.window!.end));
   const yearOf = q.window.start?.slice(0, 4) ?? q.window.end?.slice(0, 4) ?? '';
   const wide = candidates.find((g) => covers(g.w));
-  if (wide && (c.text.includes(q.window.start ?? '\u0000') || new RegExp(`\\b${yearOf}\\b`).test(c.text.replace(/'[^']*'/g, (x) => (x.includes(q.window!.start ?? '\u0000') ? x : ''))) || c.text.includes(`${yearOf}-`)))
-    return { predicates: take(wide.idx), result: 'matched', note: `SQL window ${showWindow(wide.w)} covers ${showWindow(q.window)}, which the expressions split by date`, uncertain: true };
+  if (
+    wide &&
+    (c.text.includes(q.window.start ?? '\u0000') ||
+      new RegExp(`\\b${yearOf}\\b`).test(
+        c.text.replace(/'[^']*'/g, (x) => (x.includes(q.window!.start ?? '\u0000') ? x : '')),
+      ) ||
+      c.text.includes(`${yearOf}-`))
+  )
+    return {
+      predicates: take(wide.idx),
+      result: 'matched',
+      note: `SQL window ${showWindow(wide.w)} covers ${showWindow(q.window)}, which the expressions split by date`,
+      uncertain: true,
+    };
   if (groups.size) {
     const g = [...groups.values()][0]!;
-    return { predicates: take(g.idx), result: 'mismatched', note: `SQL window ${showWindow(g.w)} differs from ${showWindow(q.window)}`, uncertain: false };
+    return {
+      predicates: take(g.idx),
+      result: 'mismatched',
+      note: `SQL window ${showWindow(g.w)} differs from ${showWindow(q.window)}`,
+      uncertain: false,
+    };
   }
-  const year = q.window.start && q.window.end && q.window.start.endsWith('-01-01') && q.window.end.endsWith('-01-01') && Number(q.window.end.slice(0, 4)) - Number(q.window.start.slice(0, 4)) === 1 ? q.window.start.slice(0, 4) : null;
+  const year =
+    q.window.start &&
+    q.window.end &&
+    q.window.start.endsWith('-01-01') &&
+    q.window.end.endsWith('-01-01') &&
+    Number(q.window.end.slice(0, 4)) - Number(q.window.start.slice(0, 4)) === 1
+      ? q.window.start.slice(0, 4)
+      : null;
   const bound = q.window.start ?? q.window.end!;
   if (c.text.includes(bound) || (year && new RegExp(`\\b${year}\\b`).test(c.text)))
-    return { predicates: [], result: 'matched', note: `${year ?? bound} appears outside the outer WHERE (nested query or expression)`, uncertain: true };
-  return { predicates: [], result: 'missing', note: `no predicate restricts the dates to ${showWindow(q.window)}`, uncertain: false };
+    return {
+      predicates: [],
+      result: 'matched',
+      note: `${year ?? bound} appears outside the outer WHERE (nested query or expression)`,
+      uncertain: true,
+    };
+  return {
+    predicates: [],
+    result: 'missing',
+    note: `no predicate restricts the dates to ${showWindow(q.window)}`,
+    uncertain: false,
+  };
 }
 
 function matchValue(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'question_filter'> {
@@ -127,37 +211,80 @@ function matchValue(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'qu
   const negated = q.operator === '<>';
   const family = negated ? NEQ : EQ;
   const opposite = negated ? EQ : NEQ;
-  const hasValue = (f: SqlFilter) => f.values.some((x) => x === want || ((f.operator.includes('LIKE')) && x.replace(/%/g, '') === want));
-  const onColumn = (f: SqlFilter) => !q.column && !q.term ? true : termMatches(q.column ?? q.term!, f.column, f.subject, c.rules);
+  const hasValue = (f: SqlFilter) =>
+    f.values.some((x) => x === want || (f.operator.includes('LIKE') && x.replace(/%/g, '') === want));
+  const onColumn = (f: SqlFilter) =>
+    !q.column && !q.term ? true : termMatches(q.column ?? q.term!, f.column, f.subject, c.rules);
   const idx = c.spec.filters.map((f, i) => ({ f, i })).filter(({ f, i }) => !c.used.has(i) && hasValue(f));
-  const same = idx.find(({ f }) => family.has(f.operator) && onColumn(f)) ?? idx.find(({ f }) => family.has(f.operator));
+  const same =
+    idx.find(({ f }) => family.has(f.operator) && onColumn(f)) ?? idx.find(({ f }) => family.has(f.operator));
   if (same) {
     c.used.add(same.i);
     const onCol = onColumn(same.f);
-    return { predicates: [same.f.expr], result: 'matched', note: onCol ? 'value and operator match' : `value matches on ${same.f.subject}, not on the named ${q.column ?? q.term}`, uncertain: !onCol };
+    return {
+      predicates: [same.f.expr],
+      result: 'matched',
+      note: onCol
+        ? 'value and operator match'
+        : `value matches on ${same.f.subject}, not on the named ${q.column ?? q.term}`,
+      uncertain: !onCol,
+    };
   }
   const opp = idx.find(({ f }) => opposite.has(f.operator));
   if (opp) {
     c.used.add(opp.i);
-    return { predicates: [opp.f.expr], result: 'mismatched', note: `the SQL ${negated ? 'keeps only' : 'excludes'} '${want}' (${opp.f.operator}); the question ${negated ? 'excludes' : 'asks for'} it`, uncertain: false };
+    return {
+      predicates: [opp.f.expr],
+      result: 'mismatched',
+      note: `the SQL ${negated ? 'keeps only' : 'excludes'} '${want}' (${opp.f.operator}); the question ${negated ? 'excludes' : 'asks for'} it`,
+      uncertain: false,
+    };
   }
   if (q.column || q.term) {
-    const col = c.spec.filters.map((f, i) => ({ f, i })).find(({ f, i }) => !c.used.has(i) && f.values.length && (family.has(f.operator) || opposite.has(f.operator)) && termMatches(q.column ?? q.term!, f.column, f.subject, c.rules));
+    const col = c.spec.filters
+      .map((f, i) => ({ f, i }))
+      .find(
+        ({ f, i }) =>
+          !c.used.has(i) &&
+          f.values.length &&
+          (family.has(f.operator) || opposite.has(f.operator)) &&
+          termMatches(q.column ?? q.term!, f.column, f.subject, c.rules),
+      );
     if (col) {
       c.used.add(col.i);
-      return { predicates: [col.f.expr], result: 'mismatched', note: `${col.f.subject} is compared with ${col.f.values.join(', ')}, the question says '${want}'`, uncertain: false };
+      return {
+        predicates: [col.f.expr],
+        result: 'mismatched',
+        note: `${col.f.subject} is compared with ${col.f.values.join(', ')}, the question says '${want}'`,
+        uncertain: false,
+      };
     }
   }
-  if (c.text.includes(sqlLiteral(want)) || (want && new RegExp(`'[^']*${want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^']*'`).test(c.text)))
-    return { predicates: [], result: 'matched', note: `'${want}' appears outside the outer WHERE (nested query or expression)`, uncertain: true };
-  return { predicates: [], result: 'missing', note: `no predicate ${negated ? 'excludes' : 'selects'} '${want}'`, uncertain: false };
+  if (
+    c.text.includes(sqlLiteral(want)) ||
+    (want && new RegExp(`'[^']*${want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^']*'`).test(c.text))
+  )
+    return {
+      predicates: [],
+      result: 'matched',
+      note: `'${want}' appears outside the outer WHERE (nested query or expression)`,
+      uncertain: true,
+    };
+  return {
+    predicates: [],
+    result: 'missing',
+    note: `no predicate ${negated ? 'excludes' : 'selects'} '${want}'`,
+    uncertain: false,
+  };
 }
 
 const DIRECTION: Record<string, number> = { '>': 1, '>=': 1, '<': -1, '<=': -1, '=': 0 };
 
 function matchComparison(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'question_filter'> {
   const want = q.values[0] ?? '';
-  const cands = c.spec.filters.map((f, i) => ({ f, i })).filter(({ f, i }) => !c.used.has(i) && f.operator in DIRECTION && f.values.includes(want));
+  const cands = c.spec.filters
+    .map((f, i) => ({ f, i }))
+    .filter(({ f, i }) => !c.used.has(i) && f.operator in DIRECTION && f.values.includes(want));
   const exact = cands.find(({ f }) => f.operator === q.operator);
   if (exact) {
     c.used.add(exact.i);
@@ -166,39 +293,85 @@ function matchComparison(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' 
   const near = cands.find(({ f }) => DIRECTION[f.operator] === DIRECTION[q.operator]);
   if (near) {
     c.used.add(near.i);
-    return { predicates: [near.f.expr], result: 'matched', note: `boundary differs: SQL ${near.f.operator}, question ${q.operator}`, uncertain: true };
+    return {
+      predicates: [near.f.expr],
+      result: 'matched',
+      note: `boundary differs: SQL ${near.f.operator}, question ${q.operator}`,
+      uncertain: true,
+    };
   }
   const wrong = cands[0];
   if (wrong) {
     c.used.add(wrong.i);
-    return { predicates: [wrong.f.expr], result: 'mismatched', note: `SQL ${wrong.f.operator} ${want}, question ${q.operator} ${want}`, uncertain: false };
+    return {
+      predicates: [wrong.f.expr],
+      result: 'mismatched',
+      note: `SQL ${wrong.f.operator} ${want}, question ${q.operator} ${want}`,
+      uncertain: false,
+    };
   }
   if (q.column || q.term) {
-    const col = c.spec.filters.map((f, i) => ({ f, i })).find(({ f, i }) => !c.used.has(i) && f.operator in DIRECTION && termMatches(q.column ?? q.term!, f.column, f.subject, c.rules));
+    const col = c.spec.filters
+      .map((f, i) => ({ f, i }))
+      .find(
+        ({ f, i }) =>
+          !c.used.has(i) && f.operator in DIRECTION && termMatches(q.column ?? q.term!, f.column, f.subject, c.rules),
+      );
     if (col) {
       c.used.add(col.i);
-      return { predicates: [col.f.expr], result: 'mismatched', note: `${col.f.expr}: the question says ${q.operator} ${want}`, uncertain: false };
+      return {
+        predicates: [col.f.expr],
+        result: 'mismatched',
+        note: `${col.f.expr}: the question says ${q.operator} ${want}`,
+        uncertain: false,
+      };
     }
   }
-  if (new RegExp(`[<>]=?\\s*${want.replace('.', '\\.')}\\b`).test(c.text)) return { predicates: [], result: 'matched', note: `a comparison with ${want} appears outside the outer WHERE`, uncertain: true };
+  if (new RegExp(`[<>]=?\\s*${want.replace('.', '\\.')}\\b`).test(c.text))
+    return {
+      predicates: [],
+      result: 'matched',
+      note: `a comparison with ${want} appears outside the outer WHERE`,
+      uncertain: true,
+    };
   return { predicates: [], result: 'missing', note: `no predicate ${q.operator} ${want}`, uncertain: false };
 }
 
 function matchNull(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'question_filter'> {
   const want = q.operator === 'IS NULL' ? 'IS' : 'IS NOT';
-  const nulls = c.spec.filters.map((f, i) => ({ f, i })).filter(({ f, i }) => !c.used.has(i) && (f.operator === 'IS' || f.operator === 'IS NOT') && f.values[0] === 'null');
+  const nulls = c.spec.filters
+    .map((f, i) => ({ f, i }))
+    .filter(({ f, i }) => !c.used.has(i) && (f.operator === 'IS' || f.operator === 'IS NOT') && f.values[0] === 'null');
   const named = nulls.filter(({ f }) => termMatches(q.column ?? q.term ?? '', f.column, f.subject, c.rules));
   const pool = named.length ? named : nulls.length === 1 ? nulls : [];
   const hit = pool.find(({ f }) => f.operator === want);
   if (hit) {
     c.used.add(hit.i);
-    return { predicates: [hit.f.expr], result: 'matched', note: named.length ? `${q.operator} matches` : `${q.operator} on ${hit.f.subject} (term "${q.term}" not matched by name)`, uncertain: !named.length };
+    return {
+      predicates: [hit.f.expr],
+      result: 'matched',
+      note: named.length
+        ? `${q.operator} matches`
+        : `${q.operator} on ${hit.f.subject} (term "${q.term}" not matched by name)`,
+      uncertain: !named.length,
+    };
   }
   if (pool[0]) {
     c.used.add(pool[0].i);
-    return { predicates: [pool[0].f.expr], result: 'mismatched', note: `the SQL says ${pool[0].f.operator} NULL, the question ${q.operator}`, uncertain: false };
+    return {
+      predicates: [pool[0].f.expr],
+      result: 'mismatched',
+      note: `the SQL says ${pool[0].f.operator} NULL, the question ${q.operator}`,
+      uncertain: false,
+    };
   }
-  if (c.text.includes(want === 'IS' ? ' is null' : ' is not null')) return { predicates: [], result: 'matched', note: `${q.operator} appears outside the outer WHERE`, uncertain: true };
+  if (c.text.includes(want === 'IS' ? ' is null' : ' is not null'))
+    return {
+      predicates: [],
+      result: 'matched',
+      note: `${q.operator} appears outside the outer WHERE`,
+      uncertain: true,
+    };
   return { predicates: [], result: 'missing', note: `no ${q.operator} predicate on ${q.term}`, uncertain: false };
 }
 
@@ -208,13 +381,29 @@ export function describeFilter(q: QuestionFilter): string {
 }
 
 export function matchFilter(q: QuestionFilter, c: Ctx) {
-  return q.kind === 'time' ? matchTime(q, c) : q.kind === 'value' ? matchValue(q, c) : q.kind === 'comparison' ? matchComparison(q, c) : matchNull(q, c);
+  return q.kind === 'time'
+    ? matchTime(q, c)
+    : q.kind === 'value'
+      ? matchValue(q, c)
+      : q.kind === 'comparison'
+        ? matchComparison(q, c)
+        : matchNull(q, c);
 }
 
 function benignRule(f: SqlFilter, rules: AppRules): string | null {
   for (const b of rules.benign_filters ?? []) {
-    if ((f.column ?? '').toLowerCase() !== b.column.toLowerCase() && !new RegExp(`\\b${b.column.toLowerCase()}\\b`).test(f.subject.toLowerCase())) continue;
-    if (b.operator && b.operator.toUpperCase() !== f.operator && !(b.operator.toUpperCase() === 'IS NULL' && f.operator === 'IS') && !(b.operator.toUpperCase() === 'IS NOT NULL' && f.operator === 'IS NOT')) continue;
+    if (
+      (f.column ?? '').toLowerCase() !== b.column.toLowerCase() &&
+      !new RegExp(`\\b${b.column.toLowerCase()}\\b`).test(f.subject.toLowerCase())
+    )
+      continue;
+    if (
+      b.operator &&
+      b.operator.toUpperCase() !== f.operator &&
+      !(b.operator.toUpperCase() === 'IS NULL' && f.operator === 'IS') &&
+      !(b.operator.toUpperCase() === 'IS NOT NULL' && f.operator === 'IS NOT')
+    )
+      continue;
     return b.reason ?? `benign filter on ${b.column} (R_app)`;
   }
   return null;
@@ -227,7 +416,11 @@ const mentioned = (value: string, text: string) => {
 };
 
 /** Filters: status from the counts (documented in docs/stef.md). */
-export function filterScore(status: FilterStatus, share: number, extras: ExtraFilter[]): { score: number; leniency: 0 | 1 } {
+export function filterScore(
+  status: FilterStatus,
+  share: number,
+  extras: ExtraFilter[],
+): { score: number; leniency: 0 | 1 } {
   const counted = extras.filter((e) => e.kind !== 'unverifiable');
   switch (status) {
     case 'fully_applied':
@@ -245,21 +438,37 @@ export function filterScore(status: FilterStatus, share: number, extras: ExtraFi
  * Align the question's filters (Q_u; Q_e resolves windows Q_u left open, and
  * its added constraints are drift) with the SQL's predicates.
  */
-export function alignFilters(q: QuestionSpec, e: QuestionSpec | null, spec: SqlSpec, sqlText: string, rules: AppRules): FilterAlignment {
+export function alignFilters(
+  q: QuestionSpec,
+  e: QuestionSpec | null,
+  spec: SqlSpec,
+  sqlText: string,
+  rules: AppRules,
+): FilterAlignment {
   const c: Ctx = { spec, text: sqlText.toLowerCase(), rules, used: new Set() };
   const matches: FilterMatch[] = [];
   const enrichedTime = e?.filters.filter((f) => f.kind === 'time' && f.window) ?? [];
   const required: { f: QuestionFilter; source: FilterMatch['source']; note?: string }[] = q.filters.map((f) => {
-    if (f.kind === 'time' && !f.window && enrichedTime.length) return { f: enrichedTime.shift()!, source: 'enriched', note: `resolves "${f.phrase}"` };
+    if (f.kind === 'time' && !f.window && enrichedTime.length)
+      return { f: enrichedTime.shift()!, source: 'enriched', note: `resolves "${f.phrase}"` };
     return { f, source: 'question' };
   });
   // Constraints with a window or value first, so a loose match does not take a predicate a precise one needs.
-  const order = [...required.keys()].sort((a, b) => Number(!required[a]!.f.window && required[a]!.f.kind === 'time') - Number(!required[b]!.f.window && required[b]!.f.kind === 'time'));
+  const order = [...required.keys()].sort(
+    (a, b) =>
+      Number(!required[a]!.f.window && required[a]!.f.kind === 'time') -
+      Number(!required[b]!.f.window && required[b]!.f.kind === 'time'),
+  );
   const results: FilterMatch[] = [];
   for (const i of order) {
     const r = required[i]!;
     const m = matchFilter(r.f, c);
-    results[i] = { source: r.source, question_filter: describeFilter(r.f), ...m, note: r.note ? `${r.note}; ${m.note}` : m.note };
+    results[i] = {
+      source: r.source,
+      question_filter: describeFilter(r.f),
+      ...m,
+      note: r.note ? `${r.note}; ${m.note}` : m.note,
+    };
   }
   matches.push(...results);
   // SQL predicates whose literal value the user's question mentions are asked for.
@@ -269,29 +478,73 @@ export function alignFilters(q: QuestionSpec, e: QuestionSpec | null, spec: SqlS
     if (f.values.every((x) => mentioned(x, qText)) && !benignRule(f, rules)) {
       c.used.add(i);
       const neg = NEQ.has(f.operator);
-      const opposite = neg && !/\b(non-?|not|excluding|except|other than)\s*\w*\s*$/.test(qText.split(f.values[0]!)[0] ?? '');
-      matches.push({ source: 'mention', question_filter: `"${f.values.join(', ')}" mentioned in the question`, predicates: [f.expr], result: opposite ? 'mismatched' : 'matched', note: opposite ? `the SQL excludes '${f.values[0]}' (${f.operator}); the question mentions it` : 'the predicate\'s value is named in the question', uncertain: false });
+      const opposite =
+        neg && !/\b(non-?|not|excluding|except|other than)\s*\w*\s*$/.test(qText.split(f.values[0]!)[0] ?? '');
+      matches.push({
+        source: 'mention',
+        question_filter: `"${f.values.join(', ')}" mentioned in the question`,
+        predicates: [f.expr],
+        result: opposite ? 'mismatched' : 'matched',
+        note: opposite
+          ? `the SQL excludes '${f.values[0]}' (${f.operator}); the question mentions it`
+          : "the predicate's value is named in the question",
+        uncertain: false,
+      });
     }
   });
   const extras: ExtraFilter[] = [];
   const qKeys = new Set(q.filters.map((f) => describeFilter(f)));
-  const enrichedOnly = (e?.filters ?? []).filter((f) => !qKeys.has(describeFilter(f)) && !(f.kind === 'time' && q.filters.some((x) => x.kind === 'time')));
+  const enrichedOnly = (e?.filters ?? []).filter(
+    (f) => !qKeys.has(describeFilter(f)) && !(f.kind === 'time' && q.filters.some((x) => x.kind === 'time')),
+  );
   spec.filters.forEach((f, i) => {
     if (c.used.has(i)) return;
     const benign = benignRule(f, rules);
     if (benign) return extras.push({ predicate: f.expr, benign: true, kind: 'benign', reason: benign });
-    if (!f.values.length && f.operator !== 'IS' && f.operator !== 'IS NOT' && !predicateWindow(f) && !RELATIVE.test(f.expr))
-      return extras.push({ predicate: f.expr, benign: false, kind: 'unverifiable', reason: 'subquery or column-to-column predicate: not judged by the rules' });
+    if (
+      !f.values.length &&
+      f.operator !== 'IS' &&
+      f.operator !== 'IS NOT' &&
+      !predicateWindow(f) &&
+      !RELATIVE.test(f.expr)
+    )
+      return extras.push({
+        predicate: f.expr,
+        benign: false,
+        kind: 'unverifiable',
+        reason: 'subquery or column-to-column predicate: not judged by the rules',
+      });
     const sub: Ctx = { spec: { ...spec, filters: [f] }, text: '', rules, used: new Set() };
-    const drift = enrichedOnly.find((x) => matchFilter(x, sub).result === 'matched') ?? (e && f.values.length && f.values.every((x) => mentioned(x, e.text.toLowerCase())) ? e.filters[0] ?? null : null);
+    const drift =
+      enrichedOnly.find((x) => matchFilter(x, sub).result === 'matched') ??
+      (e && f.values.length && f.values.every((x) => mentioned(x, e.text.toLowerCase()))
+        ? (e.filters[0] ?? null)
+        : null);
     if (drift || (e && f.values.length && f.values.every((x) => mentioned(x, e.text.toLowerCase()))))
-      return extras.push({ predicate: f.expr, benign: false, kind: 'drift', reason: 'asked only by the enriched question, not by the user (drift)' });
-    extras.push({ predicate: f.expr, benign: false, kind: 'unasked', reason: 'not asked in the question and not benign by R_app' });
+      return extras.push({
+        predicate: f.expr,
+        benign: false,
+        kind: 'drift',
+        reason: 'asked only by the enriched question, not by the user (drift)',
+      });
+    extras.push({
+      predicate: f.expr,
+      benign: false,
+      kind: 'unasked',
+      reason: 'not asked in the question and not benign by R_app',
+    });
   });
   const total = matches.length;
   const hit = matches.filter((m) => m.result === 'matched').length;
   const counted = extras.filter((x) => x.kind !== 'unverifiable');
-  const status: FilterStatus = hit < total ? (hit === 0 ? 'not_applied' : 'partially_applied') : counted.length ? 'fully_applied_with_extras' : 'fully_applied';
+  const status: FilterStatus =
+    hit < total
+      ? hit === 0
+        ? 'not_applied'
+        : 'partially_applied'
+      : counted.length
+        ? 'fully_applied_with_extras'
+        : 'fully_applied';
   const { score, leniency } = filterScore(status, total ? hit / total : 1, extras);
   return { status, score, leniency, matches, extras };
 }

@@ -36,14 +36,19 @@ interface Prepared {
 }
 
 function prepare(input: StefInput): Outcome<Prepared> {
-  if (typeof input.question !== 'string' || !input.question.trim()) return fail('input.invalid', 'The question (Q_u) is empty.', { location: 'question' });
+  if (typeof input.question !== 'string' || !input.question.trim())
+    return fail('input.invalid', 'The question (Q_u) is empty.', { location: 'question' });
   const rules = input.rules ?? {};
   const sql = extractSql(input.sql ?? '', input.dialect ?? 'duckdb');
   if (!sql.ok) return { ok: false, error: { ...sql.error, location: 'sql' } };
   const q = extractQuestion(input.question, rules);
   const e = input.enriched_question?.trim() ? extractQuestion(input.enriched_question, rules) : null;
   if (!hasSpec(q) && !(e && hasSpec(e)))
-    return fail('input.invalid', 'The question yields no specification the rules can check (no aggregation, filter, grouping, ordering or listing).', { location: 'question' });
+    return fail(
+      'input.invalid',
+      'The question yields no specification the rules can check (no aggregation, filter, grouping, ordering or listing).',
+      { location: 'question' },
+    );
   const drift = e ? enrichedDrift(q, e) : null;
   const alignment = alignFilters(hasSpec(q) ? q : e!, e, sql.value, sql.text, rules);
   const verdict = rulesVerdict(hasSpec(q) ? q : e!, sql.value, sql.text, alignment, drift, rules);
@@ -51,7 +56,16 @@ function prepare(input: StefInput): Outcome<Prepared> {
   return ok({ report, rulesVerdict: verdict.verdict });
 }
 
-function assemble(alignment: StefReport['filter_alignment'], verdict: SemanticVerdict, q: QuestionSpec, e: QuestionSpec | null, sql: StefReport['evidence']['sql_spec'], issues: StefReport['evidence']['issues'], drift: Drift | null, rules: StefReport['production_rules_applied']): StefReport {
+function assemble(
+  alignment: StefReport['filter_alignment'],
+  verdict: SemanticVerdict,
+  q: QuestionSpec,
+  e: QuestionSpec | null,
+  sql: StefReport['evidence']['sql_spec'],
+  issues: StefReport['evidence']['issues'],
+  drift: Drift | null,
+  rules: StefReport['production_rules_applied'],
+): StefReport {
   const base = baseScore(alignment.score, verdict.score, alignment.leniency);
   return {
     phi: phi(base, verdict.confidence),
@@ -73,10 +87,24 @@ export function evaluateStef(input: StefInput): Outcome<StefReport> {
 }
 
 /** Grade one query; with a judge, the semantic verdict is the judge's (the rules answer when it fails). */
-export async function evaluateStefWithJudge(input: StefInput, judge?: JudgeProvider | null): Promise<Outcome<StefReport>> {
+export async function evaluateStefWithJudge(
+  input: StefInput,
+  judge?: JudgeProvider | null,
+): Promise<Outcome<StefReport>> {
   const p = prepare(input);
   if (!p.ok || !judge) return p.ok ? ok(p.value.report) : p;
   const verdict = await judgeVerdict(judge, input, p.value.rulesVerdict);
   const r = p.value.report;
-  return ok(assemble(r.filter_alignment, verdict, r.evidence.question_spec, r.evidence.enriched_spec, r.evidence.sql_spec, r.evidence.issues, r.drift, r.production_rules_applied));
+  return ok(
+    assemble(
+      r.filter_alignment,
+      verdict,
+      r.evidence.question_spec,
+      r.evidence.enriched_spec,
+      r.evidence.sql_spec,
+      r.evidence.issues,
+      r.drift,
+      r.production_rules_applied,
+    ),
+  );
 }

@@ -12,7 +12,11 @@ export function extractSql(sql: string, dialect: Dialect = 'duckdb'): SqlSpecOut
   if (!parsed.ok) return parsed;
   const f = clauseFeatures(parsed.value.query, dialect);
   const spec: SqlSpec = {
-    projections: f.projections.map((p) => ({ expr: p.expr, aggregate: p.aggregate, columns: p.columns.map((c) => c.column.toLowerCase()) })),
+    projections: f.projections.map((p) => ({
+      expr: p.expr,
+      aggregate: p.aggregate,
+      columns: p.columns.map((c) => c.column.toLowerCase()),
+    })),
     aggregations: f.aggregates.map((a) => ({ func: a.func, args: a.args, distinct: a.distinct })),
     filters: f.filters.map((x) => ({
       clause: x.clause,

@@ -36,14 +36,32 @@ export function parseJudgeVerdict(text: string): { label: VerdictLabel; confiden
   const label = typeof o.verdict === 'string' ? o.verdict.toLowerCase().replace(/[\s-]+/g, '_') : '';
   if (!(VERDICT_LABELS as readonly string[]).includes(label)) return null;
   if (typeof o.confidence !== 'number' || !(o.confidence >= 0 && o.confidence <= 1)) return null;
-  return { label: label as VerdictLabel, confidence: o.confidence, rationale: typeof o.rationale === 'string' ? o.rationale : '' };
+  return {
+    label: label as VerdictLabel,
+    confidence: o.confidence,
+    rationale: typeof o.rationale === 'string' ? o.rationale : '',
+  };
 }
 
 /** Ask the judge; on a transport error or an invalid answer, return the rules' verdict with `judge_error`. */
-export async function judgeVerdict(provider: JudgeProvider, input: StefInput, fallback: SemanticVerdict): Promise<SemanticVerdict> {
-  const answer = await provider.complete({ system: STEF_JUDGE_SYSTEM, messages: [{ role: 'user', content: stefJudgePrompt(input, fallback.rationale) }] });
+export async function judgeVerdict(
+  provider: JudgeProvider,
+  input: StefInput,
+  fallback: SemanticVerdict,
+): Promise<SemanticVerdict> {
+  const answer = await provider.complete({
+    system: STEF_JUDGE_SYSTEM,
+    messages: [{ role: 'user', content: stefJudgePrompt(input, fallback.rationale) }],
+  });
   if (!answer.ok) return { ...fallback, judge_error: `${answer.error.code}: ${answer.error.message}` };
   const parsed = parseJudgeVerdict(answer.value.text);
-  if (!parsed) return { ...fallback, judge_error: 'judge.invalid_answer: the answer was not {verdict, confidence, rationale}' };
-  return { label: parsed.label, score: VERDICT_SCORE[parsed.label], confidence: parsed.confidence, source: 'judge', rationale: parsed.rationale };
+  if (!parsed)
+    return { ...fallback, judge_error: 'judge.invalid_answer: the answer was not {verdict, confidence, rationale}' };
+  return {
+    label: parsed.label,
+    score: VERDICT_SCORE[parsed.label],
+    confidence: parsed.confidence,
+    source: 'judge',
+    rationale: parsed.rationale,
+  };
 }

@@ -57,7 +57,13 @@ export function parseLog(text: string): { records: LogRecord[]; errors: LogError
       errors.push({ line, field: 'enriched_question', message: 'enriched_question must be a string or null' });
       return;
     }
-    records.push({ timestamp: r.timestamp as string, agent_version: r.agent_version as string, question: r.question as string, enriched_question: (r.enriched_question as string | null | undefined) ?? null, sql: r.sql as string });
+    records.push({
+      timestamp: r.timestamp as string,
+      agent_version: r.agent_version as string,
+      question: r.question as string,
+      enriched_question: (r.enriched_question as string | null | undefined) ?? null,
+      sql: r.sql as string,
+    });
   });
   return { records, errors };
 }
@@ -94,7 +100,15 @@ export interface PeriodStats {
 export interface AgentStats extends Omit<PeriodStats, 'period'> {
   agent_version: string;
   periods: PeriodStats[];
-  worst: { timestamp: string; question: string; sql: string; phi: number | null; verdict: string | null; filter_status: string | null; reason: string | null }[];
+  worst: {
+    timestamp: string;
+    question: string;
+    sql: string;
+    phi: number | null;
+    verdict: string | null;
+    filter_status: string | null;
+    reason: string | null;
+  }[];
 }
 
 export interface MonitorReport {
@@ -113,13 +127,24 @@ export function weekOf(timestamp: string): string {
 
 function stats(rows: ScoredRecord[]): Omit<PeriodStats, 'period'> {
   const phis = rows.flatMap((r) => (r.report ? [r.report.phi] : []));
-  return { queries: rows.length, evaluated: phis.length, coverage: rows.length ? Math.round((phis.length / rows.length) * 1000) / 1000 : 0, mean_phi: mean(phis), p90_phi: percentile(phis, 90) };
+  return {
+    queries: rows.length,
+    evaluated: phis.length,
+    coverage: rows.length ? Math.round((phis.length / rows.length) * 1000) / 1000 : 0,
+    mean_phi: mean(phis),
+    p90_phi: percentile(phis, 90),
+  };
 }
 
 /** Score every record (rules only). */
 export function scoreLog(records: LogRecord[], rules: AppRules = {}): ScoredRecord[] {
   return records.map((record, i) => {
-    const r = evaluateStef({ question: record.question, enriched_question: record.enriched_question, sql: record.sql, rules });
+    const r = evaluateStef({
+      question: record.question,
+      enriched_question: record.enriched_question,
+      sql: record.sql,
+      rules,
+    });
     return { record, line: i + 1, report: r.ok ? r.value : null, reason: r.ok ? null : r.error.message };
   });
 }
@@ -134,14 +159,27 @@ export function monitor(scored: ScoredRecord[], opts: { bucket?: 'day' | 'week';
     .map(([agent_version, rows]) => {
       const byPeriod = new Map<string, ScoredRecord[]>();
       for (const r of rows) {
-        const p = bucket === 'week' ? weekOf(r.record.timestamp) : new Date(Date.parse(r.record.timestamp)).toISOString().slice(0, 10);
+        const p =
+          bucket === 'week'
+            ? weekOf(r.record.timestamp)
+            : new Date(Date.parse(r.record.timestamp)).toISOString().slice(0, 10);
         byPeriod.set(p, [...(byPeriod.get(p) ?? []), r]);
       }
-      const periods = [...byPeriod.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([period, rs]) => ({ period, ...stats(rs) }));
+      const periods = [...byPeriod.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([period, rs]) => ({ period, ...stats(rs) }));
       const worst = [...rows]
         .sort((a, b) => (a.report?.phi ?? -1) - (b.report?.phi ?? -1))
         .slice(0, opts.worst ?? 5)
-        .map((r) => ({ timestamp: r.record.timestamp, question: r.record.question, sql: r.record.sql, phi: r.report?.phi ?? null, verdict: r.report?.semantic_verdict.label ?? null, filter_status: r.report?.filter_alignment.status ?? null, reason: r.reason }));
+        .map((r) => ({
+          timestamp: r.record.timestamp,
+          question: r.record.question,
+          sql: r.record.sql,
+          phi: r.report?.phi ?? null,
+          verdict: r.report?.semantic_verdict.label ?? null,
+          filter_status: r.report?.filter_alignment.status ?? null,
+          reason: r.reason,
+        }));
       return { agent_version, ...stats(rows), periods, worst };
     });
   return { bucket, queries: scored.length, agents };

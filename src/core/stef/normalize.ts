@@ -8,7 +8,8 @@ export function normValue(raw: string): string {
   if (typed) s = typed[1]!;
   const cast = /^cast\s*\(\s*'(.*)'\s+as\s+\w+\s*\)$/is.exec(s);
   if (cast) s = cast[1]!;
-  if ((s.startsWith("'") && s.endsWith("'")) || (s.startsWith('"') && s.endsWith('"'))) s = s.slice(1, -1).replace(/''/g, "'");
+  if ((s.startsWith("'") && s.endsWith("'")) || (s.startsWith('"') && s.endsWith('"')))
+    s = s.slice(1, -1).replace(/''/g, "'");
   s = s.trim().replace(/\s+/g, ' ').toLowerCase();
   if (/^[$€£]?-?\d[\d,]*(\.\d+)?$/.test(s)) {
     const n = Number(s.replace(/[$€£,]/g, ''));

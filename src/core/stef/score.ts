@@ -2,7 +2,12 @@
 import type { VerdictLabel } from './types.ts';
 
 /** Semantic verdict → score (0–5), documented in docs/stef.md. */
-export const VERDICT_SCORE: Record<VerdictLabel, number> = { correct: 5, likely_correct: 4, potentially_incorrect: 2, incorrect: 0 };
+export const VERDICT_SCORE: Record<VerdictLabel, number> = {
+  correct: 5,
+  likely_correct: 4,
+  potentially_incorrect: 2,
+  incorrect: 0,
+};
 
 /** Γ from the confidence γ: ≥ 0.85 → 1.0; 0.65 ≤ γ < 0.85 → 0.8; γ < 0.65 → 0.5. */
 export function gammaFactor(confidence: number): number {

@@ -130,10 +130,20 @@ export interface SqlFilter {
 }
 
 export type FilterStatus = 'fully_applied' | 'fully_applied_with_extras' | 'partially_applied' | 'not_applied';
-export const FILTER_STATUSES: readonly FilterStatus[] = ['fully_applied', 'fully_applied_with_extras', 'partially_applied', 'not_applied'];
+export const FILTER_STATUSES: readonly FilterStatus[] = [
+  'fully_applied',
+  'fully_applied_with_extras',
+  'partially_applied',
+  'not_applied',
+];
 
 export type VerdictLabel = 'correct' | 'likely_correct' | 'potentially_incorrect' | 'incorrect';
-export const VERDICT_LABELS: readonly VerdictLabel[] = ['correct', 'likely_correct', 'potentially_incorrect', 'incorrect'];
+export const VERDICT_LABELS: readonly VerdictLabel[] = [
+  'correct',
+  'likely_correct',
+  'potentially_incorrect',
+  'incorrect',
+];
 
 export interface FilterMatch {
   source: 'question' | 'enriched' | 'mention';

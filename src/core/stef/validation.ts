@@ -17,7 +17,14 @@ export function rocAuc(scores: { score: number; positive: boolean }[]): number |
   return sum / (pos.length * neg.length);
 }
 
-export const MUTATIONS = ['drop_where_conjunct', 'swap_aggregate', 'change_limit', 'drop_group_key', 'flip_order', 'change_literal'] as const;
+export const MUTATIONS = [
+  'drop_where_conjunct',
+  'swap_aggregate',
+  'change_limit',
+  'drop_group_key',
+  'flip_order',
+  'change_literal',
+] as const;
 export type Mutation = (typeof MUTATIONS)[number];
 
 const outer = (q: Query): Select | null => (q.kind === 'select' ? q : null);
@@ -25,7 +32,9 @@ const outer = (q: Query): Select | null => (q.kind === 'select' ? q : null);
 function mutateSelect(s: Select, m: Mutation): boolean {
   switch (m) {
     case 'drop_where_conjunct': {
-      const parts = conjuncts(s.where).filter((e) => !(e.kind === 'binary' && e.left.kind === 'column' && e.right.kind === 'column'));
+      const parts = conjuncts(s.where).filter(
+        (e) => !(e.kind === 'binary' && e.left.kind === 'column' && e.right.kind === 'column'),
+      );
       if (!parts.length) return false;
       const drop = parts[0]!;
       s.where = andAll(conjuncts(s.where).filter((e) => e !== drop));

@@ -28,7 +28,11 @@ export type CanonicalOutcome = { ok: true; value: CanonicalSql } | Extract<Parse
  * keys depend on other rules' output). With the standard rules, computed once
  * per tree object (memo.ts).
  */
-export function canonicalizeQuery(query: Query, dialect: Dialect, rules: readonly CanonicalRule[] = RULES): CanonicalSql {
+export function canonicalizeQuery(
+  query: Query,
+  dialect: Dialect,
+  rules: readonly CanonicalRule[] = RULES,
+): CanonicalSql {
   if (rules === RULES) return memoByTree(`canonical:${dialect}`, query, () => applyRules(query, dialect, rules));
   return applyRules(query, dialect, rules);
 }

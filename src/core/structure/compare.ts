@@ -190,7 +190,12 @@ function alignAliases(e: Select, a: Select): Select {
   for (let i = 0; i < renames.length && cur; i++) cur = renameQualifier(cur, `__align_${i}`, renames[i]![1]);
   if (!cur) return a;
   const byTemp = new Map(renames.map(([from, to]) => [lc(from), to]));
-  return { ...cur, from: cur.from.map((f) => (f.alias && byTemp.has(lc(f.alias.value)) ? { ...f, alias: byTemp.get(lc(f.alias.value))! } : f)) };
+  return {
+    ...cur,
+    from: cur.from.map((f) =>
+      f.alias && byTemp.has(lc(f.alias.value)) ? { ...f, alias: byTemp.get(lc(f.alias.value))! } : f,
+    ),
+  };
 }
 
 /* ------------------------------------------------------------------ */
@@ -228,7 +233,8 @@ function anchor(e: Expr | null): string | null {
     if (left.kind === 'column') return `col:${lc(left.table?.value ?? '')}.${lc(left.name.value)}`;
     if (left.kind === 'func') return `fn:${printExpr(left)}`;
   }
-  if (x.kind === 'func' && x.args.length) return `args:${x.args.map((a) => printExpr(a)).join(',')}${x.over ? ':over' : ''}`;
+  if (x.kind === 'func' && x.args.length)
+    return `args:${x.args.map((a) => printExpr(a)).join(',')}${x.over ? ':over' : ''}`;
   if (x.kind === 'column') return `name:${lc(x.name.value)}`;
   return null;
 }
@@ -256,7 +262,10 @@ function similarity(a: Item, b: Item): number {
  * runs (SQLite and DuckDB reject an ambiguous name), so it matches it.
  */
 function equalUpToQualifiers(a: Expr, b: Expr): boolean {
-  const strip = (e: Expr) => printExpr(mapExpr({ ...e, parens: false } as Expr, (x) => (x.kind === 'column' && x.table ? { ...x, table: null } : x)));
+  const strip = (e: Expr) =>
+    printExpr(
+      mapExpr({ ...e, parens: false } as Expr, (x) => (x.kind === 'column' && x.table ? { ...x, table: null } : x)),
+    );
   if (strip(a) !== strip(b)) return false;
   const cols = (e: Expr) => {
     const out: (string | null)[] = [];
@@ -277,7 +286,9 @@ function describeUpdate(clause: ClauseName, e: Item, a: Item): string {
 }
 
 function sameArgs(a: Extract<Expr, { kind: 'func' }>, b: Extract<Expr, { kind: 'func' }>): boolean {
-  return a.args.map((x) => printExpr(x)).join(',') === b.args.map((x) => printExpr(x)).join(',') && a.distinct === b.distinct;
+  return (
+    a.args.map((x) => printExpr(x)).join(',') === b.args.map((x) => printExpr(x)).join(',') && a.distinct === b.distinct
+  );
 }
 
 /** Multiset diff: identical items keep, similar leftovers update, the rest insert/remove. */
@@ -291,8 +302,22 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
     if (j >= 0) {
       usedA.add(j);
       keptE.add(i);
-      if (opts.ordered && i !== j) edits.push({ op: 'move', clause, expected: e.text, actual: actual[j]!.text, text: `${label}: \`${e.text}\` moved from position ${i + 1} to ${j + 1}` });
-      else edits.push({ op: 'keep', clause, expected: e.text, actual: actual[j]!.text, text: `${label} keeps \`${e.text}\`` });
+      if (opts.ordered && i !== j)
+        edits.push({
+          op: 'move',
+          clause,
+          expected: e.text,
+          actual: actual[j]!.text,
+          text: `${label}: \`${e.text}\` moved from position ${i + 1} to ${j + 1}`,
+        });
+      else
+        edits.push({
+          op: 'keep',
+          clause,
+          expected: e.text,
+          actual: actual[j]!.text,
+          text: `${label} keeps \`${e.text}\``,
+        });
     }
   });
   expected.forEach((e, i) => {
@@ -301,7 +326,13 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
     if (j < 0) return;
     usedA.add(j);
     keptE.add(i);
-    edits.push({ op: 'keep', clause, expected: e.text, actual: actual[j]!.text, text: `${label} keeps \`${e.text}\` (written \`${actual[j]!.text}\`)` });
+    edits.push({
+      op: 'keep',
+      clause,
+      expected: e.text,
+      actual: actual[j]!.text,
+      text: `${label} keeps \`${e.text}\` (written \`${actual[j]!.text}\`)`,
+    });
   });
   const restE = expected.map((e, i) => ({ e, i })).filter(({ i }) => !keptE.has(i));
   const restA = actual.map((a, j) => ({ a, j })).filter(({ j }) => !usedA.has(j));
@@ -318,8 +349,11 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
     const a = actual[c.j]!;
     edits.push({ op: 'update', clause, expected: e.text, actual: a.text, text: describeUpdate(clause, e, a) });
   }
-  for (const { e, i } of restE) if (!pairedE.has(i)) edits.push({ op: 'remove', clause, expected: e.text, text: `${label} is missing \`${e.text}\`` });
-  for (const { a, j } of restA) if (!pairedA.has(j)) edits.push({ op: 'insert', clause, actual: a.text, text: `${label} adds \`${a.text}\`` });
+  for (const { e, i } of restE)
+    if (!pairedE.has(i))
+      edits.push({ op: 'remove', clause, expected: e.text, text: `${label} is missing \`${e.text}\`` });
+  for (const { a, j } of restA)
+    if (!pairedA.has(j)) edits.push({ op: 'insert', clause, actual: a.text, text: `${label} adds \`${a.text}\`` });
   return edits;
 }
 
@@ -328,24 +362,46 @@ function diffOrder(expected: { item: Item; o: OrderItem }[], actual: { item: Ite
   const clause: ClauseName = 'order_by';
   const edits: EditItem[] = [];
   const dir = (o: OrderItem) => o.dir ?? 'ASC';
-  const full = (x: { item: Item; o: OrderItem }) => `${x.item.text} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
-  const fullKey = (x: { item: Item; o: OrderItem }) => `${keyOf(x.item)} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
+  const full = (x: { item: Item; o: OrderItem }) =>
+    `${x.item.text} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
+  const fullKey = (x: { item: Item; o: OrderItem }) =>
+    `${keyOf(x.item)} ${dir(x.o)}${x.o.nulls ? ` NULLS ${x.o.nulls}` : ''}`;
   const n = Math.max(expected.length, actual.length);
   for (let i = 0; i < n; i++) {
     const e = expected[i];
     const a = actual[i];
     if (e && a) {
-      if (fullKey(e) === fullKey(a)) edits.push({ op: 'keep', clause, expected: full(e), actual: full(a), text: `ORDER BY keeps \`${full(e)}\`` });
+      if (fullKey(e) === fullKey(a))
+        edits.push({ op: 'keep', clause, expected: full(e), actual: full(a), text: `ORDER BY keeps \`${full(e)}\`` });
       else if (keyOf(e.item) === keyOf(a.item))
-        edits.push({ op: 'update', clause, expected: full(e), actual: full(a), text: `ORDER BY \`${e.item.text}\` became ${dir(a.o)}${a.o.nulls ? ` NULLS ${a.o.nulls}` : ''} (was ${dir(e.o)}${e.o.nulls ? ` NULLS ${e.o.nulls}` : ''})` });
-      else edits.push({ op: 'update', clause, expected: full(e), actual: full(a), text: `ORDER BY key ${i + 1}: \`${full(e)}\` became \`${full(a)}\`` });
+        edits.push({
+          op: 'update',
+          clause,
+          expected: full(e),
+          actual: full(a),
+          text: `ORDER BY \`${e.item.text}\` became ${dir(a.o)}${a.o.nulls ? ` NULLS ${a.o.nulls}` : ''} (was ${dir(e.o)}${e.o.nulls ? ` NULLS ${e.o.nulls}` : ''})`,
+        });
+      else
+        edits.push({
+          op: 'update',
+          clause,
+          expected: full(e),
+          actual: full(a),
+          text: `ORDER BY key ${i + 1}: \`${full(e)}\` became \`${full(a)}\``,
+        });
     } else if (e) edits.push({ op: 'remove', clause, expected: full(e), text: `ORDER BY is missing \`${full(e)}\`` });
     else if (a) edits.push({ op: 'insert', clause, actual: full(a), text: `ORDER BY adds \`${full(a)}\`` });
   }
   return edits;
 }
 
-function finish(clause: ClauseName, expected: string[], actual: string[], edits: EditItem[], present?: ClauseDiff['present']): ClauseDiff {
+function finish(
+  clause: ClauseName,
+  expected: string[],
+  actual: string[],
+  edits: EditItem[],
+  present?: ClauseDiff['present'],
+): ClauseDiff {
   const changed = edits.filter((x) => x.op === 'insert' || x.op === 'remove' || x.op === 'update').length;
   const total = edits.length;
   return {
@@ -368,7 +424,23 @@ const INNER_KINDS = new Set(['FIRST', 'COMMA', 'INNER', 'CROSS']);
 function fromName(f: FromItem, scope: Scope, dialect: Dialect): string {
   switch (f.source.kind) {
     case 'table':
-      return printQuery({ kind: 'select', with: null, distinct: null, columns: [], from: [{ ...f, alias: null, join: 'FIRST', on: null, using: null }], where: null, groupBy: [], having: null, windows: [], orderBy: [], limit: null, offset: null }, dialect).replace(/^SELECT\s+FROM /, '');
+      return printQuery(
+        {
+          kind: 'select',
+          with: null,
+          distinct: null,
+          columns: [],
+          from: [{ ...f, alias: null, join: 'FIRST', on: null, using: null }],
+          where: null,
+          groupBy: [],
+          having: null,
+          windows: [],
+          orderBy: [],
+          limit: null,
+          offset: null,
+        },
+        dialect,
+      ).replace(/^SELECT\s+FROM /, '');
     case 'derived':
       return `(‹${scope.subqueries.find((s) => s.query === (f.source as { query: Query }).query)?.label ?? 'subquery'}›)`;
     default:
@@ -391,8 +463,13 @@ interface JoinGraph {
 }
 
 function joinGraph(s: Select, scope: Scope, dialect: Dialect): JoinGraph {
-  const tables = s.from.map((f) => ({ name: fromName(f, scope, dialect), kind: INNER_KINDS.has(f.join) ? 'INNER' : f.join }));
-  const bindings = new Set(s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])));
+  const tables = s.from.map((f) => ({
+    name: fromName(f, scope, dialect),
+    kind: INNER_KINDS.has(f.join) ? 'INNER' : f.join,
+  }));
+  const bindings = new Set(
+    s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])),
+  );
   const predicates: Expr[] = [];
   for (const f of s.from) {
     predicates.push(...conjuncts(f.on));
@@ -402,7 +479,14 @@ function joinGraph(s: Select, scope: Scope, dialect: Dialect): JoinGraph {
   const filters: Expr[] = [];
   for (const c of conjuncts(s.where)) {
     const q = qualifiers(c);
-    const isJoin = allInner && s.from.length > 1 && q.size >= 2 && [...q].every((x) => bindings.has(x)) && c.kind === 'binary' && c.left.kind === 'column' && c.right.kind === 'column';
+    const isJoin =
+      allInner &&
+      s.from.length > 1 &&
+      q.size >= 2 &&
+      [...q].every((x) => bindings.has(x)) &&
+      c.kind === 'binary' &&
+      c.left.kind === 'column' &&
+      c.right.kind === 'column';
     (isJoin ? predicates : filters).push(c);
   }
   return { tables, predicates, filters };
@@ -445,13 +529,25 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
     [te, E.scope.key],
     [ta, A.scope.key],
   ]);
-  const items = (xs: Expr[], t: (x: Expr) => string): Item[] => xs.map((x) => ({ text: t(x), key: keyFn.get(t)?.(x), expr: x }));
+  const items = (xs: Expr[], t: (x: Expr) => string): Item[] =>
+    xs.map((x) => ({ text: t(x), key: keyFn.get(t)?.(x), expr: x }));
   const clauses = {} as Record<ClauseName, ClauseDiff>;
 
   // SELECT: the projection as a multiset (aliases ignored), order reported as moves.
-  const pe = items(e.columns.map((c) => c.expr), te);
-  const pa = items(a.columns.map((c) => c.expr), ta);
-  clauses.select = finish('select', pe.map((x) => x.text), pa.map((x) => x.text), diffItems('select', pe, pa, { ordered: true }));
+  const pe = items(
+    e.columns.map((c) => c.expr),
+    te,
+  );
+  const pa = items(
+    a.columns.map((c) => c.expr),
+    ta,
+  );
+  clauses.select = finish(
+    'select',
+    pe.map((x) => x.text),
+    pa.map((x) => x.text),
+    diffItems('select', pe, pa, { ordered: true }),
+  );
 
   // JOIN: tables with join types, and join predicates (ON, or WHERE equalities between two FROM items).
   const ge = joinGraph(e, E.scope, dialect);
@@ -465,15 +561,30 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
     usedA.add(j);
     keptE.add(i);
     const other = ga.tables[j]!;
-    if (other.kind === t.kind) joinEdits.push({ op: 'keep', clause: 'join', expected: t.name, actual: other.name, text: `JOIN keeps table \`${t.name}\`` });
+    if (other.kind === t.kind)
+      joinEdits.push({
+        op: 'keep',
+        clause: 'join',
+        expected: t.name,
+        actual: other.name,
+        text: `JOIN keeps table \`${t.name}\``,
+      });
     else
-      joinEdits.push({ op: 'update', clause: 'join', expected: `${t.kind} ${t.name}`, actual: `${other.kind} ${other.name}`, text: `JOIN type of \`${t.name}\` became ${other.kind} (was ${t.kind})` });
+      joinEdits.push({
+        op: 'update',
+        clause: 'join',
+        expected: `${t.kind} ${t.name}`,
+        actual: `${other.kind} ${other.name}`,
+        text: `JOIN type of \`${t.name}\` became ${other.kind} (was ${t.kind})`,
+      });
   });
   ge.tables.forEach((t, i) => {
-    if (!keptE.has(i)) joinEdits.push({ op: 'remove', clause: 'join', expected: t.name, text: `JOIN is missing table \`${t.name}\`` });
+    if (!keptE.has(i))
+      joinEdits.push({ op: 'remove', clause: 'join', expected: t.name, text: `JOIN is missing table \`${t.name}\`` });
   });
   ga.tables.forEach((t, j) => {
-    if (!usedA.has(j)) joinEdits.push({ op: 'insert', clause: 'join', actual: t.name, text: `JOIN adds table \`${t.name}\`` });
+    if (!usedA.has(j))
+      joinEdits.push({ op: 'insert', clause: 'join', actual: t.name, text: `JOIN adds table \`${t.name}\`` });
   });
   joinEdits.push(
     ...diffItems('join', items(ge.predicates, te), items(ga.predicates, ta)).map((x) => ({
@@ -484,19 +595,37 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   const tableText = (t: { name: string; kind: string }) => (t.kind === 'INNER' ? t.name : `${t.kind} ${t.name}`);
   const joinExpected = [...ge.tables.map(tableText), ...ge.predicates.map(te)];
   const joinActual = [...ga.tables.map(tableText), ...ga.predicates.map(ta)];
-  clauses.join = finish('join', joinExpected, joinActual, joinEdits, { expected: e.from.length > 1, actual: a.from.length > 1 });
+  clauses.join = finish('join', joinExpected, joinActual, joinEdits, {
+    expected: e.from.length > 1,
+    actual: a.from.length > 1,
+  });
 
   const we = items(ge.filters, te);
   const wa = items(ga.filters, ta);
-  clauses.where = finish('where', we.map((x) => x.text), wa.map((x) => x.text), diffItems('where', we, wa));
+  clauses.where = finish(
+    'where',
+    we.map((x) => x.text),
+    wa.map((x) => x.text),
+    diffItems('where', we, wa),
+  );
 
   const gbe = items(e.groupBy, te);
   const gba = items(a.groupBy, ta);
-  clauses.group_by = finish('group_by', gbe.map((x) => x.text), gba.map((x) => x.text), diffItems('group_by', gbe, gba));
+  clauses.group_by = finish(
+    'group_by',
+    gbe.map((x) => x.text),
+    gba.map((x) => x.text),
+    diffItems('group_by', gbe, gba),
+  );
 
   const he = items(conjuncts(e.having), te);
   const ha = items(conjuncts(a.having), ta);
-  clauses.having = finish('having', he.map((x) => x.text), ha.map((x) => x.text), diffItems('having', he, ha));
+  clauses.having = finish(
+    'having',
+    he.map((x) => x.text),
+    ha.map((x) => x.text),
+    diffItems('having', he, ha),
+  );
 
   // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
   const orderE = E.setop ? E.setop.orderBy : e.orderBy;
@@ -504,7 +633,12 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   const oe = orderE.map((o) => ({ item: { text: te(o.expr), key: E.scope.key(o.expr), expr: o.expr }, o }));
   const oa = orderA.map((o) => ({ item: { text: ta(o.expr), key: A.scope.key(o.expr), expr: o.expr }, o }));
   const orderEdits = diffOrder(oe, oa);
-  clauses.order_by = finish('order_by', orderEdits.flatMap((x) => (x.expected ? [x.expected] : [])), orderEdits.flatMap((x) => (x.actual ? [x.actual] : [])), orderEdits);
+  clauses.order_by = finish(
+    'order_by',
+    orderEdits.flatMap((x) => (x.expected ? [x.expected] : [])),
+    orderEdits.flatMap((x) => (x.actual ? [x.actual] : [])),
+    orderEdits,
+  );
 
   const limitOf = (q: { limit: Expr | null; offset: Expr | null }, t: (x: Expr) => string) => [
     ...(q.limit ? [`LIMIT ${t(q.limit)}`] : []),
@@ -516,7 +650,12 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   for (const kw of ['LIMIT', 'OFFSET']) {
     const x = le.find((s) => s.startsWith(kw));
     const y = la.find((s) => s.startsWith(kw));
-    if (x && y) limitEdits.push(x === y ? { op: 'keep', clause: 'limit_offset', expected: x, actual: y, text: `LIMIT/OFFSET keeps \`${x}\`` } : { op: 'update', clause: 'limit_offset', expected: x, actual: y, text: `${x} became ${y}` });
+    if (x && y)
+      limitEdits.push(
+        x === y
+          ? { op: 'keep', clause: 'limit_offset', expected: x, actual: y, text: `LIMIT/OFFSET keeps \`${x}\`` }
+          : { op: 'update', clause: 'limit_offset', expected: x, actual: y, text: `${x} became ${y}` },
+      );
     else if (x) limitEdits.push({ op: 'remove', clause: 'limit_offset', expected: x, text: `${x} is missing` });
     else if (y) limitEdits.push({ op: 'insert', clause: 'limit_offset', actual: y, text: `${y} was added` });
   }
@@ -525,14 +664,25 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   const de = e.distinct ? [e.distinct.on ? `DISTINCT ON (${e.distinct.on.map(te).join(', ')})` : 'DISTINCT'] : [];
   const da = a.distinct ? [a.distinct.on ? `DISTINCT ON (${a.distinct.on.map(ta).join(', ')})` : 'DISTINCT'] : [];
   const distinctEdits: EditItem[] = [];
-  if (de[0] && da[0]) distinctEdits.push(de[0] === da[0] ? { op: 'keep', clause: 'distinct', expected: de[0], actual: da[0], text: 'DISTINCT in both' } : { op: 'update', clause: 'distinct', expected: de[0], actual: da[0], text: `${de[0]} became ${da[0]}` });
-  else if (de[0]) distinctEdits.push({ op: 'remove', clause: 'distinct', expected: de[0], text: `${de[0]} is missing` });
+  if (de[0] && da[0])
+    distinctEdits.push(
+      de[0] === da[0]
+        ? { op: 'keep', clause: 'distinct', expected: de[0], actual: da[0], text: 'DISTINCT in both' }
+        : { op: 'update', clause: 'distinct', expected: de[0], actual: da[0], text: `${de[0]} became ${da[0]}` },
+    );
+  else if (de[0])
+    distinctEdits.push({ op: 'remove', clause: 'distinct', expected: de[0], text: `${de[0]} is missing` });
   else if (da[0]) distinctEdits.push({ op: 'insert', clause: 'distinct', actual: da[0], text: `${da[0]} was added` });
   clauses.distinct = finish('distinct', de, da, distinctEdits);
 
   const wfe = items(windowCalls(e), te);
   const wfa = items(windowCalls(a), ta);
-  clauses.window = finish('window', wfe.map((x) => x.text), wfa.map((x) => x.text), diffItems('window', wfe, wfa));
+  clauses.window = finish(
+    'window',
+    wfe.map((x) => x.text),
+    wfa.map((x) => x.text),
+    diffItems('window', wfe, wfa),
+  );
 
   clauses.set_operators = compareSetOps(E, A, dialect, path);
   clauses.ctes = compareCtes(E.query, A.query, dialect, path);
@@ -594,13 +744,29 @@ function compareSetOps(E: Side, A: Side, dialect: Dialect, path: string[]): Clau
     const textE = armE ? `${oe} ${printQuery(armE, dialect)}` : null;
     const textA = armA ? `${oa} ${printQuery(armA, dialect)}` : null;
     if (oe && oa) {
-      const nested = { label, expected: textE, actual: textA, match: compareQueryAt(armE!, armA!, dialect, [...path, label]) };
-      const edit: EditItem = oe === oa ? { op: 'keep', clause, expected: oe, actual: oa, text: `${oe} in both` } : { op: 'update', clause, expected: oe, actual: oa, text: `${oe} became ${oa}` };
+      const nested = {
+        label,
+        expected: textE,
+        actual: textA,
+        match: compareQueryAt(armE!, armA!, dialect, [...path, label]),
+      };
+      const edit: EditItem =
+        oe === oa
+          ? { op: 'keep', clause, expected: oe, actual: oa, text: `${oe} in both` }
+          : { op: 'update', clause, expected: oe, actual: oa, text: `${oe} became ${oa}` };
       units.push({ edit, nested, changed: oe !== oa });
     } else if (oe) {
-      units.push({ edit: { op: 'remove', clause, expected: textE!, text: `Set operators: \`${textE}\` is missing` }, nested: { label, expected: textE, actual: null, match: null }, changed: true });
+      units.push({
+        edit: { op: 'remove', clause, expected: textE!, text: `Set operators: \`${textE}\` is missing` },
+        nested: { label, expected: textE, actual: null, match: null },
+        changed: true,
+      });
     } else if (oa) {
-      units.push({ edit: { op: 'insert', clause, actual: textA!, text: `Set operators: adds \`${textA}\`` }, nested: { label, expected: null, actual: textA, match: null }, changed: true });
+      units.push({
+        edit: { op: 'insert', clause, actual: textA!, text: `Set operators: adds \`${textA}\`` },
+        nested: { label, expected: null, actual: textA, match: null },
+        changed: true,
+      });
     }
   }
   return nestedDiff(clause, units, opsE, opsA);
@@ -618,21 +784,40 @@ function compareCtes(qe: Query, qa: Query, dialect: Dialect, path: string[]): Cl
     if (j < 0) j = ca.findIndex((x, k) => !used.has(k) && body(x) === body(c));
     const label = `CTE ${c.name.value}`;
     if (j < 0) {
-      units.push({ edit: { op: 'remove', clause, expected: c.name.value, text: `WITH is missing CTE \`${c.name.value}\`` }, nested: { label, expected: body(c), actual: null, match: null }, changed: true });
+      units.push({
+        edit: { op: 'remove', clause, expected: c.name.value, text: `WITH is missing CTE \`${c.name.value}\`` },
+        nested: { label, expected: body(c), actual: null, match: null },
+        changed: true,
+      });
       continue;
     }
     used.add(j);
     const d = ca[j]!;
     const m = compareQueryAt(c.query, d.query, dialect, [...path, label]);
     const renamed = lc(c.name.value) !== lc(d.name.value);
-    const text = renamed ? `CTE \`${c.name.value}\` is named \`${d.name.value}\`` : `WITH keeps CTE \`${c.name.value}\``;
-    units.push({ edit: { op: 'keep', clause, expected: c.name.value, actual: d.name.value, text }, nested: { label, expected: body(c), actual: body(d), match: m }, changed: false });
+    const text = renamed
+      ? `CTE \`${c.name.value}\` is named \`${d.name.value}\``
+      : `WITH keeps CTE \`${c.name.value}\``;
+    units.push({
+      edit: { op: 'keep', clause, expected: c.name.value, actual: d.name.value, text },
+      nested: { label, expected: body(c), actual: body(d), match: m },
+      changed: false,
+    });
   }
   ca.forEach((d, j) => {
     if (used.has(j)) return;
-    units.push({ edit: { op: 'insert', clause, actual: d.name.value, text: `WITH adds CTE \`${d.name.value}\`` }, nested: { label: `CTE ${d.name.value}`, expected: null, actual: body(d), match: null }, changed: true });
+    units.push({
+      edit: { op: 'insert', clause, actual: d.name.value, text: `WITH adds CTE \`${d.name.value}\`` },
+      nested: { label: `CTE ${d.name.value}`, expected: null, actual: body(d), match: null },
+      changed: true,
+    });
   });
-  return nestedDiff(clause, units, ce.map((c) => c.name.value), ca.map((c) => c.name.value));
+  return nestedDiff(
+    clause,
+    units,
+    ce.map((c) => c.name.value),
+    ca.map((c) => c.name.value),
+  );
 }
 
 /**
@@ -648,7 +833,11 @@ function alignCteNames(qe: Query, qa: Query, dialect: Dialect): Query {
   const renames = new Map<string, Ident>();
   for (const d of ca) {
     if (names.has(lc(d.name.value))) continue;
-    const match = ce.find((c) => !ca.some((x) => lc(x.name.value) === lc(c.name.value)) && printQuery(c.query, dialect) === printQuery(d.query, dialect));
+    const match = ce.find(
+      (c) =>
+        !ca.some((x) => lc(x.name.value) === lc(c.name.value)) &&
+        printQuery(c.query, dialect) === printQuery(d.query, dialect),
+    );
     if (match) renames.set(lc(d.name.value), match.name);
   }
   if (!renames.size) return qa;
@@ -669,7 +858,13 @@ function alignCteNames(qe: Query, qa: Query, dialect: Dialect): Query {
       return out;
     });
   const renamed = renameTables({ ...qa, with: null } as Query);
-  return { ...renamed, with: { ...qa.with!, ctes: ca.map((d) => ({ ...d, name: renames.get(lc(d.name.value)) ?? d.name, query: renameTables(d.query) })) } };
+  return {
+    ...renamed,
+    with: {
+      ...qa.with!,
+      ctes: ca.map((d) => ({ ...d, name: renames.get(lc(d.name.value)) ?? d.name, query: renameTables(d.query) })),
+    },
+  };
 }
 
 function compareSubqueries(se: Scope, sa: Scope, dialect: Dialect, path: string[]): ClauseDiff {
@@ -687,15 +882,34 @@ function compareSubqueries(se: Scope, sa: Scope, dialect: Dialect, path: string[
       const n = m.edits.filter((e) => e.op !== 'move').length;
       const edit: EditItem = m.match
         ? { op: 'keep', clause, expected: tx!, actual: ty!, text: `${label} is the same` }
-        : { op: 'update', clause, expected: tx!, actual: ty!, text: `${label} differs (${n} edit${n === 1 ? '' : 's'} inside)` };
+        : {
+            op: 'update',
+            clause,
+            expected: tx!,
+            actual: ty!,
+            text: `${label} differs (${n} edit${n === 1 ? '' : 's'} inside)`,
+          };
       units.push({ edit, nested: { label, expected: tx, actual: ty, match: m }, changed: false });
     } else if (x) {
-      units.push({ edit: { op: 'remove', clause, expected: tx!, text: `${label} is missing: \`${tx}\`` }, nested: { label, expected: tx, actual: null, match: null }, changed: true });
+      units.push({
+        edit: { op: 'remove', clause, expected: tx!, text: `${label} is missing: \`${tx}\`` },
+        nested: { label, expected: tx, actual: null, match: null },
+        changed: true,
+      });
     } else if (y) {
-      units.push({ edit: { op: 'insert', clause, actual: ty!, text: `adds ${label}: \`${ty}\`` }, nested: { label, expected: null, actual: ty, match: null }, changed: true });
+      units.push({
+        edit: { op: 'insert', clause, actual: ty!, text: `adds ${label}: \`${ty}\`` },
+        nested: { label, expected: null, actual: ty, match: null },
+        changed: true,
+      });
     }
   }
-  return nestedDiff(clause, units, se.subqueries.map((s) => s.label), sa.subqueries.map((s) => s.label));
+  return nestedDiff(
+    clause,
+    units,
+    se.subqueries.map((s) => s.label),
+    sa.subqueries.map((s) => s.label),
+  );
 }
 
 function compareQueryAt(e: Query, a: Query, dialect: Dialect, path: string[]): ClauseMatch {
@@ -706,7 +920,12 @@ function compareQueryAt(e: Query, a: Query, dialect: Dialect, path: string[]): C
  * clause_match for two parsed queries. Both are canonicalized here; pass
  * already-canonical trees with `{canonical: true}` to skip that.
  */
-export function compareClauses(expected: Query, actual: Query, dialect: Dialect = 'duckdb', opts: { canonical?: boolean } = {}): ClauseMatch {
+export function compareClauses(
+  expected: Query,
+  actual: Query,
+  dialect: Dialect = 'duckdb',
+  opts: { canonical?: boolean } = {},
+): ClauseMatch {
   const e = opts.canonical ? expected : canonicalizeQuery(expected, dialect).query;
   const a = opts.canonical ? actual : canonicalizeQuery(actual, dialect).query;
   return compareQueryAt(comparisonForm(e, dialect), comparisonForm(a, dialect), dialect, []);
@@ -725,6 +944,7 @@ function comparisonForm(q: Query, dialect: Dialect): Query {
     const value = id.value.toLowerCase();
     return { value, quoted: !/^[a-z_][a-z0-9_]*$/.test(value) };
   });
-  if (dialect === 'sqlite') out = mapAllExprs(out, (e) => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e));
+  if (dialect === 'sqlite')
+    out = mapAllExprs(out, (e) => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e));
   return out;
 }

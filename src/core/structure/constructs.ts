@@ -24,34 +24,143 @@ const word = (t: Token[], i: number, ...words: string[]) => words.every((w, k) =
 const isOp = (t: Token[], i: number, op: string) => t[i]?.type === 'op' && t[i]!.text === op;
 
 export const CONSTRUCTS: readonly ConstructDef[] = [
-  { name: 'QUALIFY', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT a FROM t QUALIFY row_number() OVER (ORDER BY a) = 1', detect: (t, i) => word(t, i, 'QUALIFY') },
-  { name: 'FROM-first SELECT', unsupportedBy: ['duckdb', 'sqlite'], example: 'FROM t SELECT a', detect: (t, i) => i === 0 && word(t, i, 'FROM') },
-  { name: 'GROUP BY ALL', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT a, count(*) FROM t GROUP BY ALL', detect: (t, i) => word(t, i, 'GROUP', 'BY', 'ALL') },
-  { name: 'ORDER BY ALL', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT a FROM t ORDER BY ALL', detect: (t, i) => word(t, i, 'ORDER', 'BY', 'ALL') },
-  { name: 'SELECT * EXCLUDE', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * EXCLUDE (a) FROM t', detect: (t, i) => isOp(t, i, '*') && word(t, i + 1, 'EXCLUDE') },
-  { name: 'SELECT * REPLACE', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * REPLACE (a + 1 AS a) FROM t', detect: (t, i) => isOp(t, i, '*') && word(t, i + 1, 'REPLACE') },
-  { name: 'COLUMNS(...)', unsupportedBy: [], example: "SELECT max(COLUMNS('a.*')) FROM t", detect: (t, i) => word(t, i, 'COLUMNS') && t[i + 1]?.text === '(' },
-  { name: 'PIVOT', unsupportedBy: ['duckdb', 'sqlite'], example: 'PIVOT t ON a USING sum(b)', detect: (t, i) => word(t, i, 'PIVOT') || word(t, i, 'UNPIVOT') },
-  { name: 'list literal [...]', unsupportedBy: ['duckdb'], example: 'SELECT [1, 2, 3]', detect: (t, i) => t[i]?.text === '[' && (i === 0 || t[i - 1]?.type === 'op' || [',', '(', ''].includes(t[i - 1]!.text) || t[i - 1]!.upper === 'SELECT') },
-  { name: 'struct literal {...}', unsupportedBy: ['duckdb', 'sqlite'], example: "SELECT {'a': 1}", detect: (t, i) => t[i]?.text === '{' },
-  { name: 'lambda ->', unsupportedBy: ['duckdb'], example: 'SELECT list_transform(l, x -> x + 1) FROM t', detect: (t, i) => isOp(t, i, '->') && t[i - 1]?.type === 'word' },
-  { name: 'ASOF JOIN', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM a ASOF JOIN b ON a.t >= b.t', detect: (t, i) => word(t, i, 'ASOF') },
-  { name: 'POSITIONAL JOIN', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM a POSITIONAL JOIN b', detect: (t, i) => word(t, i, 'POSITIONAL', 'JOIN') },
-  { name: 'SEMI/ANTI JOIN', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM a ANTI JOIN b ON a.x = b.x', detect: (t, i) => (word(t, i, 'SEMI', 'JOIN') || word(t, i, 'ANTI', 'JOIN')) },
-  { name: 'USING SAMPLE', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM t USING SAMPLE 10%', detect: (t, i) => word(t, i, 'USING', 'SAMPLE') || word(t, i, 'TABLESAMPLE') },
-  { name: 'TRY_CAST', unsupportedBy: ['duckdb'], example: 'SELECT TRY_CAST(a AS INTEGER) FROM t', detect: (t, i) => word(t, i, 'TRY_CAST') },
+  {
+    name: 'QUALIFY',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT a FROM t QUALIFY row_number() OVER (ORDER BY a) = 1',
+    detect: (t, i) => word(t, i, 'QUALIFY'),
+  },
+  {
+    name: 'FROM-first SELECT',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'FROM t SELECT a',
+    detect: (t, i) => i === 0 && word(t, i, 'FROM'),
+  },
+  {
+    name: 'GROUP BY ALL',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT a, count(*) FROM t GROUP BY ALL',
+    detect: (t, i) => word(t, i, 'GROUP', 'BY', 'ALL'),
+  },
+  {
+    name: 'ORDER BY ALL',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT a FROM t ORDER BY ALL',
+    detect: (t, i) => word(t, i, 'ORDER', 'BY', 'ALL'),
+  },
+  {
+    name: 'SELECT * EXCLUDE',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * EXCLUDE (a) FROM t',
+    detect: (t, i) => isOp(t, i, '*') && word(t, i + 1, 'EXCLUDE'),
+  },
+  {
+    name: 'SELECT * REPLACE',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * REPLACE (a + 1 AS a) FROM t',
+    detect: (t, i) => isOp(t, i, '*') && word(t, i + 1, 'REPLACE'),
+  },
+  {
+    name: 'COLUMNS(...)',
+    unsupportedBy: [],
+    example: "SELECT max(COLUMNS('a.*')) FROM t",
+    detect: (t, i) => word(t, i, 'COLUMNS') && t[i + 1]?.text === '(',
+  },
+  {
+    name: 'PIVOT',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'PIVOT t ON a USING sum(b)',
+    detect: (t, i) => word(t, i, 'PIVOT') || word(t, i, 'UNPIVOT'),
+  },
+  {
+    name: 'list literal [...]',
+    unsupportedBy: ['duckdb'],
+    example: 'SELECT [1, 2, 3]',
+    detect: (t, i) =>
+      t[i]?.text === '[' &&
+      (i === 0 || t[i - 1]?.type === 'op' || [',', '(', ''].includes(t[i - 1]!.text) || t[i - 1]!.upper === 'SELECT'),
+  },
+  {
+    name: 'struct literal {...}',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: "SELECT {'a': 1}",
+    detect: (t, i) => t[i]?.text === '{',
+  },
+  {
+    name: 'lambda ->',
+    unsupportedBy: ['duckdb'],
+    example: 'SELECT list_transform(l, x -> x + 1) FROM t',
+    detect: (t, i) => isOp(t, i, '->') && t[i - 1]?.type === 'word',
+  },
+  {
+    name: 'ASOF JOIN',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * FROM a ASOF JOIN b ON a.t >= b.t',
+    detect: (t, i) => word(t, i, 'ASOF'),
+  },
+  {
+    name: 'POSITIONAL JOIN',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * FROM a POSITIONAL JOIN b',
+    detect: (t, i) => word(t, i, 'POSITIONAL', 'JOIN'),
+  },
+  {
+    name: 'SEMI/ANTI JOIN',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * FROM a ANTI JOIN b ON a.x = b.x',
+    detect: (t, i) => word(t, i, 'SEMI', 'JOIN') || word(t, i, 'ANTI', 'JOIN'),
+  },
+  {
+    name: 'USING SAMPLE',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * FROM t USING SAMPLE 10%',
+    detect: (t, i) => word(t, i, 'USING', 'SAMPLE') || word(t, i, 'TABLESAMPLE'),
+  },
+  {
+    name: 'TRY_CAST',
+    unsupportedBy: ['duckdb'],
+    example: 'SELECT TRY_CAST(a AS INTEGER) FROM t',
+    detect: (t, i) => word(t, i, 'TRY_CAST'),
+  },
   { name: ':: cast', unsupportedBy: [], example: 'SELECT a::INTEGER FROM t', detect: (t, i) => isOp(t, i, '::') },
-  { name: 'IS [NOT] DISTINCT FROM', unsupportedBy: [], example: 'SELECT * FROM t WHERE a IS DISTINCT FROM b', detect: (t, i) => word(t, i, 'IS', 'DISTINCT', 'FROM') || word(t, i, 'IS', 'NOT', 'DISTINCT', 'FROM') },
-  { name: 'LATERAL', unsupportedBy: ['duckdb'], example: 'SELECT * FROM t, LATERAL (SELECT t.a) s', detect: (t, i) => word(t, i, 'LATERAL') },
+  {
+    name: 'IS [NOT] DISTINCT FROM',
+    unsupportedBy: [],
+    example: 'SELECT * FROM t WHERE a IS DISTINCT FROM b',
+    detect: (t, i) => word(t, i, 'IS', 'DISTINCT', 'FROM') || word(t, i, 'IS', 'NOT', 'DISTINCT', 'FROM'),
+  },
+  {
+    name: 'LATERAL',
+    unsupportedBy: ['duckdb'],
+    example: 'SELECT * FROM t, LATERAL (SELECT t.a) s',
+    detect: (t, i) => word(t, i, 'LATERAL'),
+  },
   {
     name: 'parenthesized set-operation arm',
     unsupportedBy: ['duckdb', 'sqlite'],
     example: 'SELECT a FROM t UNION (SELECT b FROM u)',
-    detect: (t, i) => ['UNION', 'INTERSECT', 'EXCEPT'].includes(t[i]?.upper ?? '') && (t[i + 1]?.text === '(' || (['ALL', 'DISTINCT'].includes(t[i + 1]?.upper ?? '') && t[i + 2]?.text === '(')),
+    detect: (t, i) =>
+      ['UNION', 'INTERSECT', 'EXCEPT'].includes(t[i]?.upper ?? '') &&
+      (t[i + 1]?.text === '(' || (['ALL', 'DISTINCT'].includes(t[i + 1]?.upper ?? '') && t[i + 2]?.text === '(')),
   },
-  { name: '! = (spaced not-equal)', unsupportedBy: ['duckdb', 'sqlite'], example: 'SELECT * FROM t WHERE a ! = 1', detect: (t, i) => isOp(t, i, '!') && isOp(t, i + 1, '=') },
-  { name: 'SHOW as a table name', unsupportedBy: ['sqlite'], example: 'SELECT avg(a) FROM SHOW', detect: (t, i) => word(t, i, 'FROM', 'SHOW') },
-  { name: 'backslash in a string literal', unsupportedBy: ['sqlite'], example: "SELECT a FROM t WHERE a LIKE '%\\'", detect: (t, i) => t[i]?.type === 'string' && t[i]!.text.endsWith('\\') },
+  {
+    name: '! = (spaced not-equal)',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT * FROM t WHERE a ! = 1',
+    detect: (t, i) => isOp(t, i, '!') && isOp(t, i + 1, '='),
+  },
+  {
+    name: 'SHOW as a table name',
+    unsupportedBy: ['sqlite'],
+    example: 'SELECT avg(a) FROM SHOW',
+    detect: (t, i) => word(t, i, 'FROM', 'SHOW'),
+  },
+  {
+    name: 'backslash in a string literal',
+    unsupportedBy: ['sqlite'],
+    example: "SELECT a FROM t WHERE a LIKE '%\\'",
+    detect: (t, i) => t[i]?.type === 'string' && t[i]!.text.endsWith('\\'),
+  },
 ];
 
 /** Every construct of the list that the SQL uses (in list order). */

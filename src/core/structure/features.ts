@@ -109,7 +109,10 @@ export interface ClauseFeatures {
 }
 
 const literalKinds = new Set(['number', 'string', 'bool', 'null', 'typed', 'interval']);
-const isLiteral = (e: Expr) => literalKinds.has(e.kind) || (e.kind === 'unary' && e.arg.kind === 'number') || (e.kind === 'cast' && literalKinds.has(e.expr.kind));
+const isLiteral = (e: Expr) =>
+  literalKinds.has(e.kind) ||
+  (e.kind === 'unary' && e.arg.kind === 'number') ||
+  (e.kind === 'cast' && literalKinds.has(e.expr.kind));
 
 function columnsOf(e: Expr): ColumnRefFeature[] {
   const out: ColumnRefFeature[] = [];
@@ -144,15 +147,44 @@ function numberOrText(e: Expr | null, d: Dialect): number | string | null {
 function filterOf(e: Expr, clause: 'where' | 'having', d: Dialect): FilterFeature {
   const x = { ...e, parens: false } as Expr;
   const text = printExpr(x, d);
-  const base = { clause, expr: text, column: null, subject: '', operator: '', values: [] as string[], subquery: false, disjunction: false };
+  const base = {
+    clause,
+    expr: text,
+    column: null,
+    subject: '',
+    operator: '',
+    values: [] as string[],
+    subquery: false,
+    disjunction: false,
+  };
   const col = (l: Expr) => (l.kind === 'column' ? { table: l.table?.value ?? null, column: l.name.value } : null);
   switch (x.kind) {
     case 'binary':
-      return { ...base, column: col(x.left), subject: printExpr(x.left, d), operator: x.op, values: isLiteral(x.right) ? [printExpr(x.right, d)] : [], subquery: x.right.kind === 'subquery' };
+      return {
+        ...base,
+        column: col(x.left),
+        subject: printExpr(x.left, d),
+        operator: x.op,
+        values: isLiteral(x.right) ? [printExpr(x.right, d)] : [],
+        subquery: x.right.kind === 'subquery',
+      };
     case 'in':
-      return { ...base, column: col(x.arg), subject: printExpr(x.arg, d), operator: x.not ? 'NOT IN' : 'IN', values: (x.values ?? []).filter(isLiteral).map((v) => printExpr(v, d)), subquery: !!x.query };
+      return {
+        ...base,
+        column: col(x.arg),
+        subject: printExpr(x.arg, d),
+        operator: x.not ? 'NOT IN' : 'IN',
+        values: (x.values ?? []).filter(isLiteral).map((v) => printExpr(v, d)),
+        subquery: !!x.query,
+      };
     case 'between':
-      return { ...base, column: col(x.arg), subject: printExpr(x.arg, d), operator: x.not ? 'NOT BETWEEN' : 'BETWEEN', values: [x.low, x.high].filter(isLiteral).map((v) => printExpr(v, d)) };
+      return {
+        ...base,
+        column: col(x.arg),
+        subject: printExpr(x.arg, d),
+        operator: x.not ? 'NOT BETWEEN' : 'BETWEEN',
+        values: [x.low, x.high].filter(isLiteral).map((v) => printExpr(v, d)),
+      };
     case 'exists':
       return { ...base, operator: x.not ? 'NOT EXISTS' : 'EXISTS', subquery: true };
     case 'logical':
@@ -165,7 +197,11 @@ function filterOf(e: Expr, clause: 'where' | 'having', d: Dialect): FilterFeatur
 }
 
 function orderKeys(items: Select['orderBy'], d: Dialect): OrderKeyFeature[] {
-  return items.map((o) => ({ expr: printExpr({ ...o.expr, parens: false } as Expr, d), direction: o.dir ?? 'ASC', nulls: o.nulls }));
+  return items.map((o) => ({
+    expr: printExpr({ ...o.expr, parens: false } as Expr, d),
+    direction: o.dir ?? 'ASC',
+    nulls: o.nulls,
+  }));
 }
 
 function countNested(q: Query): number {
@@ -192,7 +228,11 @@ function countNested(q: Query): number {
  * ORDER BY/LIMIT of the whole set operation). Canonicalizes unless told the
  * tree already is canonical.
  */
-export function clauseFeatures(query: Query, dialect: Dialect = 'duckdb', opts: { canonical?: boolean } = {}): ClauseFeatures {
+export function clauseFeatures(
+  query: Query,
+  dialect: Dialect = 'duckdb',
+  opts: { canonical?: boolean } = {},
+): ClauseFeatures {
   // Once per tree: the features of a canonical tree are those of the tree it came from.
   const q = opts.canonical ? query : canonicalizeQuery(query, dialect).query;
   return memoByTree(`features:${dialect}`, q, () => featuresOf(q, dialect));
@@ -209,7 +249,14 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
     forEachExpr(e, (x) => {
       if (x.kind === 'func' && x.aggregate && !x.over && AGGREGATES.has(x.name.toLowerCase())) {
         const star = x.args.length === 1 && x.args[0]!.kind === 'star';
-        aggregates.push({ func: x.name.toUpperCase(), args: star ? ['*'] : x.args.map(text), distinct: x.distinct, filter: x.filter ? text(x.filter) : null, clause, expr: text(x) });
+        aggregates.push({
+          func: x.name.toUpperCase(),
+          args: star ? ['*'] : x.args.map(text),
+          distinct: x.distinct,
+          filter: x.filter ? text(x.filter) : null,
+          clause,
+          expr: text(x),
+        });
       }
     });
   sel.columns.forEach((c) => collectAggs(c.expr, 'select'));
@@ -223,10 +270,19 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
   for (const c of sel.columns)
     forEachExpr(c.expr, (x) => {
       if (x.kind === 'func' && x.over)
-        windows.push({ expr: text(x), func: x.name.toUpperCase(), partitionBy: x.over.partitionBy.map(text), orderBy: orderKeys(x.over.orderBy, dialect) });
+        windows.push({
+          expr: text(x),
+          func: x.name.toUpperCase(),
+          partitionBy: x.over.partitionBy.map(text),
+          orderBy: orderKeys(x.over.orderBy, dialect),
+        });
     });
 
-  const bindings = new Set(sel.from.flatMap((f) => (f.alias ? [f.alias.value.toLowerCase()] : f.source.kind === 'table' ? [f.source.name.value.toLowerCase()] : [])));
+  const bindings = new Set(
+    sel.from.flatMap((f) =>
+      f.alias ? [f.alias.value.toLowerCase()] : f.source.kind === 'table' ? [f.source.name.value.toLowerCase()] : [],
+    ),
+  );
   const isJoinCondition = (e: Expr) =>
     e.kind === 'binary' &&
     e.left.kind === 'column' &&
@@ -237,10 +293,19 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
     bindings.has(e.left.table.value.toLowerCase()) &&
     bindings.has(e.right.table.value.toLowerCase());
   const whereParts = conjuncts(sel.where);
-  const joinConditions = [...sel.from.flatMap((f) => conjuncts(f.on)), ...(sel.from.length > 1 ? whereParts.filter(isJoinCondition) : [])].map(text);
+  const joinConditions = [
+    ...sel.from.flatMap((f) => conjuncts(f.on)),
+    ...(sel.from.length > 1 ? whereParts.filter(isJoinCondition) : []),
+  ].map(text);
   const limitSource = q.kind === 'setop' ? q : sel;
   return {
-    projections: sel.columns.map((c) => ({ expr: text(c.expr), alias: c.alias?.value ?? null, aggregate: hasAggregate(c.expr), window: hasWindow(c.expr), columns: columnsOf(c.expr) })),
+    projections: sel.columns.map((c) => ({
+      expr: text(c.expr),
+      alias: c.alias?.value ?? null,
+      aggregate: hasAggregate(c.expr),
+      window: hasWindow(c.expr),
+      columns: columnsOf(c.expr),
+    })),
     distinct: !!sel.distinct,
     aggregates,
     groupBy: groupBy.map(text),
@@ -251,7 +316,14 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
     ],
     joinConditions,
     tables: sel.from.map((f) => ({
-      name: f.source.kind === 'table' ? f.source.name.value : f.source.kind === 'derived' ? '(subquery)' : f.source.kind === 'values' ? '(values)' : printExpr(f.source.call, dialect),
+      name:
+        f.source.kind === 'table'
+          ? f.source.name.value
+          : f.source.kind === 'derived'
+            ? '(subquery)'
+            : f.source.kind === 'values'
+              ? '(values)'
+              : printExpr(f.source.call, dialect),
       alias: f.alias?.value ?? null,
       join: ['FIRST', 'COMMA', 'INNER', 'CROSS'].includes(f.join) ? 'INNER' : f.join,
       derived: f.source.kind === 'derived',

@@ -41,15 +41,38 @@ export interface AdaptContext {
 
 /** Keys of a SELECT node we read, or know to be empty/irrelevant. */
 const SELECT_KEYS = new Set([
-  'with', 'type', 'options', 'distinct', 'columns', 'into', 'from', 'where', 'groupby', 'having', 'orderby', 'limit',
-  'window', 'for_update', 'locking_read', 'collate', '_next', 'set_op', 'parentheses', 'loc', 'tableList', 'columnList',
-  'ast', 'parentheses_symbol',
+  'with',
+  'type',
+  'options',
+  'distinct',
+  'columns',
+  'into',
+  'from',
+  'where',
+  'groupby',
+  'having',
+  'orderby',
+  'limit',
+  'window',
+  'for_update',
+  'locking_read',
+  'collate',
+  '_next',
+  'set_op',
+  'parentheses',
+  'loc',
+  'tableList',
+  'columnList',
+  'ast',
+  'parentheses_symbol',
 ]);
 
 export function adaptQuery(node: AstNode, ctx: AdaptContext): Query {
   if (node && node.ast && node.type === undefined) return adaptQuery(node.ast, ctx);
   if (!node || node.type !== 'select') {
-    throw new UnsupportedConstructError(node?.type ? `${String(node.type).toUpperCase()} statement` : 'non-SELECT statement');
+    throw new UnsupportedConstructError(
+      node?.type ? `${String(node.type).toUpperCase()} statement` : 'non-SELECT statement',
+    );
   }
   // A set-operation chain: select._next / set_op.
   if (node._next) {
@@ -58,7 +81,12 @@ export function adaptQuery(node: AstNode, ctx: AdaptContext): Query {
     let cur: AstNode = node;
     while (cur) {
       arms.push(adaptSelect(cur, ctx, arms.length > 0));
-      if (cur._next) ops.push(String(cur.set_op ?? 'union').toUpperCase().replace(/\s+/g, ' '));
+      if (cur._next)
+        ops.push(
+          String(cur.set_op ?? 'union')
+            .toUpperCase()
+            .replace(/\s+/g, ' '),
+        );
       cur = cur._next;
     }
     // ORDER BY / LIMIT written after the last arm belong to the whole chain.
@@ -68,7 +96,9 @@ export function adaptQuery(node: AstNode, ctx: AdaptContext): Query {
     const out: Query = {
       kind: 'setop',
       with: withClause,
-      arms: arms.map((a, i) => (i === arms.length - 1 && !a.parens ? { ...a, orderBy: [], limit: null, offset: null } : a)),
+      arms: arms.map((a, i) =>
+        i === arms.length - 1 && !a.parens ? { ...a, orderBy: [], limit: null, offset: null } : a,
+      ),
       ops,
       orderBy: last.parens ? [] : last.orderBy,
       limit: last.parens ? null : last.limit,
@@ -123,14 +153,15 @@ function adaptDistinct(d: AstNode, ctx: AdaptContext): Select['distinct'] {
   if (!d) return null;
   if (typeof d === 'string') return /distinct/i.test(d) ? { on: null } : null;
   if (d.type === null || d.type === undefined) return null;
-  if (/on/i.test(String(d.type)) && Array.isArray(d.columns)) return { on: d.columns.map((c: AstNode) => expr(c.expr ?? c, ctx)) };
+  if (/on/i.test(String(d.type)) && Array.isArray(d.columns))
+    return { on: d.columns.map((c: AstNode) => expr(c.expr ?? c, ctx)) };
   if (/distinct/i.test(String(d.type))) return { on: null };
   if (/all/i.test(String(d.type))) return null;
   throw new UnsupportedConstructError(`SELECT ${String(d.type)}`);
 }
 
 function adaptColumns(cols: AstNode, ctx: AdaptContext): SelectItem[] {
-  if (cols === '*' ) return [{ expr: { kind: 'star', table: null }, alias: null }];
+  if (cols === '*') return [{ expr: { kind: 'star', table: null }, alias: null }];
   if (!Array.isArray(cols)) throw new UnsupportedConstructError('select list');
   return cols.map((c: AstNode) => {
     if (c === '*') return { expr: { kind: 'star', table: null }, alias: null };
@@ -167,7 +198,10 @@ function adaptLimit(limit: AstNode, ctx: AdaptContext): { limit: Expr | null; of
 
 function adaptWindows(w: AstNode, ctx: AdaptContext): Select['windows'] {
   if (!w || !Array.isArray(w.expr)) return [];
-  return w.expr.map((item: AstNode) => ({ name: String(item.name), spec: windowSpec(item.as_window_specification, ctx) }));
+  return w.expr.map((item: AstNode) => ({
+    name: String(item.name),
+    spec: windowSpec(item.as_window_specification, ctx),
+  }));
 }
 
 const JOIN_KINDS: Record<string, JoinKind> = {
@@ -201,7 +235,12 @@ function adaptFrom(from: AstNode, ctx: AdaptContext): FromItem[] {
     const word = typeof list[i].as === 'string' ? list[i].as.toUpperCase() : '';
     const next = list[i + 1];
     if (DUCKDB_JOINS.has(word) && next.join) throw new UnsupportedConstructError(`${word} JOIN`);
-    if ((word === 'CROSS' || word === 'NATURAL') && /^(INNER )?JOIN$/i.test(String(next.join ?? '')) && !next.on && !next.using) {
+    if (
+      (word === 'CROSS' || word === 'NATURAL') &&
+      /^(INNER )?JOIN$/i.test(String(next.join ?? '')) &&
+      !next.on &&
+      !next.using
+    ) {
       list[i].as = null;
       next.join = word === 'CROSS' ? 'CROSS JOIN' : 'NATURAL JOIN';
     }
@@ -222,7 +261,10 @@ function adaptFrom(from: AstNode, ctx: AdaptContext): FromItem[] {
     } else if (f.expr && (f.expr.ast || f.expr.type === 'select')) {
       source = { kind: 'derived', query: adaptQuery(f.expr.ast ?? f.expr, ctx) };
     } else if (f.expr && f.expr.type === 'values') {
-      source = { kind: 'values', rows: f.expr.values.map((row: AstNode) => (row.value ?? [row]).map((v: AstNode) => expr(v, ctx))) };
+      source = {
+        kind: 'values',
+        rows: f.expr.values.map((row: AstNode) => (row.value ?? [row]).map((v: AstNode) => expr(v, ctx))),
+      };
     } else if (f.expr && (f.expr.type === 'function' || f.type === 'expr')) {
       source = { kind: 'function', call: expr(f.expr, ctx) };
     } else {
@@ -261,7 +303,8 @@ function identOf(n: AstNode, ctx: AdaptContext): Ident {
   if (typeof n === 'string') return ident(n, ctx);
   if (n && typeof n === 'object') {
     if (n.expr) return identOf(n.expr, ctx);
-    if (typeof n.value === 'string') return n.type !== 'default' && n.type !== undefined ? { value: n.value, quoted: true } : ident(n.value, ctx);
+    if (typeof n.value === 'string')
+      return n.type !== 'default' && n.type !== undefined ? { value: n.value, quoted: true } : ident(n.value, ctx);
   }
   throw new UnsupportedConstructError('identifier');
 }
@@ -336,7 +379,8 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
       if (n.schema || n.db) return raw(n, ctx);
       // The postgresql grammar reads an unterminated-looking '...\' as a column named by a string.
       const colExpr = n.column?.expr;
-      if (colExpr && (colExpr.type === 'single_quote_string' || colExpr.type === 'string')) return { kind: 'string', value: String(colExpr.value), quote: "'" };
+      if (colExpr && (colExpr.type === 'single_quote_string' || colExpr.type === 'string'))
+        return { kind: 'string', value: String(colExpr.value), quote: "'" };
       const col = identOf(n.column, ctx);
       return { kind: 'column', table, name: col };
     }
@@ -395,7 +439,8 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
     case 'window_func': {
       const name = nameOfFunc(n.name);
       const upper = name.toUpperCase();
-      if (upper === 'NOT' && n.args?.value?.length === 1) return { kind: 'not', arg: { ...expr(n.args.value[0], ctx), parens: true } };
+      if (upper === 'NOT' && n.args?.value?.length === 1)
+        return { kind: 'not', arg: { ...expr(n.args.value[0], ctx), parens: true } };
       if ((upper === 'EXISTS' || upper === 'NOT EXISTS') && n.args?.value?.length === 1) {
         const q = n.args.value[0];
         return { kind: 'exists', not: upper === 'NOT EXISTS', query: adaptQuery(q.ast ?? q, ctx) };
@@ -427,7 +472,8 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
       const t = target[0];
       let type = String(t.dataType ?? '').toUpperCase();
       if (!type) return raw(n, ctx);
-      if (t.length !== undefined && t.length !== null) type += `(${t.length}${t.scale !== undefined && t.scale !== null ? `, ${t.scale}` : ''})`;
+      if (t.length !== undefined && t.length !== null)
+        type += `(${t.length}${t.scale !== undefined && t.scale !== null ? `, ${t.scale}` : ''})`;
       if (Array.isArray(t.suffix) && t.suffix.length) return raw(n, ctx);
       const style = n.symbol === '::' ? '::' : String(n.keyword).toLowerCase() === 'try_cast' ? 'try_cast' : 'cast';
       return { kind: 'cast', expr: expr(n.expr, ctx), type, style };
@@ -456,7 +502,8 @@ function binary(n: AstNode, ctx: AdaptContext): Expr {
     const arg = expr(n.left, ctx);
     if (right?.type === 'expr_list') {
       const vals = right.value ?? [];
-      if (vals.length === 1 && vals[0]?.ast) return { kind: 'in', not, arg, values: null, query: adaptQuery(vals[0].ast, ctx) };
+      if (vals.length === 1 && vals[0]?.ast)
+        return { kind: 'in', not, arg, values: null, query: adaptQuery(vals[0].ast, ctx) };
       return { kind: 'in', not, arg, values: vals.map((v: AstNode) => expr(v, ctx)), query: null };
     }
     if (right?.ast) return { kind: 'in', not, arg, values: null, query: adaptQuery(right.ast, ctx) };
@@ -465,7 +512,13 @@ function binary(n: AstNode, ctx: AdaptContext): Expr {
   if (op === 'BETWEEN' || op === 'NOT BETWEEN') {
     const vals = n.right?.value;
     if (!Array.isArray(vals) || vals.length !== 2) return raw(n, ctx);
-    return { kind: 'between', not: op === 'NOT BETWEEN', arg: expr(n.left, ctx), low: expr(vals[0], ctx), high: expr(vals[1], ctx) };
+    return {
+      kind: 'between',
+      not: op === 'NOT BETWEEN',
+      arg: expr(n.left, ctx),
+      low: expr(vals[0], ctx),
+      high: expr(vals[1], ctx),
+    };
   }
   const right = n.right;
   if (right && right.type === 'expr_list' && !/^(=|<>|!=|<|>|<=|>=)$/.test(op)) return raw(n, ctx);
@@ -503,6 +556,8 @@ function logical(n: AstNode, ctx: AdaptContext): Expr {
   });
   const flat = (op: 'AND' | 'OR', items: Expr[]): Expr[] =>
     items.flatMap((e) => (e.kind === 'logical' && e.op === op && !e.parens ? e.args : [e]));
-  const ands = groups.map((g) => (g.length === 1 ? g[0]! : ({ kind: 'logical', op: 'AND', args: flat('AND', g) } as Expr)));
+  const ands = groups.map((g) =>
+    g.length === 1 ? g[0]! : ({ kind: 'logical', op: 'AND', args: flat('AND', g) } as Expr),
+  );
   return ands.length === 1 ? ands[0]! : { kind: 'logical', op: 'OR', args: flat('OR', ands) };
 }

@@ -95,7 +95,8 @@ function nestedValues(u: Expr): number {
 function orderAggs(e: Expr): number {
   const x = { ...e, parens: false } as Expr;
   if (isSpiderAgg(x)) return 1;
-  if (x.kind === 'binary' && ['+', '-', '*', '/'].includes(x.op)) return (isSpiderAgg(x.left) ? 1 : 0) + (isSpiderAgg(x.right) ? 1 : 0);
+  if (x.kind === 'binary' && ['+', '-', '*', '/'].includes(x.op))
+    return (isSpiderAgg(x.left) ? 1 : 0) + (isSpiderAgg(x.right) ? 1 : 0);
   return 0;
 }
 
@@ -136,7 +137,12 @@ export function hardnessCounts(query: Query): Omit<HardnessResult, 'hardness'> {
 export function hardnessLevel(c1: number, c2: number, others: number): Hardness {
   if (c1 <= 1 && others === 0 && c2 === 0) return 'easy';
   if ((others <= 2 && c1 <= 1 && c2 === 0) || (c1 <= 2 && others < 2 && c2 === 0)) return 'medium';
-  if ((others > 2 && c1 <= 2 && c2 === 0) || (c1 > 2 && c1 <= 3 && others <= 2 && c2 === 0) || (c1 <= 1 && others === 0 && c2 <= 1)) return 'hard';
+  if (
+    (others > 2 && c1 <= 2 && c2 === 0) ||
+    (c1 > 2 && c1 <= 3 && others <= 2 && c2 === 0) ||
+    (c1 <= 1 && others === 0 && c2 <= 1)
+  )
+    return 'hard';
   return 'extra';
 }
 
@@ -168,10 +174,12 @@ export interface CaseDifficulty {
  * kept and reported as a warning.
  */
 export function caseDifficulty(referenceSql: string, dialect: Dialect, stated?: string | null): CaseDifficulty {
-  const valid = stated == null ? null : HARDNESS_LEVELS.find((h) => h === String(stated).toLowerCase()) ?? null;
+  const valid = stated == null ? null : (HARDNESS_LEVELS.find((h) => h === String(stated).toLowerCase()) ?? null);
   const r = hardness(referenceSql, dialect);
   const computed = r.ok ? r.value.hardness : null;
-  const counts = r.ok ? { component1: r.value.component1, component2: r.value.component2, others: r.value.others } : null;
+  const counts = r.ok
+    ? { component1: r.value.component1, component2: r.value.component2, others: r.value.others }
+    : null;
   let warning: string | null = null;
   if (stated != null && !valid) warning = `difficulty "${stated}" is not one of ${HARDNESS_LEVELS.join(', ')}`;
   else if (!r.ok) warning = `difficulty could not be computed: ${r.error.message}`;

@@ -191,7 +191,18 @@ export interface WindowSpec {
 }
 
 /** How a FROM item is attached to the ones before it. */
-export type JoinKind = 'FIRST' | 'COMMA' | 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS' | 'NATURAL INNER' | 'NATURAL LEFT' | 'NATURAL RIGHT' | 'NATURAL FULL';
+export type JoinKind =
+  | 'FIRST'
+  | 'COMMA'
+  | 'INNER'
+  | 'LEFT'
+  | 'RIGHT'
+  | 'FULL'
+  | 'CROSS'
+  | 'NATURAL INNER'
+  | 'NATURAL LEFT'
+  | 'NATURAL RIGHT'
+  | 'NATURAL FULL';
 
 export type FromSource =
   | { kind: 'table'; schema: Ident | null; name: Ident }
@@ -260,17 +271,74 @@ export type Query = Select | SetOp;
 
 /** Aggregate function names, lower case (both engines). */
 export const AGGREGATES = new Set([
-  'count', 'sum', 'avg', 'min', 'max', 'total', 'group_concat', 'string_agg', 'listagg', 'array_agg', 'list',
-  'stddev', 'stddev_pop', 'stddev_samp', 'variance', 'var_pop', 'var_samp', 'median', 'mode',
-  'quantile', 'quantile_cont', 'quantile_disc', 'percentile_cont', 'percentile_disc',
-  'arg_max', 'arg_min', 'argmax', 'argmin', 'max_by', 'min_by', 'any_value', 'first', 'last',
-  'bool_and', 'bool_or', 'every', 'bit_and', 'bit_or', 'bit_xor', 'count_if', 'countif', 'approx_count_distinct',
-  'corr', 'covar_pop', 'covar_samp', 'entropy', 'kurtosis', 'skewness', 'product', 'favg', 'fsum', 'sumkahan', 'histogram',
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'total',
+  'group_concat',
+  'string_agg',
+  'listagg',
+  'array_agg',
+  'list',
+  'stddev',
+  'stddev_pop',
+  'stddev_samp',
+  'variance',
+  'var_pop',
+  'var_samp',
+  'median',
+  'mode',
+  'quantile',
+  'quantile_cont',
+  'quantile_disc',
+  'percentile_cont',
+  'percentile_disc',
+  'arg_max',
+  'arg_min',
+  'argmax',
+  'argmin',
+  'max_by',
+  'min_by',
+  'any_value',
+  'first',
+  'last',
+  'bool_and',
+  'bool_or',
+  'every',
+  'bit_and',
+  'bit_or',
+  'bit_xor',
+  'count_if',
+  'countif',
+  'approx_count_distinct',
+  'corr',
+  'covar_pop',
+  'covar_samp',
+  'entropy',
+  'kurtosis',
+  'skewness',
+  'product',
+  'favg',
+  'fsum',
+  'sumkahan',
+  'histogram',
 ]);
 
 /** Ranking and offset functions that exist only as window functions. */
 export const WINDOW_ONLY = new Set([
-  'row_number', 'rank', 'dense_rank', 'percent_rank', 'cume_dist', 'ntile', 'lag', 'lead', 'first_value', 'last_value', 'nth_value',
+  'row_number',
+  'rank',
+  'dense_rank',
+  'percent_rank',
+  'cume_dist',
+  'ntile',
+  'lag',
+  'lead',
+  'first_value',
+  'last_value',
+  'nth_value',
 ]);
 
 export function ident(value: string, quoted = false): Ident {
@@ -288,7 +356,8 @@ export function sameTree(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameTree(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
+    for (let i = 0; i < a.length; i++)
+      if (!sameTree(a[i] === undefined ? null : a[i], b[i] === undefined ? null : b[i])) return false;
     return true;
   }
   if (a && b && typeof a === 'object' && typeof b === 'object') {
@@ -389,7 +458,11 @@ export function exprChildren(e: Expr): Expr[] {
         ...(e.over ? [...e.over.partitionBy, ...e.over.orderBy.map((o) => o.expr)] : []),
       ];
     case 'case':
-      return [...(e.operand ? [e.operand] : []), ...e.whens.flatMap((w) => [w.when, w.then]), ...(e.else ? [e.else] : [])];
+      return [
+        ...(e.operand ? [e.operand] : []),
+        ...e.whens.flatMap((w) => [w.when, w.then]),
+        ...(e.else ? [e.else] : []),
+      ];
     case 'cast':
       return [e.expr];
     case 'interval':
@@ -424,7 +497,12 @@ export function mapExpr(expr: Expr, fn: (e: Expr) => Expr, onQuery?: (q: Query) 
       out = { ...expr, arg: m(expr.arg) };
       break;
     case 'in':
-      out = { ...expr, arg: m(expr.arg), values: expr.values ? expr.values.map(m) : null, query: expr.query ? q(expr.query) : null };
+      out = {
+        ...expr,
+        arg: m(expr.arg),
+        values: expr.values ? expr.values.map(m) : null,
+        query: expr.query ? q(expr.query) : null,
+      };
       break;
     case 'between':
       out = { ...expr, arg: m(expr.arg), low: m(expr.low), high: m(expr.high) };
@@ -439,7 +517,9 @@ export function mapExpr(expr: Expr, fn: (e: Expr) => Expr, onQuery?: (q: Query) 
         args: expr.args.map(m),
         filter: expr.filter ? m(expr.filter) : null,
         orderBy: mo(expr.orderBy),
-        over: expr.over ? { ...expr.over, partitionBy: expr.over.partitionBy.map(m), orderBy: mo(expr.over.orderBy) } : null,
+        over: expr.over
+          ? { ...expr.over, partitionBy: expr.over.partitionBy.map(m), orderBy: mo(expr.over.orderBy) }
+          : null,
       };
       break;
     case 'case':
@@ -477,7 +557,10 @@ export function mapSelectExprs(select: Select, fn: (e: Expr) => Expr): Select {
     where: select.where ? fn(select.where) : null,
     groupBy: select.groupBy.map(fn),
     having: select.having ? fn(select.having) : null,
-    windows: select.windows.map((w) => ({ ...w, spec: { ...w.spec, partitionBy: w.spec.partitionBy.map(fn), orderBy: mo(w.spec.orderBy) } })),
+    windows: select.windows.map((w) => ({
+      ...w,
+      spec: { ...w.spec, partitionBy: w.spec.partitionBy.map(fn), orderBy: mo(w.spec.orderBy) },
+    })),
     orderBy: mo(select.orderBy),
     limit: select.limit ? fn(select.limit) : null,
     offset: select.offset ? fn(select.offset) : null,
@@ -515,7 +598,9 @@ export function mapQuery(query: Query, fn: (s: Select) => Select): Query {
   s = {
     ...s,
     with: mapWith(s.with),
-    from: s.from.map((f) => (f.source.kind === 'derived' ? { ...f, source: { kind: 'derived', query: recur(f.source.query) } } : f)),
+    from: s.from.map((f) =>
+      f.source.kind === 'derived' ? { ...f, source: { kind: 'derived', query: recur(f.source.query) } } : f,
+    ),
   };
   return fn(s);
 }

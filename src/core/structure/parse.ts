@@ -63,11 +63,16 @@ export function parseSql(sql: string, dialect: Dialect): ParseOutcome {
 
 function parseUncached(sql: string, dialect: Dialect): ParseOutcome {
   const statements = lexStatements(sql).filter((s) => !s.empty);
-  if (statements.length === 0) return failure('validation.empty_sql', 'There is no SQL statement (the text is empty or only comments).');
+  if (statements.length === 0)
+    return failure('validation.empty_sql', 'There is no SQL statement (the text is empty or only comments).');
   if (statements.length > 1)
-    return failure('validation.parse_error', `Only one statement may be compared; this text holds ${statements.length}.`, {
-      statement_kind: 'multiple_statements',
-    });
+    return failure(
+      'validation.parse_error',
+      `Only one statement may be compared; this text holds ${statements.length}.`,
+      {
+        statement_kind: 'multiple_statements',
+      },
+    );
   const text = statements[0]!.text;
   const tokens = tokenize(text);
   const quoted = quotedIdentifiers(tokens, text);
@@ -124,7 +129,19 @@ function shortMessage(m: string): string {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function exprToSql(parser: { sqlify(ast: any, opt: object): string }, opt: object, node: unknown): string {
-  const ast = { type: 'select', with: null, options: null, distinct: null, columns: [{ expr: node, as: null }], from: null, where: null, groupby: null, having: null, orderby: null, limit: null };
+  const ast = {
+    type: 'select',
+    with: null,
+    options: null,
+    distinct: null,
+    columns: [{ expr: node, as: null }],
+    from: null,
+    where: null,
+    groupby: null,
+    having: null,
+    orderby: null,
+    limit: null,
+  };
   try {
     return parser.sqlify(ast, opt).replace(/^SELECT\s+/i, '');
   } catch {
@@ -146,18 +163,25 @@ function lostConstruct(query: Query, tokens: ReturnType<typeof tokenize>): strin
   });
   const treeSelects = allSelects(query).length;
   if (setOps !== treeOps) {
-    const parenArm = tokens.some((t, i) => (t.upper === 'UNION' || t.upper === 'INTERSECT' || t.upper === 'EXCEPT') && (tokens[i + 1]?.text === '(' || tokens[i + 2]?.text === '('));
+    const parenArm = tokens.some(
+      (t, i) =>
+        (t.upper === 'UNION' || t.upper === 'INTERSECT' || t.upper === 'EXCEPT') &&
+        (tokens[i + 1]?.text === '(' || tokens[i + 2]?.text === '('),
+    );
     return parenArm ? 'parenthesized set-operation arm' : 'set operation';
   }
   if (selects !== treeSelects) return 'subquery';
   // Every `(SELECT` / `(WITH` opens a subquery, a derived table, a CTE body or a
   // parenthesized set-operation arm; the sqlite grammar drops an arm's parentheses.
-  const opened = tokens.filter((t, i) => t.text === '(' && (tokens[i + 1]?.upper === 'SELECT' || tokens[i + 1]?.upper === 'WITH')).length;
+  const opened = tokens.filter(
+    (t, i) => t.text === '(' && (tokens[i + 1]?.upper === 'SELECT' || tokens[i + 1]?.upper === 'WITH'),
+  ).length;
   let nested = query.parens ? 1 : 0;
   walkQueries(query, (q) => {
     nested += q.with?.ctes.length ?? 0;
     if (q.kind === 'setop') nested += q.arms.filter((a) => a.parens).length;
-    else nested += q.from.filter((f) => f.source.kind === 'derived').length + selectExprs(q).flatMap(childQueries).length;
+    else
+      nested += q.from.filter((f) => f.source.kind === 'derived').length + selectExprs(q).flatMap(childQueries).length;
   });
   if (opened !== nested) return 'parenthesized set-operation arm';
   return null;

@@ -124,13 +124,15 @@ class Printer {
 
   private select(s: Select): string {
     let out = this.withClause(s.with) + 'SELECT ';
-    if (s.distinct) out += s.distinct.on ? `DISTINCT ON (${s.distinct.on.map((e) => this.expr(e)).join(', ')}) ` : 'DISTINCT ';
+    if (s.distinct)
+      out += s.distinct.on ? `DISTINCT ON (${s.distinct.on.map((e) => this.expr(e)).join(', ')}) ` : 'DISTINCT ';
     out += s.columns.map((c) => this.expr(c.expr) + (c.alias ? ` AS ${this.id(c.alias)}` : '')).join(', ');
     if (s.from.length) out += ` FROM ${this.from(s.from)}`;
     if (s.where) out += ` WHERE ${this.expr(s.where)}`;
     if (s.groupBy.length) out += ` GROUP BY ${s.groupBy.map((e) => this.expr(e)).join(', ')}`;
     if (s.having) out += ` HAVING ${this.expr(s.having)}`;
-    if (s.windows.length) out += ` WINDOW ${s.windows.map((w) => `${w.name} AS (${this.windowBody(w.spec)})`).join(', ')}`;
+    if (s.windows.length)
+      out += ` WINDOW ${s.windows.map((w) => `${w.name} AS (${this.windowBody(w.spec)})`).join(', ')}`;
     return out + this.tail(s.orderBy, s.limit, s.offset);
   }
 
@@ -220,7 +222,9 @@ class Printer {
       case 'not':
         return `NOT ${this.operand(e.arg, 3, false)}`;
       case 'unary':
-        return e.op.length === 1 ? `${e.op}${this.operand(e.arg, 9, false)}` : `${e.op} ${this.operand(e.arg, 9, false)}`;
+        return e.op.length === 1
+          ? `${e.op}${this.operand(e.arg, 9, false)}`
+          : `${e.op} ${this.operand(e.arg, 9, false)}`;
       case 'in': {
         const rhs = e.query ? this.query(e.query) : (e.values ?? []).map((v) => this.expr(v)).join(', ');
         return `${this.operand(e.arg, 4.5, false)} ${e.not ? 'NOT IN' : 'IN'} (${rhs})`;

@@ -58,7 +58,12 @@ export interface CompareStructureOptions {
 }
 
 /** Layer 2 for one pair. Never throws for user SQL. */
-export function compareStructure(expectedSql: string, actualSql: string, dialect: Dialect, opts: CompareStructureOptions = {}): StructuralComparison {
+export function compareStructure(
+  expectedSql: string,
+  actualSql: string,
+  dialect: Dialect,
+  opts: CompareStructureOptions = {},
+): StructuralComparison {
   const pe = parseSql(expectedSql, dialect);
   const pa = parseSql(actualSql, dialect);
   const ce = pe.ok ? canonicalizeQuery(pe.value.query, dialect) : null;
@@ -101,7 +106,10 @@ export function compareStructure(expectedSql: string, actualSql: string, dialect
     clause_match: clauseMatch,
     clause_weighted_distance: distance.clause_weighted_distance,
     clause_distance: distance,
-    structure_score: structureScore(clauseMatch, base.normalized_sql_match, { weights: opts.weights, matchWeight: opts.matchWeight }),
+    structure_score: structureScore(clauseMatch, base.normalized_sql_match, {
+      weights: opts.weights,
+      matchWeight: opts.matchWeight,
+    }),
   };
 }
 
@@ -109,9 +117,13 @@ export function compareStructure(expectedSql: string, actualSql: string, dialect
  * The structure section once the engine has spoken: a side the engine runs
  * but the parser cannot read is parser_unsupported, not a parse failure.
  */
-export function markParserUnsupported(s: StructuralComparison, sides: { expected: boolean; actual: boolean }): StructuralComparison {
+export function markParserUnsupported(
+  s: StructuralComparison,
+  sides: { expected: boolean; actual: boolean },
+): StructuralComparison {
   if (!sides.expected && !sides.actual) return s;
-  const relabel = (e: ParseFailure | null): ParseFailure | null => (e ? { ...e, code: 'validation.parser_unsupported' } : e);
+  const relabel = (e: ParseFailure | null): ParseFailure | null =>
+    e ? { ...e, code: 'validation.parser_unsupported' } : e;
   const out: StructuralComparison = {
     ...s,
     parser_unsupported_expected: sides.expected,
@@ -122,6 +134,7 @@ export function markParserUnsupported(s: StructuralComparison, sides: { expected
     parse_error_actual: sides.actual ? relabel(s.parse_error_actual) : s.parse_error_actual,
   };
   // Still parse_failure if a side the parser rejected is not one the engine runs.
-  if (out.blocked_reason === 'parse_failure' && out.parse_success_expected && out.parse_success_actual) out.blocked_reason = 'parser_unsupported';
+  if (out.blocked_reason === 'parse_failure' && out.parse_success_expected && out.parse_success_actual)
+    out.blocked_reason = 'parser_unsupported';
   return out;
 }

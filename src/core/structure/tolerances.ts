@@ -11,7 +11,10 @@ import { clauseWeightedDistance, structureScore } from './distance.ts';
 
 function withoutEdits(m: ClauseMatch, clause: keyof ClauseMatch['clauses']): ClauseMatch {
   const c = m.clauses[clause];
-  const clauses = { ...m.clauses, [clause]: { ...c, match: true, divergence: 0, edits: c.edits.filter((e) => e.op === 'keep') } };
+  const clauses = {
+    ...m.clauses,
+    [clause]: { ...c, match: true, divergence: 0, edits: c.edits.filter((e) => e.op === 'keep') },
+  };
   const edits = m.edits.filter((e) => e.clause !== clause);
   return { match: Object.values(clauses).every((x) => x.match), clauses, edits };
 }
@@ -26,14 +29,26 @@ export function tolerate(c: Compared): Tolerated {
   const warnings: Warning[] = [];
   const aLimit = actualFeatures.limit;
   const threshold = c.config.safety_limit_threshold;
-  if (expectedFeatures.limit === null && typeof aLimit === 'number' && aLimit >= threshold && c.tables.actual.rows.length < aLimit) {
+  if (
+    expectedFeatures.limit === null &&
+    typeof aLimit === 'number' &&
+    aLimit >= threshold &&
+    c.tables.actual.rows.length < aLimit
+  ) {
     clauseMatch = withoutEdits(clauseMatch, 'limit_offset');
-    warnings.push({ code: 'safety_limit_tolerated', message: `LIMIT ${aLimit} is a safety guard (≥ ${threshold}, the result is not cut), not a top-k: not counted as a difference.` });
+    warnings.push({
+      code: 'safety_limit_tolerated',
+      message: `LIMIT ${aLimit} is a safety guard (≥ ${threshold}, the result is not cut), not a top-k: not counted as a difference.`,
+    });
   }
   const orderFree = c.comparison.comparison_mode === 'order-insensitive';
   if (orderFree && expectedFeatures.orderBy.length === 0 && actualFeatures.orderBy.length > 0) {
     clauseMatch = withoutEdits(clauseMatch, 'order_by');
-    warnings.push({ code: 'default_order_by_tolerated', message: 'The candidate adds an ORDER BY the question did not ask for: tolerated (row order is not part of this answer).' });
+    warnings.push({
+      code: 'default_order_by_tolerated',
+      message:
+        'The candidate adds an ORDER BY the question did not ask for: tolerated (row order is not part of this answer).',
+    });
   }
   if (clauseMatch === base) return { ...untouched, warnings: [...c.warnings, ...warnings] };
   const score = structureScore(clauseMatch, structure.normalized_sql_match);
@@ -41,7 +56,13 @@ export function tolerate(c: Compared): Tolerated {
   return {
     ...c,
     warnings: [...c.warnings, ...warnings],
-    structure: { ...structure, clause_match: clauseMatch, clause_distance: distance, clause_weighted_distance: distance.clause_weighted_distance, structure_score: score },
+    structure: {
+      ...structure,
+      clause_match: clauseMatch,
+      clause_distance: distance,
+      clause_weighted_distance: distance.clause_weighted_distance,
+      structure_score: score,
+    },
     structureScore: score,
     clauseMatch,
   };

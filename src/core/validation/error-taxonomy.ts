@@ -19,18 +19,33 @@ const RUNTIME_OUT_OF_MEMORY =
 
 const DUCKDB_RULES: Rule[] = [
   [/Expected a single SELECT statement/i, 'statement_rejected'],
-  [/exists in the \w+ extension|extension .* (?:not|could not be) (?:loaded|found|installed)|not available in this build/i, 'engine_unsupported'],
+  [
+    /exists in the \w+ extension|extension .* (?:not|could not be) (?:loaded|found|installed)|not available in this build/i,
+    'engine_unsupported',
+  ],
   // DuckDB's exception type ("Out of Memory Error: could not allocate block of size …", "… failed to allocate data of size …").
   [/^Out of Memory Error: /, 'resource_exhausted'],
   [RUNTIME_OUT_OF_MEMORY, 'resource_exhausted'],
   [/Permission Error|enable_external_access|read[- ]only|lock_configuration|Cannot .* read-only/i, 'permission_error'],
   [/Parser Error|syntax error/i, 'syntax_error'],
-  [/Table with name .* does not exist|Referenced table .* not found|Table .* does not exist|Catalog .* does not exist|Schema with name .* does not exist/i, 'missing_table'],
+  [
+    /Table with name .* does not exist|Referenced table .* not found|Table .* does not exist|Catalog .* does not exist|Schema with name .* does not exist/i,
+    'missing_table',
+  ],
   [/Ambiguous reference|ambiguous/i, 'ambiguous_reference'],
-  [/Referenced column .* not found|does not have a column named|column .* not found|Column with name .* does not exist|Referenced struct field|could not find column/i, 'missing_column'],
-  [/GROUP BY clause or must be part of an aggregate|aggregate function calls cannot be nested|cannot contain aggregates|aggregates are not allowed|aggregate function .* (?:in|inside)|GROUP BY clause cannot contain|window functions are not allowed|must appear in the GROUP BY/i, 'invalid_aggregation'],
+  [
+    /Referenced column .* not found|does not have a column named|column .* not found|Column with name .* does not exist|Referenced struct field|could not find column/i,
+    'missing_column',
+  ],
+  [
+    /GROUP BY clause or must be part of an aggregate|aggregate function calls cannot be nested|cannot contain aggregates|aggregates are not allowed|aggregate function .* (?:in|inside)|GROUP BY clause cannot contain|window functions are not allowed|must appear in the GROUP BY/i,
+    'invalid_aggregation',
+  ],
   [/division by zero|divide by zero/i, 'division_by_zero'],
-  [/Conversion Error|Could not convert|Could not choose a best candidate|No function matches|Cannot compare values|Cannot mix values|type mismatch|Mismatch Type|cannot be cast|Unimplemented type for cast|Type .* does not support/i, 'type_mismatch'],
+  [
+    /Conversion Error|Could not convert|Could not choose a best candidate|No function matches|Cannot compare values|Cannot mix values|type mismatch|Mismatch Type|cannot be cast|Unimplemented type for cast|Type .* does not support/i,
+    'type_mismatch',
+  ],
 ];
 
 const SQLITE_RULES: Rule[] = [
@@ -44,7 +59,10 @@ const SQLITE_RULES: Rule[] = [
   [/no such table|no such view/i, 'missing_table'],
   [/ambiguous column name/i, 'ambiguous_reference'],
   [/no such column|has no column named/i, 'missing_column'],
-  [/misuse of aggregate|aggregate functions are not allowed|misuse of window function|is not an aggregate|a GROUP BY clause is required/i, 'invalid_aggregation'],
+  [
+    /misuse of aggregate|aggregate functions are not allowed|misuse of window function|is not an aggregate|a GROUP BY clause is required/i,
+    'invalid_aggregation',
+  ],
   [/division by zero|divide by zero/i, 'division_by_zero'],
   [/datatype mismatch|type mismatch|cannot (?:store|convert)/i, 'type_mismatch'],
 ];

@@ -15,7 +15,9 @@ import { compareStructure, markParserUnsupported } from '../structure/structure.
 const SYNTAX_CATEGORIES: (ErrorCategory | undefined)[] = ['syntax_error'];
 
 function isParseFailure(outcome: ExecuteOutcome): boolean {
-  return !outcome.ok && (SYNTAX_CATEGORIES.includes(outcome.error.category) || outcome.error.code === 'validation.empty_sql');
+  return (
+    !outcome.ok && (SYNTAX_CATEGORIES.includes(outcome.error.category) || outcome.error.code === 'validation.empty_sql')
+  );
 }
 
 function parsePair(record: CaseRecord): ParsedPair {
@@ -46,8 +48,20 @@ export async function validate(record: CaseRecord): Promise<Validated> {
     expected: request.expected_result ?? (expectedRun?.ok ? expectedRun.value : null),
     actual: request.actual_result ?? (actualRun?.ok ? actualRun.value : null),
   };
-  const validity = validityOf(record, parsed, structure, { expected: expectedRun, actual: actualRun }, tables.expected !== null, tables.actual !== null);
-  const marked = structure ? markParserUnsupported(structure, { expected: validity.parser_unsupported_expected, actual: validity.parser_unsupported_actual }) : null;
+  const validity = validityOf(
+    record,
+    parsed,
+    structure,
+    { expected: expectedRun, actual: actualRun },
+    tables.expected !== null,
+    tables.actual !== null,
+  );
+  const marked = structure
+    ? markParserUnsupported(structure, {
+        expected: validity.parser_unsupported_expected,
+        actual: validity.parser_unsupported_actual,
+      })
+    : null;
   return {
     ...record,
     timings: { ...record.timings, parse: parseMs, execute: executeMs },
@@ -138,11 +152,16 @@ export function blockedBy(v: Validated): Blocked | null {
   if (!validity.parse_success_expected || !validity.parse_success_actual) {
     const side = !validity.parse_success_actual ? 'candidate' : 'reference';
     const error = !validity.parse_success_actual ? validity.execution_error_actual : validity.execution_error_expected;
-    return { reason: 'parse_failure', explanation: `The ${side} SQL does not parse: ${error?.message ?? 'syntax error'}.` };
+    return {
+      reason: 'parse_failure',
+      explanation: `The ${side} SQL does not parse: ${error?.message ?? 'syntax error'}.`,
+    };
   }
   if (!validity.execution_success_expected || !validity.execution_success_actual) {
     const side = !validity.execution_success_actual ? 'candidate' : 'reference';
-    const error = !validity.execution_success_actual ? validity.execution_error_actual : validity.execution_error_expected;
+    const error = !validity.execution_success_actual
+      ? validity.execution_error_actual
+      : validity.execution_error_expected;
     return {
       reason: 'execution_failure',
       explanation: `The ${side} query failed to execute${error?.category ? ` (${error.category})` : ''}: ${asSentence(error?.message ?? 'unknown error')}`,

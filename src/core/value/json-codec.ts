@@ -70,7 +70,8 @@ export function encodeCell(column: Pick<Column, 'kind' | 'children'>, cell: Cell
       if (typeof cell !== 'object' || Array.isArray(cell) || cell instanceof Uint8Array) return encodeOther(cell);
       const out: { [key: string]: JsonValue } = {};
       const fields = new Map((column.children ?? []).map((c) => [c.name, c]));
-      for (const [key, value] of Object.entries(cell)) out[key] = encodeCell(fields.get(key) ?? { kind: 'other' }, value);
+      for (const [key, value] of Object.entries(cell))
+        out[key] = encodeCell(fields.get(key) ?? { kind: 'other' }, value);
       return out;
     }
     case 'other':
@@ -137,7 +138,9 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
         ? value.replace('T', ' ')
         : fail('a timestamp "YYYY-MM-DD HH:MM:SS[.ffffff]"');
     case 'time':
-      return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/.test(value) ? value : fail('a time "HH:MM:SS"');
+      return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/.test(value)
+        ? value
+        : fail('a time "HH:MM:SS"');
     case 'blob': {
       const bytes = typeof value === 'string' ? hexToBytes(value) : null;
       return bytes ?? fail('hex text');
@@ -163,7 +166,8 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
 }
 
 function decodeOther(value: unknown, path: string): Cell {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number')
+    return value;
   if (Array.isArray(value)) return value.map((v, i) => decodeOther(v, `${path}[${i}]`));
   if (typeof value === 'object') {
     const record = value as Record<string, unknown>;
@@ -206,7 +210,8 @@ export function encodeResultTable(table: ResultTable): JsonResultTable {
 
 function columnFromJson(value: unknown, path: string): Column {
   if (typeof value === 'string') return { name: value, engineType: '', kind: 'other' };
-  if (typeof value !== 'object' || value === null) throw new CodecError(path, 'a column must be an object {name, kind}');
+  if (typeof value !== 'object' || value === null)
+    throw new CodecError(path, 'a column must be an object {name, kind}');
   const record = value as Record<string, unknown>;
   if (typeof record.name !== 'string') throw new CodecError(`${path}.name`, 'a column needs a string name');
   if (!isKind(record.kind)) throw new CodecError(`${path}.kind`, `unknown kind ${describe(record.kind)}`);

@@ -46,15 +46,7 @@ export const KINDS = [
 
 export type Kind = (typeof KINDS)[number];
 
-export type Cell =
-  | null
-  | boolean
-  | number
-  | bigint
-  | string
-  | Uint8Array
-  | Cell[]
-  | { [field: string]: Cell };
+export type Cell = null | boolean | number | bigint | string | Uint8Array | Cell[] | { [field: string]: Cell };
 
 export interface Column {
   /** The output name as the engine reports it (duplicates allowed). */

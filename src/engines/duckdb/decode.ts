@@ -81,7 +81,10 @@ function isUnsignedHuge(column: Column | undefined): boolean {
 export function readerFor(data: Data, column?: Column): Reader {
   const valid = validity(data);
   const type = data.type as DataType;
-  const wrap = (read: Reader): Reader => (i) => (valid(i) ? read(i) : null);
+  const wrap =
+    (read: Reader): Reader =>
+    (i) =>
+      valid(i) ? read(i) : null;
   switch (type.typeId) {
     case Type.Null:
       return () => null;

@@ -5,7 +5,13 @@
  * queries go through `send()`, which `cancelSent()` can stop
  * (ENGINE-NOTES "Stopping queries"), so this driver can cancel.
  */
-import { AsyncDuckDB, getPlatformFeatures, PACKAGE_VERSION, VoidLogger, type AsyncDuckDBConnection } from '@duckdb/duckdb-wasm';
+import {
+  AsyncDuckDB,
+  getPlatformFeatures,
+  PACKAGE_VERSION,
+  VoidLogger,
+  type AsyncDuckDBConnection,
+} from '@duckdb/duckdb-wasm';
 import ehWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
 import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
@@ -19,7 +25,12 @@ async function instantiateWithProgress(db: AsyncDuckDB): Promise<void> {
   try {
     await db.instantiate(ehWasmUrl, null, (p) => {
       total = Math.max(total, p.bytesTotal, p.bytesLoaded);
-      post({ kind: 'progress', bytesLoaded: p.bytesLoaded, bytesTotal: p.bytesTotal, elapsedMs: performance.now() - started });
+      post({
+        kind: 'progress',
+        bytesLoaded: p.bytesLoaded,
+        bytesTotal: p.bytesTotal,
+        elapsedMs: performance.now() - started,
+      });
     });
     post({ kind: 'done', bytesTotal: total, elapsedMs: performance.now() - started });
   } finally {
@@ -29,7 +40,8 @@ async function instantiateWithProgress(db: AsyncDuckDB): Promise<void> {
 
 export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
   const features = await getPlatformFeatures();
-  if (!features.wasmExceptions) throw new Error('This browser lacks WebAssembly exception handling, which the DuckDB build needs.');
+  if (!features.wasmExceptions)
+    throw new Error('This browser lacks WebAssembly exception handling, which the DuckDB build needs.');
   // DuckDB's worker, whose wasm download is shared with the service worker's cache (duckdb-eh.worker.ts).
   const worker = new Worker(new URL('./duckdb-eh.worker.ts', import.meta.url), { type: 'module' });
   const db = new AsyncDuckDB(new VoidLogger(), worker);
@@ -65,6 +77,5 @@ export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
       await db.registerFileBuffer(name, bytes);
     },
     tokenize: async (sql) => db.tokenize(sql),
-
   };
 }

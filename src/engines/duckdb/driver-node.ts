@@ -62,6 +62,5 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
       db.registerFileBuffer(name, bytes);
     },
     tokenize: async (sql) => db.tokenize(sql),
-
   };
 }

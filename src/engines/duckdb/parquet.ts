@@ -34,13 +34,19 @@ function planColumn(element: SchemaElement): ColumnPlan | string {
   const name = element.name;
   const ctype = element.converted_type;
   const ltype = element.logical_type?.type;
-  if (element.num_children) return `column "${name}" is nested (lists and structs in Parquet are not supported; flatten it or use CSV)`;
+  if (element.num_children)
+    return `column "${name}" is nested (lists and structs in Parquet are not supported; flatten it or use CSV)`;
   if (ctype === 'DECIMAL' || ltype === 'DECIMAL') {
     const precision = Math.min(element.precision ?? 38, 38);
     const scale = element.scale ?? 0;
-    return { name, sqlType: `DECIMAL(${precision},${scale})`, literal: (v) => decimalFromUnscaled(unscaledOf(v), scale) };
+    return {
+      name,
+      sqlType: `DECIMAL(${precision},${scale})`,
+      literal: (v) => decimalFromUnscaled(unscaledOf(v), scale),
+    };
   }
-  if (ctype === 'DATE' || ltype === 'DATE') return { name, sqlType: 'DATE', literal: (v) => `DATE ${STRING(String(v))}` };
+  if (ctype === 'DATE' || ltype === 'DATE')
+    return { name, sqlType: 'DATE', literal: (v) => `DATE ${STRING(String(v))}` };
   if (ctype === 'TIMESTAMP_MILLIS' || ctype === 'TIMESTAMP_MICROS' || ltype === 'TIMESTAMP' || element.type === 'INT96')
     return { name, sqlType: 'TIMESTAMP', literal: (v) => `TIMESTAMP ${STRING(String(v))}` };
   if (ctype === 'UTF8' || ctype === 'JSON' || ctype === 'ENUM' || ltype === 'STRING' || ltype === 'UUID')
@@ -58,7 +64,8 @@ function planColumn(element: SchemaElement): ColumnPlan | string {
       return {
         name,
         sqlType,
-        literal: (v) => (Number.isFinite(v) ? String(v) : `${STRING(String(v).replace('Infinity', 'inf'))}::${sqlType}`),
+        literal: (v) =>
+          Number.isFinite(v) ? String(v) : `${STRING(String(v).replace('Infinity', 'inf'))}::${sqlType}`,
       };
     }
     case 'BYTE_ARRAY':
@@ -69,7 +76,10 @@ function planColumn(element: SchemaElement): ColumnPlan | string {
   }
 }
 
-export async function parquetToSql(bytes: Uint8Array, tableName: string): Promise<{ ok: true; sql: string } | { ok: false; error: string }> {
+export async function parquetToSql(
+  bytes: Uint8Array,
+  tableName: string,
+): Promise<{ ok: true; sql: string } | { ok: false; error: string }> {
   try {
     const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
     const metadata: FileMetaData = parquetMetadata(file);
@@ -84,7 +94,9 @@ export async function parquetToSql(bytes: Uint8Array, tableName: string): Promis
     const rawMetadata: FileMetaData = {
       ...metadata,
       schema: metadata.schema.map((e) =>
-        e.converted_type === 'DECIMAL' || e.logical_type?.type === 'DECIMAL' ? { ...e, converted_type: undefined, logical_type: undefined } : e,
+        e.converted_type === 'DECIMAL' || e.logical_type?.type === 'DECIMAL'
+          ? { ...e, converted_type: undefined, logical_type: undefined }
+          : e,
       ),
     };
     const rows = (await parquetReadObjects({
@@ -98,15 +110,23 @@ export async function parquetToSql(bytes: Uint8Array, tableName: string): Promis
         timestampFromNanoseconds: (ns: bigint) => timestampFromEpochMicros(ns / 1000n),
       },
     })) as Record<string, unknown>[];
-    const statements = [`CREATE TABLE ${IDENT(tableName)} (${plans.map((p) => `${IDENT(p.name)} ${p.sqlType}`).join(', ')});`];
+    const statements = [
+      `CREATE TABLE ${IDENT(tableName)} (${plans.map((p) => `${IDENT(p.name)} ${p.sqlType}`).join(', ')});`,
+    ];
     for (let start = 0; start < rows.length; start += 500) {
       const values = rows
         .slice(start, start + 500)
-        .map((row) => `(${plans.map((p) => (row[p.name] === null || row[p.name] === undefined ? 'NULL' : p.literal(row[p.name]))).join(', ')})`);
+        .map(
+          (row) =>
+            `(${plans.map((p) => (row[p.name] === null || row[p.name] === undefined ? 'NULL' : p.literal(row[p.name]))).join(', ')})`,
+        );
       statements.push(`INSERT INTO ${IDENT(tableName)} VALUES ${values.join(',\n')};`);
     }
     return { ok: true, sql: statements.join('\n') };
   } catch (thrown) {
-    return { ok: false, error: `not a readable Parquet file (${thrown instanceof Error ? thrown.message : String(thrown)})` };
+    return {
+      ok: false,
+      error: `not a readable Parquet file (${thrown instanceof Error ? thrown.message : String(thrown)})`,
+    };
   }
 }

@@ -11,16 +11,37 @@
  * single-SELECT check (`query('<sql>')`) before they run.
  */
 import type { DataType, RecordBatch, Table } from 'apache-arrow';
-import { DEFAULT_MAX_RESULT_BYTES, type ExecuteOutcome, type ExplainOptions, type FixtureFile, type FixtureInfo, type FixtureSource, type PlanSummary, type TableInfo } from '../../core/engine.ts';
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  type ExecuteOutcome,
+  type ExplainOptions,
+  type FixtureFile,
+  type FixtureInfo,
+  type FixtureSource,
+  type PlanSummary,
+  type TableInfo,
+} from '../../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
 import type { EngineSession, HostExecuteOptions, HostSettings } from '../host-api.ts';
-import { executionError, rejectedByPrecheck, rejectedStatement, tooManyBytes, tooManyRows } from '../execution-errors.ts';
+import {
+  executionError,
+  rejectedByPrecheck,
+  rejectedStatement,
+  tooManyBytes,
+  tooManyRows,
+} from '../execution-errors.ts';
 import { rowBytes } from '../../core/value/size.ts';
 import { arrowCastOf, decodeBatches, decodeTable, duckDbColumn } from './decode.ts';
 import { parquetToSql } from './parquet.ts';
-import { buildCallPolicy, checkCalls, TOKEN_SENTINEL, type CallPolicy, type ScriptTokens } from '../../core/sandbox/calls.ts';
+import {
+  buildCallPolicy,
+  checkCalls,
+  TOKEN_SENTINEL,
+  type CallPolicy,
+  type ScriptTokens,
+} from '../../core/sandbox/calls.ts';
 
 export interface DuckDbDriver {
   /** Drop the current database and open a fresh in-memory one with default settings. */
@@ -83,10 +104,18 @@ export class DuckDbSession implements EngineSession {
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     for (const file of fixture.files) {
       if (file.format === 'sqlite')
-        return fail('fixture.unsupported_format', `${file.fileName} is a SQLite database: load it on the sqlite engine (DuckDB's sqlite extension is not available offline).`, { location: file.fileName });
+        return fail(
+          'fixture.unsupported_format',
+          `${file.fileName} is a SQLite database: load it on the sqlite engine (DuckDB's sqlite extension is not available offline).`,
+          { location: file.fileName },
+        );
     }
     if (fixture.asOf !== undefined && !asOfParts(fixture.asOf))
-      return fail('input.invalid', `as_of "${fixture.asOf}" is not an ISO date or UTC instant (e.g. 2025-12-31T23:59:59Z).`, { location: 'as_of' });
+      return fail(
+        'input.invalid',
+        `as_of "${fixture.asOf}" is not an ISO date or UTC instant (e.g. 2025-12-31T23:59:59Z).`,
+        { location: 'as_of' },
+      );
     try {
       await this.driver.reopen();
       await this.setUp(fixture);
@@ -110,7 +139,9 @@ export class DuckDbSession implements EngineSession {
       };
       return ok(this.fixture);
     } catch (thrown) {
-      return fail('fixture.load_failed', `Could not load fixture "${fixture.name}": ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('fixture.load_failed', `Could not load fixture "${fixture.name}": ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
@@ -139,10 +170,14 @@ export class DuckDbSession implements EngineSession {
       ] as const)
         await q(`CREATE OR REPLACE TEMP MACRO ${name}() AS ${value}`);
       // age(x) measures from the current date: from the frozen one here.
-      await q(`CREATE OR REPLACE TEMP MACRO age(a) AS system.main.age(CAST(${date} AS TIMESTAMP), a), (a, b) AS system.main.age(a, b)`);
+      await q(
+        `CREATE OR REPLACE TEMP MACRO age(a) AS system.main.age(CAST(${date} AS TIMESTAMP), a), (a, b) AS system.main.age(a, b)`,
+      );
     }
     for (const name of BLOCKED_FUNCTIONS)
-      await q(`CREATE OR REPLACE TEMP MACRO ${name}(x) AS error(${SQL_STRING(`${name}() is not allowed in the sandbox`)})`);
+      await q(
+        `CREATE OR REPLACE TEMP MACRO ${name}(x) AS error(${SQL_STRING(`${name}() is not allowed in the sandbox`)})`,
+      );
     const registered: string[] = [];
     for (const file of fixture.files) {
       if (file.format === 'sql' || file.format === 'parquet') continue;
@@ -173,7 +208,10 @@ export class DuckDbSession implements EngineSession {
       sideEffects: r[3] === null ? null : r[3] === 'true',
       body: r[4] === null ? null : String(r[4]),
     }));
-    const views = decodeTable(await this.driver.query('SELECT view_name, sql FROM duckdb_views() WHERE internal'), ['name', 'sql'].map(text)).map((r) => ({
+    const views = decodeTable(
+      await this.driver.query('SELECT view_name, sql FROM duckdb_views() WHERE internal'),
+      ['name', 'sql'].map(text),
+    ).map((r) => ({
       name: String(r[0]),
       sql: String(r[1] ?? ''),
     }));
@@ -182,7 +220,8 @@ export class DuckDbSession implements EngineSession {
 
   /** Refuse a call outside the allow-list, before the engine binds anything (binding a table function can already act). */
   private async refusedCall(sql: string, elapsedMs: () => number): Promise<ExecuteOutcome | null> {
-    if (!this.calls) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    if (!this.calls)
+      return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const verdict = checkCalls(sql, await this.driver.tokenize(sql + TOKEN_SENTINEL), this.calls);
     if (verdict.ok) return null;
     return {
@@ -219,22 +258,30 @@ export class DuckDbSession implements EngineSession {
         return attached.ok ? run('USE fixture') : attached;
       }
       case 'csv':
-        return run(`CREATE TABLE ${IDENT(tableNameFromFile(file.fileName))} AS SELECT * FROM read_csv(${SQL_STRING(registeredAs!)})`);
+        return run(
+          `CREATE TABLE ${IDENT(tableNameFromFile(file.fileName))} AS SELECT * FROM read_csv(${SQL_STRING(registeredAs!)})`,
+        );
       case 'parquet': {
         const converted = await parquetToSql(file.bytes, tableNameFromFile(file.fileName));
-        if (!converted.ok) return fail('fixture.load_failed', `${file.fileName}: ${converted.error}`, { location: file.fileName });
+        if (!converted.ok)
+          return fail('fixture.load_failed', `${file.fileName}: ${converted.error}`, { location: file.fileName });
         return run(converted.sql);
       }
       default:
-        return fail('fixture.unsupported_format', `${file.fileName}: format ${file.format} cannot be loaded on DuckDB.`);
+        return fail(
+          'fixture.unsupported_format',
+          `${file.fileName}: format ${file.format} cannot be loaded on DuckDB.`,
+        );
     }
   }
 
   private async tables(): Promise<TableInfo[]> {
     const list = await this.driver.query(
-      "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND NOT temporary ORDER BY table_name",
+      'SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND NOT temporary ORDER BY table_name',
     );
-    const names = decodeTable(list, [{ name: 'table_name', engineType: 'VARCHAR', kind: 'text' }]).map((r) => String(r[0]));
+    const names = decodeTable(list, [{ name: 'table_name', engineType: 'VARCHAR', kind: 'text' }]).map((r) =>
+      String(r[0]),
+    );
     const out: TableInfo[] = [];
     for (const name of names) {
       const described = await this.driver.query(`DESCRIBE ${IDENT(name)}`);
@@ -261,7 +308,9 @@ export class DuckDbSession implements EngineSession {
       }
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
-      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
@@ -269,7 +318,9 @@ export class DuckDbSession implements EngineSession {
     const read = async (sql: string) => {
       const table = await this.driver.query(sql);
       const columns = table.schema.fields.map((f) => ({ name: f.name, engineType: 'VARCHAR', kind: 'text' as const }));
-      return decodeTable(table, columns).map((r) => r.join('=')).join('\n');
+      return decodeTable(table, columns)
+        .map((r) => r.join('='))
+        .join('\n');
     };
     try {
       return ok({
@@ -283,7 +334,9 @@ export class DuckDbSession implements EngineSession {
         prepared: await read('SELECT name FROM duckdb_prepared_statements() ORDER BY name'),
       });
     } catch (thrown) {
-      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
@@ -302,7 +355,9 @@ export class DuckDbSession implements EngineSession {
   private projection(columns: Column[], source: string): string {
     const casts = columns.map((c) => arrowCastOf(c.engineType));
     if (casts.every((cast) => cast === null)) return source;
-    const list = columns.map((c, i) => (casts[i] ? `CAST(#${i + 1} AS ${casts[i]}) AS ${IDENT(c.name)}` : `#${i + 1}`)).join(', ');
+    const list = columns
+      .map((c, i) => (casts[i] ? `CAST(#${i + 1} AS ${casts[i]}) AS ${IDENT(c.name)}` : `#${i + 1}`))
+      .join(', ');
     return `SELECT ${list} FROM (${source})`;
   }
 
@@ -322,9 +377,17 @@ export class DuckDbSession implements EngineSession {
         { name: 'explain_value', engineType: 'VARCHAR', kind: 'text' },
       ]);
       const text = rows.map((r) => String(r[1] ?? '')).join('\n');
-      const operators = [...text.matchAll(/│\s*([A-Z][A-Z_]{2,})\s*│/g)].map((m) => m[1]!).filter((op) => !/^(PROJECTIONS?|CARDINALITY|ESTIMATED|QUERY|EXPLAIN|ANALYZE|TOTAL)$/.test(op));
+      const operators = [...text.matchAll(/│\s*([A-Z][A-Z_]{2,})\s*│/g)]
+        .map((m) => m[1]!)
+        .filter((op) => !/^(PROJECTIONS?|CARDINALITY|ESTIMATED|QUERY|EXPLAIN|ANALYZE|TOTAL)$/.test(op));
       const cardinalities = planCardinalities(text);
-      return ok({ operators, text, ...(cardinalities.length ? { cardinalities, cardinality_source: analyze ? ('analyze' as const) : ('estimate' as const) } : {}) });
+      return ok({
+        operators,
+        text,
+        ...(cardinalities.length
+          ? { cardinalities, cardinality_source: analyze ? ('analyze' as const) : ('estimate' as const) }
+          : {}),
+      });
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }
@@ -333,7 +396,8 @@ export class DuckDbSession implements EngineSession {
   async execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
-    if (!this.fixture) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    if (!this.fixture)
+      return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const pre = rejectedByPrecheck(sql);
     if (pre) return pre;
     const refused = await this.refusedCall(sql, elapsed);
@@ -364,7 +428,9 @@ export class DuckDbSession implements EngineSession {
         for (let i = first; i < rows.length; i++) bytes += rowBytes(rows[i]!);
         if (rows.length > options.maxRows || bytes > budget) {
           await this.driver.cancel();
-          return rows.length > options.maxRows ? tooManyRows(options.maxRows, elapsed()) : tooManyBytes(budget, rows.length, elapsed());
+          return rows.length > options.maxRows
+            ? tooManyRows(options.maxRows, elapsed())
+            : tooManyBytes(budget, rows.length, elapsed());
         }
       }
       const finalColumns = columns.map((c, i) => ({ ...c, name: streamed.fields[i]?.name ?? c.name }));
@@ -388,7 +454,8 @@ export function planCardinalities(text: string): { operator: string; rows: numbe
     for (const [start, box] of [...open]) {
       if (line[start] === '└') {
         open.delete(start);
-        if (box.operator && box.rows !== null && box.operator !== 'EXPLAIN_ANALYZE') out.push({ operator: box.operator, rows: box.rows });
+        if (box.operator && box.rows !== null && box.operator !== 'EXPLAIN_ANALYZE')
+          out.push({ operator: box.operator, rows: box.rows });
         continue;
       }
       const cell = line.slice(start + 1, box.end).trim();

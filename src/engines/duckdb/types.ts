@@ -21,7 +21,8 @@ export interface DuckDbType {
 }
 
 /** Scalar types whose Arrow form is lossy or unreadable here: cast to VARCHAR before Arrow. */
-const TEXT_SCALARS = /^(INTERVAL|TIMESTAMP_NS|TIME_NS|TIMESTAMP WITH TIME ZONE_NS|TIME WITH TIME ZONE|TIMETZ|UUID|BIT|BITSTRING|ENUM|JSON|VARINT|BIGNUM|GEOMETRY)$/;
+const TEXT_SCALARS =
+  /^(INTERVAL|TIMESTAMP_NS|TIME_NS|TIMESTAMP WITH TIME ZONE_NS|TIME WITH TIME ZONE|TIMETZ|UUID|BIT|BITSTRING|ENUM|JSON|VARINT|BIGNUM|GEOMETRY)$/;
 
 class Parser {
   private at = 0;
@@ -133,7 +134,13 @@ class Parser {
       const text = this.src.slice(start, this.at).trim();
       if (inside === '') node = { text, shape: 'list', base: 'LIST', children: [{ name: 'element', type: element }] };
       else if (/^\d+$/.test(inside))
-        node = { text, shape: 'array', base: 'ARRAY', children: [{ name: 'element', type: element }], size: Number(inside) };
+        node = {
+          text,
+          shape: 'array',
+          base: 'ARRAY',
+          children: [{ name: 'element', type: element }],
+          size: Number(inside),
+        };
       else this.fail();
     }
     return node;
@@ -183,7 +190,8 @@ export function arrowSafeType(type: DuckDbType): string {
   }
 }
 
-const INTEGER_BASES = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|INT1|INT2|INT4|INT8|INT16|INT|LONG|SHORT)$/;
+const INTEGER_BASES =
+  /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|INT1|INT2|INT4|INT8|INT16|INT|LONG|SHORT)$/;
 
 /** The portable kind of a type node; parts cast to VARCHAR are `interval` (INTERVAL) or `other`. */
 export function kindOfType(type: DuckDbType): Kind {

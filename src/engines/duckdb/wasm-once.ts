@@ -41,6 +41,8 @@ export function fetchWasmOnceIn(scope: typeof globalThis, wasmUrl: string): void
   const wasmHref = new URL(wasmUrl, scope.location.href).href;
   scope.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const href = new URL(input instanceof Request ? input.url : String(input), scope.location.href).href;
-    return href === wasmHref && (init?.method ?? (input instanceof Request ? input.method : 'GET')) === 'GET' ? fetchWasmOnce(href, (u) => network(u, { credentials: 'same-origin' })) : network(input, init);
+    return href === wasmHref && (init?.method ?? (input instanceof Request ? input.method : 'GET')) === 'GET'
+      ? fetchWasmOnce(href, (u) => network(u, { credentials: 'same-origin' }))
+      : network(input, init);
   };
 }

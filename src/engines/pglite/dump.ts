@@ -61,7 +61,9 @@ export function scriptOfDump(text: string): ScriptPart[] {
       };
       for (i++; i < lines.length && lines[i] !== '\\.'; i++) {
         if (rows.length === 0) rowsLine = i + 1;
-        const values = lines[i]!.split('\t').map(copyField).map((v) => (v === null ? 'NULL' : LITERAL(v)));
+        const values = lines[i]!.split('\t')
+          .map(copyField)
+          .map((v) => (v === null ? 'NULL' : LITERAL(v)));
         rows.push(`(${values.join(', ')})`);
         if (rows.length >= ROWS_PER_INSERT) emit();
       }
@@ -106,10 +108,13 @@ export function scriptOfCsv(fileName: string, text: string): { parts: ScriptPart
   if (!header) return { error: `${fileName}: the file is empty (a header row is needed).` };
   const names = header.cells;
   const bad = rows.find((r) => r.cells.length !== names.length);
-  if (bad) return { error: `${fileName}:${bad.line}: ${bad.cells.length} fields where the header has ${names.length}.` };
+  if (bad)
+    return { error: `${fileName}:${bad.line}: ${bad.cells.length} fields where the header has ${names.length}.` };
   const types = names.map((_, c) => csvType(rows.map((r) => r.cells[c]!)));
   const table = IDENT(tableNameOfFile(fileName));
-  const parts: ScriptPart[] = [{ sql: `CREATE TABLE ${table} (${names.map((n, c) => `${IDENT(n)} ${types[c]}`).join(', ')});`, line: 1 }];
+  const parts: ScriptPart[] = [
+    { sql: `CREATE TABLE ${table} (${names.map((n, c) => `${IDENT(n)} ${types[c]}`).join(', ')});`, line: 1 },
+  ];
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
     const chunk = rows.slice(start, start + ROWS_PER_INSERT);
     const values = chunk.map((r) => `(${r.cells.map((v) => (v === '' ? 'NULL' : LITERAL(v))).join(', ')})`);

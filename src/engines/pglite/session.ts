@@ -19,7 +19,14 @@
  * The session's TimeZone is UTC (stated in the version text). The frozen
  * clock: see `ClockPolicy`.
  */
-import type { ExecuteOutcome, ExplainOptions, FixtureInfo, FixtureSource, PlanSummary, TableInfo } from '../../core/engine.ts';
+import type {
+  ExecuteOutcome,
+  ExplainOptions,
+  FixtureInfo,
+  FixtureSource,
+  PlanSummary,
+  TableInfo,
+} from '../../core/engine.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { tokenize } from '../../core/sql/lexer.ts';
@@ -40,22 +47,56 @@ export const READER_ROLE = 'sql_verdict_reader';
  * or `*` matches a family). Nothing here is a read of the fixture.
  */
 export const DENIED_FUNCTIONS = [
-  'set_config', 'pg_sleep', 'pg_sleep_for', 'pg_sleep_until',
-  'pg_advisory_*', 'pg_try_advisory_*',
-  'lo_*', 'loread', 'lowrite',
-  'pg_read_file', 'pg_read_binary_file', 'pg_ls_*', 'pg_stat_file', 'pg_file_*',
-  'dblink*', 'pg_notify',
-  'pg_terminate_backend', 'pg_cancel_backend', 'pg_reload_conf', 'pg_rotate_logfile', 'pg_promote',
-  'query_to_xml*', 'cursor_to_xml*', 'table_to_xml*', 'schema_to_xml*', 'database_to_xml*',
-  'nextval', 'setval', 'currval', 'lastval',
-  'txid_current', 'txid_current_if_assigned', 'pg_current_xact_id', 'pg_current_xact_id_if_assigned',
-  'pg_export_snapshot', 'pg_log_backend_memory_contexts', 'pg_logical_emit_message',
-  'pg_create_restore_point', 'pg_switch_wal', 'pg_backup_start', 'pg_backup_stop',
-  'pg_replication_origin_*', 'pg_create_physical_replication_slot', 'pg_create_logical_replication_slot', 'pg_drop_replication_slot',
+  'set_config',
+  'pg_sleep',
+  'pg_sleep_for',
+  'pg_sleep_until',
+  'pg_advisory_*',
+  'pg_try_advisory_*',
+  'lo_*',
+  'loread',
+  'lowrite',
+  'pg_read_file',
+  'pg_read_binary_file',
+  'pg_ls_*',
+  'pg_stat_file',
+  'pg_file_*',
+  'dblink*',
+  'pg_notify',
+  'pg_terminate_backend',
+  'pg_cancel_backend',
+  'pg_reload_conf',
+  'pg_rotate_logfile',
+  'pg_promote',
+  'query_to_xml*',
+  'cursor_to_xml*',
+  'table_to_xml*',
+  'schema_to_xml*',
+  'database_to_xml*',
+  'nextval',
+  'setval',
+  'currval',
+  'lastval',
+  'txid_current',
+  'txid_current_if_assigned',
+  'pg_current_xact_id',
+  'pg_current_xact_id_if_assigned',
+  'pg_export_snapshot',
+  'pg_log_backend_memory_contexts',
+  'pg_logical_emit_message',
+  'pg_create_restore_point',
+  'pg_switch_wal',
+  'pg_backup_start',
+  'pg_backup_stop',
+  'pg_replication_origin_*',
+  'pg_create_physical_replication_slot',
+  'pg_create_logical_replication_slot',
+  'pg_drop_replication_slot',
   // ts_stat runs the query text it is given: names inside it would hide from the check by name.
   'ts_stat',
   // The real time of the server's start and configuration load: not frozen with the clock.
-  'pg_postmaster_start_time', 'pg_conf_load_time',
+  'pg_postmaster_start_time',
+  'pg_conf_load_time',
 ];
 
 function denied(name: string): boolean {
@@ -64,12 +105,38 @@ function denied(name: string): boolean {
 }
 
 /** PostgreSQL statements the shared pre-check does not know by their first keyword. */
-const PG_REJECTED_KINDS = new Set(['do', 'listen', 'notify', 'unlisten', 'lock', 'discard', 'fetch', 'move', 'close', 'declare', 'cluster', 'refresh', 'security', 'reassign', 'import', 'show']);
+const PG_REJECTED_KINDS = new Set([
+  'do',
+  'listen',
+  'notify',
+  'unlisten',
+  'lock',
+  'discard',
+  'fetch',
+  'move',
+  'close',
+  'declare',
+  'cluster',
+  'refresh',
+  'security',
+  'reassign',
+  'import',
+  'show',
+]);
 
 /** Clock functions and keywords; on a server they cannot be frozen, so a fixture with an as-of instant refuses them there. */
 const CLOCK_WORDS = new Set([
-  'now', 'current_date', 'current_timestamp', 'current_time', 'localtime', 'localtimestamp',
-  'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'timeofday', 'age',
+  'now',
+  'current_date',
+  'current_timestamp',
+  'current_time',
+  'localtime',
+  'localtimestamp',
+  'clock_timestamp',
+  'statement_timestamp',
+  'transaction_timestamp',
+  'timeofday',
+  'age',
 ]);
 
 /**
@@ -95,7 +162,8 @@ function asOfMs(asOf: string): number {
   return Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(asOf) ? `${asOf}T00:00:00Z` : asOf);
 }
 
-const SESSION_SETTINGS = "SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1; SET bytea_output = 'hex'";
+const SESSION_SETTINGS =
+  "SET TIME ZONE 'UTC'; SET DateStyle = 'ISO, YMD'; SET IntervalStyle = 'postgres'; SET extra_float_digits = 1; SET bytea_output = 'hex'";
 
 export class PgSession implements EngineSession {
   private loaded: FixtureInfo | null = null;
@@ -134,21 +202,31 @@ export class PgSession implements EngineSession {
     await this.driver.exec('ROLLBACK').catch(() => undefined);
     await this.driver.exec('RESET ROLE; RESET ALL');
     const schemas = this.options.ownsDatabase
-      ? (await this.rows("SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname !~ '^pg_' AND nspname <> 'information_schema'")).map((r) => String(r[0]))
+      ? (
+          await this.rows(
+            "SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname !~ '^pg_' AND nspname <> 'information_schema'",
+          )
+        ).map((r) => String(r[0]))
       : [this.options.schema];
     for (const schema of schemas) await this.driver.exec(`DROP SCHEMA IF EXISTS ${IDENT(schema)} CASCADE`);
-    await this.driver.exec(`CREATE SCHEMA ${IDENT(this.options.schema)}; SET search_path = ${IDENT(this.options.schema)}`);
+    await this.driver.exec(
+      `CREATE SCHEMA ${IDENT(this.options.schema)}; SET search_path = ${IDENT(this.options.schema)}`,
+    );
   }
 
   /** Once per database: the reader role, and EXECUTE taken back from PUBLIC on the denied functions. */
   private async harden(): Promise<void> {
     if (this.hardened) return;
     const exists = await this.rows(`SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = ${LITERAL(READER_ROLE)}`);
-    if (exists.length === 0) await this.driver.exec(`CREATE ROLE ${IDENT(READER_ROLE)} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`);
+    if (exists.length === 0)
+      await this.driver.exec(`CREATE ROLE ${IDENT(READER_ROLE)} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`);
     const functions = await this.rows('SELECT p.oid::regprocedure::text, p.proname::text FROM pg_catalog.pg_proc p');
-    const revoke = functions.filter((r) => denied(String(r[1]))).map((r) => `REVOKE EXECUTE ON FUNCTION ${String(r[0])} FROM PUBLIC;`);
+    const revoke = functions
+      .filter((r) => denied(String(r[1])))
+      .map((r) => `REVOKE EXECUTE ON FUNCTION ${String(r[0])} FROM PUBLIC;`);
     // On a server whose owner is not a superuser the REVOKE may be refused: the by-name refusal still holds.
-    for (let i = 0; i < revoke.length; i += 50) await this.driver.exec(revoke.slice(i, i + 50).join('\n')).catch(() => undefined);
+    for (let i = 0; i < revoke.length; i += 50)
+      await this.driver.exec(revoke.slice(i, i + 50).join('\n')).catch(() => undefined);
     this.hardened = true;
   }
 
@@ -158,9 +236,17 @@ export class PgSession implements EngineSession {
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     const unsupported = fixture.files.find((f) => f.format !== 'sql' && f.format !== 'csv');
     if (unsupported)
-      return fail('fixture.unsupported_format', `${unsupported.fileName} (${unsupported.format}) cannot be loaded on the ${this.options.engine} engine: use a PostgreSQL .sql dump (pg_dump plain format) or CSV.`, { location: unsupported.fileName });
+      return fail(
+        'fixture.unsupported_format',
+        `${unsupported.fileName} (${unsupported.format}) cannot be loaded on the ${this.options.engine} engine: use a PostgreSQL .sql dump (pg_dump plain format) or CSV.`,
+        { location: unsupported.fileName },
+      );
     if (fixture.asOf !== undefined && Number.isNaN(asOfMs(fixture.asOf)))
-      return fail('input.invalid', `as_of "${fixture.asOf}" is not an ISO date or instant (e.g. 2025-12-31T23:59:59Z).`, { location: 'as_of' });
+      return fail(
+        'input.invalid',
+        `as_of "${fixture.asOf}" is not an ISO date or instant (e.g. 2025-12-31T23:59:59Z).`,
+        { location: 'as_of' },
+      );
     this.freeze(fixture.asOf);
     this.asOf = fixture.asOf;
     try {
@@ -179,7 +265,10 @@ export class PgSession implements EngineSession {
             await this.driver.exec(part.sql);
           } catch (thrown) {
             const where = `${file.fileName}:${part.line + lineOffsetOf(thrown, part.sql)}`;
-            return fail('fixture.load_failed', `${where}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: where });
+            return fail('fixture.load_failed', `${where}: ${messageOf(thrown)}`, {
+              raw: messageOf(thrown),
+              location: where,
+            });
           }
         }
       }
@@ -202,20 +291,30 @@ export class PgSession implements EngineSession {
       };
       return ok(this.loaded);
     } catch (thrown) {
-      return fail('fixture.load_failed', `Could not load fixture "${fixture.name}": ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('fixture.load_failed', `Could not load fixture "${fixture.name}": ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
   /** SELECT on the fixture's tables and views, USAGE on their schemas, and nothing else, for the reader. */
   private async grantReads(): Promise<void> {
     const schemas = (await this.userSchemas()).map(IDENT);
-    const statements = schemas.flatMap((s) => [`REVOKE CREATE ON SCHEMA ${s} FROM PUBLIC`, `GRANT USAGE ON SCHEMA ${s} TO ${IDENT(READER_ROLE)}`, `GRANT SELECT ON ALL TABLES IN SCHEMA ${s} TO ${IDENT(READER_ROLE)}`]);
+    const statements = schemas.flatMap((s) => [
+      `REVOKE CREATE ON SCHEMA ${s} FROM PUBLIC`,
+      `GRANT USAGE ON SCHEMA ${s} TO ${IDENT(READER_ROLE)}`,
+      `GRANT SELECT ON ALL TABLES IN SCHEMA ${s} TO ${IDENT(READER_ROLE)}`,
+    ]);
     if (statements.length) await this.driver.exec(statements.join(';\n'));
   }
 
   private async userSchemas(): Promise<string[]> {
     if (!this.options.ownsDatabase) return [this.options.schema];
-    return (await this.rows("SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname !~ '^pg_' AND nspname <> 'information_schema' ORDER BY 1")).map((r) => String(r[0]));
+    return (
+      await this.rows(
+        "SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname !~ '^pg_' AND nspname <> 'information_schema' ORDER BY 1",
+      )
+    ).map((r) => String(r[0]));
   }
 
   /** Fixture tables, named as a query names them: bare in the fixture schema, schema-qualified elsewhere. */
@@ -224,7 +323,11 @@ export class PgSession implements EngineSession {
     const rows = await this.rows(
       `SELECT n.nspname::text, c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE c.relkind IN ('r', 'p') AND n.nspname IN (${schemas.map(LITERAL).join(', ')}) ORDER BY 1, 2`,
     );
-    return rows.map(([schema, name]) => ({ schema: String(schema), name: String(name), display: schema === this.options.schema ? String(name) : `${String(schema)}.${String(name)}` }));
+    return rows.map(([schema, name]) => ({
+      schema: String(schema),
+      name: String(name),
+      display: schema === this.options.schema ? String(name) : `${String(schema)}.${String(name)}`,
+    }));
   }
 
   private async tables(): Promise<TableInfo[]> {
@@ -234,17 +337,28 @@ export class PgSession implements EngineSession {
         `SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a WHERE a.attrelid = ${LITERAL(`${IDENT(t.schema)}.${IDENT(t.name)}`)}::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
       );
       const count = await this.rows(`SELECT count(*) FROM ${IDENT(t.schema)}.${IDENT(t.name)}`);
-      out.push({ name: t.display, columns: columns.map(([n, type]) => ({ name: String(n), engineType: String(type) })), rowCount: Number(count[0]![0]) });
+      out.push({
+        name: t.display,
+        columns: columns.map(([n, type]) => ({ name: String(n), engineType: String(type) })),
+        rowCount: Number(count[0]![0]),
+      });
     }
     return out;
   }
 
-  private decode(result: { fields: { name: string; oid: number }[]; rows: (string | null)[][] }): { columns: Column[]; rows: ReturnType<typeof cellOf>[][] } {
+  private decode(result: { fields: { name: string; oid: number }[]; rows: (string | null)[][] }): {
+    columns: Column[];
+    rows: ReturnType<typeof cellOf>[][];
+  } {
     const columns = result.fields.map((f) => columnOf(f.name, f.oid, this.catalog));
     const rows = result.rows.map((row) => row.map((text, i) => cellOf(columns[i]!, text)));
     columns.forEach((column, i) => {
       if (column.kind !== 'list') return;
-      const shaped = shapeArrayColumn(column, rows.map((r) => r[i]!), result.rows.map((r) => r[i]!));
+      const shaped = shapeArrayColumn(
+        column,
+        rows.map((r) => r[i]!),
+        result.rows.map((r) => r[i]!),
+      );
       columns[i] = shaped.column;
       shaped.cells.forEach((cell, r) => (rows[r]![i] = cell));
     });
@@ -260,17 +374,25 @@ export class PgSession implements EngineSession {
       }
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
-      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
   async sandboxState(): Promise<Outcome<Record<string, string>>> {
     try {
-      const settings = await this.rows("SELECT name::text || '=' || setting FROM pg_catalog.pg_settings WHERE source NOT IN ('default', 'override') ORDER BY 1");
+      const settings = await this.rows(
+        "SELECT name::text || '=' || setting FROM pg_catalog.pg_settings WHERE source NOT IN ('default', 'override') ORDER BY 1",
+      );
       const roles = await this.rows('SELECT current_user::text, session_user::text');
-      const locks = await this.rows("SELECT locktype || ':' || coalesce(objid::text, '') FROM pg_catalog.pg_locks WHERE locktype = 'advisory' ORDER BY 1");
+      const locks = await this.rows(
+        "SELECT locktype || ':' || coalesce(objid::text, '') FROM pg_catalog.pg_locks WHERE locktype = 'advisory' ORDER BY 1",
+      );
       const largeObjects = await this.rows('SELECT count(*)::text FROM pg_catalog.pg_largeobject_metadata');
-      const temp = await this.rows("SELECT n.nspname::text || '.' || c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname ~ '^pg_temp' ORDER BY 1");
+      const temp = await this.rows(
+        "SELECT n.nspname::text || '.' || c.relname::text FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname ~ '^pg_temp' ORDER BY 1",
+      );
       const listening = await this.rows('SELECT pg_catalog.pg_listening_channels()::text');
       const prepared = await this.rows('SELECT name::text FROM pg_catalog.pg_prepared_statements ORDER BY 1');
       const join = (rows: (string | null)[][]) => rows.map((r) => r.join('|')).join('\n');
@@ -284,7 +406,9 @@ export class PgSession implements EngineSession {
         prepared: join(prepared),
       });
     } catch (thrown) {
-      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
@@ -296,13 +420,25 @@ export class PgSession implements EngineSession {
     if (kind.allowed && PG_REJECTED_KINDS.has(kind.kind))
       return {
         ok: false,
-        error: { code: 'sandbox.statement_rejected', category: 'statement_rejected', statement_kind: kind.kind, message: `${kind.kind.toUpperCase()} is not allowed: only a single read query runs in the sandbox.`, elapsedMs: 0 },
+        error: {
+          code: 'sandbox.statement_rejected',
+          category: 'statement_rejected',
+          statement_kind: kind.kind,
+          message: `${kind.kind.toUpperCase()} is not allowed: only a single read query runs in the sandbox.`,
+          elapsedMs: 0,
+        },
       };
     // U&"\0073et_config": a Unicode-escaped name would hide from the check by name.
     if (/\bU&\s*["']/i.test(sql))
       return {
         ok: false,
-        error: { code: 'sandbox.statement_rejected', category: 'statement_rejected', statement_kind: 'invalid_text', message: 'Unicode-escaped names and strings (U&"…") are not allowed in the sandbox.', elapsedMs: 0 },
+        error: {
+          code: 'sandbox.statement_rejected',
+          category: 'statement_rejected',
+          statement_kind: 'invalid_text',
+          message: 'Unicode-escaped names and strings (U&"…") are not allowed in the sandbox.',
+          elapsedMs: 0,
+        },
       };
     const tokens = tokenize(sql);
     for (let i = 0; i < tokens.length; i++) {
@@ -314,9 +450,24 @@ export class PgSession implements EngineSession {
       if (called && denied(name))
         return {
           ok: false,
-          error: { code: 'sandbox.statement_rejected', category: 'statement_rejected', statement_kind: 'function_call', message: `${name}() is not allowed in the sandbox.`, elapsedMs: 0 },
+          error: {
+            code: 'sandbox.statement_rejected',
+            category: 'statement_rejected',
+            statement_kind: 'function_call',
+            message: `${name}() is not allowed in the sandbox.`,
+            elapsedMs: 0,
+          },
         };
-      if (this.options.clock.kind === 'refuse' && this.asOf !== undefined && CLOCK_WORDS.has(name.toLowerCase()) && (called || (['current_date', 'current_timestamp', 'current_time', 'localtime', 'localtimestamp'].includes(name.toLowerCase()) && tokens[i - 1]?.raw !== '.')))
+      if (
+        this.options.clock.kind === 'refuse' &&
+        this.asOf !== undefined &&
+        CLOCK_WORDS.has(name.toLowerCase()) &&
+        (called ||
+          (['current_date', 'current_timestamp', 'current_time', 'localtime', 'localtimestamp'].includes(
+            name.toLowerCase(),
+          ) &&
+            tokens[i - 1]?.raw !== '.'))
+      )
         return {
           ok: false,
           error: {
@@ -332,7 +483,10 @@ export class PgSession implements EngineSession {
 
   /** BEGIN READ ONLY as the reader; `run` inside; always ROLLBACK. */
   private async inReadOnly<T>(run: () => Promise<T>, timeoutMs?: number): Promise<T> {
-    const timeout = timeoutMs !== undefined && this.options.engine === 'postgres' ? `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}` : '';
+    const timeout =
+      timeoutMs !== undefined && this.options.engine === 'postgres'
+        ? `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`
+        : '';
     await this.driver.exec(`BEGIN READ ONLY; SET LOCAL ROLE ${IDENT(READER_ROLE)}${timeout}`);
     try {
       return await run();
@@ -344,22 +498,33 @@ export class PgSession implements EngineSession {
   async execute(sql: string, options: HostExecuteOptions): Promise<ExecuteOutcome> {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
-    if (!this.loaded) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    if (!this.loaded)
+      return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const refused = this.gate(sql);
     if (refused) return refused;
     try {
-      const result = await this.inReadOnly(() => this.driver.query(sql), (options as HostExecuteOptions & { timeoutMs?: number }).timeoutMs);
-      if (result.command !== 'SELECT') return rejectedStatement(sql, `the statement is ${result.command}, not a query`, elapsed());
+      const result = await this.inReadOnly(
+        () => this.driver.query(sql),
+        (options as HostExecuteOptions & { timeoutMs?: number }).timeoutMs,
+      );
+      if (result.command !== 'SELECT')
+        return rejectedStatement(sql, `the statement is ${result.command}, not a query`, elapsed());
       if (result.rows.length > options.maxRows)
         return {
           ok: false,
-          error: { code: 'sandbox.resource_exhausted', category: 'resource_exhausted', message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`, elapsedMs: elapsed() },
+          error: {
+            code: 'sandbox.resource_exhausted',
+            category: 'resource_exhausted',
+            message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
+            elapsedMs: elapsed(),
+          },
         };
       const decoded = this.decode(result);
       return { ok: true, value: { ...decoded, elapsedMs: elapsed() } };
     } catch (thrown) {
       const state = sqlStateOf(thrown);
-      if (state === '42601' && /cannot insert multiple commands/i.test(messageOf(thrown))) return rejectedStatement(sql, messageOf(thrown), elapsed());
+      if (state === '42601' && /cannot insert multiple commands/i.test(messageOf(thrown)))
+        return rejectedStatement(sql, messageOf(thrown), elapsed());
       return pgExecutionError(state, messageOf(thrown), elapsed());
     }
   }
@@ -370,7 +535,9 @@ export class PgSession implements EngineSession {
     if (refused && !refused.ok) return { ok: false, error: refused.error };
     try {
       // EXPLAIN ANALYZE runs the query: as the reader, read-only, rolled back — the same walls as execute.
-      const result = await this.inReadOnly(() => this.driver.query(`EXPLAIN (FORMAT JSON${options.analyze ? ', ANALYZE' : ''}) ${sql.replace(/;\s*$/, '')}`));
+      const result = await this.inReadOnly(() =>
+        this.driver.query(`EXPLAIN (FORMAT JSON${options.analyze ? ', ANALYZE' : ''}) ${sql.replace(/;\s*$/, '')}`),
+      );
       const text = String(result.rows[0]?.[0] ?? '[]');
       const plan = JSON.parse(text) as { Plan: PlanNode }[];
       const operators: string[] = [];

@@ -22,19 +22,33 @@ export interface PgType {
 export type TypeCatalog = Map<number, PgType>;
 
 /** The catalog query both engines run once per session. */
-export const TYPE_CATALOG_SQL = 'SELECT oid::int4, format_type(oid, NULL), typelem::int4, typcategory::text FROM pg_catalog.pg_type';
+export const TYPE_CATALOG_SQL =
+  'SELECT oid::int4, format_type(oid, NULL), typelem::int4, typcategory::text FROM pg_catalog.pg_type';
 
 export function typeCatalogOf(rows: (string | null)[][]): TypeCatalog {
   const catalog: TypeCatalog = new Map();
-  for (const [oid, name, elem, category] of rows) catalog.set(Number(oid), { oid: Number(oid), name: String(name), elem: Number(elem), category: String(category) });
+  for (const [oid, name, elem, category] of rows)
+    catalog.set(Number(oid), { oid: Number(oid), name: String(name), elem: Number(elem), category: String(category) });
   return catalog;
 }
 
 const SCALAR_KINDS: Record<string, Kind> = {
-  smallint: 'integer', integer: 'integer', bigint: 'integer', oid: 'integer', xid: 'integer', cid: 'integer',
+  smallint: 'integer',
+  integer: 'integer',
+  bigint: 'integer',
+  oid: 'integer',
+  xid: 'integer',
+  cid: 'integer',
   numeric: 'decimal',
-  real: 'float', 'double precision': 'float',
-  text: 'text', 'character varying': 'text', character: 'text', name: 'text', '"char"': 'text', unknown: 'text', citext: 'text',
+  real: 'float',
+  'double precision': 'float',
+  text: 'text',
+  'character varying': 'text',
+  character: 'text',
+  name: 'text',
+  '"char"': 'text',
+  unknown: 'text',
+  citext: 'text',
   boolean: 'boolean',
   date: 'date',
   'timestamp without time zone': 'timestamp',
@@ -165,7 +179,8 @@ export function parseArray(text: string, element: Column): Cell {
 /** How deep a decoded array value nests (0: no non-empty value tells). */
 function depthOf(cell: Cell): number {
   if (!Array.isArray(cell)) return 0;
-  for (const element of cell) if (element !== null) return Array.isArray(element) ? 1 + Math.max(1, depthOf(element)) : 1;
+  for (const element of cell)
+    if (element !== null) return Array.isArray(element) ? 1 + Math.max(1, depthOf(element)) : 1;
   return 1;
 }
 
@@ -174,16 +189,27 @@ function depthOf(cell: Cell): number {
  * value has its own: a column whose values are all two-dimensional gets a
  * list-of-lists column; a column mixing dimensions is the engine's text (other).
  */
-export function shapeArrayColumn(column: Column, cells: Cell[], texts: (string | null)[]): { column: Column; cells: Cell[] } {
+export function shapeArrayColumn(
+  column: Column,
+  cells: Cell[],
+  texts: (string | null)[],
+): { column: Column; cells: Cell[] } {
   const depths = new Set<number>();
   for (const cell of cells) {
     if (!Array.isArray(cell) || cell.length === 0 || cell.every((e) => e === null)) continue;
     depths.add(depthOf(cell));
   }
   if (depths.size === 0 || (depths.size === 1 && depths.has(1))) return { column, cells };
-  if (depths.size > 1) return { column: { name: column.name, engineType: column.engineType, kind: 'other' }, cells: texts };
+  if (depths.size > 1)
+    return { column: { name: column.name, engineType: column.engineType, kind: 'other' }, cells: texts };
   const depth = [...depths][0]!;
   let shaped: Column = column.children![0]!;
-  for (let level = 0; level < depth; level++) shaped = { name: level === depth - 1 ? column.name : 'element', engineType: column.engineType, kind: 'list', children: [shaped] };
+  for (let level = 0; level < depth; level++)
+    shaped = {
+      name: level === depth - 1 ? column.name : 'element',
+      engineType: column.engineType,
+      kind: 'list',
+      children: [shaped],
+    };
   return { column: shaped, cells };
 }

@@ -17,15 +17,28 @@ export async function createPgDriver(connectionString: string): Promise<PgDriver
   return {
     async version() {
       if (!versionText) {
-        const result = await client.query<string[]>({ text: "SELECT current_setting('server_version')", rowMode: 'array', types: AS_TEXT });
+        const result = await client.query<string[]>({
+          text: "SELECT current_setting('server_version')",
+          rowMode: 'array',
+          types: AS_TEXT,
+        });
         versionText = `PostgreSQL ${result.rows[0]![0]} (server, node-postgres 8.23.1)`;
       }
       return versionText;
     },
     async query(sql: string): Promise<PgRows> {
       // The extended protocol refuses a second statement in the text.
-      const result = await client.query<(string | null)[]>({ text: sql, rowMode: 'array', types: AS_TEXT, queryMode: 'extended' } as pg.QueryArrayConfig);
-      return { fields: result.fields.map((f) => ({ name: f.name, oid: f.dataTypeID })), rows: result.rows, command: (result.command ?? 'SELECT').toUpperCase() };
+      const result = await client.query<(string | null)[]>({
+        text: sql,
+        rowMode: 'array',
+        types: AS_TEXT,
+        queryMode: 'extended',
+      } as pg.QueryArrayConfig);
+      return {
+        fields: result.fields.map((f) => ({ name: f.name, oid: f.dataTypeID })),
+        rows: result.rows,
+        command: (result.command ?? 'SELECT').toUpperCase(),
+      };
     },
     async exec(sql: string) {
       await client.query(sql);

@@ -10,10 +10,20 @@ import { PgSession } from '../pglite/session.ts';
 
 export const DATABASE_URL_ENV = 'SQL_VERDICT_DATABASE_URL';
 
-export async function createPostgresSession(engine: 'pglite' | 'postgres'): Promise<{ session: EngineSession; canCancel: boolean }> {
+export async function createPostgresSession(
+  engine: 'pglite' | 'postgres',
+): Promise<{ session: EngineSession; canCancel: boolean }> {
   if (engine === 'pglite') {
     // PGlite cannot interrupt a running query (no timer signal in single-threaded wasm): the supervisor terminates the thread.
-    return { session: new PgSession(await createPgliteDriver(), { engine, schema: 'public', ownsDatabase: true, clock: { kind: 'date-now' } }), canCancel: false };
+    return {
+      session: new PgSession(await createPgliteDriver(), {
+        engine,
+        schema: 'public',
+        ownsDatabase: true,
+        clock: { kind: 'date-now' },
+      }),
+      canCancel: false,
+    };
   }
   const url = process.env[DATABASE_URL_ENV];
   if (!url) throw new Error(`The postgres engine needs a server: pass --database-url URL or set ${DATABASE_URL_ENV}.`);
@@ -25,7 +35,11 @@ export async function createPostgresSession(engine: 'pglite' | 'postgres'): Prom
   const stale = await driver.query(
     "SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname ~ '^sql_verdict_[0-9]+$' AND substr(nspname, 13)::int NOT IN (SELECT pid FROM pg_catalog.pg_stat_activity WHERE pid IS NOT NULL) AND pg_catalog.pg_has_role(nspowner, 'USAGE')",
   );
-  for (const [name] of stale.rows) await driver.exec(`DROP SCHEMA IF EXISTS "${String(name)}" CASCADE`).catch(() => undefined);
+  for (const [name] of stale.rows)
+    await driver.exec(`DROP SCHEMA IF EXISTS "${String(name)}" CASCADE`).catch(() => undefined);
   const schema = `sql_verdict_${pid}`;
-  return { session: new PgSession(driver, { engine, schema, ownsDatabase: false, clock: { kind: 'refuse' } }), canCancel: false };
+  return {
+    session: new PgSession(driver, { engine, schema, ownsDatabase: false, clock: { kind: 'refuse' } }),
+    canCancel: false,
+  };
 }

@@ -10,11 +10,24 @@
  * (sql.js#461): the supervisor terminates the host on timeout.
  */
 import type { Database, SqlJsStatic, Statement } from 'sql.js';
-import { DEFAULT_MAX_RESULT_BYTES, type ExecuteOutcome, type FixtureInfo, type FixtureSource, type PlanSummary, type TableInfo } from '../../core/engine.ts';
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  type ExecuteOutcome,
+  type FixtureInfo,
+  type FixtureSource,
+  type PlanSummary,
+  type TableInfo,
+} from '../../core/engine.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import type { Cell, Column, Kind } from '../../core/value/kind.ts';
-import { executionError, rejectedByPrecheck, rejectedStatement, tooManyBytes, tooManyRows } from '../execution-errors.ts';
+import {
+  executionError,
+  rejectedByPrecheck,
+  rejectedStatement,
+  tooManyBytes,
+  tooManyRows,
+} from '../execution-errors.ts';
 import { rowBytes } from '../../core/value/size.ts';
 import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
 
@@ -39,8 +52,21 @@ function freezeClock(asOf: string | undefined): boolean {
 
 /** Connection settings a query could try to change (PRAGMA is refused; these show it stayed so). */
 const SQLITE_STATE_PRAGMAS = [
-  'query_only', 'foreign_keys', 'recursive_triggers', 'case_sensitive_like', 'reverse_unordered_selects', 'trusted_schema',
-  'cell_size_check', 'defer_foreign_keys', 'ignore_check_constraints', 'automatic_index', 'cache_size', 'journal_mode', 'temp_store', 'schema_version', 'user_version',
+  'query_only',
+  'foreign_keys',
+  'recursive_triggers',
+  'case_sensitive_like',
+  'reverse_unordered_selects',
+  'trusted_schema',
+  'cell_size_check',
+  'defer_foreign_keys',
+  'ignore_check_constraints',
+  'automatic_index',
+  'cache_size',
+  'journal_mode',
+  'temp_store',
+  'schema_version',
+  'user_version',
 ];
 
 interface Materialized {
@@ -68,7 +94,9 @@ function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineTyp
     const v = row[index];
     if (v === null || v === undefined) continue;
     if (typeof v === 'bigint' && (v > 9007199254740991n || v < -9007199254740991n)) unsafeInteger = true;
-    seen.add(typeof v === 'bigint' ? 'INTEGER' : typeof v === 'number' ? 'REAL' : typeof v === 'string' ? 'TEXT' : 'BLOB');
+    seen.add(
+      typeof v === 'bigint' ? 'INTEGER' : typeof v === 'number' ? 'REAL' : typeof v === 'string' ? 'TEXT' : 'BLOB',
+    );
     if (seen.size > 2) break;
   }
   if (seen.size === 0) return { kind: 'null', engineType: 'NULL' };
@@ -79,7 +107,8 @@ function kindOfValues(rows: unknown[][], index: number): { kind: Kind; engineTyp
   }
   // INTEGER and REAL together read as floats, unless an integer is beyond 2^53: a float would
   // round it, so the column keeps exact mixed values (kind other).
-  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL') && !unsafeInteger) return { kind: 'float', engineType: 'INTEGER|REAL' };
+  if (seen.size === 2 && seen.has('INTEGER') && seen.has('REAL') && !unsafeInteger)
+    return { kind: 'float', engineType: 'INTEGER|REAL' };
   return { kind: 'other', engineType: [...seen].sort().join('|') };
 }
 
@@ -111,13 +140,24 @@ export class SqliteSession implements EngineSession {
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     const unsupported = fixture.files.find((f) => f.format !== 'sql' && f.format !== 'sqlite');
     if (unsupported)
-      return fail('fixture.unsupported_format', `${unsupported.fileName} (${unsupported.format}) cannot be loaded on the sqlite engine; use the duckdb engine for ${unsupported.format} files.`, { location: unsupported.fileName });
+      return fail(
+        'fixture.unsupported_format',
+        `${unsupported.fileName} (${unsupported.format}) cannot be loaded on the sqlite engine; use the duckdb engine for ${unsupported.format} files.`,
+        { location: unsupported.fileName },
+      );
     const databaseFile = fixture.files.find((f) => f.format === 'sqlite');
     if (!freezeClock(fixture.asOf))
-      return fail('input.invalid', `as_of "${fixture.asOf}" is not an ISO date or instant (e.g. 2025-12-31T23:59:59Z).`, { location: 'as_of' });
+      return fail(
+        'input.invalid',
+        `as_of "${fixture.asOf}" is not an ISO date or instant (e.g. 2025-12-31T23:59:59Z).`,
+        { location: 'as_of' },
+      );
     try {
       if (databaseFile && fixture.files.length > 1)
-        return fail('input.invalid', 'A SQLite database file is a fixture on its own; it cannot be combined with other files.');
+        return fail(
+          'input.invalid',
+          'A SQLite database file is a fixture on its own; it cannot be combined with other files.',
+        );
       if (databaseFile) {
         this.db = new this.SQL.Database(databaseFile.bytes.slice());
         this.db.exec('SELECT count(*) FROM sqlite_schema'); // a corrupt file fails here, not later
@@ -130,7 +170,10 @@ export class SqliteSession implements EngineSession {
           } catch (thrown) {
             const line = this.failingLine(text);
             const where = line ? `${file.fileName}:${line}` : file.fileName;
-            return fail('fixture.load_failed', `${where}: ${messageOf(thrown)}`, { raw: messageOf(thrown), location: where });
+            return fail('fixture.load_failed', `${where}: ${messageOf(thrown)}`, {
+              raw: messageOf(thrown),
+              location: where,
+            });
           }
         }
       }
@@ -152,7 +195,9 @@ export class SqliteSession implements EngineSession {
       this.db?.close();
       this.db = null;
       const raw = messageOf(thrown);
-      const message = /file is not a database|malformed/i.test(raw) ? `${databaseFile?.fileName ?? fixture.name} is not a readable SQLite database (${raw}).` : `Could not load fixture "${fixture.name}": ${raw}`;
+      const message = /file is not a database|malformed/i.test(raw)
+        ? `${databaseFile?.fileName ?? fixture.name} is not a readable SQLite database (${raw}).`
+        : `Could not load fixture "${fixture.name}": ${raw}`;
       return fail('fixture.load_failed', message, { raw });
     }
   }
@@ -182,11 +227,18 @@ export class SqliteSession implements EngineSession {
 
   private tables(): TableInfo[] {
     const db = this.db!;
-    const names = (db.exec("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")[0]?.values ?? []).map((r) => String(r[0]));
+    const names = (
+      db.exec("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")[0]
+        ?.values ?? []
+    ).map((r) => String(r[0]));
     return names.map((name) => {
       const info = db.exec(`PRAGMA table_info(${IDENT(name)})`)[0]?.values ?? [];
       const count = db.exec(`SELECT count(*) FROM ${IDENT(name)}`)[0]?.values[0]?.[0];
-      return { name, columns: info.map((r) => ({ name: String(r[1]), engineType: String(r[2] ?? '') })), rowCount: Number(count) };
+      return {
+        name,
+        columns: info.map((r) => ({ name: String(r[1]), engineType: String(r[2] ?? '') })),
+        rowCount: Number(count),
+      };
     });
   }
 
@@ -202,7 +254,9 @@ export class SqliteSession implements EngineSession {
         break;
       }
       // useBigInt: INTEGER values arrive as bigint, REAL as number — the only way to tell them apart.
-      const row = (statement.get as (params: null, config: { useBigInt: boolean }) => unknown[])(null, { useBigInt: true });
+      const row = (statement.get as (params: null, config: { useBigInt: boolean }) => unknown[])(null, {
+        useBigInt: true,
+      });
       bytes += rowBytes(row as Cell[]);
       if (bytes > maxBytes) {
         tooMany = 'bytes';
@@ -228,7 +282,9 @@ export class SqliteSession implements EngineSession {
       });
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
-      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
@@ -236,12 +292,23 @@ export class SqliteSession implements EngineSession {
     const db = this.db;
     if (!db) return fail('fixture.not_loaded', 'No fixture is loaded.');
     try {
-      const pragmas = SQLITE_STATE_PRAGMAS.map((p) => `${p}=${String(db.exec(`PRAGMA ${p}`)[0]?.values[0]?.[0] ?? '')}`).join('\n');
-      const temp = (db.exec('SELECT type, name FROM temp.sqlite_schema ORDER BY 1, 2')[0]?.values ?? []).map((r) => r.join('=')).join('\n');
+      const pragmas = SQLITE_STATE_PRAGMAS.map(
+        (p) => `${p}=${String(db.exec(`PRAGMA ${p}`)[0]?.values[0]?.[0] ?? '')}`,
+      ).join('\n');
+      const temp = (db.exec('SELECT type, name FROM temp.sqlite_schema ORDER BY 1, 2')[0]?.values ?? [])
+        .map((r) => r.join('='))
+        .join('\n');
       const databases = (db.exec('PRAGMA database_list')[0]?.values ?? []).map((r) => String(r[1])).join('\n');
-      return ok({ settings: pragmas, temp_objects: temp, databases, total_changes: String(db.exec('SELECT total_changes()')[0]?.values[0]?.[0]) });
+      return ok({
+        settings: pragmas,
+        temp_objects: temp,
+        databases,
+        total_changes: String(db.exec('SELECT total_changes()')[0]?.values[0]?.[0]),
+      });
     } catch (thrown) {
-      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+      return fail('execution.error', `Could not read the sandbox state: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
     }
   }
 
@@ -258,7 +325,13 @@ export class SqliteSession implements EngineSession {
       db.prepare(`SELECT * FROM (\n${text}\n)`).free();
       const rows = db.exec(`EXPLAIN QUERY PLAN ${text}`)[0]?.values ?? [];
       const details = rows.map((r) => String(r[3] ?? ''));
-      const operators = details.map((d) => (/^(SCAN|SEARCH|USE TEMP B-TREE|CO-ROUTINE|MATERIALIZE|COMPOUND|CORRELATED|LIST SUBQUERY|SCALAR SUBQUERY|MERGE)/.exec(d)?.[1] ?? d.split(' ')[0]!).toUpperCase());
+      const operators = details.map((d) =>
+        (
+          /^(SCAN|SEARCH|USE TEMP B-TREE|CO-ROUTINE|MATERIALIZE|COMPOUND|CORRELATED|LIST SUBQUERY|SCALAR SUBQUERY|MERGE)/.exec(
+            d,
+          )?.[1] ?? d.split(' ')[0]!
+        ).toUpperCase(),
+      );
       return ok({ operators, text: details.join('\n') });
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
@@ -269,7 +342,8 @@ export class SqliteSession implements EngineSession {
     const started = performance.now();
     const elapsed = () => performance.now() - started;
     const db = this.db;
-    if (!db || !this.loaded) return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    if (!db || !this.loaded)
+      return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     // Several sessions can share a thread (a grading worker): the clock is this fixture's.
     freezeClock(this.loaded.asOf);
     const pre = rejectedByPrecheck(sql);

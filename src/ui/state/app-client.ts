@@ -12,7 +12,10 @@ export interface AppWorker {
 }
 
 export function startAppWorker(): AppWorker {
-  const worker = new Worker(new URL('../../worker/app.worker.ts', import.meta.url), { type: 'module', name: 'sql-verdict-app' });
+  const worker = new Worker(new URL('../../worker/app.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'sql-verdict-app',
+  });
   const failed = new Promise<string>((resolve) => {
     worker.addEventListener('error', (event) => resolve(event.message || 'the app worker failed to start'));
   });

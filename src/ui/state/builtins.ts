@@ -17,8 +17,16 @@ export interface BuiltInAsset {
 
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
-const corpusUrls = import.meta.glob('../../../fixtures/corpora/*.{yaml,yml,json}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
-const runUrls = import.meta.glob('../../../fixtures/runs/*.{json,jsonl}', { query: '?url', import: 'default', eager: true }) as Record<string, string>;
+const corpusUrls = import.meta.glob('../../../fixtures/corpora/*.{yaml,yml,json}', {
+  query: '?url',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+const runUrls = import.meta.glob('../../../fixtures/runs/*.{json,jsonl}', {
+  query: '?url',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
 
 const CORPUS_NOTES: Record<string, string> = {
   'execution_goldens.yaml': '64 business questions with reference SQL and frozen results',
@@ -33,7 +41,11 @@ export const BUILT_IN_CORPORA: BuiltInAsset[] = Object.entries(corpusUrls)
   .sort((a, b) => (a.file === DEMO_CORPUS ? -1 : b.file === DEMO_CORPUS ? 1 : a.file.localeCompare(b.file)));
 
 export const BUILT_IN_RUNS: BuiltInAsset[] = [
-  { file: DEMO_RUN, url: demoRunUrl, note: 'demo agent: correct rewrites plus 9 seeded mistakes (a test fixture, not a real agent)' },
+  {
+    file: DEMO_RUN,
+    url: demoRunUrl,
+    note: 'demo agent: correct rewrites plus 9 seeded mistakes (a test fixture, not a real agent)',
+  },
   ...Object.entries(runUrls)
     .map(([path, url]) => ({ file: baseName(path), url, note: 'sample run' }))
     .sort((a, b) => a.file.localeCompare(b.file)),

@@ -23,7 +23,15 @@ export interface CaseRow {
 }
 
 export type SortKey = 'corpus' | 'id' | 'outcome' | 'reason_code' | 'fixture' | 'difficulty' | 'change';
-export const SORT_LABEL: Record<SortKey, string> = { corpus: 'corpus order', id: 'case id', outcome: 'outcome', reason_code: 'reason code', fixture: 'fixture', difficulty: 'difficulty', change: 'change (A → B)' };
+export const SORT_LABEL: Record<SortKey, string> = {
+  corpus: 'corpus order',
+  id: 'case id',
+  outcome: 'outcome',
+  reason_code: 'reason code',
+  fixture: 'fixture',
+  difficulty: 'difficulty',
+  change: 'change (A → B)',
+};
 /** The sorts a one-run table offers (change is the run-vs-run table's). */
 export const RUN_SORTS: SortKey[] = ['corpus', 'id', 'outcome', 'reason_code', 'fixture', 'difficulty'];
 const CHANGE_ORDER = ['regressed', 'fixed', 'unchanged_wrong', 'unchanged_right'];
@@ -49,7 +57,15 @@ export class CaseFilter {
   }
 
   get active(): boolean {
-    return !!(this.outcome || this.reasonCode || this.fixture || this.tag || this.difficulty || this.change || this.text.trim());
+    return !!(
+      this.outcome ||
+      this.reasonCode ||
+      this.fixture ||
+      this.tag ||
+      this.difficulty ||
+      this.change ||
+      this.text.trim()
+    );
   }
 
   clear(): void {
@@ -67,12 +83,19 @@ export class CaseFilter {
         (!this.tag || r.tags.includes(this.tag)) &&
         (!this.difficulty || r.difficulty === this.difficulty) &&
         (!this.change || r.change === this.change) &&
-        (!q || [r.id, r.reason, r.reason_code, r.query, r.question, r.fixture, ...r.tags].some((t) => t.toLowerCase().includes(q))),
+        (!q ||
+          [r.id, r.reason, r.reason_code, r.query, r.question, r.fixture, ...r.tags].some((t) =>
+            t.toLowerCase().includes(q),
+          )),
     );
     if (this.sort !== 'corpus') {
       const key = this.sort;
       const rank = (r: CaseRow) =>
-        key === 'difficulty' ? String(DIFFICULTY_ORDER.indexOf(r.difficulty) + 100) : key === 'change' ? String(CHANGE_ORDER.indexOf(r.change ?? '') + 100) : r[key];
+        key === 'difficulty'
+          ? String(DIFFICULTY_ORDER.indexOf(r.difficulty) + 100)
+          : key === 'change'
+            ? String(CHANGE_ORDER.indexOf(r.change ?? '') + 100)
+            : r[key];
       // Stable: ties keep corpus order.
       out.sort((a, b) => rank(a).localeCompare(rank(b)));
     }
@@ -82,7 +105,9 @@ export class CaseFilter {
 }
 
 /** The choices each filter offers: values present in the rows, with their counts. */
-export function facets(rows: readonly CaseRow[]): Record<'outcome' | 'reason_code' | 'fixture' | 'tag' | 'difficulty' | 'change', [string, number][]> {
+export function facets(
+  rows: readonly CaseRow[],
+): Record<'outcome' | 'reason_code' | 'fixture' | 'tag' | 'difficulty' | 'change', [string, number][]> {
   const count = (values: string[]) => {
     const m: Record<string, number> = {};
     for (const v of values) if (v) m[v] = (m[v] ?? 0) + 1;
@@ -93,8 +118,12 @@ export function facets(rows: readonly CaseRow[]): Record<'outcome' | 'reason_cod
     reason_code: count(rows.map((r) => r.reason_code)),
     fixture: count(rows.map((r) => r.fixture)),
     tag: count(rows.flatMap((r) => r.tags)),
-    difficulty: count(rows.map((r) => r.difficulty)).sort((a, b) => DIFFICULTY_ORDER.indexOf(a[0]) - DIFFICULTY_ORDER.indexOf(b[0])),
-    change: count(rows.map((r) => r.change ?? '')).sort((a, b) => CHANGE_ORDER.indexOf(a[0]) - CHANGE_ORDER.indexOf(b[0])),
+    difficulty: count(rows.map((r) => r.difficulty)).sort(
+      (a, b) => DIFFICULTY_ORDER.indexOf(a[0]) - DIFFICULTY_ORDER.indexOf(b[0]),
+    ),
+    change: count(rows.map((r) => r.change ?? '')).sort(
+      (a, b) => CHANGE_ORDER.indexOf(a[0]) - CHANGE_ORDER.indexOf(b[0]),
+    ),
   };
 }
 

@@ -118,7 +118,11 @@ export class Comparison {
       advisory: report.ai_advisory_verdict,
       model: report.judge?.model_id ?? report.judge?.model ?? null,
     };
-    const same = (r: ReviewItem) => r.fixture === item.fixture && r.expectedSql === item.expectedSql && r.actualSql === item.actualSql && r.orderMatters === item.orderMatters;
+    const same = (r: ReviewItem) =>
+      r.fixture === item.fixture &&
+      r.expectedSql === item.expectedSql &&
+      r.actualSql === item.actualSql &&
+      r.orderMatters === item.orderMatters;
     this.reviewQueue = [item, ...this.reviewQueue.filter((r) => !same(r))];
   }
 
@@ -134,8 +138,15 @@ export class Comparison {
 
   current(): SharedComparison {
     return {
-      v: 2, fixture: this.fixture, fixtureDigest: fixtureDigest(this.fixture), question: this.question, expectedSql: this.expectedSql, actualSql: this.actualSql,
-      orderMatters: this.orderMatters, shape: this.shape, config: this.config,
+      v: 2,
+      fixture: this.fixture,
+      fixtureDigest: fixtureDigest(this.fixture),
+      question: this.question,
+      expectedSql: this.expectedSql,
+      actualSql: this.actualSql,
+      orderMatters: this.orderMatters,
+      shape: this.shape,
+      config: this.config,
     };
   }
 

@@ -52,7 +52,6 @@ export interface SelfCheckState {
 
 export type Filter = 'all' | string;
 
-
 export class CorpusBrowser {
   choice = $state(builtInChoice(DEMO_CORPUS));
   loading = $state<string | null>(null);
@@ -84,7 +83,8 @@ export class CorpusBrowser {
   get choices(): CorpusChoice[] {
     const out = BUILT_IN_CORPORA.map((a) => ({ value: builtInChoice(a.file), label: a.file, note: a.note }));
     const chosen = this.workspace.corpus;
-    if (chosen && !chosen.builtIn) out.push({ value: CHOSEN, label: chosen.input.file, note: 'chosen on the home page' });
+    if (chosen && !chosen.builtIn)
+      out.push({ value: CHOSEN, label: chosen.input.file, note: 'chosen on the home page' });
     return out;
   }
 
@@ -119,7 +119,11 @@ export class CorpusBrowser {
     });
   }
 
-  private async load(choice: string, chosenInput: InputFile | null, fixtures: Record<string, FixtureSource>): Promise<void> {
+  private async load(
+    choice: string,
+    chosenInput: InputFile | null,
+    fixtures: Record<string, FixtureSource>,
+  ): Promise<void> {
     const generation = ++this.#generation;
     this.#choiceLoaded = choice;
     this.#fixtureSources = fixtures;
@@ -156,7 +160,11 @@ export class CorpusBrowser {
   }
 
   /** Recompute each fixture's content digest in the worker, one after the other (each loads an engine). */
-  private async checkDigests(description: CorpusDescription, sources: Record<string, FixtureSource>, generation: number): Promise<void> {
+  private async checkDigests(
+    description: CorpusDescription,
+    sources: Record<string, FixtureSource>,
+    generation: number,
+  ): Promise<void> {
     const engine = description.engine as EngineName;
     let rows: FixtureCheck[] = [];
     for (const name of description.fixtures) {
@@ -172,7 +180,12 @@ export class CorpusBrowser {
         status: 'computing',
         error: null,
         schema: schema?.ok ? schema.value : null,
-        schemaError: schema && !schema.ok ? schema.error.message : builtIn ? null : 'No schema description: the fixture is not built in.',
+        schemaError:
+          schema && !schema.ok
+            ? schema.error.message
+            : builtIn
+              ? null
+              : 'No schema description: the fixture is not built in.',
       });
     }
     if (generation !== this.#generation || sources !== this.#fixtureSources) return;
@@ -181,7 +194,11 @@ export class CorpusBrowser {
       const digest = await this.backend.fixtureDigest(engine, row.name, sources[row.name]);
       if (generation !== this.#generation || sources !== this.#fixtureSources) return;
       const next: FixtureCheck = digest.ok
-        ? { ...row, recomputed: digest.value, status: row.stamped === null ? 'no stamp' : digest.value === row.stamped ? 'match' : 'mismatch' }
+        ? {
+            ...row,
+            recomputed: digest.value,
+            status: row.stamped === null ? 'no stamp' : digest.value === row.stamped ? 'match' : 'mismatch',
+          }
         : { ...row, status: 'error', error: digest.error.message };
       rows = rows.map((r) => (r.name === row.name ? next : r));
       this.fixtures = rows;
@@ -191,7 +208,10 @@ export class CorpusBrowser {
   private schema(name: string, yamlText: string): Promise<Outcome<SchemaDescription>> {
     let parsed = this.#schemas[name];
     if (!parsed) {
-      parsed = this.backend.parseSchema(yamlText, `${name}.schema.yaml`).catch((thrown: unknown) => ({ ok: false as const, error: { code: 'input.invalid' as const, message: messageOf(thrown) } }));
+      parsed = this.backend.parseSchema(yamlText, `${name}.schema.yaml`).catch((thrown: unknown) => ({
+        ok: false as const,
+        error: { code: 'input.invalid' as const, message: messageOf(thrown) },
+      }));
       this.#schemas[name] = parsed;
     }
     return parsed;
@@ -201,7 +221,9 @@ export class CorpusBrowser {
     const input = this.#input;
     if (!input || !this.description || this.selfCheck?.running) return;
     const generation = this.#generation;
-    const sources = Object.fromEntries(this.description.fixtures.filter((n) => this.workspace.fixtures[n]).map((n) => [n, this.workspace.fixtures[n]!]));
+    const sources = Object.fromEntries(
+      this.description.fixtures.filter((n) => this.workspace.fixtures[n]).map((n) => [n, this.workspace.fixtures[n]!]),
+    );
     this.selfCheck = { running: true, checked: null, findings: [], error: null };
     let next: SelfCheckState;
     try {
@@ -210,7 +232,12 @@ export class CorpusBrowser {
         ? { running: false, checked: outcome.value.checked, findings: outcome.value.findings, error: null }
         : { running: false, checked: null, findings: [], error: outcome.error };
     } catch (thrown) {
-      next = { running: false, checked: null, findings: [], error: { code: 'execution.error', message: messageOf(thrown) } };
+      next = {
+        running: false,
+        checked: null,
+        findings: [],
+        error: { code: 'execution.error', message: messageOf(thrown) },
+      };
     }
     if (generation === this.#generation) this.selfCheck = next;
   }

@@ -18,10 +18,15 @@ async function readAll(reader: FileSystemDirectoryReader): Promise<FileSystemEnt
 async function walk(entry: FileSystemEntry, out: PickedFile[]): Promise<void> {
   if (entry.isFile) {
     const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
-    out.push({ name: file.name, bytes: new Uint8Array(await file.arrayBuffer()), path: entry.fullPath.replace(/^\/+/, '') });
+    out.push({
+      name: file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      path: entry.fullPath.replace(/^\/+/, ''),
+    });
     return;
   }
-  if (entry.isDirectory) for (const child of await readAll((entry as FileSystemDirectoryEntry).createReader())) await walk(child, out);
+  if (entry.isDirectory)
+    for (const child of await readAll((entry as FileSystemDirectoryEntry).createReader())) await walk(child, out);
 }
 
 /** Every file of a drop, with its path inside each dropped folder. */

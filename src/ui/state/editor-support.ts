@@ -23,7 +23,12 @@ export class EditorSupport {
     if (!got) {
       const builtIn = BUILT_IN_FIXTURES.find((f) => f.name === fixture);
       got = builtIn
-        ? this.backend.parseSchema(builtIn.schemaYaml, `${fixture}.schema.yaml`).then((o) => (o.ok ? Object.fromEntries(o.value.tables.map((t) => [t.name, t.columns.map((c) => c.name)])) : null)).catch(() => null)
+        ? this.backend
+            .parseSchema(builtIn.schemaYaml, `${fixture}.schema.yaml`)
+            .then((o) =>
+              o.ok ? Object.fromEntries(o.value.tables.map((t) => [t.name, t.columns.map((c) => c.name)])) : null,
+            )
+            .catch(() => null)
         : Promise.resolve(null);
       this.schemas.set(fixture, got);
     }

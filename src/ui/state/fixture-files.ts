@@ -2,7 +2,13 @@
  * Turning files a user picked or dropped into a fixture, with a precise
  * reason when they cannot be one.
  */
-import { detectFixtureFormat, enginesForFormat, type EngineName, type FixtureFile, type FixtureFormat } from '../../core/engine.ts';
+import {
+  detectFixtureFormat,
+  enginesForFormat,
+  type EngineName,
+  type FixtureFile,
+  type FixtureFormat,
+} from '../../core/engine.ts';
 import type { VerdictError } from '../../core/errors.ts';
 
 export interface PickedFile {
@@ -19,7 +25,17 @@ export interface FixtureChoice {
   engines: EngineName[];
 }
 
-export const ACCEPTED_EXTENSIONS = ['.sql', '.sqlite', '.sqlite3', '.db', '.duckdb', '.ddb', '.csv', '.tsv', '.parquet'];
+export const ACCEPTED_EXTENSIONS = [
+  '.sql',
+  '.sqlite',
+  '.sqlite3',
+  '.db',
+  '.duckdb',
+  '.ddb',
+  '.csv',
+  '.tsv',
+  '.parquet',
+];
 
 const FORMAT_LABEL: Record<FixtureFormat, string> = {
   sql: 'SQL dump',
@@ -39,7 +55,11 @@ function magicFormat(bytes: Uint8Array): FixtureFormat | null {
   return null;
 }
 
-function problem(file: string, message: string, code: VerdictError['code'] = 'input.invalid'): { ok: false; error: VerdictError } {
+function problem(
+  file: string,
+  message: string,
+  code: VerdictError['code'] = 'input.invalid',
+): { ok: false; error: VerdictError } {
   return { ok: false, error: { code, message, location: file } };
 }
 
@@ -54,7 +74,10 @@ function checkFile(file: PickedFile): { ok: true; value: FixtureFile } | { ok: f
     );
   const magic = magicFormat(file.bytes);
   if ((format === 'sqlite' || format === 'duckdb' || format === 'parquet') && magic !== format)
-    return problem(file.name, `${file.name} is named like a ${FORMAT_LABEL[format]} but its content is not one (${magic ? `it looks like a ${FORMAT_LABEL[magic]}` : 'its header does not match'}).`);
+    return problem(
+      file.name,
+      `${file.name} is named like a ${FORMAT_LABEL[format]} but its content is not one (${magic ? `it looks like a ${FORMAT_LABEL[magic]}` : 'its header does not match'}).`,
+    );
   if (format === 'sql' || format === 'csv') {
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(file.bytes);
@@ -71,7 +94,9 @@ const tableName = (fileName: string) => fileName.replace(/\.(csv|tsv|parquet)$/i
  * One SQL dump, one database file, or several CSV / Parquet files (one
  * table each, DuckDB only).
  */
-export function fixtureFromFiles(picked: PickedFile[]): { ok: true; value: FixtureChoice } | { ok: false; error: VerdictError } {
+export function fixtureFromFiles(
+  picked: PickedFile[],
+): { ok: true; value: FixtureChoice } | { ok: false; error: VerdictError } {
   if (picked.length === 0) return { ok: false, error: { code: 'input.invalid', message: 'No file was given.' } };
   const files: FixtureFile[] = [];
   for (const file of picked) {
@@ -82,16 +107,22 @@ export function fixtureFromFiles(picked: PickedFile[]): { ok: true; value: Fixtu
   if (files.length > 1) {
     const single = files.find((f) => f.format !== 'csv' && f.format !== 'parquet');
     if (single)
-      return problem(single.fileName, `${single.fileName} is a ${FORMAT_LABEL[single.format]}, a fixture on its own: only CSV and Parquet files (one table each) can be combined.`);
+      return problem(
+        single.fileName,
+        `${single.fileName} is a ${FORMAT_LABEL[single.format]}, a fixture on its own: only CSV and Parquet files (one table each) can be combined.`,
+      );
     const seen = new Map<string, string>();
     for (const f of files) {
       const other = seen.get(tableName(f.fileName));
-      if (other) return problem(f.fileName, `${other} and ${f.fileName} would both become table "${tableName(f.fileName)}".`);
+      if (other)
+        return problem(f.fileName, `${other} and ${f.fileName} would both become table "${tableName(f.fileName)}".`);
       seen.set(tableName(f.fileName), f.fileName);
     }
   }
   // A PostgreSQL server is for the CLI; the page runs PostgreSQL as PGlite.
-  const engines = files.map((f) => enginesForFormat(f.format).filter((e) => e !== 'postgres')).reduce((a, b) => a.filter((e) => b.includes(e)));
+  const engines = files
+    .map((f) => enginesForFormat(f.format).filter((e) => e !== 'postgres'))
+    .reduce((a, b) => a.filter((e) => b.includes(e)));
   const name = files.length === 1 ? files[0]!.fileName : `${files.length} files`;
   return { ok: true, value: { name, files, engines } };
 }
@@ -99,6 +130,10 @@ export function fixtureFromFiles(picked: PickedFile[]): { ok: true; value: Fixtu
 /** Read browser File objects (picker or drop). */
 export async function readPicked(files: Iterable<File>): Promise<PickedFile[]> {
   return Promise.all(
-    [...files].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()), ...(f.webkitRelativePath ? { path: f.webkitRelativePath } : {}) })),
+    [...files].map(async (f) => ({
+      name: f.name,
+      bytes: new Uint8Array(await f.arrayBuffer()),
+      ...(f.webkitRelativePath ? { path: f.webkitRelativePath } : {}),
+    })),
   );
 }

@@ -29,7 +29,10 @@ export class FullResults {
     const meta = report.run_metadata;
     const engine = meta.engine as EngineName;
     if (!(ENGINE_NAMES as readonly string[]).includes(engine) || !meta.fixture) {
-      this.fail({ code: 'input.invalid', message: `This report names no fixture and engine to run on (${meta.engine}, ${meta.fixture ?? 'no fixture'}).` });
+      this.fail({
+        code: 'input.invalid',
+        message: `This report names no fixture and engine to run on (${meta.engine}, ${meta.fixture ?? 'no fixture'}).`,
+      });
       return;
     }
     this.status = 'loading';

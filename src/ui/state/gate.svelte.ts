@@ -32,7 +32,9 @@ export const CHECK_SCOPE: Partial<Record<GateCheckName, string>> = {
 /** Finished runs of the same corpus (by name, as the gate's suite check) other than `current`. */
 export function baselineCandidates(runs: readonly StoredRun[], current: StoredRun): StoredRun[] {
   const name = current.report?.corpus.name;
-  return runs.filter((r) => r.id !== current.id && r.status === 'done' && r.report !== null && r.report.corpus.name === name);
+  return runs.filter(
+    (r) => r.id !== current.id && r.status === 'done' && r.report !== null && r.report.corpus.name === name,
+  );
 }
 
 export class GateState {
@@ -55,10 +57,17 @@ export class GateState {
     }
     const recorded = recordBaseline(run.report.summary, { date: run.createdAt.slice(0, 10) });
     if (!recorded.ok) {
-      this.fail({ ...recorded.error, message: `Run ${run.run.file} (${run.createdAt}) cannot be a baseline: ${recorded.error.message}` });
+      this.fail({
+        ...recorded.error,
+        message: `Run ${run.run.file} (${run.createdAt}) cannot be a baseline: ${recorded.error.message}`,
+      });
       return;
     }
-    this.source = { label: `${run.run.file} · ${run.report.run.model ?? 'no model'} · graded ${run.createdAt.slice(0, 16).replace('T', ' ')}`, kind: 'run', baseline: recorded.value };
+    this.source = {
+      label: `${run.run.file} · ${run.report.run.model ?? 'no model'} · graded ${run.createdAt.slice(0, 16).replace('T', ' ')}`,
+      kind: 'run',
+      baseline: recorded.value,
+    };
     this.error = null;
   }
 
@@ -69,7 +78,11 @@ export class GateState {
     try {
       text = await file.text();
     } catch (thrown) {
-      this.fail({ code: 'input.invalid', message: `${file.name}: the file could not be read (${messageOf(thrown)}).`, location: file.name });
+      this.fail({
+        code: 'input.invalid',
+        message: `${file.name}: the file could not be read (${messageOf(thrown)}).`,
+        location: file.name,
+      });
       return;
     }
     this.useText(file.name, text);

@@ -16,7 +16,10 @@ interface Stored {
   apiKey?: string;
 }
 
-export const DEFAULT_BASE_URL: Record<ProviderKind, string> = { openai: 'http://127.0.0.1:11434/v1', anthropic: 'https://api.anthropic.com' };
+export const DEFAULT_BASE_URL: Record<ProviderKind, string> = {
+  openai: 'http://127.0.0.1:11434/v1',
+  anthropic: 'https://api.anthropic.com',
+};
 
 function storage(): Storage | null {
   try {
@@ -52,7 +55,13 @@ export class JudgeSettings {
 
   /** Write the settings; the key only when "remember" is ticked. */
   save(): void {
-    const s: Stored = { enabled: this.enabled, kind: this.kind, baseUrl: this.baseUrl, model: this.model, remember: this.remember };
+    const s: Stored = {
+      enabled: this.enabled,
+      kind: this.kind,
+      baseUrl: this.baseUrl,
+      model: this.model,
+      remember: this.remember,
+    };
     if (this.remember && this.apiKey) s.apiKey = this.apiKey;
     try {
       storage()?.setItem(JUDGE_STORAGE_KEY, JSON.stringify(s));

@@ -12,7 +12,12 @@ import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.t
 
 export type Backend = Pick<AppClient, 'startEngine' | 'loadFixture' | 'execute' | 'cancel'>;
 
-export const ENGINE_LABEL: Record<EngineName, string> = { duckdb: 'DuckDB', sqlite: 'SQLite', pglite: 'PostgreSQL (PGlite)', postgres: 'PostgreSQL server' };
+export const ENGINE_LABEL: Record<EngineName, string> = {
+  duckdb: 'DuckDB',
+  sqlite: 'SQLite',
+  pglite: 'PostgreSQL (PGlite)',
+  postgres: 'PostgreSQL server',
+};
 
 export const MIN_TIMEOUT_SECONDS = 0.1;
 export const MAX_TIMEOUT_SECONDS = 600;
@@ -69,11 +74,22 @@ export class Playground {
   }
 
   get timeoutValid(): boolean {
-    return Number.isFinite(this.timeoutSeconds) && this.timeoutSeconds >= MIN_TIMEOUT_SECONDS && this.timeoutSeconds <= MAX_TIMEOUT_SECONDS;
+    return (
+      Number.isFinite(this.timeoutSeconds) &&
+      this.timeoutSeconds >= MIN_TIMEOUT_SECONDS &&
+      this.timeoutSeconds <= MAX_TIMEOUT_SECONDS
+    );
   }
 
   get canRun(): boolean {
-    return this.loaded !== null && !this.loading && !this.running && this.timeoutValid && this.sql.trim() !== '' && this.fatal === null;
+    return (
+      this.loaded !== null &&
+      !this.loading &&
+      !this.running &&
+      this.timeoutValid &&
+      this.sql.trim() !== '' &&
+      this.fatal === null
+    );
   }
 
   /** The worker died: record why (called by whoever watches the worker). */
@@ -85,7 +101,11 @@ export class Playground {
 
   useDemo(): Promise<void> {
     const bytes = new TextEncoder().encode(DEMO_SQL);
-    return this.select({ name: DEMO_FIXTURE_NAME, files: [{ fileName: `${DEMO_FIXTURE_NAME}.sql`, format: 'sql', bytes }] }, ['duckdb', 'sqlite', 'pglite'], true);
+    return this.select(
+      { name: DEMO_FIXTURE_NAME, files: [{ fileName: `${DEMO_FIXTURE_NAME}.sql`, format: 'sql', bytes }] },
+      ['duckdb', 'sqlite', 'pglite'],
+      true,
+    );
   }
 
   /** Files picked or dropped by the user. */
@@ -178,7 +198,13 @@ export class Playground {
     this.cancelRequested = false;
     const started = performance.now();
     try {
-      const outcome = await this.backend.execute({ engine, sql, timeoutMs: Math.round(this.timeoutSeconds * 1000), maxRows: PAGE_MAX_ROWS, runId });
+      const outcome = await this.backend.execute({
+        engine,
+        sql,
+        timeoutMs: Math.round(this.timeoutSeconds * 1000),
+        maxRows: PAGE_MAX_ROWS,
+        runId,
+      });
       this.lastRun = { seq, sql, engine, outcome, roundTripMs: performance.now() - started };
     } catch (thrown) {
       this.fail(messageOf(thrown));

@@ -15,9 +15,17 @@ export function parseRoute(hash: string): Route {
   if (hash.startsWith('#/s/')) return { view: 'share', fragment: hash };
   if (hash.startsWith('#/r/')) return { view: 'share-run', fragment: hash };
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3]) return { view: 'case', id: parts[1], caseId: parts[3] };
+  if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3])
+    return { view: 'case', id: parts[1], caseId: parts[3] };
   if (parts[0] === 'runs' && parts[1]) return { view: 'run', id: parts[1] };
-  if (parts[0] === 'playground' || parts[0] === 'query' || parts[0] === 'compare' || parts[0] === 'corpus' || parts[0] === 'monitor') return { view: parts[0] };
+  if (
+    parts[0] === 'playground' ||
+    parts[0] === 'query' ||
+    parts[0] === 'compare' ||
+    parts[0] === 'corpus' ||
+    parts[0] === 'monitor'
+  )
+    return { view: parts[0] };
   return { view: 'home' };
 }
 

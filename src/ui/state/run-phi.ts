@@ -14,7 +14,15 @@ export function stefInputs(run: StoredRun): { ids: string[]; inputs: StefInput[]
   // STEF's dialects: SQLite's, else DuckDB's (PostgreSQL-like) grammar.
   const dialect = run.report?.corpus.engine === 'sqlite' ? 'sqlite' : 'duckdb';
   const withQuery = run.cases.filter((c) => c.query);
-  return { ids: withQuery.map((c) => c.id), inputs: withQuery.map((c) => ({ question: c.question, enriched_question: c.enriched_question, sql: c.query!, dialect })) };
+  return {
+    ids: withQuery.map((c) => c.id),
+    inputs: withQuery.map((c) => ({
+      question: c.question,
+      enriched_question: c.enriched_question,
+      sql: c.query!,
+      dialect,
+    })),
+  };
 }
 
 const BATCH = 25;

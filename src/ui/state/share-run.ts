@@ -25,33 +25,56 @@ interface SharedRun {
   report: RunReport;
 }
 
-export async function encodeRunShare(report: RunReport): Promise<{ ok: true; fragment: string } | { ok: false; message: string }> {
+export async function encodeRunShare(
+  report: RunReport,
+): Promise<{ ok: true; fragment: string } | { ok: false; message: string }> {
   const payload: SharedRun = { v: 1, kind: 'run', report };
   const json = new TextEncoder().encode(JSON.stringify({ ...payload, checksum: await checksumOf(payload) }));
   const tooLarge = (size: string) =>
     `This run is too large to share as a link (${report.cases.length} cases, ${size}; a link holds at most ${MAX_RUN_SHARE_ENCODED.toLocaleString('en-US')} characters, a few dozen cases): export the JSON report and open that file in the app instead.`;
-  if (json.length > MAX_RUN_SHARE_DECODED) return { ok: false, message: tooLarge(`${json.length.toLocaleString('en-US')} bytes of JSON`) };
-  const compressed = await pump(streamOf(json).pipeThrough(new CompressionStream('deflate-raw')), MAX_RUN_SHARE_ENCODED);
-  if (compressed === 'too_large') return { ok: false, message: tooLarge(`more than ${MAX_RUN_SHARE_ENCODED.toLocaleString('en-US')} bytes compressed`) };
+  if (json.length > MAX_RUN_SHARE_DECODED)
+    return { ok: false, message: tooLarge(`${json.length.toLocaleString('en-US')} bytes of JSON`) };
+  const compressed = await pump(
+    streamOf(json).pipeThrough(new CompressionStream('deflate-raw')),
+    MAX_RUN_SHARE_ENCODED,
+  );
+  if (compressed === 'too_large')
+    return {
+      ok: false,
+      message: tooLarge(`more than ${MAX_RUN_SHARE_ENCODED.toLocaleString('en-US')} bytes compressed`),
+    };
   const fragment = `${RUN_SHARE_PREFIX}${toBase64Url(compressed)}`;
-  if (fragment.length > MAX_RUN_SHARE_ENCODED) return { ok: false, message: tooLarge(`${fragment.length.toLocaleString('en-US')} characters as a link`) };
+  if (fragment.length > MAX_RUN_SHARE_ENCODED)
+    return { ok: false, message: tooLarge(`${fragment.length.toLocaleString('en-US')} characters as a link`) };
   return { ok: true, fragment };
 }
 
 /** The run report JSON a link carries (to be opened as any report is), or why the link is refused. */
-export async function decodeRunShare(fragment: string): Promise<{ ok: true; json: Uint8Array } | { ok: false; message: string }> {
+export async function decodeRunShare(
+  fragment: string,
+): Promise<{ ok: true; json: Uint8Array } | { ok: false; message: string }> {
   const body = fragment.startsWith(RUN_SHARE_PREFIX) ? fragment.slice(RUN_SHARE_PREFIX.length) : fragment;
-  if (body.length > MAX_RUN_SHARE_ENCODED) return { ok: false, message: `This run link is too large (${body.length} characters; at most ${MAX_RUN_SHARE_ENCODED}).` };
+  if (body.length > MAX_RUN_SHARE_ENCODED)
+    return {
+      ok: false,
+      message: `This run link is too large (${body.length} characters; at most ${MAX_RUN_SHARE_ENCODED}).`,
+    };
   const bytes = fromBase64Url(body);
-  if (!bytes || bytes.length === 0) return { ok: false, message: 'This run link is corrupt: its fragment is not base64url text.' };
-  if (toBase64Url(bytes) !== body) return { ok: false, message: 'This run link was changed or cut: its fragment is not as written.' };
+  if (!bytes || bytes.length === 0)
+    return { ok: false, message: 'This run link is corrupt: its fragment is not base64url text.' };
+  if (toBase64Url(bytes) !== body)
+    return { ok: false, message: 'This run link was changed or cut: its fragment is not as written.' };
   let json: Uint8Array | 'too_large';
   try {
     json = await pump(streamOf(bytes).pipeThrough(new DecompressionStream('deflate-raw')), MAX_RUN_SHARE_DECODED);
   } catch {
     return { ok: false, message: 'This run link is corrupt: it does not decompress (was it cut short when copied?).' };
   }
-  if (json === 'too_large') return { ok: false, message: `This run link expands to more than ${MAX_RUN_SHARE_DECODED} bytes and was not opened.` };
+  if (json === 'too_large')
+    return {
+      ok: false,
+      message: `This run link expands to more than ${MAX_RUN_SHARE_DECODED} bytes and was not opened.`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
@@ -59,9 +82,20 @@ export async function decodeRunShare(fragment: string): Promise<{ ok: true; json
     return { ok: false, message: 'This run link is corrupt: its content is not JSON.' };
   }
   const v = value as { v?: unknown; kind?: unknown; report?: unknown; checksum?: unknown } | null;
-  if (!v || typeof v !== 'object' || v.v !== 1 || v.kind !== 'run' || typeof v.checksum !== 'string' || typeof v.report !== 'object' || v.report === null)
+  if (
+    !v ||
+    typeof v !== 'object' ||
+    v.v !== 1 ||
+    v.kind !== 'run' ||
+    typeof v.checksum !== 'string' ||
+    typeof v.report !== 'object' ||
+    v.report === null
+  )
     return { ok: false, message: 'This link is not a SQL Verdict run (unknown version or missing fields).' };
   if ((await checksumOf({ v: 1, kind: 'run', report: v.report })) !== v.checksum)
-    return { ok: false, message: 'This run link was changed or cut: its checksum does not match its content, so it was not opened.' };
+    return {
+      ok: false,
+      message: 'This run link was changed or cut: its checksum does not match its content, so it was not opened.',
+    };
   return { ok: true, json: new TextEncoder().encode(JSON.stringify(v.report)) };
 }

@@ -37,7 +37,15 @@ export interface SharedComparison {
 /** Hex SHA-256 of the payload's canonical JSON (keys sorted), without the checksum itself. */
 export async function checksumOf(payload: unknown): Promise<string> {
   const canonical = (x: unknown): unknown =>
-    Array.isArray(x) ? x.map(canonical) : x && typeof x === 'object' ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, canonical((x as Record<string, unknown>)[k])])) : x;
+    Array.isArray(x)
+      ? x.map(canonical)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, canonical((x as Record<string, unknown>)[k])]),
+          )
+        : x;
   return sha256Text(JSON.stringify(canonical(payload)));
 }
 
@@ -84,30 +92,52 @@ export function streamOf(bytes: Uint8Array): ReadableStream<BufferSource> {
   return new Blob([bytes as BlobPart]).stream() as ReadableStream<BufferSource>;
 }
 
-export async function encodeShare(payload: SharedComparison): Promise<{ ok: true; fragment: string } | { ok: false; message: string }> {
+export async function encodeShare(
+  payload: SharedComparison,
+): Promise<{ ok: true; fragment: string } | { ok: false; message: string }> {
   const json = new TextEncoder().encode(JSON.stringify({ ...payload, checksum: await checksumOf(payload) }));
-  if (json.length > MAX_SHARE_DECODED) return { ok: false, message: `This comparison is too large to share as a link (${json.length} bytes; at most ${MAX_SHARE_DECODED}).` };
+  if (json.length > MAX_SHARE_DECODED)
+    return {
+      ok: false,
+      message: `This comparison is too large to share as a link (${json.length} bytes; at most ${MAX_SHARE_DECODED}).`,
+    };
   const compressed = await pump(streamOf(json).pipeThrough(new CompressionStream('deflate-raw')), MAX_SHARE_ENCODED);
   if (compressed === 'too_large') return { ok: false, message: 'This comparison is too large to share as a link.' };
   const fragment = `${SHARE_PREFIX}${toBase64Url(compressed)}`;
-  if (fragment.length > MAX_SHARE_ENCODED) return { ok: false, message: 'This comparison is too large to share as a link.' };
+  if (fragment.length > MAX_SHARE_ENCODED)
+    return { ok: false, message: 'This comparison is too large to share as a link.' };
   return { ok: true, fragment };
 }
 
-export async function decodeShare(fragment: string): Promise<{ ok: true; value: SharedComparison } | { ok: false; message: string }> {
+export async function decodeShare(
+  fragment: string,
+): Promise<{ ok: true; value: SharedComparison } | { ok: false; message: string }> {
   const body = fragment.startsWith(SHARE_PREFIX) ? fragment.slice(SHARE_PREFIX.length) : fragment;
-  if (body.length > MAX_SHARE_ENCODED) return { ok: false, message: `This share link is too large (${body.length} characters; at most ${MAX_SHARE_ENCODED}).` };
+  if (body.length > MAX_SHARE_ENCODED)
+    return {
+      ok: false,
+      message: `This share link is too large (${body.length} characters; at most ${MAX_SHARE_ENCODED}).`,
+    };
   const bytes = fromBase64Url(body);
-  if (!bytes || bytes.length === 0) return { ok: false, message: 'This share link is corrupt: its fragment is not base64url text.' };
+  if (!bytes || bytes.length === 0)
+    return { ok: false, message: 'This share link is corrupt: its fragment is not base64url text.' };
   // Only the one spelling we write: a changed last character can otherwise decode to the same bytes.
-  if (toBase64Url(bytes) !== body) return { ok: false, message: 'This share link was changed or cut: its fragment is not as written.' };
+  if (toBase64Url(bytes) !== body)
+    return { ok: false, message: 'This share link was changed or cut: its fragment is not as written.' };
   let json: Uint8Array | 'too_large';
   try {
     json = await pump(streamOf(bytes).pipeThrough(new DecompressionStream('deflate-raw')), MAX_SHARE_DECODED);
   } catch {
-    return { ok: false, message: 'This share link is corrupt: it does not decompress (was it cut short when copied?).' };
+    return {
+      ok: false,
+      message: 'This share link is corrupt: it does not decompress (was it cut short when copied?).',
+    };
   }
-  if (json === 'too_large') return { ok: false, message: `This share link expands to more than ${MAX_SHARE_DECODED} bytes and was not opened.` };
+  if (json === 'too_large')
+    return {
+      ok: false,
+      message: `This share link expands to more than ${MAX_SHARE_DECODED} bytes and was not opened.`,
+    };
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(json));
@@ -117,20 +147,44 @@ export async function decodeShare(fragment: string): Promise<{ ok: true; value: 
   const v = value as (Omit<Partial<SharedComparison>, 'v'> & { v?: unknown; checksum?: unknown }) | null;
   const text = (x: unknown): x is string => typeof x === 'string';
   if (v && typeof v === 'object' && v.v === 1)
-    return { ok: false, message: 'This share link was made by an older version of SQL Verdict and does not carry everything that decides the verdict (order, shape, config); share the case again.' };
+    return {
+      ok: false,
+      message:
+        'This share link was made by an older version of SQL Verdict and does not carry everything that decides the verdict (order, shape, config); share the case again.',
+    };
   if (!v || typeof v !== 'object' || v.v !== SHARE_VERSION || !text(v.checksum))
-    return { ok: false, message: 'This share link is not a SQL Verdict comparison (unknown version or missing fields).' };
+    return {
+      ok: false,
+      message: 'This share link is not a SQL Verdict comparison (unknown version or missing fields).',
+    };
   const config = v.config;
   const shaped =
-    text(v.fixture) && (v.fixtureDigest === null || text(v.fixtureDigest)) && text(v.question) && text(v.expectedSql) && text(v.actualSql) &&
-    typeof v.orderMatters === 'boolean' && (v.shape === null || text(v.shape)) && (config === null || (typeof config === 'object' && !Array.isArray(config))) &&
+    text(v.fixture) &&
+    (v.fixtureDigest === null || text(v.fixtureDigest)) &&
+    text(v.question) &&
+    text(v.expectedSql) &&
+    text(v.actualSql) &&
+    typeof v.orderMatters === 'boolean' &&
+    (v.shape === null || text(v.shape)) &&
+    (config === null || (typeof config === 'object' && !Array.isArray(config))) &&
     (v.caseId === undefined || text(v.caseId));
   if (!shaped) return { ok: false, message: 'This share link is corrupt: fields are missing or of the wrong type.' };
   const payload: SharedComparison = {
-    v: 2, fixture: v.fixture!, fixtureDigest: v.fixtureDigest ?? null, question: v.question!, expectedSql: v.expectedSql!, actualSql: v.actualSql!,
-    orderMatters: v.orderMatters!, shape: v.shape ?? null, config: (config ?? null) as Record<string, unknown> | null, ...(v.caseId !== undefined ? { caseId: v.caseId } : {}),
+    v: 2,
+    fixture: v.fixture!,
+    fixtureDigest: v.fixtureDigest ?? null,
+    question: v.question!,
+    expectedSql: v.expectedSql!,
+    actualSql: v.actualSql!,
+    orderMatters: v.orderMatters!,
+    shape: v.shape ?? null,
+    config: (config ?? null) as Record<string, unknown> | null,
+    ...(v.caseId !== undefined ? { caseId: v.caseId } : {}),
   };
   if ((await checksumOf(payload)) !== v.checksum)
-    return { ok: false, message: 'This share link was changed or cut: its checksum does not match its content, so it was not opened.' };
+    return {
+      ok: false,
+      message: 'This share link was changed or cut: its checksum does not match its content, so it was not opened.',
+    };
   return { ok: true, value: payload };
 }

@@ -22,7 +22,9 @@ export type StefDialect = NonNullable<StefInput['dialect']>;
 export class StefScore {
   question = $state('How many orders were cancelled in 2025?');
   enriched = $state('');
-  sql = $state("SELECT count(*) FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' AND tenant_id = 7");
+  sql = $state(
+    "SELECT count(*) FROM orders WHERE status = 'cancelled' AND order_date >= DATE '2025-01-01' AND order_date < DATE '2026-01-01' AND tenant_id = 7",
+  );
   dialect = $state<StefDialect>('duckdb');
   /** R_app as JSON text; empty means no rules. */
   rulesText = $state('');
@@ -54,7 +56,10 @@ export class StefScore {
     try {
       raw = JSON.parse(this.rulesText);
     } catch (thrown) {
-      return { ok: false, error: { code: 'input.invalid', message: `R_app is not valid JSON: ${messageOf(thrown)}`, location: 'rules' } };
+      return {
+        ok: false,
+        error: { code: 'input.invalid', message: `R_app is not valid JSON: ${messageOf(thrown)}`, location: 'rules' },
+      };
     }
     const parsed = parseRules(raw);
     // The message already names the R_app field; the location names the input box.

@@ -19,7 +19,10 @@ import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.t
 import { runPhis } from './run-phi.ts';
 import { runStore, type Review, type StoredRun } from './store.ts';
 
-export type Backend = Pick<AppClient, 'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade' | 'openReport' | 'importBenchmark' | 'stefPhis'>;
+export type Backend = Pick<
+  AppClient,
+  'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade' | 'openReport' | 'importBenchmark' | 'stefPhis'
+>;
 
 /** A dropped benchmark folder: what played which part, and its databases loaded by name. */
 export interface ChosenBenchmark {
@@ -138,7 +141,12 @@ export class Workspace {
       const all = await runStore.all();
       this.runs = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     } catch (thrown) {
-      this.fileErrors = [{ code: 'input.invalid', message: `Stored runs are unavailable (IndexedDB: ${messageOf(thrown)}); runs will not survive a reload.` }];
+      this.fileErrors = [
+        {
+          code: 'input.invalid',
+          message: `Stored runs are unavailable (IndexedDB: ${messageOf(thrown)}); runs will not survive a reload.`,
+        },
+      ];
       return;
     }
     const interrupted = this.runs.find((r) => r.status === 'running');
@@ -257,12 +265,20 @@ export class Workspace {
       ...(folder.pred ? { pred: folder.pred } : {}),
       databases: folder.databases,
     });
-    const problems = imported.problems.map((p) => ({ code: 'input.invalid' as const, message: formatProblem(p), ...(p.file ? { location: p.file } : {}) }));
+    const problems = imported.problems.map((p) => ({
+      code: 'input.invalid' as const,
+      message: formatProblem(p),
+      ...(p.file ? { location: p.file } : {}),
+    }));
     if (!imported.ok || !imported.corpus || !imported.run) return problems;
     const fixtures: Record<string, FixtureSource> = {};
     for (const name of imported.databases) {
       const file = folder.databaseFiles[name];
-      if (file) fixtures[name] = { name, files: [{ fileName: file.path.split('/').pop()!, format: 'sqlite', bytes: file.bytes }] };
+      if (file)
+        fixtures[name] = {
+          name,
+          files: [{ fileName: file.path.split('/').pop()!, format: 'sqlite', bytes: file.bytes }],
+        };
     }
     this.fixtures = fixtures;
     this.benchmark = { format: folder.format, roles: folder.roles, databases: imported.databases };
@@ -320,7 +336,9 @@ export class Workspace {
 
   private async setRun(input: InputFile, builtIn: boolean): Promise<void> {
     const ids = this.caseIds();
-    const chosen = this.corpus?.check?.ok ? { name: String(this.corpus.check.summary?.name ?? ''), sha256: this.corpus.check.sha256 } : undefined;
+    const chosen = this.corpus?.check?.ok
+      ? { name: String(this.corpus.check.summary?.name ?? ''), sha256: this.corpus.check.sha256 }
+      : undefined;
     const check = await this.backend.checkRun(input, ids, chosen);
     this.run = { input, builtIn, check };
     // Grading anyway is chosen per run file and corpus, never carried over.
@@ -388,17 +406,27 @@ export class Workspace {
     const missing = stored.userFixtures.filter((name) => !this.fixtures[name]);
     if (missing.length) {
       // Still resumable: it stays interrupted until the fixture is back.
-      await this.save({ ...stored, error: { code: 'input.not_found', message: `Load fixture ${missing.join(', ')} again, then resume this run.` } });
+      await this.save({
+        ...stored,
+        error: { code: 'input.not_found', message: `Load fixture ${missing.join(', ')} again, then resume this run.` },
+      });
       return;
     }
     let judge: ProviderConfig | null = null;
     if (stored.judge) {
       judge = this.judge();
-      const same = judge && judge.kind === stored.judge.kind && judge.baseUrl === stored.judge.baseUrl && judge.model === stored.judge.model;
+      const same =
+        judge &&
+        judge.kind === stored.judge.kind &&
+        judge.baseUrl === stored.judge.baseUrl &&
+        judge.model === stored.judge.model;
       if (!same) {
         await this.save({
           ...stored,
-          error: { code: 'input.invalid', message: `This run used the AI judge ${stored.judge.kind} ${stored.judge.model} at ${stored.judge.baseUrl}: turn it on again (with its key), then resume.` },
+          error: {
+            code: 'input.invalid',
+            message: `This run used the AI judge ${stored.judge.kind} ${stored.judge.model} at ${stored.judge.baseUrl}: turn it on again (with its key), then resume.`,
+          },
         });
         return;
       }
@@ -410,7 +438,14 @@ export class Workspace {
   private async grade(stored: StoredRun, judge: ProviderConfig | null): Promise<void> {
     this.activeId = stored.id;
     this.cancelRequested = false;
-    this.progress = { index: 0, total: stored.total, id: '', step: 'selfcheck', elapsedMs: 0, done: stored.cases.length };
+    this.progress = {
+      index: 0,
+      total: stored.total,
+      id: '',
+      step: 'selfcheck',
+      elapsedMs: 0,
+      done: stored.cases.length,
+    };
     // Graded cases by corpus index: with a judge they can finish out of order.
     const graded: (CaseReport | undefined)[] = [];
     let done = 0;
@@ -460,7 +495,8 @@ export class Workspace {
           };
         }),
     });
-    const resumeFrom = stored.fixtureDigests && previous.length ? { cases: previous, fixtureDigests: stored.fixtureDigests } : undefined;
+    const resumeFrom =
+      stored.fixtureDigests && previous.length ? { cases: previous, fixtureDigests: stored.fixtureDigests } : undefined;
     try {
       const outcome = await this.backend.gradeCorpus(
         {
@@ -479,8 +515,15 @@ export class Workspace {
         listener,
       );
       const current = this.byId(stored.id) ?? stored;
-      if (outcome.ok) await this.save({ ...current, status: 'done', cases: outcome.value.cases, report: outcome.value, error: null });
-      else await this.save({ ...current, status: outcome.error.code === 'run.cancelled' ? 'cancelled' : 'failed', cases: merged(), error: outcome.error });
+      if (outcome.ok)
+        await this.save({ ...current, status: 'done', cases: outcome.value.cases, report: outcome.value, error: null });
+      else
+        await this.save({
+          ...current,
+          status: outcome.error.code === 'run.cancelled' ? 'cancelled' : 'failed',
+          cases: merged(),
+          error: outcome.error,
+        });
     } catch (thrown) {
       const current = this.byId(stored.id) ?? stored;
       await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });

@@ -17,7 +17,16 @@ async function run(engine: EngineName, sqls: string[]): Promise<PageOutcome[]> {
   try {
     const started = await api.startEngine(engine);
     if (!started.ok) throw new Error(started.error.message);
-    const fixture = { name: 'empty', files: [{ fileName: 'empty.sql', format: 'sql' as const, bytes: new TextEncoder().encode('CREATE TABLE placeholder(x INTEGER);') }] };
+    const fixture = {
+      name: 'empty',
+      files: [
+        {
+          fileName: 'empty.sql',
+          format: 'sql' as const,
+          bytes: new TextEncoder().encode('CREATE TABLE placeholder(x INTEGER);'),
+        },
+      ],
+    };
     const loaded = await api.loadFixture(engine, fixture);
     if (!loaded.ok) throw new Error(loaded.error.message);
     const out: PageOutcome[] = [];
@@ -31,7 +40,10 @@ async function run(engine: EngineName, sqls: string[]): Promise<PageOutcome[]> {
         out.push({ ok: true, table: encodeResultTable(outcome.value) });
       } catch (thrown) {
         // A cell that is not what its column kind says cannot be encoded: that case fails, not the page.
-        out.push({ ok: false, error: `the result cannot be encoded: ${thrown instanceof Error ? thrown.message : String(thrown)}` });
+        out.push({
+          ok: false,
+          error: `the result cannot be encoded: ${thrown instanceof Error ? thrown.message : String(thrown)}`,
+        });
       }
     }
     return out;

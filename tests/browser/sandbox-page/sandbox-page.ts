@@ -24,10 +24,16 @@ export interface AttackResult {
 
 const text = (v: unknown) => (typeof v === 'bigint' ? `${v}n` : JSON.stringify(v));
 
-async function run(engineName: EngineName): Promise<{ version: string; attacks: AttackResult[]; clock: AttackResult[] }> {
+async function run(
+  engineName: EngineName,
+): Promise<{ version: string; attacks: AttackResult[]; clock: AttackResult[] }> {
   const engine = openEngine(engineName, { memoryLimit: '256MB' });
   try {
-    const loaded = await engine.load({ name: 'attacks', files: [{ fileName: 'attacks.sql', format: 'sql', bytes: new TextEncoder().encode(ATTACK_DUMP) }], asOf: AS_OF });
+    const loaded = await engine.load({
+      name: 'attacks',
+      files: [{ fileName: 'attacks.sql', format: 'sql', bytes: new TextEncoder().encode(ATTACK_DUMP) }],
+      asOf: AS_OF,
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
     const before = await engine.sandboxState();
     if (!before.ok) throw new Error(before.error.message);
@@ -39,7 +45,12 @@ async function run(engineName: EngineName): Promise<{ version: string; attacks: 
       return {
         sql,
         ok: outcome.ok,
-        ...(outcome.ok ? { cell: text(outcome.value.rows[0]?.[0]) } : { code: outcome.error.code, ...(outcome.error.statement_kind ? { kind: outcome.error.statement_kind } : {}) }),
+        ...(outcome.ok
+          ? { cell: text(outcome.value.rows[0]?.[0]) }
+          : {
+              code: outcome.error.code,
+              ...(outcome.error.statement_kind ? { kind: outcome.error.statement_kind } : {}),
+            }),
         stateSame: after.ok && JSON.stringify(after.value) === state,
         digestSame: digest.ok && digest.value === loaded.value.contentDigest,
       };
@@ -48,7 +59,8 @@ async function run(engineName: EngineName): Promise<{ version: string; attacks: 
     for (const a of [...statementAttacks((name) => `/tmp/${name}`), ...ENGINE_ATTACKS[engineName]])
       attacks.push({ ...(await probe(a.sql)), ...(a.kind ? { expectedKind: a.kind } : {}) });
     const clock: AttackResult[] = [];
-    for (const c of CLOCK[engineName]) clock.push({ ...(await probe(c.sql)), frozen: c.frozen === 'refused' ? 'refused' : text(c.frozen) });
+    for (const c of CLOCK[engineName])
+      clock.push({ ...(await probe(c.sql)), frozen: c.frozen === 'refused' ? 'refused' : text(c.frozen) });
     return { version: await engine.version(), attacks, clock };
   } finally {
     await engine.close();
@@ -66,7 +78,11 @@ export interface BudgetResult {
 async function budget(engineName: EngineName): Promise<BudgetResult> {
   const engine = openEngine(engineName, { memoryLimit: '256MB' });
   try {
-    const loaded = await engine.load({ name: 'attacks', files: [{ fileName: 'attacks.sql', format: 'sql', bytes: new TextEncoder().encode(ATTACK_DUMP) }], asOf: AS_OF });
+    const loaded = await engine.load({
+      name: 'attacks',
+      files: [{ fileName: 'attacks.sql', format: 'sql', bytes: new TextEncoder().encode(ATTACK_DUMP) }],
+      asOf: AS_OF,
+    });
     if (!loaded.ok) throw new Error(loaded.error.message);
     const hugeSql =
       engineName === 'duckdb'
@@ -74,7 +90,12 @@ async function budget(engineName: EngineName): Promise<BudgetResult> {
         : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r";
     const huge = await engine.execute(hugeSql, { timeoutMs: 60_000, maxResultBytes: 4 * 1024 * 1024 });
     const next = await engine.execute('SELECT 41 + 1 AS n');
-    const under = await engine.execute(engineName === 'duckdb' ? "SELECT repeat('x', 1000) FROM range(100)" : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') FROM r", { maxResultBytes: 4 * 1024 * 1024 });
+    const under = await engine.execute(
+      engineName === 'duckdb'
+        ? "SELECT repeat('x', 1000) FROM range(100)"
+        : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') FROM r",
+      { maxResultBytes: 4 * 1024 * 1024 },
+    );
     return {
       huge: huge.ok ? { ok: true } : { ok: false, code: huge.error.code, message: huge.error.message },
       next: next.ok ? text(next.value.rows[0]?.[0]) : next.error.code,
@@ -86,4 +107,7 @@ async function budget(engineName: EngineName): Promise<BudgetResult> {
   }
 }
 
-(globalThis as unknown as { sqlVerdictSandbox: { run: typeof run; budget: typeof budget } }).sqlVerdictSandbox = { run, budget };
+(globalThis as unknown as { sqlVerdictSandbox: { run: typeof run; budget: typeof budget } }).sqlVerdictSandbox = {
+  run,
+  budget,
+};

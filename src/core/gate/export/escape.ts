@@ -30,7 +30,12 @@ export function xmlText(text: string): string {
 
 /** A double-quoted attribute value; whitespace controls become character references so parsers keep them. */
 export function xmlAttr(text: string): string {
-  return xmlText(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
+  return xmlText(text)
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\t/g, '&#9;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;');
 }
 
 /**

@@ -32,11 +32,15 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
   const caseLines: string[] = [];
   let failures = 0;
   for (const k of summary.cases) {
-    const classname = ['sql-verdict', summary.corpus.name, k.arm ?? 'graded', k.stratum ?? k.shape].filter(Boolean).join('.');
+    const classname = ['sql-verdict', summary.corpus.name, k.arm ?? 'graded', k.stratum ?? k.shape]
+      .filter(Boolean)
+      .join('.');
     const detail = details.cases?.[k.id];
     const open = `    <testcase${attrs({ name: detail?.question || k.id, classname, time: seconds(detail?.timeSeconds) })}`;
     // The case id stays findable when the question names the test.
-    const idProps = detail?.question ? [`      <properties><property${attrs({ name: 'case_id', value: k.id })}/></properties>`] : [];
+    const idProps = detail?.question
+      ? [`      <properties><property${attrs({ name: 'case_id', value: k.id })}/></properties>`]
+      : [];
     if (isSuccess(k.outcome)) {
       caseLines.push(idProps.length ? `${open}>\n${idProps[0]}\n    </testcase>` : `${open}/>`);
       continue;
@@ -53,7 +57,12 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
     ]
       .filter(Boolean)
       .join('\n');
-    caseLines.push(`${open}>`, ...idProps, `      <failure${attrs({ message: `${k.outcome}: ${reason}`, type: k.outcome })}>${xmlText(body)}</failure>`, '    </testcase>');
+    caseLines.push(
+      `${open}>`,
+      ...idProps,
+      `      <failure${attrs({ message: `${k.outcome}: ${reason}`, type: k.outcome })}>${xmlText(body)}</failure>`,
+      '    </testcase>',
+    );
   }
   const props = [
     ['corpus.name', summary.corpus.name],
@@ -68,7 +77,12 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
 
   const suites: string[] = [
     `  <testsuite${attrs({
-      name: suiteName, tests: summary.cases.length, failures, errors: 0, skipped: 0, time: seconds(details.timeSeconds),
+      name: suiteName,
+      tests: summary.cases.length,
+      failures,
+      errors: 0,
+      skipped: 0,
+      time: seconds(details.timeSeconds),
       ...(details.timestamp ? { timestamp: details.timestamp } : {}),
     })}>`,
     '    <properties>',
@@ -91,10 +105,18 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
       const text = xmlText([c.arithmetic, c.detail].filter(Boolean).join('\n'));
       if (c.status === 'blocked') {
         f++;
-        lines.push(`${open}>`, `      <failure${attrs({ message: c.arithmetic, type: 'blocked' })}>${text}</failure>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <failure${attrs({ message: c.arithmetic, type: 'blocked' })}>${text}</failure>`,
+          '    </testcase>',
+        );
       } else if (c.status === 'refused') {
         e++;
-        lines.push(`${open}>`, `      <error${attrs({ message: c.arithmetic, type: 'refused' })}>${text}</error>`, '    </testcase>');
+        lines.push(
+          `${open}>`,
+          `      <error${attrs({ message: c.arithmetic, type: 'refused' })}>${text}</error>`,
+          '    </testcase>',
+        );
       } else if (c.status === 'not_applicable') {
         s++;
         lines.push(`${open}>`, `      <skipped${attrs({ message: c.arithmetic })}/>`, '    </testcase>');
@@ -102,7 +124,11 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
         lines.push(`${open}>`, `      <system-out>${text}</system-out>`, '    </testcase>');
       }
     }
-    suites.push(`  <testsuite${attrs({ name: `gate: ${gate.status}`, tests: gate.checks.length, failures: f, errors: e, skipped: s })}>`, ...lines, '  </testsuite>');
+    suites.push(
+      `  <testsuite${attrs({ name: `gate: ${gate.status}`, tests: gate.checks.length, failures: f, errors: e, skipped: s })}>`,
+      ...lines,
+      '  </testsuite>',
+    );
     totalTests += gate.checks.length;
     totalFailures += f;
     totalErrors += e;
@@ -125,11 +151,16 @@ export function junitDetailsOf(report: {
   const cases: NonNullable<JUnitDetails['cases']> = {};
   for (const c of report.cases ?? []) {
     const ms = c.report?.run_metadata?.timings_ms?.total;
-    cases[c.id] = { ...(c.question ? { question: c.question } : {}), ...(typeof ms === 'number' ? { timeSeconds: ms / 1000 } : {}) };
+    cases[c.id] = {
+      ...(c.question ? { question: c.question } : {}),
+      ...(typeof ms === 'number' ? { timeSeconds: ms / 1000 } : {}),
+    };
   }
   return {
     ...(report.run_metadata?.started_at ? { timestamp: report.run_metadata.started_at } : {}),
-    ...(typeof report.run_metadata?.elapsed_ms === 'number' ? { timeSeconds: report.run_metadata.elapsed_ms / 1000 } : {}),
+    ...(typeof report.run_metadata?.elapsed_ms === 'number'
+      ? { timeSeconds: report.run_metadata.elapsed_ms / 1000 }
+      : {}),
     cases,
   };
 }

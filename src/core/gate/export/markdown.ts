@@ -65,14 +65,28 @@ function breakdownTables(b: Breakdowns): string[] {
     out.push(`#### ${BREAKDOWN_TITLES[key]}`, '');
     out.push(
       ...table(
-        ['', 'Cases', 'Correct', 'Accuracy [95%]', 'Right', 'Right rate [95%]', 'Wrong', 'No query', 'Missed refusal', 'Declined'],
+        [
+          '',
+          'Cases',
+          'Correct',
+          'Accuracy [95%]',
+          'Right',
+          'Right rate [95%]',
+          'Wrong',
+          'No query',
+          'Missed refusal',
+          'Declined',
+        ],
         rows.map(rowOf),
         ['---', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:', '--:'],
       ),
       '',
     );
   }
-  out.push('Accuracy: correct out of the answerable cases of the row; right: correct answers and correct refusals out of all its cases.', '');
+  out.push(
+    'Accuracy: correct out of the answerable cases of the row; right: correct answers and correct refusals out of all its cases.',
+    '',
+  );
   return out;
 }
 
@@ -90,9 +104,15 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
   if (options.gate) {
     const g = options.gate;
     out.push(`### ${GATE_HEAD[g.status]} (exit ${g.exit_code})`, '');
-    if (g.baseline) out.push(`Baseline: suite ${mdCode(g.baseline.suite)}, model ${mdCode(g.baseline.model)}, path ${g.baseline.path ? mdCode(g.baseline.path) : '—'}, recorded ${mdInline(g.baseline.recorded_at)}`, '');
+    if (g.baseline)
+      out.push(
+        `Baseline: suite ${mdCode(g.baseline.suite)}, model ${mdCode(g.baseline.model)}, path ${g.baseline.path ? mdCode(g.baseline.path) : '—'}, recorded ${mdInline(g.baseline.recorded_at)}`,
+        '',
+      );
     out.push(mdFence(g.checks.map((c) => c.arithmetic).join('\n'), 'text'), '');
-    for (const c of g.checks.filter((k) => k.status === 'blocked' || k.status === 'refused' || k.status === 'warning')) {
+    for (const c of g.checks.filter(
+      (k) => k.status === 'blocked' || k.status === 'refused' || k.status === 'warning',
+    )) {
       if (c.detail) out.push(`- **${mdInline(c.name)}**: ${mdInline(c.detail)}`);
     }
     out.push('');
@@ -107,10 +127,28 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
     ...table(
       ['Figure', 'Count', 'Rate', '95% interval', 'Denominator'],
       [
-        ['Answer accuracy', `${a.correct} of ${a.total}`, pctOf(a.correct, a.total), ciText(a.ci95), 'answerable cases (no arm, or must-answer)'],
-        ['Refusal recall', `${r.declined} of ${r.total}`, pctOf(r.declined, r.total), ciText(r.ci95), 'must-refuse arm'],
+        [
+          'Answer accuracy',
+          `${a.correct} of ${a.total}`,
+          pctOf(a.correct, a.total),
+          ciText(a.ci95),
+          'answerable cases (no arm, or must-answer)',
+        ],
+        [
+          'Refusal recall',
+          `${r.declined} of ${r.total}`,
+          pctOf(r.declined, r.total),
+          ciText(r.ci95),
+          'must-refuse arm',
+        ],
         ['Over-refusal', `${o.declined} of ${o.total}`, pctOf(o.declined, o.total), ciText(o.ci95), 'must-answer arm'],
-        [`Reliability RS(${rs.c})`, `sum ${rs.sum}`, rs.mean === null ? '—' : `mean ${rs.mean.toFixed(3)}`, '—', `${rs.cases} cases: +1 × ${rs.plus}, 0 × ${rs.zero}, −${rs.c} × ${rs.minus}`],
+        [
+          `Reliability RS(${rs.c})`,
+          `sum ${rs.sum}`,
+          rs.mean === null ? '—' : `mean ${rs.mean.toFixed(3)}`,
+          '—',
+          `${rs.cases} cases: +1 × ${rs.plus}, 0 × ${rs.zero}, −${rs.c} × ${rs.minus}`,
+        ],
       ],
       ['---', '--:', '--:', '--:', '---'],
     ),
@@ -152,7 +190,14 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
         ['Arm', 'Stratum', 'Cases', 'Declined', 'Answered', 'No query'],
         [
           ...r.strata.map((x) => ['must-refuse', mdInline(x.stratum), x.total, x.declined, x.answered, x.no_query]),
-          ...o.strata.map((x) => ['must-answer', mdInline(x.stratum), x.total, x.declined, `${x.correct + x.wrong} (correct ${x.correct})`, x.no_query]),
+          ...o.strata.map((x) => [
+            'must-answer',
+            mdInline(x.stratum),
+            x.total,
+            x.declined,
+            `${x.correct + x.wrong} (correct ${x.correct})`,
+            x.no_query,
+          ]),
         ],
         ['---', '---', '--:', '--:', '--:', '--:'],
       ),
@@ -163,11 +208,32 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
   const pyramid = s.difficulty_pyramid.filter((p) => p.total > 0);
   if (pyramid.length) {
     out.push('### Difficulty', '');
-    out.push(...table(['Difficulty', 'Correct', 'Cases'], pyramid.map((p) => [p.difficulty, p.correct, p.total]), ['---', '--:', '--:']), '');
+    out.push(
+      ...table(
+        ['Difficulty', 'Correct', 'Cases'],
+        pyramid.map((p) => [p.difficulty, p.correct, p.total]),
+        ['---', '--:', '--:'],
+      ),
+      '',
+    );
   }
   if (s.shapes.length) {
     out.push('### Shapes', '');
-    out.push(...table(['Shape', 'Cases', 'Correct', 'Wrong', 'No query', 'Declined'], s.shapes.map((x) => [mdInline(x.shape), x.total, x.correct, x.wrong, x.no_query, x.over_refusal + x.declined_unarmed + x.correct_refusal]), ['---', '--:', '--:', '--:', '--:', '--:']), '');
+    out.push(
+      ...table(
+        ['Shape', 'Cases', 'Correct', 'Wrong', 'No query', 'Declined'],
+        s.shapes.map((x) => [
+          mdInline(x.shape),
+          x.total,
+          x.correct,
+          x.wrong,
+          x.no_query,
+          x.over_refusal + x.declined_unarmed + x.correct_refusal,
+        ]),
+        ['---', '--:', '--:', '--:', '--:', '--:'],
+      ),
+      '',
+    );
   }
 
   if (s.breakdowns) out.push(...breakdownTables(s.breakdowns));
@@ -179,7 +245,13 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
       'The engine ran this SQL but the structural parser cannot parse it: the structure was not compared (structure_score is null); the results were compared and graded as usual.',
       '',
     );
-    out.push(...table(['Case', 'Outcome', 'Structure'], unsupported.map((k) => [mdCode(k.id), k.outcome, 'parser_unsupported'])), '');
+    out.push(
+      ...table(
+        ['Case', 'Outcome', 'Structure'],
+        unsupported.map((k) => [mdCode(k.id), k.outcome, 'parser_unsupported']),
+      ),
+      '',
+    );
   }
 
   const max = options.maxFailures ?? 50;
@@ -187,8 +259,20 @@ export function toMarkdown(summary: RunSummary, options: MarkdownOptions = {}): 
   if (s.failures.length === 0) out.push('None.', '');
   else {
     const shown = s.failures.slice(0, max);
-    out.push(...table(['Case', 'Outcome', 'Reason', 'Query'], shown.map((f) => [mdCode(f.id), f.outcome, mdInline(f.reason), f.query === null ? '—' : mdCode(f.query.length > 200 ? `${f.query.slice(0, 200)}…` : f.query)])), '');
-    if (s.failures.length > shown.length) out.push(`…and ${s.failures.length - shown.length} more failures (see the JSON report or the CSV).`, '');
+    out.push(
+      ...table(
+        ['Case', 'Outcome', 'Reason', 'Query'],
+        shown.map((f) => [
+          mdCode(f.id),
+          f.outcome,
+          mdInline(f.reason),
+          f.query === null ? '—' : mdCode(f.query.length > 200 ? `${f.query.slice(0, 200)}…` : f.query),
+        ]),
+      ),
+      '',
+    );
+    if (s.failures.length > shown.length)
+      out.push(`…and ${s.failures.length - shown.length} more failures (see the JSON report or the CSV).`, '');
   }
   return out.join('\n');
 }

@@ -40,12 +40,20 @@ export function anthropicProvider(config: ProviderConfig, runtime: JudgeRuntime)
     const parsed = parseBody(result.value.text);
     const blocks = isRecord(parsed) && Array.isArray(parsed.content) ? (parsed.content as unknown[]) : null;
     // Only text blocks: thinking blocks are reasoning traces and are never kept.
-    const text = blocks?.map((block) => (isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('');
-    if (!isRecord(parsed) || text === undefined) return { ok: false, error: protocolError(endpoint, 'Anthropic Messages', result.value.text) };
+    const text = blocks
+      ?.map((block) => (isRecord(block) && block.type === 'text' && typeof block.text === 'string' ? block.text : ''))
+      .join('');
+    if (!isRecord(parsed) || text === undefined)
+      return { ok: false, error: protocolError(endpoint, 'Anthropic Messages', result.value.text) };
     const usage = isRecord(parsed.usage) ? parsed.usage : {};
     return {
       ok: true,
-      value: completion(parsed, text, { input: usage.input_tokens, output: usage.output_tokens }, { model: config.model, attempts: result.value.attempts, latencyMs: runtime.now() - started }),
+      value: completion(
+        parsed,
+        text,
+        { input: usage.input_tokens, output: usage.output_tokens },
+        { model: config.model, attempts: result.value.attempts, latencyMs: runtime.now() - started },
+      ),
     };
   }
 

@@ -24,10 +24,14 @@ export function count(value: unknown): number | null {
 
 /** The server answered 2xx but not in the protocol's shape. */
 export function protocolError(url: string, protocol: string, text: string): VerdictError {
-  return verdictError('judge.http_error', `The judge at ${url} answered, but not as a ${protocol} endpoint would. Check the provider kind and the base URL.`, {
-    raw: text.length > 500 ? `${text.slice(0, 500)}…` : text,
-    location: url,
-  });
+  return verdictError(
+    'judge.http_error',
+    `The judge at ${url} answered, but not as a ${protocol} endpoint would. Check the provider kind and the base URL.`,
+    {
+      raw: text.length > 500 ? `${text.slice(0, 500)}…` : text,
+      location: url,
+    },
+  );
 }
 
 export function parseBody(text: string): unknown {

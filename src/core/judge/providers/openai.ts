@@ -46,7 +46,12 @@ export function openAiProvider(config: ProviderConfig, runtime: JudgeRuntime): J
       const result = await postJson(runtime, endpoint, headers, body, transport, signal);
       attempts += result.ok ? result.value.attempts : result.attempts;
       if (!result.ok) {
-        if (jsonMode && config.jsonMode !== 'on' && result.status === 400 && JSON_MODE_REJECTED.test(result.body ?? '')) {
+        if (
+          jsonMode &&
+          config.jsonMode !== 'on' &&
+          result.status === 400 &&
+          JSON_MODE_REJECTED.test(result.body ?? '')
+        ) {
           jsonMode = false;
           continue;
         }
@@ -56,11 +61,17 @@ export function openAiProvider(config: ProviderConfig, runtime: JudgeRuntime): J
       const choice = isRecord(parsed) && Array.isArray(parsed.choices) ? (parsed.choices[0] as unknown) : undefined;
       const message = isRecord(choice) && isRecord(choice.message) ? choice.message : undefined;
       const text = message ? contentText(message.content) : null;
-      if (!isRecord(parsed) || text === null) return { ok: false, error: protocolError(endpoint, 'OpenAI-compatible chat-completions', result.value.text) };
+      if (!isRecord(parsed) || text === null)
+        return { ok: false, error: protocolError(endpoint, 'OpenAI-compatible chat-completions', result.value.text) };
       const usage = isRecord(parsed.usage) ? parsed.usage : {};
       return {
         ok: true,
-        value: completion(parsed, text, { input: usage.prompt_tokens, output: usage.completion_tokens }, { model: config.model, attempts, latencyMs: runtime.now() - started }),
+        value: completion(
+          parsed,
+          text,
+          { input: usage.prompt_tokens, output: usage.completion_tokens },
+          { model: config.model, attempts, latencyMs: runtime.now() - started },
+        ),
       };
     }
   }

@@ -10,10 +10,17 @@ function dropRedundant(s: Select): Select {
   return {
     ...s,
     columns: s.columns.map((c) =>
-      c.alias && c.expr.kind === 'column' && sameName(c.expr.name.value, c.alias.value, c.alias.quoted || c.expr.name.quoted) ? { ...c, alias: null } : c,
+      c.alias &&
+      c.expr.kind === 'column' &&
+      sameName(c.expr.name.value, c.alias.value, c.alias.quoted || c.expr.name.quoted)
+        ? { ...c, alias: null }
+        : c,
     ),
     from: s.from.map((f) =>
-      f.alias && f.source.kind === 'table' && !f.columnAliases.length && sameName(f.source.name.value, f.alias.value, f.alias.quoted || f.source.name.quoted)
+      f.alias &&
+      f.source.kind === 'table' &&
+      !f.columnAliases.length &&
+      sameName(f.source.name.value, f.alias.value, f.alias.quoted || f.source.name.quoted)
         ? { ...f, alias: null }
         : f,
     ),

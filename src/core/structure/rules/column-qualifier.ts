@@ -14,7 +14,8 @@ function unqualify(s: Select): Select {
   const aliases = new Set(s.columns.flatMap((c) => (c.alias ? [lc(c.alias.value)] : [])));
   const strip = (e: Expr): Expr =>
     mapExpr(e, (x) => {
-      if (x.kind === 'column' && x.table && lc(x.table.value) === b && !aliases.has(lc(x.name.value))) return { ...x, table: null };
+      if (x.kind === 'column' && x.table && lc(x.table.value) === b && !aliases.has(lc(x.name.value)))
+        return { ...x, table: null };
       return x;
     });
   return mapSelectExprs(s, strip);

@@ -7,7 +7,21 @@ function sortFrom(s: Select): Select {
   if (s.from.length < 2 || !s.from.every((f) => f.join === 'FIRST' || f.join === 'COMMA')) return s;
   // `*` expands in FROM order; LIMIT without a total order could keep other rows.
   if (s.columns.some((c) => c.expr.kind === 'star') || s.limit || s.offset) return s;
-  const key = (i: number) => printQuery({ ...s, from: [{ ...s.from[i]!, join: 'FIRST', on: null }], columns: [], where: null, groupBy: [], having: null, orderBy: [], limit: null, offset: null, distinct: null, with: null, windows: [] });
+  const key = (i: number) =>
+    printQuery({
+      ...s,
+      from: [{ ...s.from[i]!, join: 'FIRST', on: null }],
+      columns: [],
+      where: null,
+      groupBy: [],
+      having: null,
+      orderBy: [],
+      limit: null,
+      offset: null,
+      distinct: null,
+      with: null,
+      windows: [],
+    });
   const order = s.from.map((_, i) => ({ i, k: key(i) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
   return { ...s, from: order.map(({ i }, k) => ({ ...s.from[i]!, join: k === 0 ? 'FIRST' : 'COMMA' })) };
 }

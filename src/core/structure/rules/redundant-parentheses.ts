@@ -13,7 +13,12 @@ function clean(e: Expr, slot: Slot): Expr {
   switch (e.kind) {
     case 'binary': {
       const p = binaryPrecedence(e.op);
-      out = { ...e, left: c(e.left, { prec: p, right: false }), right: c(e.right, { prec: p, right: true }), ...(e.escape ? { escape: c(e.escape, free) } : {}) };
+      out = {
+        ...e,
+        left: c(e.left, { prec: p, right: false }),
+        right: c(e.right, { prec: p, right: true }),
+        ...(e.escape ? { escape: c(e.escape, free) } : {}),
+      };
       break;
     }
     case 'logical': {
@@ -29,7 +34,11 @@ function clean(e: Expr, slot: Slot): Expr {
       out = { ...e, arg: c(e.arg, { prec: 9, right: false }) };
       break;
     case 'in':
-      out = { ...e, arg: c(e.arg, { prec: 4.5, right: false }), values: e.values ? e.values.map((v) => c(v, free)) : null };
+      out = {
+        ...e,
+        arg: c(e.arg, { prec: 4.5, right: false }),
+        values: e.values ? e.values.map((v) => c(v, free)) : null,
+      };
       break;
     case 'between': {
       const s = { prec: 4.5, right: false };
@@ -43,7 +52,11 @@ function clean(e: Expr, slot: Slot): Expr {
         filter: e.filter ? c(e.filter, free) : null,
         orderBy: e.orderBy.map((o) => ({ ...o, expr: c(o.expr, free) })),
         over: e.over
-          ? { ...e.over, partitionBy: e.over.partitionBy.map((x) => c(x, free)), orderBy: e.over.orderBy.map((o) => ({ ...o, expr: c(o.expr, free) })) }
+          ? {
+              ...e.over,
+              partitionBy: e.over.partitionBy.map((x) => c(x, free)),
+              orderBy: e.over.orderBy.map((o) => ({ ...o, expr: c(o.expr, free) })),
+            }
           : null,
       };
       break;
@@ -70,7 +83,10 @@ function clean(e: Expr, slot: Slot): Expr {
     default:
       out = e;
   }
-  if (out.parens && (out.kind === 'list' || slot === null || !needsParens({ ...out, parens: false }, slot.prec, slot.right))) {
+  if (
+    out.parens &&
+    (out.kind === 'list' || slot === null || !needsParens({ ...out, parens: false }, slot.prec, slot.right))
+  ) {
     const { parens: _drop, ...rest } = out;
     return rest as Expr;
   }

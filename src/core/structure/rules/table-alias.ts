@@ -6,7 +6,9 @@ const lc = (s: string) => s.toLowerCase();
 
 /** Names a SELECT's FROM binds: each item's alias, or its table name. */
 function bindings(s: Select): string[] {
-  return s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : []));
+  return s.from.flatMap((f) =>
+    f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [],
+  );
 }
 
 function nestedQueries(s: Select): Query[] {
@@ -57,7 +59,9 @@ function renameIn(s: Select, a: string, t: Ident): Select {
   const out = mapSelectExprs(s, (e) => renameRefs(e, a, t));
   return {
     ...out,
-    from: out.from.map((f) => (f.source.kind === 'derived' ? { ...f, source: { kind: 'derived', query: renameQuery(f.source.query, a, t) } } : f)),
+    from: out.from.map((f) =>
+      f.source.kind === 'derived' ? { ...f, source: { kind: 'derived', query: renameQuery(f.source.query, a, t) } } : f,
+    ),
   };
 }
 
@@ -79,7 +83,11 @@ function resolve(s: Select): Select {
     // A `t.x` already in this scope means an outer `t`: renaming would capture it.
     if (ownRefs(cur, t) || nestedQueries(cur).some((q) => refersTo(q, t))) continue;
     try {
-      const renamed = renameIn({ ...cur, from: cur.from.map((x, k) => (k === i ? { ...x, alias: null } : x)) }, a, table);
+      const renamed = renameIn(
+        { ...cur, from: cur.from.map((x, k) => (k === i ? { ...x, alias: null } : x)) },
+        a,
+        table,
+      );
       cur = renamed;
     } catch (thrown) {
       if (!(thrown instanceof Unsafe)) throw thrown;

@@ -2,8 +2,28 @@
 import type { Expr, Ident, Query } from '../ir.ts';
 
 const EXPR_KINDS = new Set([
-  'column', 'star', 'number', 'string', 'bool', 'null', 'typed', 'binary', 'logical', 'not', 'unary', 'in', 'between',
-  'exists', 'subquery', 'func', 'case', 'cast', 'interval', 'extract', 'list', 'raw',
+  'column',
+  'star',
+  'number',
+  'string',
+  'bool',
+  'null',
+  'typed',
+  'binary',
+  'logical',
+  'not',
+  'unary',
+  'in',
+  'between',
+  'exists',
+  'subquery',
+  'func',
+  'case',
+  'cast',
+  'interval',
+  'extract',
+  'list',
+  'raw',
 ]);
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -30,8 +30,16 @@ export function cellText(value: JsonValue): string {
 }
 
 /** Both samples of a report hold every row of their result. */
-export function samplesWhole(ev: { expected_sample: { rows: unknown[]; total_rows: number } | null; actual_sample: { rows: unknown[]; total_rows: number } | null }): boolean {
-  return !!ev.expected_sample && !!ev.actual_sample && ev.expected_sample.rows.length === ev.expected_sample.total_rows && ev.actual_sample.rows.length === ev.actual_sample.total_rows;
+export function samplesWhole(ev: {
+  expected_sample: { rows: unknown[]; total_rows: number } | null;
+  actual_sample: { rows: unknown[]; total_rows: number } | null;
+}): boolean {
+  return (
+    !!ev.expected_sample &&
+    !!ev.actual_sample &&
+    ev.expected_sample.rows.length === ev.expected_sample.total_rows &&
+    ev.actual_sample.rows.length === ev.actual_sample.total_rows
+  );
 }
 
 /**
@@ -39,15 +47,22 @@ export function samplesWhole(ev: { expected_sample: { rows: unknown[]; total_row
  * other sample be called missing or extra: from capped samples (the first N rows of each side) a
  * result that is merely out of order would look like rows missing from the candidate.
  */
-export function computeMarks(result: ResultComparison | null, expectedRows: JsonValue[][] | null, actualRows: JsonValue[][] | null, whole = true): Marks {
+export function computeMarks(
+  result: ResultComparison | null,
+  expectedRows: JsonValue[][] | null,
+  actualRows: JsonValue[][] | null,
+  whole = true,
+): Marks {
   const marks: Marks = { expected: empty(), actual: empty() };
   for (const reason of result?.reasons ?? []) {
     switch (reason.code) {
       case 'value_mismatch':
       case 'null_mismatch':
       case 'type_mismatch':
-        if (reason.expected_row && reason.column.expected_index !== null) marks.expected.cells.add(`${reason.expected_row.position}:${reason.column.expected_index}`);
-        if (reason.actual_row && reason.column.actual_index !== null) marks.actual.cells.add(`${reason.actual_row.position}:${reason.column.actual_index}`);
+        if (reason.expected_row && reason.column.expected_index !== null)
+          marks.expected.cells.add(`${reason.expected_row.position}:${reason.column.expected_index}`);
+        if (reason.actual_row && reason.column.actual_index !== null)
+          marks.actual.cells.add(`${reason.actual_row.position}:${reason.column.actual_index}`);
         break;
       case 'row_count_mismatch':
         if (reason.first_unmatched_expected) marks.expected.rows.add(reason.first_unmatched_expected.position);
@@ -94,7 +109,10 @@ export interface FullSideMarks {
   columns: Set<number>;
 }
 
-export function fullMarks(comparison: ResultComparison, rows: RowDiff): { expected: FullSideMarks; actual: FullSideMarks } {
+export function fullMarks(
+  comparison: ResultComparison,
+  rows: RowDiff,
+): { expected: FullSideMarks; actual: FullSideMarks } {
   const pointedE = new Set<number>();
   const pointedA = new Set<number>();
   for (const reason of comparison.reasons) {
@@ -103,7 +121,17 @@ export function fullMarks(comparison: ResultComparison, rows: RowDiff): { expect
     pointedA.add(reason.actual_row.position);
   }
   return {
-    expected: { status: rows.expected.status, cells: rows.expected.cells, pointed: pointedE, columns: new Set(rows.missingColumns) },
-    actual: { status: rows.actual.status, cells: rows.actual.cells, pointed: pointedA, columns: new Set(rows.extraColumns) },
+    expected: {
+      status: rows.expected.status,
+      cells: rows.expected.cells,
+      pointed: pointedE,
+      columns: new Set(rows.missingColumns),
+    },
+    actual: {
+      status: rows.actual.status,
+      cells: rows.actual.cells,
+      pointed: pointedA,
+      columns: new Set(rows.extraColumns),
+    },
   };
 }

@@ -41,7 +41,13 @@ export interface SqlEditorHandle {
 }
 
 const theme = EditorView.theme({
-  '&': { border: '1px solid var(--border-strong)', borderRadius: 'var(--radius)', background: 'var(--surface)', color: 'var(--text)', fontSize: '0.95rem' },
+  '&': {
+    border: '1px solid var(--border-strong)',
+    borderRadius: 'var(--radius)',
+    background: 'var(--surface)',
+    color: 'var(--text)',
+    fontSize: '0.95rem',
+  },
   // The ring is on the element that has focus (the editable content), as for every other control of the app.
   '&.cm-focused': { outline: 'none' },
   '.cm-content:focus': { outline: '2px solid var(--focus)', outlineOffset: '-2px' },
@@ -53,7 +59,11 @@ const theme = EditorView.theme({
 });
 
 function language(dialect: 'duckdb' | 'sqlite', schema: SqlSchema | null) {
-  return sql({ dialect: dialect === 'sqlite' ? SQLite : DUCKDB, upperCaseKeywords: true, ...(schema ? { schema } : {}) });
+  return sql({
+    dialect: dialect === 'sqlite' ? SQLite : DUCKDB,
+    upperCaseKeywords: true,
+    ...(schema ? { schema } : {}),
+  });
 }
 
 export function createSqlEditor(host: HTMLElement, options: EditorOptions): SqlEditorHandle {
@@ -81,7 +91,12 @@ export function createSqlEditor(host: HTMLElement, options: EditorOptions): SqlE
         EditorView.lineWrapping,
         theme,
         placeholderExt(options.placeholder ?? ''),
-        EditorView.contentAttributes.of({ 'aria-label': options.label, spellcheck: 'false', autocapitalize: 'off', ...(options.testid ? { 'data-testid': options.testid } : {}) }),
+        EditorView.contentAttributes.of({
+          'aria-label': options.label,
+          spellcheck: 'false',
+          autocapitalize: 'off',
+          ...(options.testid ? { 'data-testid': options.testid } : {}),
+        }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged && !applying) options.onChange(u.state.doc.toString());
         }),

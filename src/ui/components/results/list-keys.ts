@@ -5,7 +5,11 @@
  */
 import type { CaseFilter } from '../../state/case-list.svelte.ts';
 
-export function listKeydown(filter: CaseFilter, ids: () => string[], open: (id: string) => void): (event: KeyboardEvent) => void {
+export function listKeydown(
+  filter: CaseFilter,
+  ids: () => string[],
+  open: (id: string) => void,
+): (event: KeyboardEvent) => void {
   return (event) => {
     const target = event.target as HTMLElement | null;
     if (event.ctrlKey || event.metaKey || event.altKey) return;

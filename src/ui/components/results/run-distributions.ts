@@ -23,10 +23,31 @@ function timeRatio(c: CaseReport): number | null {
 const ratioLabel = (e: number) => (e >= 1 ? `${e}×` : `1/${Math.round(1 / e)}×`);
 
 export const DISTRIBUTIONS: Distribution[] = [
-  { key: 'overall', title: 'Overall score', values: (c) => c.report?.overall_score ?? null, bins: (v) => binLinear(v, 0, 1, 10) },
-  { key: 'structure', title: 'Structure score', values: (c) => c.report?.structure_score ?? null, bins: (v) => binLinear(v, 0, 1, 10) },
-  { key: 'result', title: 'Result score', values: (c) => c.report?.result_score ?? null, bins: (v) => binLinear(v, 0, 1, 10) },
-  { key: 'time_ratio', title: 'Execution time ratio (candidate / reference, log scale)', values: timeRatio, bins: (v) => binLog2(v, -4, 4), edgeLabel: ratioLabel },
+  {
+    key: 'overall',
+    title: 'Overall score',
+    values: (c) => c.report?.overall_score ?? null,
+    bins: (v) => binLinear(v, 0, 1, 10),
+  },
+  {
+    key: 'structure',
+    title: 'Structure score',
+    values: (c) => c.report?.structure_score ?? null,
+    bins: (v) => binLinear(v, 0, 1, 10),
+  },
+  {
+    key: 'result',
+    title: 'Result score',
+    values: (c) => c.report?.result_score ?? null,
+    bins: (v) => binLinear(v, 0, 1, 10),
+  },
+  {
+    key: 'time_ratio',
+    title: 'Execution time ratio (candidate / reference, log scale)',
+    values: timeRatio,
+    bins: (v) => binLog2(v, -4, 4),
+    edgeLabel: ratioLabel,
+  },
 ];
 
 export function valuesOf(cases: readonly CaseReport[], d: Distribution): number[] {
