@@ -120,6 +120,59 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
     it('caps the number of rows a query may return', async () => {
       const outcome = await engine.execute('SELECT * FROM generate_series(1, 5000)', { maxRows: 1000 });
       expect(!outcome.ok && outcome.error.code).toBe('sandbox.resource_exhausted');
+      const atCap = await engine.execute('SELECT * FROM generate_series(1, 1000)', { maxRows: 1000 });
+      expect(atCap.ok && atCap.value.rows.length).toBe(1000);
+    });
+
+    it('stops a 1M x 8 KB result at the byte budget while it streams, without a restart, and keeps working', async () => {
+      // 8 GB of text: fetched whole it could not even fit PGlite's wasm heap (4 GB at most).
+      const restarts = engine.restarts;
+      const outcome = await engine.execute("SELECT n, repeat('x', 8192) AS s FROM generate_series(1, 1000000) AS n", {
+        timeoutMs: 60_000,
+        maxResultBytes: 4 * 1024 * 1024,
+      });
+      expect(!outcome.ok && outcome.error).toMatchObject({
+        code: 'sandbox.resource_exhausted',
+        category: 'resource_exhausted',
+      });
+      // A row is 16,408 decoded bytes (value/size.ts: 8 + 8 + 8 + 2 x 8,192): 255 fit in 4 MiB.
+      expect(!outcome.ok && outcome.error.message).toBe(
+        "The result is larger than 4 MiB (max_result_bytes, the memory budget for one query's decoded rows); it was stopped after 255 rows.",
+      );
+      expect(engine.restarts).toBe(restarts);
+      const next = await engine.execute('SELECT count(*) AS n FROM items');
+      expect(next.ok && next.value.rows[0]![0]).toBe(3);
+      // 100 rows of 2,016 decoded bytes: 201,600, under one budget and over the other.
+      const hundred = "SELECT repeat('x', 1000) AS s FROM generate_series(1, 100)";
+      const under = await engine.execute(hundred, { maxResultBytes: 210_000 });
+      expect(under.ok && under.value.rows.length).toBe(100);
+      const over = await engine.execute(hundred, { maxResultBytes: 200_000 });
+      expect(!over.ok && over.error.message).toMatch(/larger than 195.3 KiB .*stopped after 99 rows/);
+      expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });
+    }, 180_000);
+
+    it('reads a result of many batches whole and in order, arrays shaped over all of them', async () => {
+      const many = await engine.execute('SELECT n FROM generate_series(1, 25000) AS n');
+      if (!many.ok) throw new Error(many.error.message);
+      expect(many.value.rows.length).toBe(25000);
+      expect(many.value.rows.every((r, i) => r[0] === i + 1)).toBe(true);
+      // Every value two-dimensional: a list of lists; one one-dimensional value in the last batch: text.
+      const square = await engine.execute('SELECT ARRAY[[n, n]] AS a FROM generate_series(1, 250) AS n');
+      expect(square.ok && square.value.columns[0]!.kind).toBe('list');
+      expect(square.ok && square.value.rows[249]).toEqual([[[250, 250]]]);
+      const mixed = await engine.execute(
+        'SELECT CASE WHEN n = 250 THEN ARRAY[n] ELSE ARRAY[[n]] END AS a FROM generate_series(1, 250) AS n',
+      );
+      expect(mixed.ok && mixed.value.columns[0]!.kind).toBe('other');
+      expect(mixed.ok && mixed.value.rows.slice(-2)).toEqual([['{{249}}'], ['{250}']]);
+      // An error in a later batch is the query's error.
+      const late = await engine.execute('SELECT 1 / (n - 150) AS x FROM generate_series(1, 200) AS n');
+      expect(!late.ok && late.error.category).toBe('division_by_zero');
+      const empty = await engine.execute('SELECT id, name AS n, price AS n FROM items WHERE false');
+      expect(empty.ok && empty.value).toMatchObject({
+        rows: [],
+        columns: [{ name: 'id' }, { name: 'n' }, { name: 'n' }],
+      });
     });
 
     it('plans through the same gate: EXPLAIN of a read, never of a write', async () => {

@@ -19,25 +19,26 @@
  * The session's TimeZone is UTC (stated in the version text). The frozen
  * clock: see `ClockPolicy`.
  */
-import type {
-  ExecuteOutcome,
-  ExplainOptions,
-  FixtureInfo,
-  FixtureSource,
-  PlanSummary,
-  TableInfo,
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  type ExecuteOutcome,
+  type ExplainOptions,
+  type FixtureInfo,
+  type FixtureSource,
+  type PlanSummary,
+  type TableInfo,
 } from '../../core/engine.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { tokenize } from '../../core/sql/lexer.ts';
-import type { Column } from '../../core/value/kind.ts';
 import { precheckStatement } from '../../core/sandbox/statements.ts';
-import { rejectedByPrecheck, rejectedStatement } from '../execution-errors.ts';
+import { rejectedByPrecheck, rejectedStatement, tooManyBytes, tooManyRows } from '../execution-errors.ts';
 import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
 import { IDENT, LITERAL, scriptOfCsv, scriptOfDump, type ScriptPart } from './dump.ts';
 import { sqlStateOf, type PgDriver } from './driver.ts';
 import { pgExecutionError } from './errors.ts';
-import { cellOf, columnOf, shapeArrayColumn, TYPE_CATALOG_SQL, typeCatalogOf, type TypeCatalog } from './types.ts';
+import { ResultBuilder, type Overflow } from './result-builder.ts';
+import { TYPE_CATALOG_SQL, typeCatalogOf, type TypeCatalog } from './types.ts';
 
 /** The role every candidate query runs as. */
 export const READER_ROLE = 'sql_verdict_reader';
@@ -346,31 +347,14 @@ export class PgSession implements EngineSession {
     return out;
   }
 
-  private decode(result: { fields: { name: string; oid: number }[]; rows: (string | null)[][] }): {
-    columns: Column[];
-    rows: ReturnType<typeof cellOf>[][];
-  } {
-    const columns = result.fields.map((f) => columnOf(f.name, f.oid, this.catalog));
-    const rows = result.rows.map((row) => row.map((text, i) => cellOf(columns[i]!, text)));
-    columns.forEach((column, i) => {
-      if (column.kind !== 'list') return;
-      const shaped = shapeArrayColumn(
-        column,
-        rows.map((r) => r[i]!),
-        result.rows.map((r) => r[i]!),
-      );
-      columns[i] = shaped.column;
-      shaped.cells.forEach((cell, r) => (rows[r]![i] = cell));
-    });
-    return { columns, rows };
-  }
-
   async contentDigest(): Promise<Outcome<string>> {
     try {
       const dumps = [];
       for (const t of await this.tableList()) {
         const result = await this.driver.query(`SELECT * FROM ${IDENT(t.schema)}.${IDENT(t.name)}`);
-        dumps.push({ name: t.display, table: this.decode(result) });
+        const table = new ResultBuilder(this.catalog);
+        table.add(result);
+        dumps.push({ name: t.display, table: table.finish() });
       }
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
@@ -487,7 +471,10 @@ export class PgSession implements EngineSession {
       timeoutMs !== undefined && this.options.engine === 'postgres'
         ? `; SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`
         : '';
-    await this.driver.exec(`BEGIN READ ONLY; SET LOCAL ROLE ${IDENT(READER_ROLE)}${timeout}`);
+    // cursor_tuple_fraction 1: a cursor is planned for all its rows, as the query alone would be.
+    await this.driver.exec(
+      `BEGIN READ ONLY; SET LOCAL cursor_tuple_fraction = 1; SET LOCAL ROLE ${IDENT(READER_ROLE)}${timeout}`,
+    );
     try {
       return await run();
     } finally {
@@ -502,31 +489,53 @@ export class PgSession implements EngineSession {
       return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const refused = this.gate(sql);
     if (refused) return refused;
+    const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    const timeoutMs = (options as HostExecuteOptions & { timeoutMs?: number }).timeoutMs;
     try {
-      const result = await this.inReadOnly(
-        () => this.driver.query(sql),
-        (options as HostExecuteOptions & { timeoutMs?: number }).timeoutMs,
-      );
-      if (result.command !== 'SELECT')
-        return rejectedStatement(sql, `the statement is ${result.command}, not a query`, elapsed());
-      if (result.rows.length > options.maxRows)
-        return {
-          ok: false,
-          error: {
-            code: 'sandbox.resource_exhausted',
-            category: 'resource_exhausted',
-            message: `The result has more than ${options.maxRows.toLocaleString('en-US')} rows, the limit for one query.`,
-            elapsedMs: elapsed(),
-          },
-        };
-      const decoded = this.decode(result);
-      return { ok: true, value: { ...decoded, elapsedMs: elapsed() } };
+      const fetched =
+        (await this.inReadOnly(() => this.throughCursor(sql, options.maxRows, budget), timeoutMs)) ??
+        (await this.inReadOnly(() => this.whole(sql, options.maxRows, budget), timeoutMs));
+      if ('command' in fetched)
+        return rejectedStatement(sql, `the statement is ${fetched.command}, not a query`, elapsed());
+      if (fetched.over === 'rows') return tooManyRows(options.maxRows, elapsed());
+      if (fetched.over === 'bytes') return tooManyBytes(budget, fetched.result.rows.length, elapsed());
+      return { ok: true, value: { ...fetched.result.finish(), elapsedMs: elapsed() } };
     } catch (thrown) {
       const state = sqlStateOf(thrown);
       if (state === '42601' && /cannot insert multiple commands/i.test(messageOf(thrown)))
         return rejectedStatement(sql, messageOf(thrown), elapsed());
       return pgExecutionError(state, messageOf(thrown), elapsed());
     }
+  }
+
+  /**
+   * The result through a cursor, a batch at a time (PGlite and node-postgres
+   * otherwise hand over a whole result at once), stopped at the first batch
+   * that passes the row cap or the byte budget. Null when PostgreSQL does not
+   * take the text as a cursor's query (not one SELECT, or an error before any
+   * row): `whole` then runs it as sent, for its exact error or refusal.
+   */
+  private async throughCursor(sql: string, maxRows: number, maxBytes: number): Promise<Fetched | null> {
+    try {
+      await this.driver.query(`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${sql}`);
+    } catch {
+      return null;
+    }
+    const result = new ResultBuilder(this.catalog, maxRows, maxBytes);
+    for (;;) {
+      const want = result.nextBatch();
+      const batch = await this.driver.query(`FETCH FORWARD ${want} FROM ${CURSOR}`);
+      const over = result.add(batch);
+      if (over || batch.rows.length < want) return { result, over };
+    }
+  }
+
+  /** The text as sent, its result received whole; decoding still stops at the caps. */
+  private async whole(sql: string, maxRows: number, maxBytes: number): Promise<Fetched | { command: string }> {
+    const rows = await this.driver.query(sql);
+    if (rows.command !== 'SELECT') return { command: rows.command };
+    const result = new ResultBuilder(this.catalog, maxRows, maxBytes);
+    return { result, over: result.add(rows) };
   }
 
   async explain(sql: string, options: ExplainOptions = {}): Promise<Outcome<PlanSummary>> {
@@ -555,6 +564,14 @@ export class PgSession implements EngineSession {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
     }
   }
+}
+
+/** The session's one cursor; ROLLBACK closes it with the transaction. */
+const CURSOR = 'sql_verdict_result';
+
+interface Fetched {
+  result: ResultBuilder;
+  over: Overflow;
 }
 
 interface PlanNode {

@@ -75,7 +75,7 @@ export interface BudgetResult {
 }
 
 /** A 1M x 8 KB result under a small byte budget: stopped while it streams, the engine keeps serving. */
-async function budget(engineName: EngineName): Promise<BudgetResult> {
+async function budget(engineName: Exclude<EngineName, 'postgres'>): Promise<BudgetResult> {
   const engine = openEngine(engineName, { memoryLimit: '256MB' });
   try {
     const loaded = await engine.load({
@@ -84,16 +84,21 @@ async function budget(engineName: EngineName): Promise<BudgetResult> {
       asOf: AS_OF,
     });
     if (!loaded.ok) throw new Error(loaded.error.message);
-    const hugeSql =
-      engineName === 'duckdb'
-        ? "SELECT repeat('x', 8192) AS s FROM range(1000000)"
-        : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r";
+    const hugeSql = {
+      duckdb: "SELECT repeat('x', 8192) AS s FROM range(1000000)",
+      sqlite:
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 1000000) SELECT n, printf('%.*c', 8192, 'x') AS s FROM r",
+      pglite: "SELECT n, repeat('x', 8192) AS s FROM generate_series(1, 1000000) AS n",
+    }[engineName];
     const huge = await engine.execute(hugeSql, { timeoutMs: 60_000, maxResultBytes: 4 * 1024 * 1024 });
     const next = await engine.execute('SELECT 41 + 1 AS n');
     const under = await engine.execute(
-      engineName === 'duckdb'
-        ? "SELECT repeat('x', 1000) FROM range(100)"
-        : "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') FROM r",
+      {
+        duckdb: "SELECT repeat('x', 1000) FROM range(100)",
+        sqlite:
+          "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100) SELECT printf('%.*c', 1000, 'x') FROM r",
+        pglite: "SELECT repeat('x', 1000) FROM generate_series(1, 100)",
+      }[engineName],
       { maxResultBytes: 4 * 1024 * 1024 },
     );
     return {
