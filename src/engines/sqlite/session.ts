@@ -123,7 +123,7 @@ export class SqliteSession implements EngineSession {
 
   async version(): Promise<string> {
     // Asked once per graded case (the report's engine_version): a scratch database each time was
-    // a tenth of a grading worker's time on Spider pairs. The text is the module's, so kept per module.
+    // ~6 % of a grading worker's time on the Spider pairs. The text is the module's, so kept per module.
     let text = VERSIONS.get(this.SQL);
     if (text === undefined) {
       const db = new this.SQL.Database();
