@@ -204,10 +204,14 @@ describe('corpus app in Chromium (production build)', () => {
 
   test('a share link opens the same comparison in a fresh context; a corrupt one says so', async () => {
     await page.goto(`${app.origin}/#/playground`);
+    // The case shared in the test before did not leave its link in the playground.
+    expect(await page.getByTestId('share-link').count()).toBe(0);
     await page.getByTestId('pg-actual').fill("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
     await expect.poll(() => text('verdict'), { timeout: 60_000 }).toBe('fail');
     await page.screenshot({ path: path.join(SHOTS, 'playground.png'), fullPage: true });
     await page.getByTestId('share').click();
+    // The link is made asynchronously (compressed); read it once the page says it is ready.
+    await expect.poll(() => text('pg-status')).toMatch(/^Link (copied|ready)/);
     const link = (await page.getByTestId('share-link').getAttribute('href'))!;
     expect(link).toContain('#/s/');
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
