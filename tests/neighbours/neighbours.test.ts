@@ -280,6 +280,20 @@ describe.each(ENGINES)('rules that keep what the fixture guarantees in practice,
     );
   }, 120_000);
 
+  it('… in every neighbour, including those that plant nothing and duplicate its row', async () => {
+    const snap = await readSnapshot(school.get(name)!);
+    if (!snap.ok) throw new Error(snap.error.message);
+    const plan = planNeighbours(
+      ["SELECT count(*) FROM friends WHERE student_id = (SELECT id FROM students WHERE name = 'Kyle')"],
+      snap.value.tables.flatMap((t) => t.columns.map((c) => c.name)),
+    );
+    const students = snap.value.tables.findIndex((t) => t.name === 'students');
+    for (let i = 0; i < 200; i++) {
+      const data = generateNeighbour(snap.value, plan, neighbourSeed(1, i));
+      expect(data.tables[students]!.rows.filter((r) => r[1] === 'Kyle').length).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('that literal moves to another row: a hard-coded key is still caught', async () => {
     const report = await grade(
       "SELECT grade FROM students WHERE name = 'Kyle'",

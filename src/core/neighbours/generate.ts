@@ -413,7 +413,19 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
     // planting it moves it to another row (or, when absent, puts it in one), so a query that reads it
     // as a key (`x = (SELECT id … WHERE name = 'Kyle')`) stays right, while one that hard-codes the
     // key it had in the fixture (`code = 'AFG'` for 'Afghanistan') does not.
+    // (Whether or not this neighbour plants: a duplicated row must not repeat such a literal either.)
     const singular = new Map<number, Set<string>>(); // column index → literals (keyOf) kept to one row
+    for (const hint of plan.hints) {
+      const role = roles.find((r) => r.column.name.toLowerCase() === hint.column);
+      if (!role || role.key || role.fk || !hint.equality) continue;
+      for (const v of hint.values) {
+        const cell = fitValue(role.column, v);
+        if (cell === null) continue;
+        const k = keyOf([cell]);
+        if (table.rows.filter((r) => keyOf([r[role.index] ?? null]) === k).length <= 1)
+          singular.set(role.index, (singular.get(role.index) ?? new Set()).add(k));
+      }
+    }
     if (plant && rows.length)
       for (const hint of plan.hints) {
         const role = roles.find((r) => r.column.name.toLowerCase() === hint.column);
@@ -421,14 +433,6 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
         // A foreign-key column takes a literal only when it is a key of the parent (the key still holds).
         const parentHas = role.fk ? parentKeys(role) : undefined;
         if (role.fk && !parentHas) continue;
-        if (hint.equality && !role.fk)
-          for (const v of hint.values) {
-            const cell = fitValue(role.column, v);
-            if (cell === null) continue;
-            const k = keyOf([cell]);
-            if (table.rows.filter((r) => keyOf([r[role.index] ?? null]) === k).length <= 1)
-              singular.set(role.index, (singular.get(role.index) ?? new Set()).add(k));
-          }
         const candidates = hint.values.flatMap(boundaryValues);
         const times = 1 + rng.int(3);
         for (let n = 0; n < times; n++) {
