@@ -236,6 +236,15 @@ function freshValue(role: ColumnRole, used: Set<string>, counter: { n: number })
     while (used.has(keyOf([candidate]))) candidate++;
     return candidate;
   }
+  // Numbers kept as text (Spider's `teacher.Age`): a fresh value is a number too, not "32 2", which
+  // CAST(… AS INTEGER) would read as 32 again.
+  if (typeof sample === 'string' && role.domain.every((v) => typeof v === 'string' && /^-?\d+$/.test(v))) {
+    let max = 0;
+    for (const v of role.domain) max = Math.max(max, Number(v));
+    let candidate = String(max + 1 + counter.n++);
+    while (used.has(keyOf([candidate]))) candidate = String(max + 1 + counter.n++);
+    return candidate;
+  }
   if (typeof sample === 'string' && (role.column.kind === 'text' || role.column.kind === 'other')) {
     let candidate = `${sample} ${2 + counter.n++}`;
     while (used.has(keyOf([candidate]))) candidate = `${sample} ${2 + counter.n++}`;
