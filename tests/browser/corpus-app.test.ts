@@ -233,7 +233,7 @@ describe('corpus app in Chromium (production build)', () => {
     await other.reload();
     await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/corrupt/);
     await fresh.close();
-  });
+  }, 180_000);
 
   test('a candidate that does not parse is labelled a parse error, not an execution error (the case view shows the same panel)', async () => {
     await page.goto(`${app.origin}/#/playground`);
@@ -241,6 +241,33 @@ describe('corpus app in Chromium (production build)', () => {
     await expect.poll(() => text('error-label'), { timeout: 60_000 }).toBe('Candidate parse error');
     expect(await page.getByTestId('error-label').count()).toBe(1);
   });
+
+  test('the demo corpus runs on PostgreSQL (PGlite) with its ported references: the 2×2 and failures equal the CLI’s run --ports', async () => {
+    const ports = 'fixtures/corpora/ports/execution_goldens.postgres.yaml';
+    const graded = runCli(['run', '--corpus', 'execution_goldens', '--ports', ports, '--run', DEMO_RUN, '--json'], {
+      expectExit: [1],
+    });
+    await page.goto(`${app.origin}/`);
+    await page.getByTestId('demo-engine').selectOption('pglite');
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    expect(await text('run-status')).toBe('done');
+    expect(await text('run-ports')).toBe(
+      'on PostgreSQL (PGlite), references ported by execution_goldens.postgres.yaml',
+    );
+    const pg = JSON.parse((await graded).stdout) as RunReport;
+    expect(new Set(pg.cases.map((c) => c.report?.run_metadata.engine).filter(Boolean))).toEqual(new Set(['pglite']));
+    const t = pg.summary.two_by_two;
+    expect(Number(await text('tbt-correct'))).toBe(t.answerable.returned.correct);
+    expect(Number(await text('tbt-wrong'))).toBe(t.answerable.returned.wrong);
+    expect(Number(await text('tbt-correct-refusal'))).toBe(t.unanswerable.declined.correct_refusal);
+    // The demo agent writes DuckDB SQL: on PostgreSQL more of it fails than on DuckDB (year(), GROUP BY ALL, …).
+    expect(t.answerable.returned.wrong).toBeGreaterThan(cli.summary.two_by_two.answerable.returned.wrong);
+    const failing = await page
+      .locator('[data-testid=failures] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-case') ?? ''));
+    expect(new Set(failing)).toEqual(new Set(pg.summary.failures.map((f) => f.id)));
+  }, 700_000);
 
   test('with the network off, the app loads from the service worker and the playground runs', async () => {
     await page.goto(`${app.origin}/#/playground`);
