@@ -41,16 +41,56 @@ function lcg(seed: number): () => number {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
+/** The sample log's records (fixtures/stef/production-log.jsonl), the generator's queries. */
+export function sampleLogRecords(repo: string): LogRecord[] {
+  return readFileSync(path.join(repo, 'fixtures/stef/production-log.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as LogRecord);
+}
+
+/** Variant v of sample query i: the same SQL under a numbered comment (a distinct query for the cache). */
+export const variantSql = (sample: LogRecord[], i: number, v: number) =>
+  v ? `/* variant ${v} */ ${sample[i]!.sql}` : sample[i]!.sql;
+
+/**
+ * Writes the generated log (deterministic: the same file for the same arguments) and calls `onLine` with each
+ * line's sample query, variant, agent version and timestamp. Used by this bench, bench/stef-monitor-browser.ts
+ * and tests/browser/stef-page.test.ts.
+ */
+export async function writeStefLog(
+  sample: LogRecord[],
+  file: string,
+  n: number,
+  variants: number,
+  onLine?: (i: number, v: number, agent: string, timestamp: string) => void,
+): Promise<{ bytes: number; agents: string[] }> {
+  const rand = lcg(20261201);
+  const agents = [...new Set(sample.map((r) => r.agent_version))].flatMap((a) => [a, `${a}-canary`]);
+  const out = createWriteStream(file);
+  const start = Date.parse('2025-03-03T00:00:00Z');
+  for (let k = 0; k < n; k++) {
+    const i = Math.floor(rand() * sample.length);
+    const v = Math.floor(rand() * variants);
+    const agent = agents[Math.floor(rand() * agents.length)]!;
+    const timestamp = new Date(start + Math.floor(rand() * 90 * 86_400) * 1000).toISOString();
+    const line =
+      JSON.stringify({ ...sample[i]!, timestamp, agent_version: agent, sql: variantSql(sample, i, v) }) + '\n';
+    if (!out.write(line)) await once(out, 'drain');
+    onLine?.(i, v, agent, timestamp);
+  }
+  out.end();
+  await once(out, 'finish');
+  return { bytes: statSync(file).size, agents };
+}
+
 export async function benchStefLog(
   repo: string,
   options: { lines?: number; distinct?: number; bucket?: 'day' | 'week'; keep?: boolean } = {},
 ): Promise<StefLogResult> {
   const n = options.lines ?? 1_000_000;
   const bucket = options.bucket ?? 'week';
-  const sample = readFileSync(path.join(repo, 'fixtures/stef/production-log.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as LogRecord);
+  const sample = sampleLogRecords(repo);
   const distinct = Math.max(sample.length, options.distinct ?? 5000);
   const variants = Math.ceil(distinct / sample.length);
   const rulesFile = path.join(repo, 'fixtures/stef/r_app.json');
@@ -63,7 +103,7 @@ export async function benchStefLog(
     // Φ of every distinct query, evaluated once here (the CLI evaluates them on its own).
     const t0 = performance.now();
     const phiOf = new Map<string, number | null>();
-    const sqlOf = (i: number, v: number) => (v ? `/* variant ${v} */ ${sample[i]!.sql}` : sample[i]!.sql);
+    const sqlOf = (i: number, v: number) => variantSql(sample, i, v);
     for (let i = 0; i < sample.length; i++)
       for (let v = 0; v < variants; v++) {
         const r = evaluateStef({ ...sample[i]!, sql: sqlOf(i, v), rules: rules.value });
@@ -75,32 +115,19 @@ export async function benchStefLog(
     );
 
     // The log, written as a stream; every line's Φ is kept here for the exact figures.
-    const rand = lcg(20261201);
-    const agents = [...new Set(sample.map((r) => r.agent_version))].flatMap((a) => [a, `${a}-canary`]);
     const exact = new Map<string, number[]>();
     const push = (key: string, phi: number) => {
       let list = exact.get(key);
       if (!list) exact.set(key, (list = []));
       list.push(phi);
     };
-    const out = createWriteStream(file);
-    const start = Date.parse('2025-03-03T00:00:00Z');
-    for (let k = 0; k < n; k++) {
-      const i = Math.floor(rand() * sample.length);
-      const v = Math.floor(rand() * variants);
-      const agent = agents[Math.floor(rand() * agents.length)]!;
-      const timestamp = new Date(start + Math.floor(rand() * 90 * 86_400) * 1000).toISOString();
-      const line = JSON.stringify({ ...sample[i]!, timestamp, agent_version: agent, sql: sqlOf(i, v) }) + '\n';
-      if (!out.write(line)) await once(out, 'drain');
+    const { bytes, agents } = await writeStefLog(sample, file, n, variants, (i, v, agent, timestamp) => {
       const phi = phiOf.get(`${i}/${v}`)!;
       if (phi !== null) {
         push(agent, phi);
         push(`${agent} ${bucket === 'week' ? weekOf(timestamp) : timestamp.slice(0, 10)}`, phi);
       }
-    }
-    out.end();
-    await once(out, 'finish');
-    const bytes = statSync(file).size;
+    });
     report.push(
       `log: ${n.toLocaleString('en')} lines, ${(bytes / 2 ** 20).toFixed(0)} MiB, ${agents.length} agent versions, 90 days`,
     );

@@ -9,6 +9,7 @@ import { JudgeSettings } from './state/judge-settings.svelte.ts';
 import { Playground } from './state/playground.svelte.ts';
 import { Router } from './state/router.svelte.ts';
 import { STEF_SCORE_CONTEXT, StefScore } from './state/stef-score.svelte.ts';
+import { LOG_MONITOR_CONTEXT, LogMonitorRun } from './state/log-monitor.svelte.ts';
 import { Workspace } from './state/workspace.svelte.ts';
 import { WORKSPACE_KEY } from './state/context.ts';
 import { EDITOR_SUPPORT_KEY, EditorSupport } from './state/editor-support.ts';
@@ -34,6 +35,7 @@ mount(App, {
   context: new Map<unknown, unknown>([
     [WORKSPACE_KEY, workspace],
     [STEF_SCORE_CONTEXT, stefScore],
+    [LOG_MONITOR_CONTEXT, new LogMonitorRun(worker.api)],
     [EDITOR_SUPPORT_KEY, new EditorSupport(worker.api)],
   ]),
 });

@@ -58,6 +58,7 @@ import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from 
 import { importBird } from '../core/import/bird.ts';
 import { importSpider } from '../core/import/spider.ts';
 import { SwitchingEngines } from './switching-engines.ts';
+import { monitorLog, type MonitorInput, type MonitorListener, type MonitoredLog } from './stef-monitor.ts';
 import { applyPreset, type PolicyPreset } from '../core/run/preset-grade.ts';
 import { openEngine } from '../engines/browser.ts';
 import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
@@ -261,6 +262,8 @@ function firstRows(sql: string, maxRows: number): string {
 const gradePool = new Map<string, Promise<Outcome<Engine>>>();
 const gradePoolEngines = new Map<string, SupervisedEngine>();
 const grades = new Map<string, AbortController>();
+/** Log analyses of the Monitor view, by monitorId (cancelMonitor). */
+const monitors = new Map<string, AbortController>();
 
 function sourceKey(engine: EngineName, name: string, source: FixtureSource | undefined): string {
   if (!source) return `${engine}:builtin:${name}`;
@@ -834,6 +837,29 @@ const api = {
         return null;
       }
     });
+  },
+
+  /**
+   * A production log monitored as the CLI's `stef --log` does (rules only), read as a stream here, with
+   * progress; bad lines are named and the good ones still counted. Cancel with `cancelMonitor(monitorId)`.
+   */
+  async stefMonitor(input: MonitorInput, listener?: MonitorListener): Promise<Outcome<MonitoredLog>> {
+    const controller = new AbortController();
+    monitors.get(input.monitorId)?.abort();
+    monitors.set(input.monitorId, controller);
+    try {
+      return await monitorLog(input, listener, controller.signal);
+    } catch (thrown) {
+      return fail('execution.error', `The log could not be read: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
+    } finally {
+      if (monitors.get(input.monitorId) === controller) monitors.delete(input.monitorId);
+    }
+  },
+
+  cancelMonitor(monitorId: string): boolean {
+    const controller = monitors.get(monitorId);
+    controller?.abort();
+    return controller !== undefined;
   },
 
   /** Stop every engine (their workers end). */

@@ -2,7 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LogMonitor, monitor, parseLog, parseRules, percentile, scoreLog } from '../../src/core/stef/index.ts';
+import {
+  countLines,
+  LineSplitter,
+  LogMonitor,
+  monitor,
+  parseLog,
+  parseRules,
+  percentile,
+  scoreLog,
+} from '../../src/core/stef/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -76,6 +85,52 @@ describe('streaming monitor', () => {
         expect(m.errorCount).toBe(errors.length);
         expect(m.errors).toEqual(errors.slice(0, 1));
       }
+  });
+
+  it("the app worker's byte-chunk line splitter gives the CLI's lines at any chunk boundary; a bad line is named, the next ones kept", () => {
+    const good = spread(2);
+    const text = '\uFEFF' + [good[0], '', good[1] + '\r', 'not json', ...good.slice(2, 40)].join('\n');
+    const bytes = new TextEncoder().encode(text);
+    // A line with a broken UTF-8 sequence (0xC3 then ASCII) and one with a NUL, between good lines.
+    const broken = Uint8Array.from([
+      ...bytes,
+      0x0a,
+      0x7b,
+      0xc3,
+      0x28,
+      0x7d,
+      0x0a,
+      0x7b,
+      0x00,
+      0x7d,
+      0x0a,
+      ...new TextEncoder().encode(good[40]!),
+    ]);
+    const want = new LogMonitor({ bucket: 'week', rules: appRules });
+    const wantLines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+    wantLines.forEach((l, i) => want.addLine(l, i + 1));
+    want.addLine(good[40]!, wantLines.length + 3);
+    for (const size of [1, 7, 300, broken.length]) {
+      const splitter = new LineSplitter();
+      const m = new LogMonitor({ bucket: 'week', rules: appRules });
+      const bad: { line: number; message: string }[] = [];
+      const take = (lines: Iterable<{ line: number; text: string } | { line: number; error: { message: string } }>) => {
+        for (const l of lines)
+          if ('error' in l) bad.push({ line: l.line, message: l.error.message });
+          else m.addLine(l.text, l.line);
+      };
+      for (let at = 0; at < broken.length; at += size) take(splitter.push(broken.subarray(at, at + size)));
+      take(splitter.end());
+      expect(m.report()).toEqual(want.report());
+      expect(m.errors).toEqual(want.errors);
+      expect(bad).toEqual([
+        { line: wantLines.length + 1, message: expect.stringMatching(/^not UTF-8 \(.* at column 2, byte \d+\)$/) },
+        { line: wantLines.length + 2, message: expect.stringMatching(/NUL byte/) },
+      ]);
+      expect(splitter.bytes).toBe(broken.length);
+    }
+    expect(countLines(broken)).toBe(wantLines.length + 3);
+    expect(countLines(new TextEncoder().encode('a\nb\n'))).toBe(2);
   });
 
   it('the CLI streams a log of several MiB (BOM, CRLF, no final newline) to the same report', async () => {

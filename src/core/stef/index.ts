@@ -23,6 +23,7 @@ export type {
   ScoredRecord,
 } from './monitor.ts';
 export { LogMonitor, mean, monitor, parseLog, parseLogLine, percentile, scoreLog, weekOf } from './monitor.ts';
+export { countLines, LineSplitter, type LogLine } from './log-lines.ts';
 export type { Mutation } from './validation.ts';
 export { MUTATIONS, mutateSql, rocAuc } from './validation.ts';
 export type { Vocabulary } from './vocabulary/en.ts';

@@ -161,6 +161,11 @@ class Tally {
     this.counts.set(phiValue, (this.counts.get(phiValue) ?? 0) + 1);
   }
 
+  /** Φ value → how many queries have it, by value (the page's histogram). */
+  distribution(): [number, number][] {
+    return [...this.counts.entries()].sort(([a], [b]) => a - b);
+  }
+
   percentile(p: number): number | null {
     if (!this.evaluated) return null;
     const rank = Math.max(1, Math.ceil((p / 100) * this.evaluated));
@@ -294,6 +299,18 @@ export class LogMonitor {
       this.periodOf.set(timestamp, p);
     }
     return p;
+  }
+
+  /** Per agent version, queries and evaluated so far (progress while a log is read). */
+  counts(): { agent_version: string; queries: number; evaluated: number }[] {
+    return [...this.agents.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([agent_version, a]) => ({ agent_version, queries: a.all.queries, evaluated: a.all.evaluated }));
+  }
+
+  /** Per agent version, each Φ value and how many evaluated queries have it. */
+  distributions(): Record<string, [number, number][]> {
+    return Object.fromEntries([...this.agents.entries()].map(([agent, a]) => [agent, a.all.distribution()]));
   }
 
   report(): MonitorReport {
