@@ -6,12 +6,16 @@
  * normalisation (normalizeRunReport: timings dropped). Prints wall time, CPU
  * and peak RSS of every process. It takes minutes on all 8,003 pairs.
  *
- *   node --max-old-space-size=8192 --import tsx bench/shard-merge.ts [--shards 4] [--every N] [--limit N] [--keep]
+ * `--timeout-ms` is the per-query budget of every run (default 10,000): a candidate near the budget can time out
+ * in one run and not the other under a changing machine load, which is a difference between two runs, not the
+ * merge; a large budget (60,000) keeps such flips out of the comparison.
+ *
+ *   node --max-old-space-size=8192 --import tsx bench/shard-merge.ts [--shards 4] [--every N] [--limit N] [--timeout-ms 10000] [--keep]
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { prettyJson } from '../src/cli/json.ts';
@@ -64,19 +68,30 @@ function normalizedDigests(file: string): { ids: string[]; cases: string[]; rest
   return { ids: report.cases.map((k) => k.id), cases: report.cases.map(hash), rest: hash({ ...report, cases: [] }) };
 }
 
+/** Outcome and reason code of some cases of a report (after the normalisation): what a difference is about. */
+function caseSummaries(file: string, ids: Set<string>): Map<string, string> {
+  const report = normalizeRunReport(JSON.parse(readFileSync(file, 'utf8')) as { cases: { id: string }[] });
+  const out = new Map<string, string>();
+  for (const c of report.cases as { id: string; outcome?: string; reason_code?: string | null }[])
+    if (ids.has(c.id)) out.set(c.id, `${c.outcome ?? '?'}${c.reason_code ? ` (${c.reason_code})` : ''}`);
+  return out;
+}
+
 export interface ShardMergeResult {
   pairs: number;
   shards: number;
   equal: boolean;
   /** The first difference when not equal (a case id, or "outside the cases"). */
   difference: string | null;
+  /** Every case whose normalised report differs: id, single run's outcome → merged report's. */
+  caseDifferences: string[];
   lines: string[];
 }
 
 export async function benchShardMerge(
   spider: string,
   repo: string,
-  options: { shards?: number; every?: number; limit?: number; keep?: boolean } = {},
+  options: { shards?: number; every?: number; limit?: number; timeoutMs?: number; keep?: boolean } = {},
 ): Promise<ShardMergeResult> {
   const n = options.shards ?? 4;
   const pairs = readPairs(spider, options.limit ?? Infinity, options.every ?? 1);
@@ -88,11 +103,25 @@ export async function benchShardMerge(
       .sort()
       .flatMap((db) => ['--fixture', `${db}=${path.join(spider, 'database', db, `${db}.sqlite`)}`]);
     const cli = (args: string[]) => timed(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), ...args], repo);
-    const base = ['run', '--corpus', inputs.corpus, '--run', inputs.run, ...fixtures, '--timeout-ms', '10000'];
+    const base = [
+      'run',
+      '--corpus',
+      inputs.corpus,
+      '--run',
+      inputs.run,
+      ...fixtures,
+      '--timeout-ms',
+      String(options.timeoutMs ?? 10_000),
+    ];
     const single = path.join(dir, 'single.json');
     const one = await cli([...base, '--out', single]);
     if (one.code !== 0 && one.code !== 1)
       throw new Error(`sql-verdict run exited ${one.code}:\n${one.stderr.slice(-2000)}`);
+    lines.push(
+      `per-query budget ${options.timeoutMs ?? 10_000} ms, load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     lines.push(
       `single run: ${pairs.length} pairs, ${describe(one)}, report ${(statSync(single).size / 1e6).toFixed(1)} MB`,
     );
@@ -127,13 +156,24 @@ export async function benchShardMerge(
       if (i >= 0) difference = `case ${a.ids[i]}`;
       else if (a.rest !== b.rest) difference = 'outside the cases (summary, fixtures, metadata)';
     }
+    const differing = a.ids.filter((id, j) => a.cases[j] !== b.cases[j] && b.ids[j] === id);
+    const caseDifferences: string[] = [];
+    if (differing.length) {
+      const ids = new Set(differing);
+      const [sa, sb] = [caseSummaries(single, ids), caseSummaries(mergedFile, ids)];
+      for (const id of differing) caseDifferences.push(`${id}: ${sa.get(id)} → ${sb.get(id)}`);
+      lines.push(
+        `${differing.length} case reports differ (single run → merged shards):`,
+        ...caseDifferences.map((d) => `  ${d}`),
+      );
+    }
     const equal = difference === null && statSync(single).size > 0;
     lines.push(
       equal
         ? `merged report = single report after normalisation (${a.cases.length} cases, every case and the rest compared)`
         : `merged report DIFFERS from the single report: first at ${difference}`,
     );
-    return { pairs: pairs.length, shards: n, equal, difference, lines };
+    return { pairs: pairs.length, shards: n, equal, difference, caseDifferences, lines };
   } finally {
     if (!options.keep) rmSync(dir, { recursive: true, force: true });
     else lines.push(`inputs and reports kept in ${dir}`);
@@ -155,6 +195,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     shards: Number(arg('--shards') ?? 4),
     every: Number(arg('--every') ?? 1),
     limit: arg('--limit') ? Number(arg('--limit')) : Infinity,
+    timeoutMs: Number(arg('--timeout-ms') ?? 10_000),
     keep: process.argv.includes('--keep'),
   });
   console.log(result.lines.join('\n'));
