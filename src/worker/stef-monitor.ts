@@ -59,6 +59,20 @@ const KEEP_ERRORS = 50;
 /** A macrotask turn: messages queued for the worker (cancel, other calls) run before the next slice. */
 const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+async function linesIn(blob: Blob): Promise<number> {
+  const reader = blob.stream().getReader();
+  let n = 0;
+  let last = 0x0a;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!value.length) continue;
+    n += countLines(value) - (value[value.length - 1] === 0x0a ? 0 : 1);
+    last = value[value.length - 1]!;
+  }
+  return last === 0x0a ? n : n + 1;
+}
+
 export async function monitorLog(
   input: MonitorInput,
   listener: MonitorListener | undefined,
@@ -66,8 +80,8 @@ export async function monitorLog(
 ): Promise<Outcome<MonitoredLog>> {
   const started = performance.now();
   const totalBytes = input.blob.size;
-  // One quick pass for the total (an LF count over the bytes): progress says "line i of n".
-  const totalLines = countLines(new Uint8Array(await input.blob.arrayBuffer()));
+  // One quick pass for the total (an LF count, chunk by chunk: memory stays bounded): progress says "line i of n".
+  const totalLines = await linesIn(input.blob);
   const m = new LogMonitor({
     bucket: input.bucket ?? 'day',
     worst: input.worst ?? 5,

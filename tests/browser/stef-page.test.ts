@@ -56,7 +56,11 @@ afterAll(async () => {
 /** Progress texts seen (each DOM change) and the longest gap between the page's 50 ms timer ticks. */
 async function watchPage(): Promise<void> {
   await page.evaluate(() => {
-    const w = window as unknown as { __seen: string[]; __stop: () => void; __maxGap: number };
+    const w = window as unknown as { __seen: string[]; __stop: () => void; __maxGap: number; __long: number[] };
+    w.__long = [];
+    // The page's long tasks (over 50 ms): what its own thread did, apart from the machine's load.
+    const long = new PerformanceObserver((list) => w.__long.push(...list.getEntries().map((e) => e.duration)));
+    long.observe({ type: 'longtask' });
     const take = () => document.querySelector('[data-testid="monitor-progress"]')?.textContent ?? null;
     w.__seen = [];
     w.__maxGap = 0;
@@ -73,16 +77,17 @@ async function watchPage(): Promise<void> {
     observer.observe(document.body, { subtree: true, childList: true, characterData: true });
     w.__stop = () => {
       observer.disconnect();
+      long.disconnect();
       clearInterval(tick);
     };
   });
 }
 
-async function watchedPage(): Promise<{ seen: string[]; maxGapMs: number }> {
+async function watchedPage(): Promise<{ seen: string[]; maxGapMs: number; longTasks: number[] }> {
   return page.evaluate(() => {
-    const w = window as unknown as { __seen: string[]; __stop: () => void; __maxGap: number };
+    const w = window as unknown as { __seen: string[]; __stop: () => void; __maxGap: number; __long: number[] };
     w.__stop();
-    return { seen: w.__seen, maxGapMs: w.__maxGap };
+    return { seen: w.__seen, maxGapMs: w.__maxGap, longTasks: w.__long };
   });
 }
 
@@ -144,13 +149,13 @@ describe('Monitor view in Chromium (production build)', () => {
     await page.getByTestId('log-file').setInputFiles(bigLog);
     await page.getByTestId('agents').waitFor({ timeout: 400_000 });
     const seconds = (Date.now() - t0) / 1000;
-    const { seen, maxGapMs } = await watchedPage();
+    const { seen, maxGapMs, longTasks } = await watchedPage();
     const lines = seen.flatMap((t) => {
       const m = /line\s+([\d,]+)\s+of\s+([\d,]+)/.exec(t);
       return m ? [[Number(m[1]!.replace(/,/g, '')), Number(m[2]!.replace(/,/g, ''))] as const] : [];
     });
     console.log(
-      `Monitor view, ${BIG_LINES.toLocaleString('en')}-line log: ${seconds.toFixed(1)} s to the report, ${seen.length} progress texts, longest main-thread gap ${Math.round(maxGapMs)} ms`,
+      `Monitor view, ${BIG_LINES.toLocaleString('en')}-line log: ${seconds.toFixed(1)} s to the report, ${seen.length} progress texts, longest main-thread gap ${Math.round(maxGapMs)} ms, page long tasks [${longTasks.map((d) => Math.round(d)).join(', ')}] ms`,
     );
     // Progress: "line i of 100,000" several times, rising, and per agent version counts.
     expect(lines.length).toBeGreaterThan(1);
@@ -176,6 +181,8 @@ describe('Monitor view in Chromium (production build)', () => {
       expect(Number(await row.getByTestId('agent-p90').getAttribute('data-value'))).toBe(a.p90_phi);
       expect(Number(await row.getByTestId('agent-coverage').getAttribute('data-value'))).toBe(a.coverage);
     }
+    await page.getByTestId('periods').locator('summary').click();
+    await page.getByTestId('period-row').first().waitFor();
     const periods = await page
       .getByTestId('period-row')
       .evaluateAll((rows) =>
