@@ -30,9 +30,15 @@ const BIG_LINES = 100_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-monitor-'));
 const bigLog = path.join(dir, 'production-1e5.jsonl');
 let bigCli: Promise<string>;
+let withRules: Promise<string>;
 
 beforeAll(async () => {
   const r = runCli(['stef', '--log', 'fixtures/stef/production-log.jsonl', '--json'], { expectExit: [0] });
+  withRules = runCli(
+    ['stef', '--log', 'fixtures/stef/production-log.jsonl', '--rules', 'fixtures/stef/r_app.json', '--json'],
+    { expectExit: [0] },
+  ).then((c) => c.stdout);
+  withRules.catch(() => undefined);
   const sample = sampleLogRecords(repoRoot);
   const written = writeStefLog(sample, bigLog, BIG_LINES, Math.ceil(1000 / sample.length)).then(() => {
     // Beside the browser's start; awaited by the test that needs it.
@@ -117,6 +123,33 @@ describe('Monitor view in Chromium (production build)', () => {
       mkdirSync(dir, { recursive: true });
       await page.screenshot({ path: path.join(dir, 'monitor.png'), fullPage: true });
     }
+  });
+
+  test("with the sample R_app the report is the CLI's --rules one byte for byte; a bad R_app names its field", async () => {
+    await page.getByTestId('log-sample-rules').click();
+    await expect.poll(() => page.getByTestId('log-rules').textContent()).toBe('r_app.json');
+    await page.getByTestId('agents').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('monitor-export-json').click(),
+    ]);
+    const want = await withRules;
+    expect(readFileSync((await download.path())!, 'utf8')).toBe(want);
+    // The rules move the figures (agent-a's mean Φ differs from the no-R_app run's).
+    expect((JSON.parse(want) as MonitorReport).agents[0]!.mean_phi).not.toBe(cli.agents[0]!.mean_phi);
+    await page.getByTestId('log-rules-file').setInputFiles({
+      name: 'bad-rules.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify({ benign_filters: [{ column: 'tenant_id' }, { operator: '=' }] })),
+    });
+    await expect
+      .poll(() => page.getByTestId('log-rules-error').textContent())
+      .toMatch(/^bad-rules\.json: R_app benign_filters\[1\]\.column/);
+    // The last good R_app stays; back to none for the tests below (they compare with the CLI without --rules).
+    expect(await page.getByTestId('log-rules').textContent()).toBe('r_app.json');
+    await page.getByTestId('log-no-rules').click();
+    await expect.poll(() => page.getByTestId('log-rules').textContent()).toBe('none');
+    await expect.poll(() => page.getByTestId('agent-row').count()).toBe(3);
   });
 
   test('a bad uploaded log names its line and field', async () => {

@@ -5,7 +5,7 @@
  */
 import { proxy } from 'comlink';
 import { messageOf, type VerdictError } from '../../core/errors.ts';
-import type { LogError, MonitorReport } from '../../core/stef/index.ts';
+import type { AppRules, LogError, MonitorReport } from '../../core/stef/index.ts';
 import type { MonitorProgress } from '../../worker/stef-monitor.ts';
 import type { AppClient } from './app-client.ts';
 
@@ -29,6 +29,8 @@ export class LogMonitorRun {
 
   /** The last log opened (kept while the page lives: a bucket change reads it again). */
   blob: Blob | null = null;
+  /** R_app for the log (the CLI's --rules): its file name and the checked rules; null: none. */
+  rules = $state.raw<{ name: string; rules: AppRules } | null>(null);
 
   private seq = 0;
 
@@ -56,7 +58,11 @@ export class LogMonitorRun {
       },
     });
     try {
-      const outcome = await this.backend.stefMonitor({ monitorId, file: source, blob, bucket, worst: 5 }, listener);
+      const rules = this.rules?.rules;
+      const outcome = await this.backend.stefMonitor(
+        { monitorId, file: source, blob, bucket, worst: 5, ...(rules ? { rules } : {}) },
+        listener,
+      );
       if (seq !== this.seq) return;
       if (outcome.ok) {
         this.report = outcome.value.report.queries ? outcome.value.report : null;
