@@ -147,3 +147,37 @@ describe('compare --cross-engine', () => {
     expect(report.warnings.map((w: { code: string }) => w.code)).toContain('cross_engine_dialect');
   });
 });
+
+const url = process.env.SQL_VERDICT_DATABASE_URL;
+
+describe('compare --cross-engine graded on a PostgreSQL server', () => {
+  it.skipIf(!url)(
+    'the server is the PostgreSQL leg (PGlite, the same dialect, is not asked again); integer division depends on the engine',
+    async () => {
+      const graded = await runCli([
+        'compare',
+        '--fixture',
+        'retail',
+        '--engine',
+        'postgres',
+        '--database-url',
+        url!,
+        '--cross-engine',
+        '--expected',
+        "SELECT CAST(floor(100.0 * sum(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) / count(*)) AS INTEGER) AS pct FROM orders",
+        '--actual',
+        "SELECT 100 * sum(CASE WHEN status = 'cancelled' THEN 1 ELSE 0 END) / count(*) AS pct FROM orders",
+        '--json',
+      ]);
+      expect(graded.code, graded.stderr).toBe(0);
+      const x = JSON.parse(graded.stdout).evidence.cross_engine as { engine_dependent: boolean; engines: Leg[] };
+      expect(x.engine_dependent).toBe(true);
+      expect(x.engines.map((l) => [l.engine, l.verdict])).toEqual([
+        ['postgres', 'pass'],
+        ['duckdb', 'fail'],
+        ['sqlite', 'pass'],
+      ]);
+    },
+    180_000,
+  );
+});
