@@ -18,7 +18,7 @@ import { prettyJson } from '../src/cli/json.ts';
 import { normalizeRunReport } from '../src/core/report/merge.ts';
 import { readPairs, writeInputs } from './spider-run.ts';
 
-interface Timed {
+export interface Timed {
   seconds: number;
   maxRssKiB: number | null;
   cpuSeconds: number | null;
@@ -27,7 +27,7 @@ interface Timed {
   stderr: string;
 }
 
-function timed(command: string, args: string[], cwd: string): Promise<Timed> {
+export function timed(command: string, args: string[], cwd: string): Promise<Timed> {
   const gnuTime = existsSync('/usr/bin/time');
   const [cmd, argv] = gnuTime ? ['/usr/bin/time', ['-v', command, ...args]] : [command, args];
   return new Promise((resolve, reject) => {
@@ -54,7 +54,7 @@ function timed(command: string, args: string[], cwd: string): Promise<Timed> {
   });
 }
 
-const describe = (t: Timed) =>
+export const describe = (t: Timed) =>
   `${t.seconds.toFixed(1)} s wall, ${t.cpuSeconds === null ? '?' : t.cpuSeconds.toFixed(1)} s CPU, peak RSS ${t.maxRssKiB === null ? '?' : `${(t.maxRssKiB / 1024).toFixed(0)} MiB`}`;
 
 /** Per-case digests of a report after the normalisation, and one of everything else: one parsed report in memory at a time. */

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { monitor, parseLog, parseRules, percentile, scoreLog } from '../../src/core/stef/index.ts';
+import { LogMonitor, monitor, parseLog, parseRules, percentile, scoreLog } from '../../src/core/stef/index.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
@@ -36,6 +36,71 @@ describe('monitoring', () => {
     const text = await runCli(['stef', '--log', logFile, '--rules', rulesFile]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/agent-b@2\.0\.0/);
+  });
+});
+
+describe('streaming monitor', () => {
+  const sample = readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim());
+  const rules = parseRules(JSON.parse(readFileSync(rulesFile, 'utf8')));
+  const appRules = rules.ok ? rules.value : {};
+  /** The sample's lines again with other days and agents, so periods, ties and evictions vary. */
+  const spread = (copies: number) =>
+    Array.from({ length: copies }, (_, c) =>
+      sample.map((l, i) => {
+        const o = JSON.parse(l);
+        const day = String(1 + ((i * 7 + c * 3) % 28)).padStart(2, '0');
+        return JSON.stringify({
+          ...o,
+          timestamp: `2025-0${1 + (c % 3)}-${day}T1${i % 10}:00:00Z`,
+          agent_version: `${o.agent_version}#${c % 2}`,
+        });
+      }),
+    ).flat();
+
+  it('one line at a time gives the whole-log monitor exactly (P90, mean, periods, worst), with a small evaluation cache', () => {
+    const lines = [
+      ...spread(3),
+      '',
+      'not json',
+      '{"timestamp":"2025-01-01T00:00:00Z","agent_version":"x","sql":"SELECT 1"}',
+    ];
+    const { records, errors } = parseLog(lines.join('\n'));
+    const scored = scoreLog(records, appRules);
+    for (const bucket of ['day', 'week'] as const)
+      for (const worst of [1, 2, 7]) {
+        const m = new LogMonitor({ bucket, worst, rules: appRules, cacheSize: 5, keepErrors: 1 });
+        lines.forEach((l, i) => m.addLine(l, i + 1));
+        expect(m.report()).toEqual(monitor(scored, { bucket, worst }));
+        expect(m.errorCount).toBe(errors.length);
+        expect(m.errors).toEqual(errors.slice(0, 1));
+      }
+  });
+
+  it('the CLI streams a log of several MiB (BOM, CRLF, no final newline) to the same report', async () => {
+    const lines = Array.from({ length: 60 }, () => spread(4)).flat();
+    const text = '\uFEFF' + lines.join('\r\n');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(2.5 * 2 ** 20);
+    const file = path.join(dir, 'big.jsonl');
+    writeFileSync(file, text);
+    const m = new LogMonitor({ bucket: 'week', rules: appRules });
+    text
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/)
+      .forEach((l, i) => m.addLine(l, i + 1));
+    const run = await runCli(['stef', '--log', file, '--rules', rulesFile, '--bucket', 'week', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(JSON.parse(JSON.stringify(m.report())));
+    expect(JSON.parse(run.stdout).queries).toBe(lines.length);
+    // A bad line deep in the file is named by its line number.
+    writeFileSync(
+      file,
+      lines.slice(0, 9000).join('\n') + '\n{"timestamp":"soon","agent_version":"a","question":"q","sql":"SELECT 1"}\n',
+    );
+    const bad = await runCli(['stef', '--log', file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/big\.jsonl:9001 \(timestamp\): timestamp "soon" is not an ISO date-time/);
   });
 });
 

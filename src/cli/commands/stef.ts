@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AppRules, MonitorReport, StefReport } from '../../core/stef/index.ts';
-import { evaluateStefWithJudge, monitor, parseLog, parseRules, scoreLog } from '../../core/stef/index.ts';
+import { evaluateStefWithJudge, LogMonitor, parseRules } from '../../core/stef/index.ts';
 import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { decodeUtf8Strict } from '../../core/corpus/utf8.ts';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -57,6 +57,57 @@ function readText(file: string, cwd: string, what: string): string {
       `${file}:${decoded.line}:${decoded.column}: the ${what} is not UTF-8 (${decoded.reason} at byte ${decoded.offset}); save it as UTF-8.`,
     );
   return decoded.text.replace(/^\uFEFF/, '');
+}
+
+/**
+ * The lines of a file, streamed (1 MiB reads), with readText's checks per line: no UTF-16 byte-order mark, no NUL
+ * byte, strict UTF-8 (errors name the line, column and byte offset). A line ends at LF; a CR before it is dropped.
+ */
+export async function* readLines(
+  file: string,
+  cwd: string,
+  what: string,
+): AsyncGenerator<{ text: string; line: number }> {
+  const stream = createReadStream(path.resolve(cwd, file), { highWaterMark: 1 << 20 });
+  let rest: Buffer = Buffer.alloc(0);
+  let line = 0;
+  let offset = 0;
+  const decode = (bytes: Buffer): string => {
+    line++;
+    const nul = bytes.indexOf(0);
+    if (nul >= 0)
+      throw new CliError(
+        `${file}:${line}: the ${what} contains a NUL byte (UTF-16 without a byte-order mark?); save it as UTF-8.`,
+      );
+    const end = bytes.length && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+    const decoded = decodeUtf8Strict(bytes.subarray(0, end));
+    if (!decoded.ok)
+      throw new CliError(
+        `${file}:${line}:${decoded.column}: the ${what} is not UTF-8 (${decoded.reason} at byte ${offset + decoded.offset}); save it as UTF-8.`,
+      );
+    offset += bytes.length + 1;
+    return line === 1 ? decoded.text.replace(/^\uFEFF/, '') : decoded.text;
+  };
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      if (line === 0 && offset === 0 && !rest.length) {
+        if ((chunk[0] === 0xff && chunk[1] === 0xfe) || (chunk[0] === 0xfe && chunk[1] === 0xff))
+          throw new CliError(`${file}: the ${what} is UTF-16 (byte-order mark); save it as UTF-8.`);
+      }
+      let buf = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      let nl: number;
+      while ((nl = buf.indexOf(0x0a)) >= 0) {
+        yield { text: decode(buf.subarray(0, nl)), line };
+        buf = buf.subarray(nl + 1);
+      }
+      // Copy the tail so the 1 MiB chunk it points into can be collected.
+      rest = Buffer.from(buf);
+    }
+  } catch (thrown) {
+    if (thrown instanceof CliError) throw thrown;
+    throw new CliError(`Cannot read ${what} ${file}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}.`);
+  }
+  if (rest.length) yield { text: decode(rest), line };
 }
 
 /** Read and check R_app; errors name the file and the field. */
@@ -146,17 +197,17 @@ export async function stefCommand(argv: string[], io: Io): Promise<number> {
   if (values.log) {
     if (values.question !== undefined || values.sql !== undefined)
       throw new CliError('stef: --log cannot be combined with --question/--sql.');
-    const { records, errors } = parseLog(readText(values.log, io.cwd, 'log'));
-    if (errors.length)
-      throw new CliError(
-        errors
-          .slice(0, 10)
-          .map((e) => `${values.log}:${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`)
-          .join('\n') + (errors.length > 10 ? `\n… ${errors.length - 10} more` : ''),
-      );
-    if (!records.length) throw new CliError(`${values.log}: the log holds no records.`);
     const bucket = oneOf('--bucket', values.bucket, ['day', 'week'] as const, 'day')!;
-    const report = monitor(scoreLog(records, rules), { bucket, worst: positiveInteger('--worst', values.worst, 5) });
+    const m = new LogMonitor({ bucket, rules, worst: positiveInteger('--worst', values.worst, 5) });
+    // One line at a time from the file: memory does not grow with the log (docs/stef.md, bench/stef-log.ts).
+    for await (const { text, line } of readLines(values.log, io.cwd, 'log')) m.addLine(text, line);
+    if (m.errorCount)
+      throw new CliError(
+        m.errors.map((e) => `${values.log}:${e.line}${e.field ? ` (${e.field})` : ''}: ${e.message}`).join('\n') +
+          (m.errorCount > m.errors.length ? `\n… ${m.errorCount - m.errors.length} more` : ''),
+      );
+    const report = m.report();
+    if (!report.queries) throw new CliError(`${values.log}: the log holds no records.`);
     io.out(values.json ? prettyJson(report) : summarizeMonitor(report));
     const below = report.agents.filter((a) => a.mean_phi !== null && a.mean_phi < minPhi);
     if (below.length) {

@@ -13,8 +13,16 @@ export { rulesVerdict } from './verdict.ts';
 export { baseScore, gammaFactor, phi, VERDICT_SCORE } from './score.ts';
 export { DEFAULT_SAFETY_LIMIT, parseRules } from './rules.ts';
 export { judgeVerdict, parseJudgeVerdict, STEF_JUDGE_SYSTEM } from './judge-verdict.ts';
-export type { AgentStats, LogError, LogRecord, MonitorReport, PeriodStats, ScoredRecord } from './monitor.ts';
-export { mean, monitor, parseLog, percentile, scoreLog, weekOf } from './monitor.ts';
+export type {
+  AgentStats,
+  LogError,
+  LogMonitorOptions,
+  LogRecord,
+  MonitorReport,
+  PeriodStats,
+  ScoredRecord,
+} from './monitor.ts';
+export { LogMonitor, mean, monitor, parseLog, parseLogLine, percentile, scoreLog, weekOf } from './monitor.ts';
 export type { Mutation } from './validation.ts';
 export { MUTATIONS, mutateSql, rocAuc } from './validation.ts';
 export type { Vocabulary } from './vocabulary/en.ts';
