@@ -21,6 +21,8 @@ export interface HostExecuteOptions {
 export interface HostSettings {
   /** DuckDB `memory_limit` (e.g. "1GB"); keeps out-of-memory a clean SQL error below the wasm heap ceiling. */
   memoryLimit?: string;
+  /** DuckDB in Node: the WASM bundle (default) or native DuckDB (@duckdb/node-api); see docs/native-duckdb.md. */
+  duckdbDriver?: 'wasm' | 'native';
 }
 
 export interface EngineSession {

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { SqlJsStatic } from 'sql.js';
+import type { HostSettings } from './host-api.ts';
 import type { SessionFactory } from './host.ts';
 import { SqliteSession } from './sqlite/session.ts';
 
@@ -50,7 +51,19 @@ function sqlJsModule(): Promise<SqlJsStatic> {
   return sqlJs;
 }
 
+/** Which DuckDB: the settings', else SQL_VERDICT_DUCKDB=native (what `--engine duckdb-native` sets), else WASM. */
+export function duckDbDriverOf(settings: HostSettings): 'wasm' | 'native' {
+  return settings.duckdbDriver ?? (process.env.SQL_VERDICT_DUCKDB === 'native' ? 'native' : 'wasm');
+}
+
 export const createNodeSession: SessionFactory = async (engine, settings) => {
+  if (engine === 'duckdb' && duckDbDriverOf(settings) === 'native') {
+    const [{ createNativeDuckDbDriver }, { DuckDbSession }] = await Promise.all([
+      import('./duckdb/driver-native.ts'),
+      import('./duckdb/session.ts'),
+    ]);
+    return { session: new DuckDbSession(await createNativeDuckDbDriver(), settings), canCancel: true };
+  }
   if (engine === 'duckdb') {
     // Loaded only by DuckDB hosts: a SQLite host thread starts without parsing the DuckDB-WASM bundle.
     const [{ createNodeDuckDbDriver }, { DuckDbSession }] = await Promise.all([

@@ -134,7 +134,7 @@ export class SupervisedEngine implements Engine {
     const host = this.spawnTracked();
     const started = (async () => {
       const init = await Promise.race([
-        host.api.init(this.name, { memoryLimit: this.options.memoryLimit }),
+        host.api.init(this.name, { memoryLimit: this.options.memoryLimit, duckdbDriver: this.options.duckdbDriver }),
         host.exited.then((why) => Promise.reject(new Error(why))),
       ]);
       return { host, ...init };

@@ -1,7 +1,8 @@
 /**
- * The engine contract (table in contract-cases.ts), run on DuckDB, SQLite
- * and PGlite in Node worker threads: every column kind, every row and every
- * cell asserted. (The PostgreSQL server column: postgres-server.test.ts.)
+ * The engine contract (table in contract-cases.ts), run on DuckDB (WASM and
+ * native: the same column of expectations), SQLite and PGlite in Node worker
+ * threads: every column kind, every row and every cell asserted. (The
+ * PostgreSQL server column: postgres-server.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, EngineName, QueryResult } from '../../src/core/engine.ts';
@@ -9,11 +10,14 @@ import { CASES, normalizeCell, rowsOf } from './contract-cases.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import { sqlFixture } from '../helpers/fixtures.ts';
 
-const engines: Partial<Record<EngineName, Engine>> = {};
+type Column = EngineName | 'duckdb-native';
+const engines: Partial<Record<Column, Engine>> = {};
+const COLUMNS = ['duckdb', 'duckdb-native', 'sqlite', 'pglite'] as const;
+const expectationsOf = (column: (typeof COLUMNS)[number]) => (column === 'duckdb-native' ? 'duckdb' : column);
 
 beforeAll(async () => {
-  for (const name of ['duckdb', 'sqlite', 'pglite'] as const) {
-    const engine = openEngine(name);
+  for (const name of COLUMNS) {
+    const engine = name === 'duckdb-native' ? openEngine('duckdb', { duckdbDriver: 'native' }) : openEngine(name);
     const loaded = await engine.load(sqlFixture('empty', 'CREATE TABLE placeholder(x INTEGER);'));
     expect(loaded.ok).toBe(true);
     engines[name] = engine;
@@ -24,11 +28,11 @@ afterAll(async () => {
   await Promise.all(Object.values(engines).map((e) => e.close()));
 });
 
-for (const engineName of ['duckdb', 'sqlite', 'pglite'] as const) {
+for (const engineName of COLUMNS) {
   describe(`engine contract: ${engineName}`, () => {
     for (const c of CASES) {
       it(c.name, async () => {
-        const expectation = c[engineName];
+        const expectation = c[expectationsOf(engineName)];
         const outcome = await engines[engineName]!.execute(expectation.sql);
         if (!outcome.ok) throw new Error(`${outcome.error.code}: ${outcome.error.message}`);
         const result: QueryResult = outcome.value;

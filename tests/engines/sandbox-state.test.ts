@@ -19,14 +19,19 @@ const file = (name: string) => path.join(scratch, name).replace(/'/g, "''");
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-for (const engineName of ['duckdb', 'sqlite'] as const) {
-  describe(`attack list: ${engineName} in Node`, () => {
+// duckdb-native: the same engine expectations on native DuckDB (@duckdb/node-api, src/engines/duckdb/driver-native.ts).
+for (const column of ['duckdb', 'duckdb-native', 'sqlite'] as const) {
+  const engineName = column === 'duckdb-native' ? 'duckdb' : column;
+  describe(`attack list: ${column} in Node`, () => {
     let engine: SupervisedEngine;
     let digest: string;
     let state: Record<string, string>;
 
     beforeAll(async () => {
-      engine = openEngine(engineName, { memoryLimit: '256MB' });
+      engine = openEngine(engineName, {
+        memoryLimit: '256MB',
+        ...(column === 'duckdb-native' ? { duckdbDriver: 'native' as const } : {}),
+      });
       const loaded = await engine.load(sqlFixture('attacks', ATTACK_DUMP, AS_OF));
       if (!loaded.ok) throw new Error(loaded.error.message);
       digest = loaded.value.contentDigest;

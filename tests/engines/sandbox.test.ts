@@ -77,14 +77,19 @@ const ENGINE_REFUSES: Record<'duckdb' | 'sqlite', [string, RegExp][]> = {
   ],
 };
 
-for (const engineName of ['duckdb', 'sqlite'] as const) {
-  describe(`sandbox: ${engineName}`, () => {
+// duckdb-native: the same engine expectations on native DuckDB (@duckdb/node-api, src/engines/duckdb/driver-native.ts).
+for (const column of ['duckdb', 'duckdb-native', 'sqlite'] as const) {
+  const engineName = column === 'duckdb-native' ? 'duckdb' : column;
+  describe(`sandbox: ${column}`, () => {
     let engine: SupervisedEngine;
     let digest: string;
     const repoFilesBefore = readdirSync(repoRoot).sort();
 
     beforeAll(async () => {
-      engine = openEngine(engineName, { memoryLimit: '256MB' });
+      engine = openEngine(engineName, {
+        memoryLimit: '256MB',
+        ...(column === 'duckdb-native' ? { duckdbDriver: 'native' as const } : {}),
+      });
       const loaded = await engine.load(sqlFixture('sandbox', DUMP));
       if (!loaded.ok) throw new Error(loaded.error.message);
       digest = loaded.value.contentDigest;
