@@ -120,6 +120,34 @@ export function takeDatabaseUrl(argv: string[]): string[] {
   return out;
 }
 
+/** Commands whose own `--engine` flag takes `duckdb`; the others take only `--engine duckdb-native`. */
+const ENGINE_FLAG_COMMANDS = new Set(['query', 'compare', 'digest']);
+
+/**
+ * `--engine duckdb-native`, on any command: DuckDB runs natively (@duckdb/node-api) instead of DuckDB-WASM
+ * (docs/native-duckdb.md). It goes into SQL_VERDICT_DUCKDB=native, which the engine host and grading threads
+ * inherit; a command with its own `--engine` flag sees `--engine duckdb`.
+ */
+export function takeNativeDuckDb(command: string, argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const native = arg === '--engine=duckdb-native' || (arg === '--engine' && argv[i + 1] === 'duckdb-native');
+    if (!native) {
+      out.push(arg);
+      continue;
+    }
+    if (arg === '--engine') i++;
+    process.env.SQL_VERDICT_DUCKDB = 'native';
+    if (ENGINE_FLAG_COMMANDS.has(command)) out.push('--engine', 'duckdb');
+  }
+  return out;
+}
+
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let [name, ...rest] = argv;
   if (name === 'help' && rest[0] && !rest[0].startsWith('-')) {
@@ -144,7 +172,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return EXIT.badInput;
   }
   try {
-    rest = takeDatabaseUrl(rest);
+    rest = takeNativeDuckDb(name, takeDatabaseUrl(rest));
     return await (
       await command.load()
     )(rest, io);

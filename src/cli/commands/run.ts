@@ -62,6 +62,8 @@ ${THRESHOLD_HELP}
   --shard K/N            grade only shard K of N (cases at corpus positions i with
                          i mod N = K-1); "sql-verdict merge" combines the N reports.
                          Exit 0 once graded: verdicts and thresholds belong to the merge
+  --engine duckdb-native DuckDB corpora on native DuckDB (@duckdb/node-api) instead of
+                         DuckDB-WASM: same sandbox and verdicts, all cores, no 4 GiB heap
 ${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
