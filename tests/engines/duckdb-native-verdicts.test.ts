@@ -1,0 +1,99 @@
+/**
+ * Native DuckDB (`--engine duckdb-native`) gives the verdicts DuckDB-WASM gives on the built-in corpora: the flawed
+ * goldens run graded on native engines matches every committed golden report (tests/golden/flawed-run, written by
+ * the DuckDB-WASM grading of tests/pipeline/sample-runs.test.ts; engine build and timings normalised), and the
+ * refusal battery's flawed run ends as its side file expects. The CLI flag reaches the engine: the fixtures'
+ * content digests are the same on both.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
+import { loadRun } from '../../src/core/corpus/load-run.ts';
+import type { EvaluationReport } from '../../src/core/report/report.ts';
+import { gradeRun, type RunReport } from '../../src/core/run/grade-run.ts';
+import { EnginePool } from '../../src/cli/engine-pool.ts';
+import { runCli } from '../helpers/cli.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+// Every DuckDB engine this file's threads open is native (the variable --engine duckdb-native sets).
+process.env.SQL_VERDICT_DUCKDB = 'native';
+
+const pools: EnginePool[] = [];
+afterAll(async () => Promise.all(pools.map((p) => p.close())));
+const bytes = (p: string) => new Uint8Array(readFileSync(path.join(repoRoot, p)));
+
+async function grade(corpusFile: string, runFile: string): Promise<RunReport> {
+  const corpus = await loadCorpus(bytes(corpusFile), { file: corpusFile });
+  if (!corpus.ok) throw new Error(JSON.stringify(corpus.problems));
+  const run = await loadRun(bytes(runFile), { file: runFile, caseIds: corpus.loaded.corpus.cases.map((c) => c.id) });
+  if (!run.ok) throw new Error(JSON.stringify(run.problems));
+  const pool = new EnginePool(corpus.loaded.corpus.engine, new Map(), repoRoot, { warmSpare: false });
+  pools.push(pool);
+  const graded = await gradeRun({ corpus: corpus.loaded, run: run.run, engineFor: pool.engineFor });
+  if (!graded.ok) throw new Error(graded.error.message);
+  return graded.value;
+}
+
+/** As sample-runs.test.ts normalises a report for its golden: timings and the engine build out. */
+function stable(report: EvaluationReport): unknown {
+  return JSON.parse(
+    JSON.stringify(report, (key, value) => {
+      if (key === 'run_metadata') return { ...value, timings_ms: '<timing>', engine_version: '<engine>' };
+      if (
+        /(^|_)(ms|time_ms|elapsed_ms)$/.test(key) ||
+        key === 'execution_time_actual_ms' ||
+        key === 'execution_time_expected_ms'
+      )
+        return typeof value === 'number' ? '<ms>' : value;
+      if (key === 'elapsedMs') return '<ms>';
+      return value;
+    }),
+  );
+}
+
+describe('native DuckDB: the same verdicts as DuckDB-WASM', () => {
+  it('the flawed goldens run: every case report equals its DuckDB-WASM golden', { timeout: 600_000 }, async () => {
+    const report = await grade(
+      'fixtures/corpora/execution_goldens.yaml',
+      'fixtures/runs/execution_goldens.flawed.jsonl',
+    );
+    expect(report.fixtures.length).toBeGreaterThan(0);
+    expect(report.fixtures.every((f) => f.unchanged)).toBe(true);
+    const differ: string[] = [];
+    for (const c of report.cases) {
+      expect(c.report?.run_metadata.engine_version ?? 'native').toMatch(/native/);
+      const golden = readFileSync(path.join(repoRoot, 'tests/golden/flawed-run', `${c.id}.json`), 'utf8');
+      const actual = `${JSON.stringify(stable(c.report ?? ({ outcome: c.outcome, reason: c.reason } as unknown as EvaluationReport)), null, 2)}\n`;
+      if (actual === golden) continue;
+      // Beside the other temporary files, for `diff tests/golden/flawed-run/<id>.json <that file>`.
+      const file = path.join(tmpdir(), `sql-verdict-native-${c.id}.json`);
+      writeFileSync(file, actual);
+      differ.push(`${c.id}: see ${file}`);
+    }
+    expect(differ).toEqual([]);
+    expect(report.cases.length).toBe(64);
+  });
+
+  it('the refusal battery flawed run ends as its side file expects', { timeout: 600_000 }, async () => {
+    const runFile = 'fixtures/runs/refusal_battery.flawed.jsonl';
+    const report = await grade('fixtures/corpora/refusal_battery.yaml', runFile);
+    const expected = parse(
+      readFileSync(path.join(repoRoot, runFile.replace(/\.jsonl$/, '.expected-outcomes.yaml')), 'utf8'),
+    ) as { outcomes: Record<string, { outcome: string }> };
+    expect(report.cases.map((c) => [c.id, c.outcome])).toEqual(
+      report.cases.map((c) => [c.id, expected.outcomes[c.id]?.outcome]),
+    );
+  });
+
+  it('--engine duckdb-native reaches the engine: the retail fixture has the same content digest on both', async () => {
+    const [wasm, native] = await Promise.all([
+      runCli(['digest', '--content', '--fixture', 'retail', '--json'], { env: { SQL_VERDICT_DUCKDB: '' } }),
+      runCli(['digest', '--content', '--fixture', 'retail', '--engine', 'duckdb-native', '--json']),
+    ]);
+    expect([wasm.code, native.code]).toEqual([0, 0]);
+    expect(JSON.parse(native.stdout)).toEqual(JSON.parse(wasm.stdout));
+  });
+});
