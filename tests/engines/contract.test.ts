@@ -16,12 +16,15 @@ const COLUMNS = ['duckdb', 'duckdb-native', 'sqlite', 'pglite'] as const;
 const expectationsOf = (column: (typeof COLUMNS)[number]) => (column === 'duckdb-native' ? 'duckdb' : column);
 
 beforeAll(async () => {
-  for (const name of COLUMNS) {
-    const engine = name === 'duckdb-native' ? openEngine('duckdb', { duckdbDriver: 'native' }) : openEngine(name);
-    const loaded = await engine.load(sqlFixture('empty', 'CREATE TABLE placeholder(x INTEGER);'));
-    expect(loaded.ok).toBe(true);
-    engines[name] = engine;
-  }
+  // Side by side: each engine starts in its own thread.
+  await Promise.all(
+    COLUMNS.map(async (name) => {
+      const engine = name === 'duckdb-native' ? openEngine('duckdb', { duckdbDriver: 'native' }) : openEngine(name);
+      const loaded = await engine.load(sqlFixture('empty', 'CREATE TABLE placeholder(x INTEGER);'));
+      expect(loaded.ok).toBe(true);
+      engines[name] = engine;
+    }),
+  );
 });
 
 afterAll(async () => {
