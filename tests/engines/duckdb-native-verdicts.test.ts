@@ -5,7 +5,7 @@
  * refusal battery's flawed run ends as its side file expects. The CLI flag reaches the engine: the fixtures'
  * content digests are the same on both.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,54 @@ describe('native DuckDB: the same verdicts as DuckDB-WASM', () => {
     expect(report.cases.map((c) => [c.id, c.outcome])).toEqual(
       report.cases.map((c) => [c.id, expected.outcomes[c.id]?.outcome]),
     );
+  });
+
+  it('run --engine duckdb-native: a runaway candidate times out and the run goes on (no worker is terminated mid-query)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-run-'));
+    try {
+      const corpus = path.join(dir, 'corpus.yaml');
+      writeFileSync(
+        corpus,
+        ['customers', 'orders']
+          .map(
+            (t) =>
+              `  - id: ${t}\n    fixture: retail\n    question: How many ${t} are there?\n    reference_sql: SELECT count(*) AS n FROM ${t}\n    shape: scalar\n`,
+          )
+          .reduce((all, c) => all + c, 'corpus: tiny\nversion: 1\nengine: duckdb\ncases:\n'),
+      );
+      const runFile = path.join(dir, 'run.json');
+      writeFileSync(
+        runFile,
+        JSON.stringify({
+          run: { agent: 'a', model: 'm', path: 'p' },
+          records: [
+            { id: 'customers', sql: 'SELECT count(*) FROM range(100000) a, range(100000) b' },
+            { id: 'orders', sql: 'SELECT count(*) AS n FROM orders' },
+          ],
+        }),
+      );
+      const run = await runCli([
+        'run',
+        '--corpus',
+        corpus,
+        '--run',
+        runFile,
+        '--engine',
+        'duckdb-native',
+        '--timeout-ms',
+        '1500',
+        '--json',
+      ]);
+      expect(run.code, run.stderr).toBe(1);
+      const report = JSON.parse(run.stdout) as RunReport;
+      expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([
+        ['customers', 'wrong'],
+        ['orders', 'correct'],
+      ]);
+      expect(report.cases[0]!.reason).toMatch(/timeout/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('--engine duckdb-native reaches the engine: the retail fixture has the same content digest on both', async () => {

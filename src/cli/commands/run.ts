@@ -13,6 +13,7 @@ import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
+import { duckDbDriverOf } from '../../engines/node-sessions.ts';
 import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
@@ -238,9 +239,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // The pool gives the supervised engines' report (tests/pipeline/grading-pool.test.ts) with the same CPU and less
   // than half the memory (docs/benchmarks.md); its in-thread sessions are SQLite and DuckDB's.
   // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
+  // Native DuckDB grades on supervised engines too: the pool's watchdog stops a runaway by terminating its worker,
+  // which aborts the process while a native query runs; a supervised native engine interrupts the query instead.
+  const nativeDuckDb = corpus.corpus.engine === 'duckdb' && duckDbDriverOf({}) === 'native';
   const usePool =
     io.env.SQL_VERDICT_WORKERS !== '0' &&
     !neighbourHost &&
+    !nativeDuckDb &&
     (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
   const pool = usePool
     ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, {
