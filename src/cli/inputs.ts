@@ -7,6 +7,7 @@ import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { corpusMismatch } from '../core/corpus/binding.ts';
 import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
+import { parseReferencePorts, portCorpus, type ReferencePorts } from '../core/corpus/dialect-ports.ts';
 import { CliError } from './cli-error.ts';
 import type { Io } from './io.ts';
 
@@ -80,4 +81,39 @@ export function readJsonFile(file: string, io: Io, what: string): unknown {
   } catch (thrown) {
     throw new CliError(`${what} ${file} is not valid JSON: ${(thrown as Error).message}.`);
   }
+}
+
+/** A reference ports file (`--ports FILE`): the corpus it is for, and per case the reference in the engine's dialect. */
+export interface PortsFile {
+  file: string;
+  ports: ReferencePorts;
+}
+
+export function readPorts(files: readonly string[] | undefined, io: Io): PortsFile[] {
+  return (files ?? []).map((file) => {
+    const parsed = parseReferencePorts(readTextFile(file, io, 'ports file'), file);
+    if (!parsed.ok) throw new CliError(parsed.error.message);
+    return { file, ports: parsed.value };
+  });
+}
+
+/** The corpus with the ports that name it applied (its engine becomes theirs); the corpus as read when none does. */
+export function withPorts(corpus: LoadedCorpus, ports: readonly PortsFile[]): LoadedCorpus {
+  const name = corpus.corpus.name;
+  const mine = ports.filter((p) => p.ports.corpus === name);
+  if (mine.length > 1)
+    throw new CliError(`--ports: ${mine.map((p) => p.file).join(' and ')} all port corpus ${name}; give one.`);
+  if (!mine.length) return corpus;
+  const ported = portCorpus(corpus, mine[0]!.ports);
+  if (!ported.ok) throw new CliError(`${mine[0]!.file}: ${ported.error.message}`);
+  return ported.value;
+}
+
+/** A ports file that names none of the corpora read is a mistake, not a no-op. */
+export function checkPortsUsed(ports: readonly PortsFile[], corpora: readonly LoadedCorpus[]): void {
+  for (const p of ports)
+    if (!corpora.some((c) => c.corpus.name === p.ports.corpus))
+      throw new CliError(
+        `${p.file}: ports corpus ${p.ports.corpus}, not ${corpora.map((c) => c.corpus.name).join(' or ')} (field corpus).`,
+      );
 }

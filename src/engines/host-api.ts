@@ -16,6 +16,12 @@ export interface HostExecuteOptions {
   maxRows: number;
   /** Decoded bytes to hold at most (ExecuteOptions.maxResultBytes); absent: the default. */
   maxResultBytes?: number;
+  /**
+   * The query's budget. An engine that can stop a query itself is told (a PostgreSQL server's statement_timeout:
+   * ending the worker thread closes the connection, but the server would go on running the query); the caller's
+   * timer stays the hard stop.
+   */
+  timeoutMs?: number;
 }
 
 export interface HostSettings {

@@ -348,6 +348,7 @@ export class SupervisedEngine implements Engine {
     if (options.signal?.aborted) return cancelledOutcome(0);
     const running = host.api.execute(sql, {
       maxRows,
+      timeoutMs,
       ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
     });
     const crashed = host.exited.then((why) => ({ crashed: why }) as const);

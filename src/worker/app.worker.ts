@@ -8,6 +8,7 @@ import { expose } from 'comlink';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { corpusMismatch } from '../core/corpus/binding.ts';
 import { loadRun } from '../core/corpus/load-run.ts';
+import { portCorpusWith } from '../core/corpus/dialect-ports.ts';
 import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.ts';
 import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
@@ -150,6 +151,8 @@ export interface GradeInput {
   switchEngines?: boolean;
   /** Re-judge the graded run under a benchmark's policy (the CLI's --policy spider|bird), SQL Verdict's outcome kept per case. */
   preset?: PolicyPreset & { vesIterations?: number };
+  /** Reference ports (the CLI's --ports): the corpus's references in another engine's dialect, graded on it. */
+  ports?: InputFile;
 }
 
 /** A Spider or BIRD benchmark's text files and its database folder's ids (the database bytes stay on the page). */
@@ -477,11 +480,16 @@ const api = {
    */
   async gradeCorpus(input: GradeInput, listener?: GradeListener): Promise<Outcome<RunReport>> {
     const started = performance.now();
-    const corpus = await corpusFrom(input.corpus);
-    if (!corpus.loaded)
+    const read = await corpusFrom(input.corpus);
+    if (!read.loaded)
       return fail('input.invalid', `Corpus ${input.corpus.file} has errors; nothing was graded.`, {
         location: input.corpus.file,
       });
+    const ported = input.ports
+      ? portCorpusWith(read.loaded, new TextDecoder().decode(input.ports.bytes), input.ports.file)
+      : ok(read.loaded);
+    if (!ported.ok) return ported;
+    const corpus = { loaded: ported.value };
     const caseIds = corpus.loaded.corpus.cases.map((c) => c.id);
     const run = await loadRun(input.run.bytes, { file: input.run.file, caseIds });
     if (!run.ok || hasErrors(run.problems))

@@ -204,10 +204,14 @@ describe('corpus app in Chromium (production build)', () => {
 
   test('a share link opens the same comparison in a fresh context; a corrupt one says so', async () => {
     await page.goto(`${app.origin}/#/playground`);
+    // The case shared in the test before did not leave its link in the playground.
+    expect(await page.getByTestId('share-link').count()).toBe(0);
     await page.getByTestId('pg-actual').fill("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
     await expect.poll(() => text('verdict'), { timeout: 60_000 }).toBe('fail');
     await page.screenshot({ path: path.join(SHOTS, 'playground.png'), fullPage: true });
     await page.getByTestId('share').click();
+    // The link is made asynchronously (compressed); read it once the page says it is ready.
+    await expect.poll(() => text('pg-status')).toMatch(/^Link (copied|ready)/);
     const link = (await page.getByTestId('share-link').getAttribute('href'))!;
     expect(link).toContain('#/s/');
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -229,7 +233,7 @@ describe('corpus app in Chromium (production build)', () => {
     await other.reload();
     await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/corrupt/);
     await fresh.close();
-  });
+  }, 180_000);
 
   test('a candidate that does not parse is labelled a parse error, not an execution error (the case view shows the same panel)', async () => {
     await page.goto(`${app.origin}/#/playground`);
@@ -237,6 +241,33 @@ describe('corpus app in Chromium (production build)', () => {
     await expect.poll(() => text('error-label'), { timeout: 60_000 }).toBe('Candidate parse error');
     expect(await page.getByTestId('error-label').count()).toBe(1);
   });
+
+  test('the demo corpus runs on PostgreSQL (PGlite) with its ported references: the 2×2 and failures equal the CLI’s run --ports', async () => {
+    const ports = 'fixtures/corpora/ports/execution_goldens.postgres.yaml';
+    const graded = runCli(['run', '--corpus', 'execution_goldens', '--ports', ports, '--run', DEMO_RUN, '--json'], {
+      expectExit: [1],
+    });
+    await page.goto(`${app.origin}/`);
+    await page.getByTestId('demo-engine').selectOption('pglite');
+    await page.getByTestId('run-demo').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    expect(await text('run-status')).toBe('done');
+    expect(await text('run-ports')).toBe(
+      'on PostgreSQL (PGlite), references ported by execution_goldens.postgres.yaml',
+    );
+    const pg = JSON.parse((await graded).stdout) as RunReport;
+    expect(new Set(pg.cases.map((c) => c.report?.run_metadata.engine).filter(Boolean))).toEqual(new Set(['pglite']));
+    const t = pg.summary.two_by_two;
+    expect(Number(await text('tbt-correct'))).toBe(t.answerable.returned.correct);
+    expect(Number(await text('tbt-wrong'))).toBe(t.answerable.returned.wrong);
+    expect(Number(await text('tbt-correct-refusal'))).toBe(t.unanswerable.declined.correct_refusal);
+    // The demo agent writes DuckDB SQL: on PostgreSQL more of it fails than on DuckDB (year(), GROUP BY ALL, …).
+    expect(t.answerable.returned.wrong).toBeGreaterThan(cli.summary.two_by_two.answerable.returned.wrong);
+    const failing = await page
+      .locator('[data-testid=failures] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-case') ?? ''));
+    expect(new Set(failing)).toEqual(new Set(pg.summary.failures.map((f) => f.id)));
+  }, 700_000);
 
   test('with the network off, the app loads from the service worker and the playground runs', async () => {
     await page.goto(`${app.origin}/#/playground`);

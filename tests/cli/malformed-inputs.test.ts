@@ -463,6 +463,51 @@ const CASES: Case[] = [
     message:
       /^budget-corpus\.yaml:\d+:\d+: error \[invalid_field\] case 'customer-count' field 'config\.max_result_bytes': config: config\.max_result_bytes must be a positive whole number\.$/,
   },
+  // run --ports: reference ports for another engine
+  {
+    input: 'run: --ports file missing',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', 'id-only.json', '--ports', 'missing.postgres.yaml'],
+    message: /^Cannot read ports file missing\.postgres\.yaml: ENOENT\.$/,
+  },
+  {
+    input: 'run: --ports without an engine',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      'id-only.json',
+      '--ports',
+      put('no-engine.yaml', 'corpus: tiny\nports:\n  customer-count: SELECT 1\n'),
+    ],
+    message: /^no-engine\.yaml: "engine" must be one of duckdb, sqlite, .*\.$/,
+  },
+  {
+    input: 'run: --ports for another corpus',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      'id-only.json',
+      '--ports',
+      put('other.postgres.yaml', 'corpus: execution_goldens\nengine: pglite\nports: {}\n'),
+    ],
+    message: /^other\.postgres\.yaml: ports corpus execution_goldens, not tiny \(field corpus\)\.$/,
+  },
+  {
+    input: 'run: --ports naming a case the corpus does not have',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      'id-only.json',
+      '--ports',
+      put('unknown-case.postgres.yaml', 'corpus: tiny\nengine: pglite\nports:\n  no-such-case: SELECT 1\n'),
+    ],
+    message: /^unknown-case\.postgres\.yaml: The ports name cases the corpus does not have: no-such-case\.$/,
+  },
   // stef --log: the log's encoding
   {
     input: 'stef: a Latin-1 log (was: U+FFFD, silently)',

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureSource } from '../../src/core/engine.ts';
 import { openEngine } from '../../src/engines/node.ts';
@@ -42,6 +43,20 @@ function builtIn(name: string): { source: FixtureSource; digest: string } {
     source: { ...fileFixture(path.join(repoRoot, 'fixtures', entry.dump)), name, asOf: entry.as_of },
     digest: entry.content_digest,
   };
+}
+
+/** Other backends of the test's database still running a query (the engine's cursor shows as its FETCH). */
+async function runningOnServer(): Promise<number> {
+  const client = new pg.Client({ connectionString: process.env.SQL_VERDICT_DATABASE_URL });
+  await client.connect();
+  try {
+    const result = await client.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend' AND state = 'active' AND pid <> pg_backend_pid()",
+    );
+    return (result.rows[0] as { n: number }).n;
+  } finally {
+    await client.end();
+  }
 }
 
 export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: { contract: boolean }): void {
@@ -195,6 +210,9 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
       );
       expect(performance.now() - started).toBeLessThan(timeoutMs + 2000);
       expect(!outcome.ok && outcome.error.category).toBe('timeout');
+      // Ending the worker thread only closes the connection: without statement_timeout the server went on running
+      // the query, for ever. Stopped by the server itself, it is gone from pg_stat_activity within moments.
+      if (engineName === 'postgres') await expect.poll(runningOnServer, { timeout: 5000 }).toBe(0);
       const next = await engine.execute('SELECT count(*) AS n FROM items');
       expect(next.ok && next.value.rows[0]![0]).toBe(3);
       expect(await engine.contentDigest()).toEqual({ ok: true, value: digest });

@@ -218,7 +218,14 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
   });
 
   it('never has more than N requests in flight', async () => {
-    server.respond(() => ({ delayMs: 80, body: protocol.wire(normal) }));
+    // The first N answers wait until N requests are in: on a loaded machine a fixed delay let an answer go out before
+    // the client had sent its N-th request, and the peak fell short of N. Past N the client must wait for an answer.
+    const answerOnceFull = (n: number) => async (_: unknown, index: number) => {
+      if (index < n)
+        await Promise.race([server.waitForRequests(n), new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      return { delayMs: 20, body: protocol.wire(normal) };
+    };
+    server.respond(answerOnceFull(4));
     const items = Array.from({ length: 10 }, (_, i) => ({ input: caseInput({ caseId: `c${i}` }) }));
     const run = await judgeBatch(make(), items);
     expect(server.requests).toHaveLength(10);
@@ -227,7 +234,7 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
 
     await server.close();
     server = await startJudgeServer();
-    server.respond(() => ({ delayMs: 80, body: protocol.wire(normal) }));
+    server.respond(answerOnceFull(2));
     await judgeBatch(make(), items, { concurrency: 2 });
     expect(server.maxInFlight).toBe(2);
   });

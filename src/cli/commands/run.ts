@@ -14,7 +14,7 @@ import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
 import { duckDbDriverOf } from '../../engines/node-sessions.ts';
-import { BUILT_IN_CORPORA, readCorpus, readRun } from '../inputs.ts';
+import { BUILT_IN_CORPORA, checkPortsUsed, readCorpus, readPorts, readRun, withPorts } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { benchRunCommand, presetLines } from './bench.ts';
@@ -38,6 +38,9 @@ retail_monthly) or --fixture NAME=PATH.
 Options:
   --corpus FILE|NAME     corpus YAML/JSON, or execution_goldens / refusal_battery
   --run FILE             run file (JSON or JSONL records {id, sql, declined, ...})
+  --ports FILE           reference ports: the corpus's reference SQL in another engine's
+                         dialect, graded on that engine (e.g. execution_goldens on PGlite:
+                         fixtures/corpora/ports/execution_goldens.postgres.yaml)
   --fixture NAME=PATH    load fixture NAME from PATH (repeatable)
   --db-dir DIR           load every fixture NAME from DIR/NAME/NAME.sqlite (or DIR/NAME.sqlite)
   --timeout-ms N         per-query budget (default 5000)
@@ -81,13 +84,15 @@ ${ORACLE_HELP}
 Exit status: 0 every case correct (with a threshold: every threshold met), 1 otherwise,
 2 bad input or a broken oracle.`;
 
-export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--fixture NAME=PATH ...] [--json]
+export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--ports FILE ...] [--fixture NAME=PATH ...] [--json]
 
 Execute every reference query on its fixture (twice) and compare it with its frozen
 expected result under the comparison policy with zero tolerance, and lint the goldens:
 empty results, clock-dependent or random functions, different results on two runs, a
 LIMIT cutting through a tie, a reference over the time budget (--time-budget-ms, default
-2000), fixture digests. Without --corpus, checks the built-in corpora.
+2000), fixture digests. Without --corpus, checks the built-in corpora. --ports FILE
+checks the corpus it names with its references ported to another engine's dialect, on
+that engine (e.g. fixtures/corpora/ports/execution_goldens.postgres.yaml: PGlite).
 Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
 
 /** Failing cases the HTML report shows in full (their details are kept while grading). */
@@ -153,6 +158,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('run', argv, {
     corpus: { type: 'string' },
     run: { type: 'string' },
+    ports: { type: 'string' },
     fixture: { type: 'string', multiple: true },
     'db-dir': { type: 'string' },
     'timeout-ms': { type: 'string' },
@@ -219,7 +225,10 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     { json: values.json },
   );
   const progress = progressReporter(io, { json: values.json });
-  const corpus = await readCorpus(values.corpus, io);
+  const ports = readPorts(values.ports === undefined ? [] : [values.ports], io);
+  const read = await readCorpus(values.corpus, io);
+  checkPortsUsed(ports, [read]);
+  const corpus = withPorts(read, ports);
   const run = await readRun(
     values.run,
     corpus.corpus.cases.map((k) => k.id),
@@ -371,6 +380,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
 export async function selfcheckCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('selfcheck', argv, {
     corpus: { type: 'string', multiple: true },
+    ports: { type: 'string', multiple: true },
     fixture: { type: 'string', multiple: true },
     'time-budget-ms': { type: 'string' },
     json: { type: 'boolean' },
@@ -384,9 +394,13 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
   const specs = values.corpus?.length ? values.corpus : BUILT_IN_CORPORA;
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   const timeBudgetMs = positiveInteger('--time-budget-ms', values['time-budget-ms'], 2000);
+  const ports = readPorts(values.ports, io);
+  const corpora = [];
+  for (const spec of specs) corpora.push(await readCorpus(spec, io));
+  checkPortsUsed(ports, corpora);
   const reports = [];
-  for (const spec of specs) {
-    const corpus = await readCorpus(spec, io);
+  for (const read of corpora) {
+    const corpus = withPorts(read, ports);
     const engine = openEngine(corpus.corpus.engine);
     try {
       // The full self-check: oracle equality at zero tolerance, plus the golden lint

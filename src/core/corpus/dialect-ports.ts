@@ -61,3 +61,11 @@ export function portCorpus(loaded: LoadedCorpus, ports: ReferencePorts): Outcome
     },
   });
 }
+
+/** A ports file's text applied to a loaded corpus (the CLI's `run --ports FILE`, the app's engine choice). */
+export function portCorpusWith(loaded: LoadedCorpus, text: string, file: string): Outcome<LoadedCorpus> {
+  const ports = parseReferencePorts(text, file);
+  if (!ports.ok) return ports;
+  const ported = portCorpus(loaded, ports.value);
+  return ported.ok ? ported : fail('input.invalid', `${file}: ${ported.error.message}`, { location: file });
+}

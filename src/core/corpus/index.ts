@@ -51,4 +51,4 @@ export {
   type SchemaTable,
   type SchemaColumn,
 } from './schema-description.ts';
-export { parseReferencePorts, portCorpus, type ReferencePorts } from './dialect-ports.ts';
+export { parseReferencePorts, portCorpus, portCorpusWith, type ReferencePorts } from './dialect-ports.ts';

@@ -490,7 +490,7 @@ export class PgSession implements EngineSession {
     const refused = this.gate(sql);
     if (refused) return refused;
     const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
-    const timeoutMs = (options as HostExecuteOptions & { timeoutMs?: number }).timeoutMs;
+    const timeoutMs = options.timeoutMs;
     try {
       const fetched =
         (await this.inReadOnly(() => this.throughCursor(sql, options.maxRows, budget), timeoutMs)) ??

@@ -28,6 +28,23 @@ const runUrls = import.meta.glob('../../../fixtures/runs/*.{json,jsonl}', {
   eager: true,
 }) as Record<string, string>;
 
+const portsUrls = import.meta.glob('../../../fixtures/corpora/ports/*.yaml', {
+  query: '?url',
+  import: 'default',
+  eager: true,
+}) as Record<string, string>;
+
+/**
+ * Reference ports shipped beside a built-in corpus (`ports/<corpus>.<dialect>.yaml`: its reference SQL in
+ * PostgreSQL's dialect), by the corpus file they port: with one, the corpus can be graded on PGlite.
+ */
+export const BUILT_IN_PORTS: Record<string, BuiltInAsset> = Object.fromEntries(
+  Object.entries(portsUrls).map(([path, url]) => {
+    const file = baseName(path);
+    return [file.replace(/\.[^.]+\.yaml$/, '.yaml'), { file, url, note: 'reference SQL ported to PostgreSQL' }];
+  }),
+);
+
 const CORPUS_NOTES: Record<string, string> = {
   'execution_goldens.yaml': '64 business questions with reference SQL and frozen results',
   'refusal_battery.yaml': 'questions the system must refuse, and controls it must answer',

@@ -71,6 +71,7 @@ export class Comparison {
 
   /** Called on every edit: grades after a pause in typing. */
   schedule(): void {
+    this.lastLink = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.grade(), DEBOUNCE_MS);
   }
@@ -150,19 +151,29 @@ export class Comparison {
     };
   }
 
-  /** Put a share link in the clipboard (when allowed); returns what happened, in words. The link is also in lastLink, to show. */
-  async share(payload: SharedComparison = this.current()): Promise<string> {
+  /**
+   * Make a share link for `payload` and put it in the clipboard (when allowed). Returns what happened, in words, and the
+   * link, to show. Does not touch this comparison: the case view shares a case without changing the playground.
+   */
+  async makeLink(payload: SharedComparison): Promise<{ message: string; url: string | null }> {
     const encoded = await encodeShare(payload);
-    if (!encoded.ok) return encoded.message;
+    if (!encoded.ok) return { message: encoded.message, url: null };
     const url = `${location.origin}${location.pathname}${location.search}${encoded.fragment}`;
-    this.lastLink = url;
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
       await navigator.clipboard.writeText(url);
-      return 'Link copied to the clipboard (and shown below).';
+      return { message: 'Link copied to the clipboard (and shown below).', url };
     } catch {
-      return 'Link ready below (copy it by hand).';
+      return { message: 'Link ready below (copy it by hand).', url };
     }
+  }
+
+  /** Share the comparison in the editor; the link is kept in lastLink until the next edit, so a stale one is never shown. */
+  async share(): Promise<string> {
+    this.lastLink = null;
+    const made = await this.makeLink(this.current());
+    this.lastLink = made.url;
+    return made.message;
   }
 
   lastLink = $state<string | null>(null);

@@ -46,6 +46,8 @@ export interface StoredRun {
   openedFrom?: { file: string; form: 'json' | 'jsonl'; startedAt: string };
   /** A benchmark folder's run: one engine reloaded per database. */
   switchEngines?: boolean;
+  /** Reference ports applied to the corpus (the CLI's --ports): graded on their engine (PGlite). */
+  ports?: InputFile;
   /** Graded under a benchmark's policy (the CLI's --policy spider|bird [--keep-distinct] [--ves-iterations N]). */
   preset?: PolicyPreset & { vesIterations?: number };
 }

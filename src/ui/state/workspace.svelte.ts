@@ -14,7 +14,15 @@ import type { ProviderConfig } from '../../core/judge/index.ts';
 import type { CaseReport, GradeProgress } from '../../core/run/grade-run.ts';
 import type { InputCheck, InputFile } from '../../worker/app.worker.ts';
 import type { AppClient } from './app-client.ts';
-import { BUILT_IN_CORPORA, BUILT_IN_RUNS, DEMO_CORPUS, DEMO_RUN, fetchAsset, type BuiltInAsset } from './builtins.ts';
+import {
+  BUILT_IN_CORPORA,
+  BUILT_IN_PORTS,
+  BUILT_IN_RUNS,
+  DEMO_CORPUS,
+  DEMO_RUN,
+  fetchAsset,
+  type BuiltInAsset,
+} from './builtins.ts';
 import { fixtureFromFiles, readPicked, type PickedFile } from './fixture-files.ts';
 import { runPhis } from './run-phi.ts';
 import { runStore, type Review, type StoredRun } from './store.ts';
@@ -96,6 +104,11 @@ export class Workspace {
   benchmark = $state.raw<ChosenBenchmark | null>(null);
   /** The policy of the next run; a benchmark folder sets its own preset (the user may change it). */
   policy = $state<PolicyChoice>('sql-verdict');
+  /**
+   * Grade a built-in corpus that ships reference ports on PostgreSQL (PGlite), its references ported (the CLI's
+   * --ports); null: on the corpus's own engine. Ignored for a corpus without ports.
+   */
+  portTo = $state<'pglite' | null>(null);
   /** BIRD: timed repetitions per correct case for R-VES (0: no R-VES, as the CLI without --ves-iterations). */
   vesIterations = $state(0);
   /**
@@ -128,6 +141,11 @@ export class Workspace {
 
   byId(id: string): StoredRun | undefined {
     return this.runs.find((r) => r.id === id);
+  }
+
+  /** The reference ports the chosen corpus ships with (a built-in corpus only), null when it has none. */
+  get ports(): BuiltInAsset | null {
+    return this.corpus?.builtIn ? (BUILT_IN_PORTS[this.corpus.input.file] ?? null) : null;
   }
 
   get canStart(): boolean {
@@ -364,6 +382,16 @@ export class Workspace {
     if (!this.canStart || !this.corpus || !this.run) return null;
     const now = isoNow();
     const preset = presetOf(this.policy, Math.max(0, Math.floor(this.vesIterations || 0)));
+    const portsAsset = this.portTo ? this.ports : null;
+    let ports: InputFile | null = null;
+    if (portsAsset) {
+      try {
+        ports = { file: portsAsset.file, bytes: await fetchAsset(portsAsset) };
+      } catch (thrown) {
+        this.fileErrors = [{ code: 'input.not_found', message: `${portsAsset.file}: ${messageOf(thrown)}` }];
+        return null;
+      }
+    }
     const stored: StoredRun = {
       id: `${now.replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 6)}`,
       createdAt: now,
@@ -385,6 +413,7 @@ export class Workspace {
       keptOnResume: 0,
       ...(this.benchmark ? { switchEngines: true } : {}),
       ...(preset ? { preset } : {}),
+      ...(ports ? { ports } : {}),
     };
     await this.save(stored);
     void this.grade(stored, this.judge());
@@ -511,6 +540,7 @@ export class Workspace {
           ...(resumeFrom ? { resume: resumeFrom } : {}),
           ...(stored.switchEngines ? { switchEngines: true } : {}),
           ...(stored.preset ? { preset: stored.preset } : {}),
+          ...(stored.ports ? { ports: stored.ports } : {}),
         },
         listener,
       );
