@@ -45,6 +45,11 @@ export interface EngineSession {
   sandboxState(): Promise<Outcome<Record<string, string>>>;
   /** Ask a running query to stop. False when this engine cannot cancel (the supervisor then terminates the host). */
   cancel(): Promise<boolean>;
+  /**
+   * Release what the engine holds outside JavaScript before the host is terminated (native DuckDB: ending a
+   * thread that still holds a database aborts the process). Optional; the supervisor waits for it briefly.
+   */
+  dispose?(): Promise<void>;
 }
 
 export interface EngineHostApi extends EngineSession {

@@ -69,5 +69,9 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
       }
     },
     cancel: () => (session ? session.cancel() : Promise.resolve(false)),
+    dispose: async () => {
+      await session?.dispose?.();
+      session = null;
+    },
   };
 }

@@ -464,6 +464,15 @@ export class SupervisedEngine implements Engine {
     this.closed = true;
     this.dropSpare();
     await this.queue.catch(() => undefined);
+    // Idle hosts first let go of native resources (dispose), then end.
+    await Promise.all(
+      [...this.live].map(async (host) => {
+        const wait = timer(1000);
+        const api = host.api as { dispose?: () => Promise<void> };
+        await Promise.race([api.dispose?.().catch(() => undefined), wait.promise]);
+        wait.cancel();
+      }),
+    );
     this.host?.terminate();
     this.host = null;
     const starting = this.starting;

@@ -225,6 +225,11 @@ export async function createNativeDuckDbDriver(
       conn.interrupt();
       return true;
     },
+    async dispose() {
+      conn.closeSync();
+      instance.closeSync();
+      dropFiles();
+    },
     async registerFile(name, bytes) {
       files ??= mkdtempSync(path.join(tmpdir(), 'sql-verdict-duckdb-'));
       const at = path.join(files, name);

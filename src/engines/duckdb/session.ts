@@ -52,6 +52,8 @@ export interface DuckDbDriver<T = Table, B = RecordBatch> {
   /** Untrusted SQL, streamed so a row cap can stop it early; cancellable where the driver can. */
   stream(sql: string): Promise<StreamedResult<B>>;
   cancel(): Promise<boolean>;
+  /** Close the database for good (a native engine, before its thread ends). */
+  dispose?(): Promise<void>;
   /** Make a fixture file readable under this name; returns the path SQL names it by (the name itself in WASM). */
   registerFile(name: string, bytes: Uint8Array): Promise<string | void>;
   /** DuckDB's own scanner: the tokens its parser will see. */
@@ -126,6 +128,10 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
 
   cancel(): Promise<boolean> {
     return this.driver.cancel();
+  }
+
+  async dispose(): Promise<void> {
+    await this.driver.dispose?.();
   }
 
   async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
