@@ -25,7 +25,8 @@ beforeAll(async () => {
       engines[name] = engine;
     }),
   );
-});
+  // Five engine starts (PGlite, two DuckDB-WASM bundles) on a loaded 2-core machine.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(Object.values(engines).map((e) => e.close()));
