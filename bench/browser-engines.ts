@@ -159,7 +159,7 @@ async function measureUi(
   try {
     const page = await context.newPage();
     const navigated = performance.now();
-    await page.goto(`${origin}/?engine=${engine}`);
+    await page.goto(`${origin}/?engine=${engine}#/query`);
     await page.locator(`[data-testid=fixture-summary][data-engine=${engine}]`).waitFor({ timeout: 180_000 });
     await page.waitForFunction(
       () => document.querySelector('[data-testid=status]')?.textContent?.startsWith('Ready'),

@@ -4,7 +4,14 @@
  * scratch engine (sql.js in a worker thread) and run one query, and the
  * memory it takes (dump size; process RSS after the load, workers included).
  *
- *   node --import tsx bench/neighbours.ts [--db world_1] [--k 8]
+ * Then the same in headless Chromium (skip with --node-only): a production build of the
+ * bench page (bench/browser/) generates each neighbour in the page's main thread and
+ * the app worker runs `compare` with neighbours K, its scratch sql.js engine in an
+ * engine host Web Worker, as the app does; memory is the resident size of Chromium's
+ * renderer processes (page, app worker, engine workers and their wasm heaps), sampled
+ * every 50 ms from /proc.
+ *
+ *   node --import tsx bench/neighbours.ts [--db world_1] [--k 8] [--node-only]
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +21,7 @@ import { createNeighbourHost } from '../src/core/neighbours/host.ts';
 import { planNeighbours } from '../src/core/neighbours/plan.ts';
 import { readSnapshot } from '../src/core/neighbours/snapshot.ts';
 import { openEngine } from '../src/engines/node.ts';
+import { benchBrowserNeighbours } from './browser-neighbours.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const spider = process.env.SPIDER_DEV_DIR ?? path.resolve(here, '../../shared/data/spider-dev');
@@ -69,4 +77,20 @@ for (const db of dbs) {
 }
 await engine.close();
 await host.close();
+if (!args.includes('--node-only')) {
+  const tables = new Map<string, string>();
+  for (const db of dbs) {
+    const snapEngine = openEngine('sqlite');
+    const file = path.join(spider, 'database', db, `${db}.sqlite`);
+    await snapEngine.load({
+      name: db,
+      files: [{ fileName: `${db}.sqlite`, format: 'sqlite', bytes: new Uint8Array(readFileSync(file)) }],
+    });
+    const snap = await readSnapshot(snapEngine);
+    await snapEngine.close();
+    if (snap.ok) tables.set(db, snap.value.tables[0]!.name);
+  }
+  console.log(`\nChromium (K = ${k}):\n`);
+  console.log((await benchBrowserNeighbours(spider, [...tables], k)).join('\n'));
+}
 process.exit(0);

@@ -4,7 +4,7 @@
  * its Spider database with `neighbours: K`, then counted against the human
  * labels (Spider-Pair rows) and the official evaluator's verdicts.
  *
- *   node --import tsx scripts/spider-neighbours.ts [--labelled | --unlabelled] [--k 8] [--limit N] [--db NAME] [--details FILE.jsonl]
+ *   node --import tsx scripts/spider-neighbours.ts [--labelled | --unlabelled] [--k 8] [--limit N] [--db NAME] [--shard I/N] [--details FILE.jsonl]
  *   node --import tsx scripts/spider-neighbours.ts --from-details FILE.jsonl [--k 8]
  *
  * Prints the figures as Markdown; --details writes one JSON line per graded
@@ -39,6 +39,8 @@ const details = opt('--details');
 const labelled = args.includes('--labelled');
 const unlabelled = args.includes('--unlabelled');
 const fromDetails = opt('--from-details');
+// --shard I/N: only the databases at positions I, I+N, ... (sorted by name), to run N processes side by side.
+const [shardI = 1, shardN = 1] = (opt('--shard') ?? '1/1').split('/').map(Number);
 
 const pairs = readFileSync(path.join(spider, 'pairs.jsonl'), 'utf8')
   .split('\n')
@@ -82,7 +84,7 @@ if (fromDetails) byDb.clear();
 const host = createNeighbourHost({ open: (name) => openEngine(name) });
 const started = performance.now();
 let done = 0;
-for (const [db, list] of [...byDb].sort()) {
+for (const [db, list] of [...byDb].sort().filter((_, i) => i % shardN === shardI - 1)) {
   const bytes = new Uint8Array(readFileSync(path.join(spider, 'database', db, `${db}.sqlite`)));
   const loaded = await engine.load({ name: db, files: [{ fileName: `${db}.sqlite`, format: 'sqlite', bytes }] });
   if (!loaded.ok) throw new Error(loaded.error.message);
@@ -93,7 +95,13 @@ for (const [db, list] of [...byDb].sort()) {
         expected_sql: p.gold_sql,
         actual_sql: p.pred_sql,
         context: { order_matters: /\border\s+by\b/i.test(p.gold_sql), fixture: db },
-        config: { enable_counterfactuals: false, query_timeout_ms: 10_000, neighbours: k },
+        // The budget is large so that a loaded machine does not change the figures (every neighbour runs).
+        config: {
+          enable_counterfactuals: false,
+          query_timeout_ms: 10_000,
+          neighbours: k,
+          neighbour_budget_ms: 600_000,
+        },
       }),
       engine,
       { neighbourHost: host },

@@ -43,6 +43,22 @@ describe('parser_unsupported in the case view (Chromium, production build)', () 
     expect(await page.getByText('parse_failure').count()).toBe(0);
   }, 180_000);
 
+  // The same page, neighbours on (docs/neighbours.md): the app worker generates the neighbour and loads it into its
+  // scratch engine host worker; the case view shows the counterexample and the seed that reproduces it.
+  test('neighbours: a coincidental match fails and the counterexample is shown with its seed', async () => {
+    await page.goto(`${app.origin}/#/playground`);
+    await page.getByTestId('playground').waitFor();
+    await page.getByTestId('pg-neighbours').fill('1');
+    await page.getByTestId('pg-neighbours').dispatchEvent('change');
+    await page.getByTestId('pg-expected').fill("SELECT customer_name FROM customers WHERE loyalty_tier = 'gold'");
+    await page.getByTestId('pg-actual').fill("SELECT customer_name FROM customers WHERE loyalty_tier LIKE 'g%'");
+    await expect.poll(() => text('counterexample-seed'), { timeout: 120_000 }).toBe('3622024711');
+    expect(await text('verdict')).toBe('fail');
+    expect(await text('neighbours')).toMatch(
+      /Coincidental match\. The results agree on the fixture but not on neighbour 1/,
+    );
+  }, 180_000);
+
   test('no request left the origin and the page raised no error', () => {
     expect(foreign).toEqual([]);
     expect(pageErrors).toEqual([]);

@@ -7,9 +7,11 @@
  * - duplicate rows (fresh values in primary-key and unique columns);
  * - perturb values within the column's domain (another value the column holds,
  *   ±1 for integers, dates shifted by days; foreign keys to another parent key);
- * - NULLs in nullable columns that already hold NULLs, or that the queries test with IS [NOT] NULL;
+ * - NULLs in nullable columns that already hold NULLs, or that the reference (or a candidate
+ *   without an outer join) tests with IS [NOT] NULL;
  * - plant the queries' literals (and their boundary neighbours: v−1, v, v+1,
- *   a day either side) in the compared columns;
+ *   a day either side) in the compared columns (foreign keys included, when the
+ *   literal is a parent key);
  * - ties at the extremes of ORDER BY keys and MAX/MIN arguments.
  *
  * Key columns (primary key, declared unique, referenced by a foreign key) are
@@ -18,7 +20,11 @@
  * so a query relying on it is not failed for it. Likewise a column with no NULL
  * in the fixture gets none (unless a query tests it for NULL), and a child table
  * that references every parent row in the fixture still does (its rows are not
- * dropped at random, nor moved to another parent).
+ * dropped at random, nor moved to another parent, and the parent gets no
+ * duplicate, which would have no child). A literal compared with `=` or IN that
+ * names at most one row of the fixture names at most one row of a neighbour (it
+ * may move to another row). A foreign-key column takes a planted literal only
+ * when the parent has that key.
  */
 import { floatToDecimalText } from '../value/decimal.ts';
 import { bytesToHex } from '../value/json-codec.ts';
@@ -28,7 +34,7 @@ import { hashSeed, rngFrom, type Rng } from './prng.ts';
 import { quoteIdent, type FixtureSnapshot, type SnapshotColumn, type SnapshotTable } from './snapshot.ts';
 
 /** Bumped when the same seed would give other data: reports name it so a seed is reproducible. */
-export const GENERATOR_VERSION = 1;
+export const GENERATOR_VERSION = 2;
 
 /**
  * Rows a neighbour keeps per table at most (a random sample of a larger
@@ -230,12 +236,41 @@ function freshValue(role: ColumnRole, used: Set<string>, counter: { n: number })
     while (used.has(keyOf([candidate]))) candidate++;
     return candidate;
   }
+  // Numbers kept as text (Spider's `teacher.Age`): a fresh value is a number too, not "32 2", which
+  // CAST(… AS INTEGER) would read as 32 again.
+  if (typeof sample === 'string' && role.domain.every((v) => typeof v === 'string' && /^-?\d+$/.test(v))) {
+    let max = 0;
+    for (const v of role.domain) max = Math.max(max, Number(v));
+    let candidate = String(max + 1 + counter.n++);
+    while (used.has(keyOf([candidate]))) candidate = String(max + 1 + counter.n++);
+    return candidate;
+  }
   if (typeof sample === 'string' && (role.column.kind === 'text' || role.column.kind === 'other')) {
     let candidate = `${sample} ${2 + counter.n++}`;
     while (used.has(keyOf([candidate]))) candidate = `${sample} ${2 + counter.n++}`;
     return candidate;
   }
   return null;
+}
+
+/**
+ * Tables (lower-case) whose every row is referenced, through a single-column foreign key, by
+ * some child table in the fixture: "every template type has a template" is the data's own rule.
+ */
+function coveredParents(snapshot: FixtureSnapshot): Set<string> {
+  const lower = (s: string) => s.toLowerCase();
+  const out = new Set<string>();
+  for (const child of snapshot.tables)
+    for (const fk of child.foreignKeys) {
+      if (fk.columns.length !== 1) continue;
+      const parent = snapshot.tables.find((t) => lower(t.name) === lower(fk.table));
+      const at = parent?.columns.findIndex((c) => lower(c.name) === lower(fk.refColumns[0] ?? '')) ?? -1;
+      const from = child.columns.findIndex((c) => lower(c.name) === lower(fk.columns[0]!));
+      if (!parent || at < 0 || from < 0 || parent.rows.length === 0 || parent === child) continue;
+      const referenced = new Set(child.rows.map((r) => keyOf([r[from] ?? null])));
+      if (parent.rows.every((r) => referenced.has(keyOf([r[at] ?? null])))) out.add(lower(parent.name));
+    }
+  return out;
 }
 
 /** Generate the data of one neighbour (pure; the same inputs give the same rows). */
@@ -248,6 +283,7 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
   const pNull = rng.chance(0.4) ? 0.05 + rng.next() * 0.15 : 0;
   const plant = rng.chance(0.8);
   const tie = rng.chance(0.5);
+  const covered = coveredParents(snapshot);
   const keys = new Map<string, Set<string>>(); // "table.column" → current key values (parents first)
   const keyValues = new Map<string, Cell[]>();
   const out: NeighbourData = { seed, tables: [], changes: [] };
@@ -315,7 +351,8 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
     const used = roles.map((role) => new Set(rows.map((r) => keyOf([r[role.index] ?? null]))));
     const pkRoles = roles.filter((r) => table.primaryKey.some((c) => c.toLowerCase() === r.column.name.toLowerCase()));
     const counter = { n: 0 };
-    if (pDup > 0) {
+    // A parent every row of which has a child in the fixture keeps that: a duplicate (a fresh key) would have none.
+    if (pDup > 0 && !covered.has(table.name.toLowerCase())) {
       const base = rows.length;
       for (let i = 0; i < base && changes.duplicated < 200; i++) {
         if (!rng.chance(pDup)) continue;
@@ -380,22 +417,67 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
           row[role.index] = null;
         }
     }
-    // The queries' literals and their boundaries, in a few rows.
+    // The queries' literals and their boundaries, in a few rows. A literal compared with `=` or IN
+    // that names at most one row of the fixture names at most one row here too (enforced below):
+    // planting it moves it to another row (or, when absent, puts it in one), so a query that reads it
+    // as a key (`x = (SELECT id … WHERE name = 'Kyle')`) stays right, while one that hard-codes the
+    // key it had in the fixture (`code = 'AFG'` for 'Afghanistan') does not.
+    // (Whether or not this neighbour plants: a duplicated row must not repeat such a literal either.)
+    const singular = new Map<number, Set<string>>(); // column index → literals (keyOf) kept to one row
+    for (const hint of plan.hints) {
+      const role = roles.find((r) => r.column.name.toLowerCase() === hint.column);
+      if (!role || role.key || role.fk || !hint.equality) continue;
+      for (const v of hint.values) {
+        const cell = fitValue(role.column, v);
+        if (cell === null) continue;
+        const k = keyOf([cell]);
+        if (table.rows.filter((r) => keyOf([r[role.index] ?? null]) === k).length <= 1)
+          singular.set(role.index, (singular.get(role.index) ?? new Set()).add(k));
+      }
+    }
     if (plant && rows.length)
       for (const hint of plan.hints) {
         const role = roles.find((r) => r.column.name.toLowerCase() === hint.column);
-        if (!role || role.key || role.fk) continue;
+        if (!role || role.key || role.covering) continue;
+        // A foreign-key column takes a literal only when it is a key of the parent (the key still holds).
+        const parentHas = role.fk ? parentKeys(role) : undefined;
+        if (role.fk && !parentHas) continue;
         const candidates = hint.values.flatMap(boundaryValues);
         const times = 1 + rng.int(3);
         for (let n = 0; n < times; n++) {
           const value = fitValue(role.column, rng.pick(candidates));
           if (value === null) continue;
-          if (role.distinct && used[role.index]!.has(keyOf([value]))) continue;
+          if (parentHas && !parentHas.has(keyOf([value]))) continue;
+          if (role.distinct && used[role.index]!.has(keyOf([value]))) {
+            // A distinct column: the literal changes places with another row's value (it stays unique).
+            const at = rows.findIndex((r) => keyOf([r[role.index] ?? null]) === keyOf([value]));
+            const other = rng.int(rows.length);
+            if (!hint.equality || at < 0 || other === at) continue;
+            [rows[at]![role.index], rows[other]![role.index]] = [rows[other]![role.index] ?? null, value];
+            changes.planted++;
+            continue;
+          }
           rows[rng.int(rows.length)]![role.index] = value;
           used[role.index]!.add(keyOf([value]));
           changes.planted++;
         }
       }
+    // Duplicates, perturbations and planting may have put a singular literal in several rows: one keeps it.
+    for (const [index, literals] of singular) {
+      const role = roles[index]!;
+      const others = role.domain.filter((v) => !literals.has(keyOf([v])));
+      for (const k of literals) {
+        const holders = rows.flatMap((r, i) => (keyOf([r[index] ?? null]) === k ? [i] : []));
+        if (holders.length <= 1) continue;
+        const keep = rng.pick(holders);
+        for (const i of holders) {
+          if (i === keep) continue;
+          if (others.length) rows[i]![index] = rng.pick(others);
+          else if (role.mayNull) rows[i]![index] = null;
+          changes.perturbed++;
+        }
+      }
+    }
     // Ties at the extremes of ordering keys and MAX/MIN arguments.
     if (tie && rows.length >= 2)
       for (const name of plan.tieColumns) {

@@ -14,6 +14,8 @@ export interface ColumnHint {
   column: string;
   values: HintValue[];
   source: 'compare' | 'like' | 'in' | 'between';
+  /** Compared with `=` or `IN`: the literal names rows (a value that names one row in the fixture names at most one in a neighbour). */
+  equality: boolean;
 }
 
 export interface NeighbourPlan {
@@ -22,7 +24,11 @@ export interface NeighbourPlan {
   tieColumns: string[];
   /** Every identifier the queries mention, lower-case. */
   mentioned: string[];
-  /** Columns tested with IS [NOT] NULL: NULLs are planted in them. */
+  /**
+   * Columns tested with IS [NOT] NULL: NULLs are planted in them. The reference's tests
+   * always count; a candidate's only when it has no outer join, since there
+   * `LEFT JOIN b … WHERE b.x IS NULL` tests for a missing partner, not that b.x may be NULL.
+   */
   nullColumns: string[];
 }
 
@@ -64,8 +70,11 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
   const ties = new Set<string>();
   const mentioned = new Set<string>();
   const nullColumns = new Set<string>();
-  for (const sql of sqls) {
+  for (const [at, sql] of sqls.entries()) {
     const tokens = tokenize(sql);
+    const outerJoin = tokens.some(
+      (t, i) => ['LEFT', 'RIGHT', 'FULL'].includes(t.upper) && ['JOIN', 'OUTER'].includes(tokens[i + 1]?.upper ?? ''),
+    );
     let inOrderBy = -1;
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]!;
@@ -95,7 +104,13 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
           let k = i + lit.width + 1;
           while (isIdent(tokens[k]) && tokens[k + 1]?.text === '.' && isIdent(tokens[k + 2])) k += 2;
           const target = columnAt(tokens, k, columns);
-          if (target) hints.push({ column: target, values: [lit.value], source: 'compare' });
+          if (target)
+            hints.push({
+              column: target,
+              values: [lit.value],
+              source: 'compare',
+              equality: ['=', '=='].includes(tokens[i + lit.width]!.text),
+            });
         }
         continue;
       }
@@ -109,16 +124,27 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
       if (
         next.upper === 'IS' &&
         (tokens[j + 1]?.upper === 'NULL' || (tokens[j + 1]?.upper === 'NOT' && tokens[j + 2]?.upper === 'NULL'))
-      )
-        nullColumns.add(col);
-      else if (next.type === 'op' && COMPARISONS.has(next.text)) {
+      ) {
+        if (at === 0 || !outerJoin) nullColumns.add(col);
+      } else if (next.type === 'op' && COMPARISONS.has(next.text)) {
         const lit = literalAt(tokens, j + 1, columns);
-        if (lit) hints.push({ column: col, values: [lit.value], source: 'compare' });
+        if (lit)
+          hints.push({
+            column: col,
+            values: [lit.value],
+            source: 'compare',
+            equality: ['=', '=='].includes(next.text),
+          });
       } else if (next.upper === 'LIKE' || next.upper === 'GLOB' || next.upper === 'ILIKE') {
         const lit = literalAt(tokens, j + 1, columns);
         if (lit && typeof lit.value === 'string') {
           const core = lit.value.replace(/[%*]/g, '').replace(/[_?]/g, 'x');
-          hints.push({ column: col, values: [core, lit.value.replace(/%/g, 'a').replace(/_/g, 'b')], source: 'like' });
+          hints.push({
+            column: col,
+            values: [core, lit.value.replace(/%/g, 'a').replace(/_/g, 'b')],
+            source: 'like',
+            equality: false,
+          });
         }
       } else if (next.upper === 'IN' && tokens[j + 1]?.text === '(') {
         const values: HintValue[] = [];
@@ -131,12 +157,13 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
           if (tokens[k]?.text !== ',') break;
           k++;
         }
-        if (values.length) hints.push({ column: col, values, source: 'in' });
+        if (values.length) hints.push({ column: col, values, source: 'in', equality: !not });
       } else if (next.upper === 'BETWEEN') {
         const low = literalAt(tokens, j + 1, columns);
         const high =
           low && tokens[j + 1 + low.width]?.upper === 'AND' ? literalAt(tokens, j + 2 + low.width, columns) : null;
-        if (low && high) hints.push({ column: col, values: [low.value, high.value], source: 'between' });
+        if (low && high)
+          hints.push({ column: col, values: [low.value, high.value], source: 'between', equality: false });
       }
     }
   }

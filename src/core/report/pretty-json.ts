@@ -18,17 +18,47 @@ export function rememberPrinted(value: object, indent: string, text: string): vo
 
 export function prettyJson(value: unknown, indent = ''): string {
   if (isPlain(value)) return JSON.stringify(value) ?? 'null';
+  // Pieces joined once: one flat string, not a rope of nested template strings
+  // (a grading worker posts each report's text; a rope is flattened there).
+  const out: string[] = [];
+  writePretty(value, indent, out);
+  return out.join('');
+}
+
+function writePretty(value: unknown, indent: string, out: string[]): void {
+  if (isPlain(value)) {
+    out.push(JSON.stringify(value) ?? 'null');
+    return;
+  }
   const printed = PRINTED.get(value as object);
-  if (printed?.indent === indent) return printed.text;
+  if (printed?.indent === indent) {
+    out.push(printed.text);
+    return;
+  }
   const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
-    if (value.every(isPlain)) return `[${value.map((v) => JSON.stringify(v) ?? 'null').join(', ')}]`;
-    return `[\n${value.map((v) => `${inner}${prettyJson(v, inner)}`).join(',\n')}\n${indent}]`;
+    if (value.length === 0) out.push('[]');
+    else if (value.every(isPlain)) out.push(`[${value.map((v) => JSON.stringify(v) ?? 'null').join(', ')}]`);
+    else {
+      out.push('[\n');
+      for (let i = 0; i < value.length; i++) {
+        out.push(i === 0 ? inner : `,\n${inner}`);
+        writePretty(value[i], inner, out);
+      }
+      out.push(`\n${indent}]`);
+    }
+    return;
   }
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-  if (entries.length === 0) return '{}';
-  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyJson(v, inner)}`).join(',\n')}\n${indent}}`;
+  const record = value as Record<string, unknown>;
+  let first = true;
+  for (const key of Object.keys(record)) {
+    const v = record[key];
+    if (v === undefined) continue;
+    out.push(`${first ? '{\n' : ',\n'}${inner}${JSON.stringify(key)}: `);
+    first = false;
+    writePretty(v, inner, out);
+  }
+  out.push(first ? '{}' : `\n${indent}}`);
 }
 
 /**

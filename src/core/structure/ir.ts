@@ -477,68 +477,105 @@ export function exprChildren(e: Expr): Expr[] {
 }
 
 /**
+ * `items` with `f` applied to each, or `items` itself when `f` returned every
+ * item unchanged: rebuilds share the subtrees they leave alone, so a rule that
+ * changes nothing returns the same tree and `sameTree` answers in O(1).
+ */
+export function mapItems<T>(items: readonly T[], f: (x: T) => T): T[] {
+  let out: T[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i]!;
+    const y = f(x);
+    if (out) out.push(y);
+    else if (y !== x) {
+      out = items.slice(0, i);
+      out.push(y);
+    }
+  }
+  return out ?? (items as T[]);
+}
+
+/** `{...obj, ...changes}`, or `obj` itself when it already holds every one of the changes. */
+export function patch<T extends object>(obj: T, changes: Partial<T>): T {
+  for (const key in changes)
+    if (!Object.prototype.hasOwnProperty.call(obj, key) || obj[key] !== changes[key]) return { ...obj, ...changes };
+  return obj;
+}
+
+const patchOrder = (items: OrderItem[], f: (e: Expr) => Expr): OrderItem[] =>
+  mapItems(items, (o) => patch(o, { expr: f(o.expr) }));
+
+/**
  * Rebuild an expression bottom-up with `fn` applied to every node (children
- * first). Nested queries are left alone unless `onQuery` is given.
+ * first). Nested queries are left alone unless `onQuery` is given. Nodes whose
+ * children come back unchanged are passed to `fn` as they are (see mapItems).
  */
 export function mapExpr(expr: Expr, fn: (e: Expr) => Expr, onQuery?: (q: Query) => Query): Expr {
   const m = (x: Expr) => mapExpr(x, fn, onQuery);
   const q = (x: Query) => (onQuery ? onQuery(x) : x);
-  const mo = (items: OrderItem[]) => items.map((o) => ({ ...o, expr: m(o.expr) }));
   let out: Expr;
   switch (expr.kind) {
     case 'binary':
-      out = { ...expr, left: m(expr.left), right: m(expr.right), ...(expr.escape ? { escape: m(expr.escape) } : {}) };
+      out = patch(expr, {
+        left: m(expr.left),
+        right: m(expr.right),
+        ...(expr.escape ? { escape: m(expr.escape) } : {}),
+      });
       break;
     case 'logical':
-      out = { ...expr, args: expr.args.map(m) };
+      out = patch(expr, { args: mapItems(expr.args, m) });
       break;
     case 'not':
     case 'unary':
-      out = { ...expr, arg: m(expr.arg) };
+      out = patch(expr, { arg: m(expr.arg) });
       break;
     case 'in':
-      out = {
-        ...expr,
+      out = patch(expr, {
         arg: m(expr.arg),
-        values: expr.values ? expr.values.map(m) : null,
+        values: expr.values ? mapItems(expr.values, m) : null,
         query: expr.query ? q(expr.query) : null,
-      };
+      });
       break;
     case 'between':
-      out = { ...expr, arg: m(expr.arg), low: m(expr.low), high: m(expr.high) };
+      out = patch(expr, { arg: m(expr.arg), low: m(expr.low), high: m(expr.high) });
       break;
     case 'exists':
     case 'subquery':
-      out = { ...expr, query: q(expr.query) };
+      out = patch(expr, { query: q(expr.query) });
       break;
     case 'func':
-      out = {
-        ...expr,
-        args: expr.args.map(m),
+      out = patch(expr, {
+        args: mapItems(expr.args, m),
         filter: expr.filter ? m(expr.filter) : null,
-        orderBy: mo(expr.orderBy),
+        orderBy: patchOrder(expr.orderBy, m),
         over: expr.over
-          ? { ...expr.over, partitionBy: expr.over.partitionBy.map(m), orderBy: mo(expr.over.orderBy) }
+          ? patch(expr.over, {
+              partitionBy: mapItems(expr.over.partitionBy, m),
+              orderBy: patchOrder(expr.over.orderBy, m),
+            })
           : null,
-      };
+      });
       break;
     case 'case':
-      out = {
-        ...expr,
+      out = patch(expr, {
         operand: expr.operand ? m(expr.operand) : null,
-        whens: expr.whens.map((w) => ({ when: m(w.when), then: m(w.then) })),
+        whens: mapItems(expr.whens, (w) => {
+          const when = m(w.when);
+          const then = m(w.then);
+          return when === w.when && then === w.then && Object.keys(w).length === 2 ? w : { when, then };
+        }),
         else: expr.else ? m(expr.else) : null,
-      };
+      });
       break;
     case 'cast':
     case 'interval':
-      out = { ...expr, expr: m(expr.expr) };
+      out = patch(expr, { expr: m(expr.expr) });
       break;
     case 'extract':
-      out = { ...expr, source: m(expr.source) };
+      out = patch(expr, { source: m(expr.source) });
       break;
     case 'list':
-      out = { ...expr, items: expr.items.map(m) };
+      out = patch(expr, { items: mapItems(expr.items, m) });
       break;
     default:
       out = expr;
@@ -546,25 +583,30 @@ export function mapExpr(expr: Expr, fn: (e: Expr) => Expr, onQuery?: (q: Query) 
   return fn(out);
 }
 
-/** Every expression slot of one SELECT (not of nested queries), with a rebuild. */
+/** Every expression slot of one SELECT (not of nested queries), with a rebuild (sharing what `fn` leaves alone). */
 export function mapSelectExprs(select: Select, fn: (e: Expr) => Expr): Select {
-  const mo = (items: OrderItem[]) => items.map((o) => ({ ...o, expr: fn(o.expr) }));
-  return {
-    ...select,
-    distinct: select.distinct ? { on: select.distinct.on ? select.distinct.on.map(fn) : null } : null,
-    columns: select.columns.map((c) => ({ ...c, expr: fn(c.expr) })),
-    from: select.from.map((f) => ({ ...f, on: f.on ? fn(f.on) : null })),
+  const d = select.distinct;
+  let distinct: Select['distinct'] = null;
+  if (d) {
+    const on = d.on ? mapItems(d.on, fn) : null;
+    distinct = on === d.on && Object.keys(d).length === 1 ? d : { on };
+  }
+  return patch(select, {
+    distinct,
+    columns: mapItems(select.columns, (c) => patch(c, { expr: fn(c.expr) })),
+    from: mapItems(select.from, (f) => patch(f, { on: f.on ? fn(f.on) : null })),
     where: select.where ? fn(select.where) : null,
-    groupBy: select.groupBy.map(fn),
+    groupBy: mapItems(select.groupBy, fn),
     having: select.having ? fn(select.having) : null,
-    windows: select.windows.map((w) => ({
-      ...w,
-      spec: { ...w.spec, partitionBy: w.spec.partitionBy.map(fn), orderBy: mo(w.spec.orderBy) },
-    })),
-    orderBy: mo(select.orderBy),
+    windows: mapItems(select.windows, (w) =>
+      patch(w, {
+        spec: patch(w.spec, { partitionBy: mapItems(w.spec.partitionBy, fn), orderBy: patchOrder(w.spec.orderBy, fn) }),
+      }),
+    ),
+    orderBy: patchOrder(select.orderBy, fn),
     limit: select.limit ? fn(select.limit) : null,
     offset: select.offset ? fn(select.offset) : null,
-  };
+  });
 }
 
 /** The expressions of one SELECT's own clauses (not of nested queries). */
@@ -584,24 +626,26 @@ export function selectExprs(select: Select): Expr[] {
 export function mapQuery(query: Query, fn: (s: Select) => Select): Query {
   const recur = (q: Query) => mapQuery(q, fn);
   const mapWith = (w: WithClause | null): WithClause | null =>
-    w ? { ...w, ctes: w.ctes.map((c) => ({ ...c, query: recur(c.query) })) } : null;
+    w ? patch(w, { ctes: mapItems(w.ctes, (c) => patch(c, { query: recur(c.query) })) }) : null;
   const deep = (e: Expr) => mapExpr(e, (x) => x, recur);
   if (query.kind === 'setop') {
-    return {
-      ...query,
+    return patch(query, {
       with: mapWith(query.with),
-      arms: query.arms.map(recur),
-      orderBy: query.orderBy.map((o) => ({ ...o, expr: deep(o.expr) })),
-    };
+      arms: mapItems(query.arms, recur),
+      orderBy: patchOrder(query.orderBy, deep),
+    });
   }
   let s: Select = mapSelectExprs(query, deep);
-  s = {
-    ...s,
+  s = patch(s, {
     with: mapWith(s.with),
-    from: s.from.map((f) =>
-      f.source.kind === 'derived' ? { ...f, source: { kind: 'derived', query: recur(f.source.query) } } : f,
-    ),
-  };
+    from: mapItems(s.from, (f) => {
+      if (f.source.kind !== 'derived') return f;
+      const inner = recur(f.source.query);
+      return inner === f.source.query && Object.keys(f.source).length === 2
+        ? f
+        : { ...f, source: { kind: 'derived', query: inner } };
+    }),
+  });
   return fn(s);
 }
 

@@ -1,5 +1,6 @@
 /** Generic rebuilding walks over the IR, shared by the rules. */
 import type { Expr, Ident, Query } from '../ir.ts';
+import { mapItems } from '../ir.ts';
 
 const EXPR_KINDS = new Set([
   'column',
@@ -40,12 +41,25 @@ function isIdent(v: unknown): v is Ident {
   return keys.length === 2 && typeof v.value === 'string' && typeof v.quoted === 'boolean';
 }
 
+/** Children first; a node none of whose children changed is visited as it is (the tree shares what no rule touched). */
 function rebuild(value: unknown, visit: (v: unknown) => unknown): unknown {
-  if (Array.isArray(value)) return value.map((x) => rebuild(x, visit));
+  if (Array.isArray(value)) return mapItems(value, (x) => rebuild(x, visit));
   if (isObject(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = rebuild(v, visit);
-    return visit(out);
+    let out: Record<string, unknown> | null = null;
+    for (const k in value) {
+      const v = value[k];
+      const r = rebuild(v, visit);
+      if (out) out[k] = r;
+      else if (r !== v) {
+        out = {};
+        for (const before in value) {
+          if (before === k) break;
+          out[before] = value[before];
+        }
+        out[k] = r;
+      }
+    }
+    return visit(out ?? value);
   }
   return value;
 }
