@@ -16,14 +16,18 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunDiff } from '../../src/core/gate/diff.ts';
 import { isSuccess } from '../../src/core/gate/outcome.ts';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { evaluateStef } from '../../src/core/stef/evaluate.ts';
 import { binLinear } from '../../src/ui/components/charts/histogram.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS
   ? path.join(repoRoot, 'docs/screenshots')

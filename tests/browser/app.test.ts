@@ -9,11 +9,22 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '../../vite.config.ts';
 import { duckDbTestFile } from '../helpers/duckdb-file.ts';
 import { repoRoot, spiderDatabase } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, serveStatic, type ServedApp } from './harness.ts';
+import {
+  launchChromium,
+  serveBuiltApp,
+  serveStatic,
+  type ServedApp,
+  BROWSER_WAIT_MS,
+  BROWSER_TEST_MS,
+} from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const CONCERT_SINGER = spiderDatabase('concert_singer');
 const DUCKDB_DUMP = path.join(repoRoot, 'tests/fixtures/payments.duckdb.sql');
@@ -41,6 +52,7 @@ beforeAll(async () => {
   app = await serveBuiltApp();
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context.setDefaultTimeout(BROWSER_WAIT_MS);
   // Every request of the page and of its workers (nested ones included).
   context.on('request', (request) => requests.push(request.url()));
   context.on('response', (response) => {
@@ -310,6 +322,7 @@ describe('the built app in Chromium', () => {
     const prefix = '/team/sql-verdict/';
     const host = await serveStatic('dist', prefix, { 'Content-Security-Policy': CONTENT_SECURITY_POLICY });
     const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    other.setDefaultTimeout(BROWSER_WAIT_MS);
     const hostRequests: string[] = [];
     other.on('request', (request) => hostRequests.push(request.url()));
     try {

@@ -9,10 +9,22 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
+import {
+  launchChromium,
+  openPage,
+  runCli,
+  serveBuiltApp,
+  type ServedApp,
+  BROWSER_WAIT_MS,
+  BROWSER_TEST_MS,
+} from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const SHOTS = process.env.UPDATE_SCREENSHOTS
@@ -179,6 +191,7 @@ describe('corpus app in Chromium (production build)', () => {
     expect(link).toContain('#/s/');
     expect(await text('share-case-message')).toBe('Link ready below (copy it by hand).');
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    fresh.setDefaultTimeout(BROWSER_WAIT_MS);
     try {
       const other = await fresh.newPage();
       await other.goto(link);
@@ -215,6 +228,7 @@ describe('corpus app in Chromium (production build)', () => {
     const link = (await page.getByTestId('share-link').getAttribute('href'))!;
     expect(link).toContain('#/s/');
     const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    fresh.setDefaultTimeout(BROWSER_WAIT_MS);
     const other = await fresh.newPage();
     await other.goto(link);
     await other.getByTestId('playground').waitFor({ timeout: 30_000 });

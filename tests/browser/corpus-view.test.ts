@@ -11,13 +11,17 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
 import { strataCounts, type Corpus } from '../../src/core/corpus/types.ts';
 import { hardness } from '../../src/core/structure/hardness.ts';
 import { dialectOfEngine } from '../../src/core/structure/grammar.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS
   ? path.join(repoRoot, 'docs/screenshots')

@@ -11,13 +11,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EngineName } from '../../src/core/engine.ts';
 import { decodeResultTable } from '../../src/core/value/json-codec.ts';
 import { CASES, normalizeCell, rowsOf } from '../engines/contract-cases.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import type { PageOutcome } from './contract/contract-page.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 // A private build (app + contract page) outside the repository: parallel runs do not collide.
 const OUT_DIR = mkdtempSync(path.join(tmpdir(), 'sql-verdict-contract-'));

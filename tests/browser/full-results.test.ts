@@ -7,8 +7,12 @@
  * row alignment gives; a result over the cap is cut and says so.
  */
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 // orders 1001..2279 (1,279) × products 1..30: row (o, p) of the ordered result is (o − 1001) · 30 + (p − 1).
 const ROWS = 1279 * 30;

@@ -13,11 +13,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { GateResult } from '../../src/core/gate/gate.ts';
 import type { BoundarySweep } from '../../src/core/gate/sweep.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const STRONG_RUN = 'fixtures/runs/execution_goldens.strong.json';

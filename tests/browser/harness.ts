@@ -130,6 +130,12 @@ export interface PageWatch {
   requests?: string[];
 }
 
+/** A browser test's own timeout (vi.setConfig in each file); its waits are bounded below it. */
+export const BROWSER_TEST_MS = 600_000;
+
+/** How long a locator waits by default in these tests (Playwright's own default is 30 s). */
+export const BROWSER_WAIT_MS = 120_000;
+
 /** A fresh browser context and page that record page errors and requests leaving `origin`. */
 export async function openPage(
   browser: Browser,
@@ -138,6 +144,9 @@ export async function openPage(
   watch: PageWatch = {},
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(options);
+  // A locator's wait covers a busy CI machine (two cores shared with the engine tests' workers): 30 s ran out
+  // once for a view that shows in under a second alone. A real hang still fails, at this wait or the test's timeout.
+  context.setDefaultTimeout(BROWSER_WAIT_MS);
   context.on('request', (r) => {
     watch.requests?.push(r.url());
     if (!r.url().startsWith(origin)) watch.foreign?.push(r.url());

@@ -10,11 +10,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { hostileReport } from '../helpers/hostile-report.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, runCli } from './harness.ts';
+import { launchChromium, runCli, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const SHOTS = process.env.UPDATE_SCREENSHOTS
   ? path.join(repoRoot, 'docs/screenshots')

@@ -14,11 +14,15 @@
  * - nothing goes anywhere but the page's origin and the configured endpoint.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { ANSWER_DISAGREES_PASS, ANSWER_MISSING_FILTER, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, openPage, runCli, serveWithJudges, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveWithJudges, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const DEMO_RUN = 'src/ui/assets/demo-flawed.run.json';
 const NET_REVENUE_2024 = 'What was net revenue in calendar year 2024?';

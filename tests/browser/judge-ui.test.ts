@@ -12,10 +12,14 @@
  * deployment using a judge must.
  */
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { ANSWER_DISAGREES_PASS, PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, openPage, serveWithJudges, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveWithJudges, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const KEY = 'sk-test-judge-ui-7f3a';
 const FAILING_SQL = "SELECT count(*) AS n FROM orders WHERE status = 'shipped'";

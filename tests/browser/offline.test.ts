@@ -12,9 +12,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 // Playwright reports the service worker's own requests only with this set (read when the browser starts).
 process.env.PW_EXPERIMENTAL_SERVICE_WORKER_NETWORK_EVENTS = '1';

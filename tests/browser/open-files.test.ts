@@ -10,12 +10,16 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { POLICY_DIFFERENCES, type BirdMetrics } from '../../src/core/run/preset-grade.ts';
 import { presetLines } from '../../src/core/run/preset-lines.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const SPIDER = 'fixtures/benchmarks/spider-sample';
 const BIRD = 'fixtures/benchmarks/bird-sample';

@@ -8,10 +8,14 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, serveBuiltApp, type ServedApp, BROWSER_WAIT_MS, BROWSER_TEST_MS } from './harness.ts';
 import type { AttackResult, BudgetResult } from './sandbox-page/sandbox-page.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const OUT_DIR = '.test-dist/sandbox';
 
@@ -37,6 +41,7 @@ beforeAll(async () => {
   app = await serveBuiltApp(OUT_DIR);
   browser = await launchChromium();
   page = await browser.newPage();
+  page.setDefaultTimeout(BROWSER_WAIT_MS);
   await page.goto(`${app.origin}/tests/browser/sandbox-page/index.html`);
 }, 300_000);
 

@@ -14,13 +14,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { StefReport } from '../../src/core/stef/index.ts';
 import { STEF_JUDGE_SYSTEM } from '../../src/core/stef/index.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { PROTOCOLS } from '../judge/recorded.ts';
 import { startJudgeServer, type JudgeServer } from '../judge/server.ts';
-import { launchChromium, openPage, runCli, serveWithJudges, type ServedApp } from './harness.ts';
+import { launchChromium, openPage, runCli, serveWithJudges, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 const openai = PROTOCOLS.find((p) => p.kind === 'openai')!;
 

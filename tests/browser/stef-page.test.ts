@@ -6,10 +6,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { MonitorReport } from '../../src/core/stef/index.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, runCli, serveBuiltApp, type ServedApp } from './harness.ts';
+import { launchChromium, runCli, serveBuiltApp, type ServedApp, BROWSER_WAIT_MS, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 let app: ServedApp;
 let browser: Browser;
@@ -21,6 +25,7 @@ beforeAll(async () => {
   const r = runCli(['stef', '--log', 'fixtures/stef/production-log.jsonl', '--json'], { expectExit: [0] });
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(BROWSER_WAIT_MS);
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.goto(`${app.origin}/#/monitor`);
   cli = JSON.parse((await r).stdout) as MonitorReport;

@@ -10,8 +10,12 @@
  * DuckDB first, while the service worker installs.)
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp } from './harness.ts';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+
+// Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
+// CI machine (the suite's 60 s default is for the unit tests).
+vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
 let app: ServedApp;
 let browser: Browser;
