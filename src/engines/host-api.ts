@@ -46,12 +46,19 @@ export interface EngineSession {
   /** Ask a running query to stop. False when this engine cannot cancel (the supervisor then terminates the host). */
   cancel(): Promise<boolean>;
   /**
-   * Release what the engine holds outside JavaScript before the host is terminated (native DuckDB: ending a
-   * thread that still holds a database aborts the process). Optional; the supervisor waits for it briefly.
+   * Stop what runs, wait for every native call in flight, and release what the engine holds outside
+   * JavaScript, before the host thread ends (native DuckDB: a thread ended while a node-api call is in flight
+   * aborts the whole process; docs/native-duckdb.md). Optional.
    */
   dispose?(): Promise<void>;
 }
 
 export interface EngineHostApi extends EngineSession {
-  init(engine: EngineName, settings: HostSettings): Promise<{ version: string; canCancel: boolean }>;
+  /** `drainBeforeEnd`: end this host only after dispose() (SupervisorOptions, HostHandle). */
+  init(
+    engine: EngineName,
+    settings: HostSettings,
+  ): Promise<{ version: string; canCancel: boolean; drainBeforeEnd?: boolean }>;
+  /** The session's dispose, once any init in progress settled (a host always has it). */
+  dispose(): Promise<void>;
 }

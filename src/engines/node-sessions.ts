@@ -75,6 +75,7 @@ export const createNodeSession: SessionFactory = async (engine, settings) => {
     return {
       session: new DuckDbSession(await createNativeDuckDbDriver({ threads: nativeThreads() }), settings),
       canCancel: true,
+      drainBeforeEnd: true,
     };
   }
   if (engine === 'duckdb') {

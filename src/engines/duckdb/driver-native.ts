@@ -165,16 +165,51 @@ function wasmFunctionNames(): Promise<Set<string>> {
 /** Settings given when the instance is created: nothing runs before extensions stop loading. */
 const INSTANCE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
 
+/**
+ * Every node-api call that runs on libuv's thread pool (instance creation, connect, run, stream, fetch), in
+ * flight. A worker thread must not end while one is: its completion then runs during the thread's teardown,
+ * cannot resolve its promise, and node-addon-api's C++ exception escapes the callback, which aborts the whole
+ * process ("terminate called after throwing an instance of 'Napi::Error'", exit 134). `drain` waits for them;
+ * once `closing`, no new call starts.
+ */
+class NativeCalls {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  closing = false;
+
+  run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new Error('The native DuckDB engine is closing.'));
+    const pending = call();
+    const settled = pending.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return pending;
+  }
+
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+}
+
 export async function createNativeDuckDbDriver(
   options: { threads?: number } = {},
 ): Promise<DuckDbDriver<NativeTable, DuckDBDataChunk>> {
-  let instance = await DuckDBInstance.create(':memory:', INSTANCE_OPTIONS);
-  let conn: DuckDBConnection = await instance.connect();
+  const calls = new NativeCalls();
+  let instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
+  let conn: DuckDBConnection = await calls.run(() => instance.connect());
   const [wasm, inWasm, versionRows, nativeNames] = await Promise.all([
     wasmTokenizer(),
     wasmFunctionNames(),
-    conn.runAndReadAll('SELECT version()').then((r) => r.getRows()),
-    conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()').then((r) => r.getRows()),
+    calls.run(() => conn.runAndReadAll('SELECT version()')).then((r) => r.getRows()),
+    calls
+      .run(() => conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()'))
+      .then((r) => r.getRows()),
   ]);
   // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
   const unavailable = new Map(
@@ -190,31 +225,51 @@ export async function createNativeDuckDbDriver(
     files = null;
   };
   process.once('exit', dropFiles);
+  const closeDatabase = () => {
+    // Each may already be closed (a reopen that `closing` stopped half-way); closing twice is harmless to skip.
+    try {
+      conn.closeSync();
+    } catch {
+      /* already closed */
+    }
+    try {
+      instance.closeSync();
+    } catch {
+      /* already closed */
+    }
+  };
+  const interrupt = () => {
+    try {
+      conn.interrupt();
+    } catch {
+      /* a connection a reopen just closed: nothing of it runs */
+    }
+  };
   return {
     canCancel: true,
     codec: NATIVE,
     unavailable,
     setup: options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : [],
     async reopen() {
-      conn.closeSync();
-      instance.closeSync();
+      if (calls.closing) throw new Error('The native DuckDB engine is closing.');
+      closeDatabase();
       dropFiles();
-      instance = await DuckDBInstance.create(':memory:', INSTANCE_OPTIONS);
-      conn = await instance.connect();
+      instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
+      conn = await calls.run(() => instance.connect());
     },
     async version() {
       return version;
     },
     async query(sql) {
-      const reader = await conn.runAndReadAll(sql);
+      const reader = await calls.run(() => conn.runAndReadAll(sql));
       return { names: reader.columnNames(), rows: reader.getRows() as DuckDBValue[][] };
     },
     async stream(sql): Promise<StreamedResult<DuckDBDataChunk>> {
       // Chunk by chunk (2,048 rows): the session's row and byte budgets stop a large result early.
-      const result = await conn.stream(sql);
+      const result = await calls.run(() => conn.stream(sql));
       async function* chunks(): AsyncGenerator<DuckDBDataChunk> {
         for (;;) {
-          const chunk = await result.fetchChunk();
+          const chunk = await calls.run(() => result.fetchChunk());
           if (!chunk || chunk.rowCount === 0) return;
           yield chunk;
         }
@@ -222,12 +277,18 @@ export async function createNativeDuckDbDriver(
       return { fields: result.columnNames().map((name) => ({ name })), batches: chunks() };
     },
     async cancel() {
-      conn.interrupt();
+      if (!calls.closing) interrupt();
       return true;
     },
+    /**
+     * Stop what runs (interrupt), wait for every native call in flight to settle, then close: after this the
+     * thread can end without aborting the process (see NativeCalls).
+     */
     async dispose() {
-      conn.closeSync();
-      instance.closeSync();
+      if (!calls.closing && calls.busy) interrupt();
+      calls.closing = true;
+      await calls.drain();
+      closeDatabase();
       dropFiles();
     },
     async registerFile(name, bytes) {
