@@ -172,7 +172,7 @@ describe.skipIf(problem)(
           '--import',
           'tsx',
           'tests/engines/native-teardown.child.ts',
-          '4',
+          '2',
         ]);
         expect(child.stderr).not.toMatch(/Napi::Error|terminate called/);
         expect([child.code, child.stdout.trim()]).toEqual([0, 'ok']);
