@@ -164,6 +164,51 @@ describe.skipIf(problem)(
       }
     });
 
+    it('run picks native DuckDB for a fixture over the threshold, says so, and --engine duckdb-wasm overrides it', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-choice-'));
+      try {
+        const corpus = path.join(dir, 'corpus.yaml');
+        writeFileSync(
+          corpus,
+          'corpus: tiny\nversion: 1\nengine: duckdb\ncases:\n  - id: customers\n    fixture: retail\n    question: How many customers are there?\n    reference_sql: SELECT count(*) AS n FROM customers\n    shape: scalar\n',
+        );
+        const runFile = path.join(dir, 'run.json');
+        writeFileSync(
+          runFile,
+          JSON.stringify({
+            run: { agent: 'a', model: 'm', path: 'p' },
+            records: [{ id: 'customers', sql: 'SELECT count(*) FROM customers' }],
+          }),
+        );
+        // The retail dump (about 200 KiB) against a 64 KiB threshold; SQL_VERDICT_DUCKDB unset: nothing told run.
+        const args = ['run', '--corpus', corpus, '--run', runFile, '--fixture', 'retail=fixtures/retail.sql', '--json'];
+        const env = { SQL_VERDICT_NATIVE_ABOVE: '64KiB', SQL_VERDICT_DUCKDB: '' };
+        const engineOf = (stdout: string) =>
+          (JSON.parse(stdout) as RunReport).cases[0]!.report!.run_metadata.engine_version;
+        const [auto, wasm, absent, below] = await Promise.all([
+          runCli(args, { env }),
+          runCli([...args, '--engine', 'duckdb-wasm'], { env }),
+          runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_BINDING: 'absent' } }),
+          runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_ABOVE: '1MiB' } }),
+        ]);
+        expect([auto.code, wasm.code, absent.code, below.code]).toEqual([0, 0, 0, 0]);
+        expect(auto.stderr).toMatch(
+          /Engine: native DuckDB \(fixture retail is \d+ KiB, over the 64 KiB above which run grades DuckDB corpora on native DuckDB; --engine duckdb-wasm keeps DuckDB-WASM\)\./,
+        );
+        expect(engineOf(auto.stdout)).toMatch(/native/);
+        expect(wasm.stderr).not.toMatch(/Engine:/);
+        expect(engineOf(wasm.stdout)).toMatch(/duckdb-wasm/);
+        expect(absent.stderr).toMatch(
+          /Engine: DuckDB-WASM \(fixture retail is \d+ KiB, over the 64 KiB .*, but native DuckDB \(@duckdb\/node-api\) cannot load/,
+        );
+        expect(engineOf(absent.stdout)).toMatch(/duckdb-wasm/);
+        expect(below.stderr).not.toMatch(/Engine:/);
+        expect(engineOf(below.stdout)).toMatch(/duckdb-wasm/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it(
       'engine threads ended with native calls in flight (a spare starting, a runaway stopped) exit cleanly',
       { timeout: 240_000 },

@@ -14,6 +14,7 @@ import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
 import { duckDbDriverOf } from '../../engines/node-sessions.ts';
+import { chooseDuckDb } from '../duckdb-choice.ts';
 import { BUILT_IN_CORPORA, checkPortsUsed, readCorpus, readPorts, readRun, withPorts } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
@@ -67,7 +68,9 @@ ${THRESHOLD_HELP}
                          i mod N = K-1); "sql-verdict merge" combines the N reports.
                          Exit 0 once graded: verdicts and thresholds belong to the merge
   --engine duckdb-native DuckDB corpora on native DuckDB (@duckdb/node-api) instead of
-                         DuckDB-WASM: same sandbox and verdicts, all cores, no 4 GiB heap
+                         DuckDB-WASM: same sandbox and verdicts, all cores, no 4 GiB heap.
+                         Chosen without the flag when a --fixture is over 256 MiB
+                         (SQL_VERDICT_NATIVE_ABOVE=SIZE); --engine duckdb-wasm keeps WASM
 ${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
@@ -250,6 +253,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
   // Native DuckDB grades on supervised engines too: the pool's watchdog stops a runaway by terminating its worker,
   // which aborts the process while a native query runs; a supervised native engine interrupts the query instead.
+  // Unless told, a fixture over the documented size grades on native DuckDB (duckdb-choice.ts).
+  if (corpus.corpus.engine === 'duckdb')
+    chooseDuckDb(
+      corpus.corpus.cases.map((k) => k.fixture),
+      overrides,
+      io,
+    );
   const nativeDuckDb = corpus.corpus.engine === 'duckdb' && duckDbDriverOf({}) === 'native';
   const usePool =
     io.env.SQL_VERDICT_WORKERS !== '0' &&
