@@ -21,7 +21,7 @@ import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import type { EngineName } from '../src/core/engine.ts';
 import { repoRoot } from '../tests/helpers/paths.ts';
-import { launchChromium, serveBuiltApp } from '../tests/browser/harness.ts';
+import { launchChromium, serveBuiltApp, type ServedApp } from '../tests/browser/harness.ts';
 
 export interface Stats {
   median: number;
@@ -231,9 +231,8 @@ async function benchEngine(
   };
 }
 
-export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Promise<BrowserBenchResult> {
-  const runs = options.runs ?? 40;
-  const rows = options.dumpRows ?? 20_000;
+/** The production app and the bench page (bench/browser/index.html), built into BENCH_DIST and served on loopback. */
+export async function serveBenchApp(): Promise<ServedApp> {
   await build({
     root: repoRoot,
     logLevel: 'error',
@@ -245,7 +244,13 @@ export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Pr
       },
     },
   });
-  const app = await serveBuiltApp(BENCH_DIST);
+  return serveBuiltApp(BENCH_DIST);
+}
+
+export async function benchBrowserEngines(options: BrowserBenchOptions = {}): Promise<BrowserBenchResult> {
+  const runs = options.runs ?? 40;
+  const rows = options.dumpRows ?? 20_000;
+  const app = await serveBenchApp();
   const browser = await launchChromium();
   try {
     const dump = { name: `sales_${rows}`, sql: syntheticDump(rows), rows };

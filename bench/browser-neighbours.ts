@@ -8,12 +8,9 @@ import { readFileSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { CHROMIUM_PATH, serveBuiltApp } from '../tests/browser/harness.ts';
-import { repoRoot } from '../tests/helpers/paths.ts';
+import { CHROMIUM_PATH } from '../tests/browser/harness.ts';
+import { serveBenchApp } from './browser-engines.ts';
 import type { NeighbourRun } from './browser/bench-page.ts';
-
-const BENCH_DIST = '.bench/browser-dist';
 
 /** Resident memory (bytes) of the renderer processes below `root` (the browser's own process). */
 function rendererRss(root: number): number {
@@ -51,18 +48,7 @@ export async function benchBrowserNeighbours(
   dbs: [db: string, table: string][],
   k: number,
 ): Promise<string[]> {
-  await build({
-    root: repoRoot,
-    logLevel: 'error',
-    build: {
-      outDir: path.join(repoRoot, BENCH_DIST),
-      emptyOutDir: true,
-      rolldownOptions: {
-        input: { app: path.join(repoRoot, 'index.html'), bench: path.join(repoRoot, 'bench/browser/index.html') },
-      },
-    },
-  });
-  const app = await serveBuiltApp(BENCH_DIST);
+  const app = await serveBenchApp();
   const server = await chromium.launchServer({
     executablePath: CHROMIUM_PATH,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-sync'],

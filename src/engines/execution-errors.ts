@@ -1,6 +1,12 @@
 /** Shared construction of execution failures for both engines. */
 import type { EngineName, ExecuteOutcome } from '../core/engine.ts';
-import { describeKind, lexStatements, precheckStatement, statementKind } from '../core/sandbox/statements.ts';
+import {
+  READ_KINDS,
+  describeKind,
+  lexStatements,
+  precheckStatement,
+  statementKind,
+} from '../core/sandbox/statements.ts';
 import { categorizeEngineError, summarizeEngineMessage } from '../core/validation/error-taxonomy.ts';
 import { formatBytes } from '../core/value/size.ts';
 
@@ -25,21 +31,8 @@ export function rejectedByPrecheck(sql: string): ExecuteOutcome | null {
   };
 }
 
-/** First keywords of texts the lexer takes for reads: naming them as the refused kind ("SELECT is not allowed") would be wrong. */
-const READ_KINDS = new Set([
-  'select',
-  'with',
-  'values',
-  'from',
-  'table',
-  'describe',
-  'show',
-  'summarize',
-  'pivot',
-  'unpivot',
-  '(',
-  'unknown',
-]);
+/** Texts the lexer takes for reads, or cannot name: calling them the refused kind ("SELECT is not allowed") would be wrong. */
+const isReadKind = (kind: string) => kind === 'unknown' || READ_KINDS.has(kind);
 
 /** The engine's gate refused the text: name the statement kind as best the lexer can. */
 export function rejectedStatement(sql: string, raw: string, elapsedMs: number): ExecuteOutcome {
@@ -54,7 +47,7 @@ export function rejectedStatement(sql: string, raw: string, elapsedMs: number): 
       message:
         kind === 'pivot'
           ? "A PIVOT without an IN list is not a single read in DuckDB (it first creates a type from the column's distinct values): name the values, e.g. PIVOT t ON col IN ('a', 'b') USING sum(x)."
-          : READ_KINDS.has(kind)
+          : isReadKind(kind)
             ? `Only a single read query runs in the sandbox, and the engine's parser did not accept this text as one (${raw.split('\n')[0]!.slice(0, 160)}).`
             : `${describeKind(kind)} is not allowed: only a single read query runs in the sandbox.`,
       raw,

@@ -169,6 +169,23 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
     expect(report.deterministic_verdict).toBe('pass');
   }, 60_000);
 
+  it('a neighbour on which the reference LIMIT keeps rows by where NULLs sort is discarded (SQLite sorts them first)', async () => {
+    // Leeds has two tiers on the fixture; a neighbour that nulls one makes ORDER BY tier LIMIT 1 the engine's choice.
+    const report = await evaluate(
+      request(
+        "SELECT name FROM customers WHERE city = 'Leeds' ORDER BY tier LIMIT 1",
+        "SELECT name FROM customers WHERE city = 'Leeds' AND tier = (SELECT min(tier) FROM customers WHERE city = 'Leeds')",
+        12,
+      ),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
+    const n = report.evidence.neighbours!;
+    expect(n.discarded.some((d) => /where NULLs sort/.test(d.reason))).toBe(true);
+    expect(n.counterexample).toBeNull();
+    expect(report.deterministic_verdict).toBe('pass');
+  }, 60_000);
+
   it('off without a host or with neighbours: 0', async () => {
     const report = await evaluate(
       request(

@@ -98,7 +98,15 @@ function keyOverOutput(expression: string, columns: readonly string[]): string {
 export type TieProbe =
   | { kind: 'none' }
   | { kind: 'unordered_limit'; limit: number; offset: number; countSql: string }
-  | { kind: 'ordered_limit'; limit: number; offset: number; keyCount: number; probes: string[] }
+  | {
+      kind: 'ordered_limit';
+      limit: number;
+      offset: number;
+      keyCount: number;
+      probes: string[];
+      /** Count the rows and the non-NULL first keys (n, k), when that key leaves NULLs' place to the engine. */
+      nullProbes: string[];
+    }
   | { kind: 'unreadable'; reason: string };
 
 /**
@@ -143,5 +151,22 @@ export function limitTieProbes(sql: string, outputColumns: readonly string[]): T
       .map((e, i) => `${e}${keys[i]!.modifiers ? ` ${keys[i]!.modifiers}` : ''}`)
       .join(', ')} ${window}`,
   );
-  return { kind: 'ordered_limit', limit: count, offset, keyCount: keys.length, probes };
+  // Where NULLs sort is the engine's choice (SQLite first, DuckDB last, PostgreSQL last ascending) unless the key says.
+  const nullProbes: string[] = [];
+  const first = keys[0]!;
+  if (!/\bnulls\b/i.test(first.modifiers)) {
+    const counted = (key: string, from: string) =>
+      `SELECT count(*) AS n, count(${key}) AS k FROM (${from}) AS __lint_q`;
+    if (q.selectList && !q.setOperation && !q.distinct) {
+      const key = /^\d+$/.test(first.expression) ? keyOverOutput(first.expression, outputColumns) : first.expression;
+      nullProbes.push(
+        counted(
+          '"__lint_key_0"',
+          `${q.sql.slice(0, q.selectList.end)}, (${key}) AS "__lint_key_0"${q.sql.slice(q.selectList.end, q.orderBy.start).trimEnd()}`,
+        ),
+      );
+    }
+    nullProbes.push(counted(over[0]!, beforeOrder));
+  }
+  return { kind: 'ordered_limit', limit: count, offset, keyCount: keys.length, probes, nullProbes };
 }

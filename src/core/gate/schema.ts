@@ -5,6 +5,8 @@
 const count = { type: 'integer', minimum: 0 } as const;
 const nullableString = { type: ['string', 'null'] } as const;
 
+import { GATE_CHECKS } from './gate.ts';
+
 export const BASELINE_SCHEMA = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'https://sql-verdict.dev/schema/baseline-1.json',
@@ -139,20 +141,7 @@ export const GATE_RESULT_SCHEMA = {
         required: ['name', 'passed', 'status', 'arithmetic', 'detail', 'case_ids'],
         additionalProperties: false,
         properties: {
-          name: {
-            enum: [
-              'baseline',
-              'model',
-              'path',
-              'suite',
-              'corpus_size',
-              'case_ids',
-              'corpus_digest',
-              'answer_accuracy',
-              'refusal_recall',
-              'over_refusal',
-            ],
-          },
+          name: { enum: GATE_CHECKS },
           passed: { type: 'boolean' },
           status: { enum: ['pass', 'blocked', 'refused', 'warning', 'not_applicable'] },
           arithmetic: { type: 'string' },

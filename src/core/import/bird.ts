@@ -12,6 +12,7 @@ import { BIRD_DIFFICULTIES, type Difficulty } from '../corpus/types.ts';
 import { closest } from '../corpus/source.ts';
 import {
   baseName,
+  importedBenchmark,
   checkDatabases,
   indexId,
   parseJson,
@@ -258,24 +259,14 @@ export function importBird(input: BirdImportInput): ImportResult {
   return {
     ok: true,
     problems,
-    imported: {
-      format: 'bird',
-      corpus: {
-        corpus: input.corpusName ?? baseName(file),
-        version: 1,
-        engine: 'sqlite',
-        description: `Imported from the BIRD layout: ${file}.`,
-        cases,
-      },
-      run: input.pred
-        ? {
-            agent: input.agent ?? baseName(input.pred.file),
-            ...(input.model ? { model: input.model } : {}),
-            notes: `Predictions from ${input.pred.file}.`,
-          }
-        : null,
+    imported: importedBenchmark('bird', {
+      corpusName: input.corpusName ?? baseName(file),
+      description: `Imported from the BIRD layout: ${file}.`,
+      cases,
       records,
-      databases: [...new Set(cases.map((c) => c.fixture))],
-    },
+      predFile: input.pred?.file ?? null,
+      ...(input.agent !== undefined ? { agent: input.agent } : {}),
+      ...(input.model !== undefined ? { model: input.model } : {}),
+    }),
   };
 }

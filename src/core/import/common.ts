@@ -57,6 +57,36 @@ export interface ImportedBenchmark {
   databases: string[];
 }
 
+/** What an importer found: the cases, their records and, with a predictions file, who wrote them. */
+export interface ImportedParts {
+  corpusName: string;
+  description: string;
+  cases: ImportedCase[];
+  records: ImportedRecord[];
+  /** The predictions file, when one was given (the run's default agent is its base name). */
+  predFile?: string | null;
+  agent?: string;
+  model?: string;
+}
+
+/** The benchmark as a SQLite corpus and, with predictions, the run's header: one shape for every layout. */
+export function importedBenchmark(format: BenchmarkFormat, parts: ImportedParts): ImportedBenchmark {
+  const { predFile, cases } = parts;
+  return {
+    format,
+    corpus: { corpus: parts.corpusName, version: 1, engine: 'sqlite', description: parts.description, cases },
+    run: predFile
+      ? {
+          agent: parts.agent ?? baseName(predFile),
+          ...(parts.model ? { model: parts.model } : {}),
+          notes: `Predictions from ${predFile}.`,
+        }
+      : null,
+    records: parts.records,
+    databases: [...new Set(cases.map((c) => c.fixture))],
+  };
+}
+
 export type ImportResult =
   { ok: true; imported: ImportedBenchmark; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[] };
 

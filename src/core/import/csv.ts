@@ -11,6 +11,7 @@ import type { LoadProblem } from '../corpus/problems.ts';
 import { tokenize } from '../sql/lexer.ts';
 import {
   baseName,
+  importedBenchmark,
   checkDatabases,
   indexId,
   textOf,
@@ -314,24 +315,14 @@ export function importCsv(input: CsvImportInput): ImportResult {
   return {
     ok: true,
     problems,
-    imported: {
-      format: 'csv',
-      corpus: {
-        corpus: input.corpusName ?? baseName(file),
-        version: 1,
-        engine: 'sqlite',
-        description: `Imported from the questions CSV ${file}.`,
-        cases,
-      },
-      run: predFile
-        ? {
-            agent: input.agent ?? baseName(predFile),
-            ...(input.model ? { model: input.model } : {}),
-            notes: `Predictions from ${predFile}.`,
-          }
-        : null,
+    imported: importedBenchmark('csv', {
+      corpusName: input.corpusName ?? baseName(file),
+      description: `Imported from the questions CSV ${file}.`,
+      cases,
       records,
-      databases: [...new Set(cases.map((c) => c.fixture))],
-    },
+      predFile: predFile,
+      ...(input.agent !== undefined ? { agent: input.agent } : {}),
+      ...(input.model !== undefined ? { model: input.model } : {}),
+    }),
   };
 }

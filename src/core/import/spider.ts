@@ -10,6 +10,7 @@
 import type { LoadProblem } from '../corpus/problems.ts';
 import {
   baseName,
+  importedBenchmark,
   checkDatabases,
   parseJson,
   textOf,
@@ -277,24 +278,14 @@ export function importSpider(input: SpiderImportInput): ImportResult {
   return {
     ok: true,
     problems,
-    imported: {
-      format: 'spider',
-      corpus: {
-        corpus: input.corpusName ?? baseName(source),
-        version: 1,
-        engine: 'sqlite',
-        description: `Imported from the Spider layout: ${[input.gold?.file, input.questions?.file].filter(Boolean).join(' + ')}.`,
-        cases,
-      },
-      run: input.pred
-        ? {
-            agent: input.agent ?? baseName(input.pred.file),
-            ...(input.model ? { model: input.model } : {}),
-            notes: `Predictions from ${input.pred.file}.`,
-          }
-        : null,
+    imported: importedBenchmark('spider', {
+      corpusName: input.corpusName ?? baseName(source),
+      description: `Imported from the Spider layout: ${[input.gold?.file, input.questions?.file].filter(Boolean).join(' + ')}.`,
+      cases,
       records,
-      databases: [...new Set(cases.map((c) => c.fixture))],
-    },
+      predFile: input.pred?.file ?? null,
+      ...(input.agent !== undefined ? { agent: input.agent } : {}),
+      ...(input.model !== undefined ? { model: input.model } : {}),
+    }),
   };
 }

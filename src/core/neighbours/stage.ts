@@ -1,7 +1,7 @@
 /**
  * The neighbour stage (SPEC 4.1): a case that passes on its fixture is run on
  * K generated neighbour databases. A neighbour on which the reference fails,
- * or is unstable (its LIMIT cuts a tie, or keeps some of an unordered result),
+ * or is unstable (its LIMIT cuts a tie, keeps some of an unordered result, or keeps rows by where NULLs sort),
  * is discarded, not counted. The first neighbour on which the candidate's
  * result differs is the counterexample: the case fails with
  * `coincidental_match`, and evidence.neighbours names the neighbour's seed,
@@ -12,7 +12,7 @@ import { lintReferenceText } from '../corpus/lint.ts';
 import { canonicalCell } from '../digest/canonical-dump.ts';
 import type { Compared } from '../evaluation/case-record.ts';
 import type { Engine, ExecuteOutcome } from '../engine.ts';
-import { limitTieStatus } from '../oracle/limit-tie.ts';
+import { limitTieStatus, nullOrderStatus } from '../oracle/limit-tie.ts';
 import type { Warning } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { resultVerdict, type CoincidentalMatch } from '../result/types.ts';
@@ -153,12 +153,8 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
     const ran = await host.withNeighbour(c.engine.name, fixture, dump.sql, async (scratch: Engine) => {
       const expected = await scratch.execute(c.request.expected_sql, exec);
       if (!expected.ok) return { discard: `the reference fails on it: ${expected.error.message}` } as const;
-      const tie = await limitTieStatus(
-        scratch,
-        c.request.expected_sql,
-        expected.value.columns.map((col) => col.name),
-        exec,
-      );
+      const columns = expected.value.columns.map((col) => col.name);
+      const tie = await limitTieStatus(scratch, c.request.expected_sql, columns, exec);
       if (tie.kind === 'tie' || tie.kind === 'unordered')
         return {
           discard:
@@ -166,6 +162,9 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
               ? 'the reference LIMIT cuts through a tie'
               : 'the reference LIMIT keeps some rows of an unordered result',
         } as const;
+      const nullOrder = await nullOrderStatus(scratch, c.request.expected_sql, columns, exec);
+      if (nullOrder.kind === 'engine_null_order')
+        return { discard: 'the reference LIMIT keeps rows by where NULLs sort, which is the engine’s choice' } as const;
       const actual: ExecuteOutcome = await scratch.execute(c.actualSql!, exec);
       return { expected: expected.value, actual } as const;
     });

@@ -51,6 +51,41 @@ export async function limitTieStatus(
   return { kind: 'unknown', reason: errors.join('; ') || 'no probe ran' };
 }
 
+export type NullOrderStatus =
+  | { kind: 'independent' }
+  | { kind: 'engine_null_order'; limit: number; offset: number; rows: number; nulls: number }
+  | { kind: 'unknown'; reason: string };
+
+/**
+ * Does the reference's ordered LIMIT keep rows by where NULLs sort? Its first ORDER BY key holds NULLs
+ * and other values, with no NULLS FIRST/LAST, and the LIMIT cuts: SQLite keeps the NULL rows first,
+ * DuckDB last, so the answer is the engine's choice, not the query's (as a cut through a tie is).
+ */
+export async function nullOrderStatus(
+  engine: Engine,
+  sql: string,
+  outputColumns: readonly string[],
+  options: ExecuteOptions = {},
+): Promise<NullOrderStatus> {
+  const probe = limitTieProbes(sql, outputColumns);
+  if (probe.kind !== 'ordered_limit' || !probe.nullProbes.length) return { kind: 'independent' };
+  const errors: string[] = [];
+  for (const probeSql of probe.nullProbes) {
+    const out = await engine.execute(probeSql, options);
+    if (!out.ok) {
+      errors.push(out.error.message);
+      continue;
+    }
+    const rows = Number(out.value.rows[0]?.[0] ?? 0);
+    const nulls = rows - Number(out.value.rows[0]?.[1] ?? 0);
+    const cuts = probe.offset > 0 || rows > probe.limit;
+    return nulls > 0 && nulls < rows && cuts
+      ? { kind: 'engine_null_order', limit: probe.limit, offset: probe.offset, rows, nulls }
+      : { kind: 'independent' };
+  }
+  return { kind: 'unknown', reason: errors.join('; ') || 'no probe ran' };
+}
+
 /** The warning for an unstable LIMIT, or null. */
 export function limitTieMessage(status: LimitTieStatus): string | null {
   if (status.kind === 'tie')

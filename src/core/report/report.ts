@@ -126,7 +126,8 @@ export interface EvaluationReport {
   };
 }
 
-const KEY_ORDER: (keyof EvaluationReport)[] = [
+/** The report's fields in the contract's order; the schema requires all but OPTIONAL_REPORT_KEYS. */
+export const REPORT_KEY_ORDER: readonly (keyof EvaluationReport)[] = [
   'report_version',
   'id',
   'deterministic_verdict',
@@ -151,9 +152,12 @@ const KEY_ORDER: (keyof EvaluationReport)[] = [
   'run_metadata',
 ];
 
+/** Fields the schema does not require: the case id (outside a corpus), the intermediates (when asked for), the judge. */
+export const OPTIONAL_REPORT_KEYS: ReadonlySet<keyof EvaluationReport> = new Set(['id', 'intermediates', 'judge']);
+
 /** The report with its fields in the contract's order (readable JSON; same content). */
 export function orderReport(report: EvaluationReport): EvaluationReport {
   const out: Record<string, unknown> = {};
-  for (const key of KEY_ORDER) if (report[key] !== undefined) out[key] = report[key];
+  for (const key of REPORT_KEY_ORDER) if (report[key] !== undefined) out[key] = report[key];
   return out as unknown as EvaluationReport;
 }

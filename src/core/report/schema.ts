@@ -9,7 +9,7 @@ import { ENGINE_NAMES } from '../engine.ts';
 import { ERROR_CATEGORIES } from '../errors.ts';
 import { SOURCE_CLAUSES } from '../diagnose/attribute.ts';
 import { SEVERITIES } from '../score/scoring.ts';
-import { REPORT_VERSION } from './report.ts';
+import { OPTIONAL_REPORT_KEYS, REPORT_KEY_ORDER, REPORT_VERSION } from './report.ts';
 
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
 const score = { type: 'number', minimum: 0, maximum: 1 };
@@ -146,27 +146,7 @@ export const REPORT_SCHEMA = {
   description:
     'One evaluation: the deterministic verdict, its scores, evidence and explanations (the seed’s Suggested Output Contract).',
   type: 'object',
-  required: [
-    'report_version',
-    'deterministic_verdict',
-    'ai_advisory_verdict',
-    'verdict_consistency_flag',
-    'overall_score',
-    'structure_score',
-    'result_score',
-    'diagnostic_scores',
-    'performance_scores',
-    'severity',
-    'explanations',
-    'per_column_mismatch_map',
-    'mismatch_map',
-    'error_types',
-    'blocked_reason',
-    'warnings',
-    'validity',
-    'evidence',
-    'run_metadata',
-  ],
+  required: REPORT_KEY_ORDER.filter((key) => !OPTIONAL_REPORT_KEYS.has(key)),
   properties: {
     report_version: { const: REPORT_VERSION },
     id: { type: 'string' },

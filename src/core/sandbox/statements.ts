@@ -64,7 +64,7 @@ const REJECTED_KINDS = new Set([
 ]);
 
 /** First keywords of statements that may be reads (the engine decides). */
-const READ_KINDS = new Set([
+export const READ_KINDS: ReadonlySet<string> = new Set([
   'select',
   'with',
   'values',
