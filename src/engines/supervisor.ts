@@ -151,11 +151,12 @@ export class SupervisedEngine implements Engine {
     const drain = this.drainOf.get(host);
     this.drainOf.delete(host);
     // A WASM or SQLite host is terminated at once (a runaway in it is stopped that way).
-    if (!drain || drain.known === false) return spawned.terminate();
+    if (!drain || drain.known === false || this.name !== 'duckdb') return spawned.terminate();
     const end = (async () => {
       const budget = timer(DRAIN_MS);
+      let needed: boolean | typeof TIMED_OUT = false;
       try {
-        const needed = await Promise.race([drain.needed, spawned.exited.then(() => false), budget.promise]);
+        needed = await Promise.race([drain.needed, spawned.exited.then(() => false), budget.promise]);
         if (needed === true)
           await Promise.race([
             (spawned.api.dispose?.() ?? Promise.resolve()).catch(() => undefined),
@@ -166,6 +167,7 @@ export class SupervisedEngine implements Engine {
         budget.cancel();
       }
       spawned.terminate();
+      if (needed !== true) return;
       const gone = timer(EXIT_WAIT_MS);
       await Promise.race([spawned.exited, gone.promise]);
       gone.cancel();
