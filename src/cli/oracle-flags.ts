@@ -4,10 +4,12 @@
  * (see docs/neighbours.md for why); each turns into a config key, so a run
  * records it and its config_hash tells runs with and without it apart.
  */
-import type { EngineName } from '../core/engine.ts';
+import { crossEngineNames, sameDialect, type Engine, type EngineName } from '../core/engine.ts';
+import type { CorpusCase, LoadedCorpus } from '../core/corpus/types.ts';
 import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
 import { openEngine } from '../engines/node.ts';
 import { CliError } from './cli-error.ts';
+import { EnginePool } from './engine-pool.ts';
 import { resolveFixture } from './fixtures.ts';
 
 export const ORACLE_FLAGS = {
@@ -22,8 +24,10 @@ export const ORACLE_HELP = `  --neighbours K         also run both queries on K 
                          neighbour is a coincidental_match (default 0: off)
   --neighbour-seed N     base seed of the neighbours (default 1); a report's seed regenerates them
   --neighbour-budget-ms N  time for one case's neighbours at most (default 10000)
-  --cross-engine         run both queries on the other engine too (DuckDB and SQLite) and flag
-                         an engine-dependent verdict (SQL dumps only)`;
+  --cross-engine         run both queries on the other engines too (DuckDB, SQLite and
+                         PostgreSQL on PGlite; with --ports the ported reference there): the
+                         verdict per engine, engine_dependent when two decide differently, a
+                         dialect error (not its SQL) kept apart (SQL dumps: all three)`;
 
 function whole(flag: string, value: string | undefined, min: number): number | undefined {
   if (value === undefined) return undefined;
@@ -66,4 +70,61 @@ export function fixtureAsOf(spec: string, cwd: string): string | undefined {
     }
   }
   return asOfCache.get(spec);
+}
+
+/**
+ * run --cross-engine: per fixture, the engines of the other dialects that load it (DuckDB, SQLite, PGlite),
+ * each started and loaded on first use and kept for the run. With --ports the graded corpus is the port; an
+ * engine of another dialect gets the corpus's own references (`read`), the ports' engine its port.
+ */
+export function nodeCrossEngines(
+  graded: LoadedCorpus,
+  read: LoadedCorpus,
+  overrides: Map<string, string>,
+  cwd: string,
+): {
+  enginesFor(fixture: string): Promise<Engine[]>;
+  referencesOn(c: CorpusCase, engine: EngineName): readonly string[] | undefined;
+  unavailable: { fixture: string; engine: string; message: string }[];
+  close(): Promise<void>;
+} {
+  const gradedEngine = graded.corpus.engine;
+  const pools = new Map<EngineName, EnginePool>();
+  const unavailable: { fixture: string; engine: string; message: string }[] = [];
+  const perFixture = new Map<string, Promise<Engine[]>>();
+  const open = async (fixture: string): Promise<Engine[]> => {
+    let loadable: EngineName[];
+    try {
+      loadable = resolveFixture(overrides.get(fixture) ?? fixture, cwd).engines;
+    } catch {
+      return [];
+    }
+    const names = crossEngineNames(gradedEngine, loadable);
+    for (const n of names) if (!pools.has(n)) pools.set(n, new EnginePool(n, overrides, cwd, { warmSpare: false }));
+    const opened = await Promise.all(names.map((n) => pools.get(n)!.engineFor(fixture)));
+    const engines: Engine[] = [];
+    opened.forEach((o, i) => {
+      if (o.ok) engines.push(o.value);
+      else unavailable.push({ fixture, engine: names[i]!, message: o.error.message });
+    });
+    return engines;
+  };
+  const ported = graded !== read;
+  const original = new Map(read.corpus.cases.map((c) => [c.id, c]));
+  return {
+    enginesFor: (fixture) => {
+      let pending = perFixture.get(fixture);
+      if (!pending) perFixture.set(fixture, (pending = open(fixture)));
+      return pending;
+    },
+    referencesOn: (c, engine) => {
+      if (!ported || sameDialect(engine, gradedEngine)) return undefined;
+      const own = original.get(c.id);
+      return own?.referenceSql === undefined ? undefined : [own.referenceSql, ...(own.alternativeSql ?? [])];
+    },
+    unavailable,
+    close: async () => {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+    },
+  };
 }

@@ -132,6 +132,12 @@ export function sameDialect(a: EngineName, b: EngineName): boolean {
   return dialect(a) === dialect(b);
 }
 
+/** The engines cross-engine agreement asks besides the graded one: one per other dialect, among those that load the fixture. */
+export const CROSS_ENGINES: readonly EngineName[] = ['duckdb', 'sqlite', 'pglite'];
+export function crossEngineNames(graded: EngineName, loadable: readonly EngineName[]): EngineName[] {
+  return CROSS_ENGINES.filter((n) => !sameDialect(n, graded) && loadable.includes(n));
+}
+
 /** Where a corpus written for an engine runs in the browser: a PostgreSQL corpus runs on PGlite. */
 export function browserEngineFor(engine: EngineName): EngineName {
   return engine === 'postgres' ? 'pglite' : engine;

@@ -27,7 +27,7 @@ import { diagnoseStage } from './diagnose/stage.ts';
 import { compareStage } from './result/stage.ts';
 import type { NeighbourHost } from './neighbours/host.ts';
 import { neighbourStage } from './neighbours/stage.ts';
-import { oracleStage } from './oracle/stage.ts';
+import { blockedCrossEngine, oracleStage, type OtherEngine } from './oracle/stage.ts';
 import type { Dialect } from './structure/grammar.ts';
 import { tolerate } from './structure/tolerances.ts';
 import { blockedBy, validate } from './validation/validate.ts';
@@ -47,8 +47,8 @@ export interface EvaluateOptions {
   signal?: CancelSignal;
   /** Scratch databases for config.neighbours (SPEC 4.1); without one, neighbours are not generated. */
   neighbourHost?: NeighbourHost;
-  /** The other engine with the same fixture loaded, for config.cross_engine. */
-  otherEngine?: Engine;
+  /** The other engines with the same fixture loaded, for config.cross_engine (each with its ported reference, if any). */
+  otherEngines?: readonly OtherEngine[];
 }
 
 /**
@@ -80,10 +80,14 @@ export async function evaluateStaged(
 ): Promise<StagedEvaluation> {
   const validated = await validate(await openCase(request, engine, options));
   const blocked = blockedBy(validated);
-  if (blocked) return { report: await assembleBlocked(validated, blocked), judge: null, asksJudge: false };
+  const oracleOptions = options.otherEngines ? { otherEngines: options.otherEngines } : {};
+  if (blocked) {
+    const cross = await blockedCrossEngine(validated, blocked, oracleOptions);
+    return { report: await assembleBlocked(validated, blocked, cross), judge: null, asksJudge: false };
+  }
   const compared = await oracleStage(
     await neighbourStage(compareStage(validated), options.neighbourHost),
-    options.otherEngine ? { otherEngine: options.otherEngine } : {},
+    oracleOptions,
   );
   const measured = await performanceStage(await diagnoseStage(tolerate(compared)));
   const report = await assemble(measured);

@@ -6,6 +6,11 @@
  * Only the channel's name and message shape live here (both sides read them).
  */
 export const WASM_PROGRESS_CHANNEL = 'sql-verdict:duckdb-wasm';
+/**
+ * PGlite's first load, the same messages on their own channel: its three files (PostgreSQL's wasm, initdb's
+ * wasm, the data bundle) summed, posted by the engine host that starts it (src/engines/pglite/driver-browser.ts).
+ */
+export const PGLITE_PROGRESS_CHANNEL = 'sql-verdict:pglite-wasm';
 
 /**
  * The wasm is downloaded once, by whoever asks first (DuckDB's worker starting

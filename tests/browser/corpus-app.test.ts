@@ -73,6 +73,18 @@ describe('corpus app in Chromium (production build)', () => {
       buffer: Buffer.from('corpus: x\nversion: 1\nengine: duckdb\ncases:\n  - id: a\n    fixture: retail\n'),
     });
     await expect.poll(() => text('corpus-problems')).toMatch(/broken\.yaml:\d+/);
+    // A corpus written for PostgreSQL (`engine: postgres`) says it runs on PGlite in this tab.
+    await page.getByTestId('input-files').setInputFiles({
+      name: 'pg.yaml',
+      mimeType: 'text/yaml',
+      buffer: Buffer.from(
+        'corpus: pg\nversion: 1\nengine: postgres\ncases:\n  - id: a\n    fixture: retail\n    question: How many customers?\n' +
+          '    reference_sql: SELECT count(*) AS n FROM customers\n    shape: scalar\n    order_matters: false\n',
+      ),
+    });
+    await expect
+      .poll(() => text('corpus-engine-fixed'))
+      .toBe("Engine: PostgreSQL (PGlite) (the corpus's engine: postgres)");
     await page
       .getByTestId('input-files')
       .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -261,9 +273,28 @@ describe('corpus app in Chromium (production build)', () => {
     const graded = runCli(['run', '--corpus', 'execution_goldens', '--ports', ports, '--run', DEMO_RUN, '--json'], {
       expectExit: [1],
     });
+    // PGlite's first load in this page: its download (three files, summed) as it runs, then what it cost.
+    const seen: string[] = [];
+    await page.exposeFunction('__sawPglite', (t: string) => void seen.push(t));
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        const el = document.querySelector('[data-testid=pglite-progress]');
+        if (el) (window as unknown as { __sawPglite(t: string): void }).__sawPglite(el.textContent ?? '');
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
     await page.goto(`${app.origin}/`);
     await page.getByTestId('demo-engine').selectOption('pglite');
     await page.getByTestId('run-demo').click();
+    const loaded = ((await page.getByTestId('pglite-done').textContent({ timeout: 600_000 })) ?? '').trim();
+    console.log(
+      `${loaded}; ${seen.length} progress texts, last: ${seen.at(-1)?.replace(/\s+/g, ' ').trim() ?? 'none'}`,
+    );
+    expect(
+      seen.some((t) => /Downloading the PostgreSQL \(PGlite\) engine: \d+\.\d MB of \d+\.\d MB · \d+%/.test(t)),
+    ).toBe(true);
+    const mb = Number(/loaded \((\d+\.\d) MB\) in \d/.exec(loaded)?.[1]);
+    expect(mb).toBeGreaterThan(5);
+    expect(mb).toBeLessThan(40);
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
     expect(await text('run-status')).toBe('done');
     expect(await text('run-ports')).toBe(
@@ -281,6 +312,13 @@ describe('corpus app in Chromium (production build)', () => {
       .locator('[data-testid=failures] tbody tr')
       .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-case') ?? ''));
     expect(new Set(failing)).toEqual(new Set(pg.summary.failures.map((f) => f.id)));
+    // The playground on PGlite (started above): PostgreSQL SQL graded on PostgreSQL.
+    await page.goto(`${app.origin}/#/playground`);
+    await page.getByTestId('pg-engine').selectOption('pglite');
+    await page
+      .getByTestId('pg-actual')
+      .fill("SELECT count(*) FILTER (WHERE status ILIKE 'CANCELLED') AS cancelled_orders FROM orders");
+    await expect.poll(() => text('verdict'), { timeout: 120_000 }).toBe('pass');
   }, 700_000);
 
   test('with the network off, the app loads from the service worker and the playground runs', async () => {

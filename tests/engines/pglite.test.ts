@@ -3,9 +3,11 @@
  * suite of pg-suite.ts, and plain pg_dump output (COPY … FROM stdin blocks,
  * psql meta-commands, schemas, an enum, arrays, jsonb, bytea) loaded exactly.
  */
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/engines/node.ts';
+import { PGLITE_FILE_BYTES } from '../../src/engines/pglite/files.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
 import { fileFixture } from '../helpers/fixtures.ts';
 import { repoRoot } from '../helpers/paths.ts';
@@ -57,4 +59,12 @@ describe('pglite: a pg_dump fixture', () => {
     expect(view.ok && view.value.rows).toEqual([[1]]);
     expect((await engine.execute('SELECT last_value FROM ticket_seq')).ok).toBe(false);
   }, 180_000);
+});
+
+describe('pglite: the browser files', () => {
+  it('the first-load progress total is the installed package’s file sizes', () => {
+    const dist = path.join(repoRoot, 'node_modules', '@electric-sql', 'pglite', 'dist');
+    for (const [file, bytes] of Object.entries(PGLITE_FILE_BYTES))
+      expect(statSync(path.join(dist, file)).size, file).toBe(bytes);
+  });
 });

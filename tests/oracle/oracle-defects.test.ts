@@ -149,21 +149,25 @@ describe('cross-engine agreement', () => {
       'SELECT 3 AS half',
       'SELECT 7 / 2 AS half',
       { cross_engine: true },
-      { otherEngine: engines.get('duckdb')! },
+      { otherEngines: [{ engine: engines.get('duckdb')! }] },
     );
     expect(report.deterministic_verdict).toBe('pass');
     const cross = report.evidence.cross_engine!;
-    expect(cross).toMatchObject({ engine: 'duckdb', verdict: 'fail', engine_dependent: true });
-    expect(cross.actual_sample!.total_rows).toBe(1);
+    expect(cross.engine_dependent).toBe(true);
+    expect(cross.engines.map((l) => [l.engine, l.graded, l.verdict])).toEqual([
+      ['sqlite', true, 'pass'],
+      ['duckdb', false, 'fail'],
+    ]);
+    expect(cross.engines[1]!.actual_sample!.total_rows).toBe(1);
     expect(report.warnings.find((w) => w.code === 'engine_dependent')?.message).toMatch(
-      /pass on sqlite, fail on duckdb/,
+      /sqlite: pass \(graded\); duckdb: fail/,
     );
     const same = await run(
       'duckdb',
       'SELECT 3 AS x',
       'SELECT 1 + 2 AS x',
       { cross_engine: true },
-      { otherEngine: engines.get('sqlite')! },
+      { otherEngines: [{ engine: engines.get('sqlite')! }] },
     );
     expect(same.evidence.cross_engine!.engine_dependent).toBe(false);
   });

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ENGINE_NAMES, type EngineName } from '../../core/engine.ts';
+import { crossEngineNames, ENGINE_NAMES, type EngineName } from '../../core/engine.ts';
 import {
   parseEvaluationRequest,
   resolveEvaluationConfig,
   SHAPES,
   type EvaluationRequest,
 } from '../../core/evaluation/request.ts';
+import { describeLeg } from '../../core/oracle/cross-engine.ts';
 import { evaluate } from '../../core/pipeline.ts';
 import { COMPARISON_MODES } from '../../core/result/config.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
@@ -95,6 +96,13 @@ export function summarizeReport(report: EvaluationReport): string {
         .map((e) => e.text)
         .join('; ')}`,
     );
+  const cross = report.evidence.cross_engine;
+  if (cross) {
+    lines.push(
+      `Cross-engine: ${cross.engine_dependent ? 'engine_dependent (the engines decide differently)' : 'no engine decides differently'}${cross.dialect_errors.length ? `; not the dialect of ${cross.dialect_errors.join(', ')}` : ''}`,
+    );
+    for (const l of cross.engines) lines.push(`  ${describeLeg(l)}`);
+  }
   for (const w of report.warnings) lines.push(`Warning (${w.code}): ${w.message}`);
   if (report.judge && report.judge.status === 'judged')
     lines.push(
@@ -194,34 +202,36 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     );
   const engine = openEngine(requested ?? fixture.engines[0]!);
   const neighbourHost = (request.config.neighbours ?? 0) > 0 ? nodeNeighbourHost(() => fixture.source.asOf) : null;
-  // --cross-engine: the same fixture on the other engine (an SQL dump loads on both).
-  const otherName = ENGINE_NAMES.find((n) => n !== engine.name && fixture.engines.includes(n));
-  if (request.config.cross_engine && !otherName)
+  // --cross-engine: the same fixture on the other engines (an SQL dump loads on DuckDB, SQLite and PGlite).
+  const otherNames = request.config.cross_engine ? crossEngineNames(engine.name, fixture.engines) : [];
+  if (request.config.cross_engine && !otherNames.length)
     throw new CliError(
-      `--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on both engines).`,
+      `--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on DuckDB, SQLite and PGlite).`,
     );
-  const other = request.config.cross_engine && otherName ? openEngine(otherName) : null;
+  const others = otherNames.map((name) => openEngine(name));
   try {
-    if (other) {
-      const loadedOther = await other.load(fixture.source);
-      if (!loadedOther.ok)
-        throw new CliError(`Cannot load fixture ${values.fixture} on ${other.name}: ${loadedOther.error.message}`);
-    }
-    const loaded = await engine.load(fixture.source);
-    if (!loaded.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded.error.message}`);
-    request.context.fixture ??= loaded.value.name;
+    // The engines start and load side by side (PGlite's start is the longest).
+    const [loaded, ...loads] = await Promise.all([engine, ...others].map((o) => o.load(fixture.source)));
+    loads.forEach((loadedOther, i) => {
+      if (!loadedOther!.ok)
+        throw new CliError(
+          `Cannot load fixture ${values.fixture} on ${others[i]!.name}: ${loadedOther!.error.message}`,
+        );
+    });
+    if (!loaded!.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded!.error.message}`);
+    request.context.fixture ??= loaded!.value.name;
     const report = await evaluate(request, engine, {
       ...(judge
         ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } }
         : {}),
       ...(neighbourHost ? { neighbourHost } : {}),
-      ...(other ? { otherEngine: other } : {}),
+      ...(others.length ? { otherEngines: others.map((o) => ({ engine: o })) } : {}),
     });
     io.out(values.json ? prettyJson(report) : summarizeReport(report));
     return report.deterministic_verdict === 'pass' ? EXIT.ok : EXIT.failed;
   } finally {
     await engine.close();
     await neighbourHost?.close();
-    await other?.close();
+    await Promise.all(others.map((o) => o.close()));
   }
 }

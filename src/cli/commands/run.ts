@@ -22,7 +22,14 @@ import { benchRunCommand, presetLines } from './bench.ts';
 import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson, printJson, rememberPrinted } from '../json.ts';
-import { fixtureAsOf, nodeNeighbourHost, ORACLE_FLAGS, ORACLE_HELP, oracleConfig } from '../oracle-flags.ts';
+import {
+  fixtureAsOf,
+  nodeCrossEngines,
+  nodeNeighbourHost,
+  ORACLE_FLAGS,
+  ORACLE_HELP,
+  oracleConfig,
+} from '../oracle-flags.ts';
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
@@ -134,6 +141,16 @@ export function summarizeRunReport(
       );
   }
   if (s.missed_refusals.length) lines.push(`Missed refusals: ${s.missed_refusals.join(', ')}`);
+  const x = report.cross_engine;
+  if (x) {
+    lines.push(
+      `Cross-engine (graded on ${x.graded_engine}; ${x.cases} cases ran on ${x.engines.map((e) => e.engine).join(', ')}): ${x.engine_dependent} engine_dependent${x.engine_dependent ? `: ${x.engine_dependent_ids.join(', ')}` : ''}`,
+    );
+    for (const e of x.engines)
+      lines.push(
+        `  ${e.engine}: ${e.pass} pass, ${e.fail} fail${e.undecided ? `, ${e.undecided} undecided` : ''}${e.not_comparable ? `, ${e.not_comparable} not comparable` : ''}, ${e.dialect_error} not its dialect${e.dialect_error ? ` (${e.dialect_error_ids.join(', ')})` : ''}`,
+      );
+  }
   const j = report.judge_summary;
   if (j) {
     const m = j.agreement_matrix;
@@ -261,10 +278,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       io,
     );
   const nativeDuckDb = corpus.corpus.engine === 'duckdb' && duckDbDriverOf({}) === 'native';
+  // --cross-engine: the other dialects' engines per fixture, on this thread too (the pool's threads have none).
+  const crossEngines = oracle.cross_engine ? nodeCrossEngines(corpus, read, overrides, io.cwd) : null;
   const usePool =
     io.env.SQL_VERDICT_WORKERS !== '0' &&
     !neighbourHost &&
     !nativeDuckDb &&
+    !crossEngines &&
     (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
   const pool = usePool
     ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, {
@@ -288,6 +308,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       run,
       engineFor: pool.engineFor,
       ...(neighbourHost ? { neighbourHost } : {}),
+      ...(crossEngines ? { crossEngine: crossEngines } : {}),
       ...(usePool ? { grader: pool as ReturnType<typeof gradingPoolFor> } : {}),
       config: {
         query_timeout_ms: timeoutMs,
@@ -334,6 +355,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     progress.end();
     if (!graded.ok) throw new CliError(graded.error.message);
     let report = withShard(graded.value, shard, corpus);
+    if (report.cross_engine && crossEngines?.unavailable.length)
+      report = { ...report, cross_engine: { ...report.cross_engine, unavailable: crossEngines.unavailable } };
     if (preset) {
       const withPreset = await applyPreset({
         report,
@@ -384,6 +407,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     writer?.abort();
     await pool.close();
     await neighbourHost?.close();
+    await crossEngines?.close();
   }
 }
 

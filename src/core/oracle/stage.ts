@@ -8,17 +8,25 @@
  * - a candidate calling a nondeterministic function (random(), uuid(), now()...,
  *   qualified names too): it is run a second time, and `nondeterministic` says
  *   whether the two results agreed;
- * - with config.cross_engine and a second engine holding the same fixture:
- *   both queries on it too, and `engine_dependent` when the verdict differs,
- *   with both results in evidence.cross_engine.
+ * - with config.cross_engine and other engines holding the same fixture:
+ *   both queries on each (cross-engine.ts), the verdict per engine in
+ *   evidence.cross_engine, `engine_dependent` when two engines decide
+ *   differently, `cross_engine_dialect` when one refuses a query as not its dialect.
  */
-import type { Compared } from '../evaluation/case-record.ts';
-import type { Engine, ExecuteOutcome } from '../engine.ts';
+import type { Compared, Validated } from '../evaluation/case-record.ts';
+import {
+  crossEngineEvidence,
+  crossEngineWarnings,
+  dialectOf,
+  isDialectError,
+  type CrossEngineEvidence,
+  type OtherEngine,
+} from './cross-engine.ts';
+import type { Blocked } from '../validation/validate.ts';
 import type { Warning } from '../report/report.ts';
-import { compareResults } from '../result/compare.ts';
 import { resultVerdict } from '../result/types.ts';
 import { tokenize } from '../sql/lexer.ts';
-import { encodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
+import { encodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 import { limitTieMessage, limitTieStatus } from './limit-tie.ts';
 
@@ -69,26 +77,12 @@ export function volatileCalls(sql: string): string[] {
   return [...found];
 }
 
-export interface CrossEngineEvidence {
-  engine: string;
-  verdict: 'pass' | 'fail' | 'undecided' | 'not_comparable';
-  engine_dependent: boolean;
-  expected_error: string | null;
-  actual_error: string | null;
-  reasons: { code: string; message: string }[];
-  expected_sample: (JsonResultTable & { total_rows: number }) | null;
-  actual_sample: (JsonResultTable & { total_rows: number }) | null;
-}
+export type { CrossEngineEvidence, CrossEngineLeg, OtherEngine } from './cross-engine.ts';
 
 export interface OracleOptions {
-  /** The other engine with the same fixture loaded (config.cross_engine). */
-  otherEngine?: Engine;
+  /** The other engines with the same fixture loaded (config.cross_engine), each with its reference when ported. */
+  otherEngines?: readonly OtherEngine[];
 }
-
-const sample = (t: ResultTable) => ({
-  ...encodeResultTable({ columns: t.columns, rows: t.rows.slice(0, 10) }),
-  total_rows: t.rows.length,
-});
 
 function sameRows(a: ResultTable, b: ResultTable): boolean {
   return JSON.stringify(encodeResultTable(a).rows) === JSON.stringify(encodeResultTable(b).rows);
@@ -122,56 +116,56 @@ export async function oracleStage(c: Compared, options: OracleOptions = {}): Pro
         : `The candidate calls ${calls.join(', ')}: two runs agreed here, but the result can change from run to run, so the verdict may not repeat.`,
     });
   }
-  // 3. The other engine.
+  // 3. The other engines.
   let crossEngine: CrossEngineEvidence | null = null;
-  if (c.config.cross_engine && options.otherEngine && c.actualSql && !c.request.expected_result) {
-    const other = options.otherEngine;
-    const e: ExecuteOutcome = await other.execute(c.request.expected_sql, exec);
-    const a: ExecuteOutcome = await other.execute(c.actualSql, exec);
+  const others = options.otherEngines ?? [];
+  if (c.config.cross_engine && others.length && c.actualSql && !c.request.expected_result) {
     const mainVerdict = resultVerdict(c.result);
-    if (!e.ok) {
-      crossEngine = {
-        engine: other.name,
-        verdict: 'not_comparable',
-        engine_dependent: false,
-        expected_error: e.error.message,
-        actual_error: a.ok ? null : a.error.message,
-        reasons: [],
-        expected_sample: null,
-        actual_sample: a.ok ? sample(a.value) : null,
-      };
-    } else {
-      const compared = a.ok
-        ? compareResults(e.value, a.value, c.comparison, {
-            ...(c.request.context.shape ? { shape: c.request.context.shape } : {}),
-            orderKeys: c.orderKeys,
-          })
-        : null;
-      const verdict = compared ? resultVerdict(compared) : 'fail';
-      crossEngine = {
-        engine: other.name,
-        verdict,
-        engine_dependent: verdict !== 'undecided' && mainVerdict !== 'undecided' && verdict !== mainVerdict,
-        expected_error: null,
-        actual_error: a.ok ? null : a.error.message,
-        reasons: compared
-          ? compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message }))
-          : [
-              {
-                code: 'candidate_error',
-                message: `The candidate fails on ${other.name}: ${a.ok ? '' : a.error.message}`,
-              },
-            ],
-        expected_sample: sample(e.value),
-        actual_sample: a.ok ? sample(a.value) : null,
-      };
-    }
-    if (crossEngine.engine_dependent)
-      warnings.push({
-        code: 'engine_dependent',
-        message: `The verdict depends on the engine: ${mainVerdict} on ${c.engine.name}, ${crossEngine.verdict} on ${other.name}${crossEngine.reasons[0] ? ` (${crossEngine.reasons[0].message})` : ''}.`,
-      });
+    crossEngine = await crossEngineEvidence({
+      graded: { engine: c.engine.name, verdict: mainVerdict },
+      others,
+      expectedSql: c.request.expected_sql,
+      actualSql: c.actualSql,
+      exec,
+      policy: c.comparison,
+      compareOptions: {
+        ...(c.request.context.shape ? { shape: c.request.context.shape } : {}),
+        orderKeys: c.orderKeys,
+      },
+    });
+    warnings.push(...crossEngineWarnings(crossEngine));
   }
   if (!warnings.length && !crossEngine) return c;
   return { ...c, warnings: [...c.warnings, ...warnings], ...(crossEngine ? { crossEngine } : {}) };
+}
+
+/**
+ * A case blocked because the candidate does not run on the graded engine: the other engines are still asked
+ * (the candidate may be another engine's dialect, which the graded leg says).
+ */
+export async function blockedCrossEngine(
+  v: Validated,
+  blocked: Blocked,
+  options: OracleOptions,
+): Promise<CrossEngineEvidence | null> {
+  const others = options.otherEngines ?? [];
+  const actual = v.runs.actual;
+  if (!v.config.cross_engine || !others.length || !v.actualSql || v.request.expected_result) return null;
+  // A syntax error on the graded engine blocks as parse_failure: the engine refused it, other engines may not.
+  if (blocked.reason !== 'execution_failure' && blocked.reason !== 'parse_failure') return null;
+  if (!v.runs.expected?.ok || !actual || actual.ok) return null;
+  const dialect = isDialectError(actual.error);
+  return crossEngineEvidence({
+    graded: {
+      engine: v.engine.name,
+      verdict: dialect ? 'dialect_error' : 'fail',
+      ...(dialect ? { dialect_error: dialectOf('candidate', actual.error) } : {}),
+    },
+    others,
+    expectedSql: v.request.expected_sql,
+    actualSql: v.actualSql,
+    exec: v.execOptions,
+    policy: v.comparison,
+    compareOptions: v.request.context.shape ? { shape: v.request.context.shape } : {},
+  });
 }

@@ -6,6 +6,7 @@
 import type { Diagnosed, Measured, Validated } from '../evaluation/case-record.ts';
 import type { ErrorCategory } from '../errors.ts';
 import { neighbourWarnings } from '../neighbours/stage.ts';
+import { crossEngineWarnings, type CrossEngineEvidence } from '../oracle/cross-engine.ts';
 import { resultVerdict } from '../result/types.ts';
 import { queryResourceCost, resourceCost } from '../score/resource-cost.ts';
 import { buildIntermediates } from './intermediates.ts';
@@ -156,9 +157,14 @@ async function metadata(v: Validated): Promise<EvaluationReport['run_metadata']>
 }
 
 /** A case stopped by the precedence rules: a critical failure with its reason. */
-export async function assembleBlocked(v: Validated, blocked: Blocked): Promise<EvaluationReport> {
+export async function assembleBlocked(
+  v: Validated,
+  blocked: Blocked,
+  /** config.cross_engine: the candidate asked of the other engines all the same (oracle/stage.ts blockedCrossEngine). */
+  crossEngine: CrossEngineEvidence | null = null,
+): Promise<EvaluationReport> {
   // The evidence samples are taken before the metadata's clock reading, as in the one-piece pipeline.
-  const evidence = { ...evidenceBase(v), result: null };
+  const evidence = { ...evidenceBase(v), result: null, ...(crossEngine ? { cross_engine: crossEngine } : {}) };
   return orderReport({
     ...common(v),
     // A broken reference gives no verdict on the candidate.
@@ -173,7 +179,7 @@ export async function assembleBlocked(v: Validated, blocked: Blocked): Promise<E
     per_column_mismatch_map: [],
     mismatch_map: [],
     blocked_reason: blocked.reason,
-    warnings: [...v.warnings],
+    warnings: [...v.warnings, ...(crossEngine ? crossEngineWarnings(crossEngine) : [])],
     evidence,
     run_metadata: await metadata(v),
   });

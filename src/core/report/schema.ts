@@ -306,11 +306,33 @@ export const REPORT_SCHEMA = {
         },
         cross_engine: {
           type: 'object',
-          required: ['engine', 'verdict', 'engine_dependent'],
+          required: ['engine_dependent', 'dialect_errors', 'engines'],
           properties: {
-            engine: { type: 'string' },
-            verdict: { enum: ['pass', 'fail', 'undecided', 'not_comparable'] },
             engine_dependent: { type: 'boolean' },
+            dialect_errors: { type: 'array', items: { enum: [...ENGINE_NAMES] } },
+            engines: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['engine', 'graded', 'verdict', 'expected_sql', 'dialect_error', 'reasons'],
+                properties: {
+                  engine: { enum: [...ENGINE_NAMES] },
+                  graded: { type: 'boolean' },
+                  verdict: { enum: ['pass', 'fail', 'undecided', 'not_comparable', 'dialect_error'] },
+                  expected_sql: { type: ['string', 'null'] },
+                  dialect_error: nullable({
+                    type: 'object',
+                    required: ['query', 'category', 'message'],
+                    properties: {
+                      query: { enum: ['reference', 'candidate'] },
+                      category: { type: 'string' },
+                      message: { type: 'string' },
+                    },
+                  }),
+                  reasons: { type: 'array' },
+                },
+              },
+            },
           },
         },
         structure: nullable({

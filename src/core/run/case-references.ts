@@ -68,6 +68,8 @@ export async function evaluateCase(
     judge?: EvaluateOptions['judge'];
     signal?: CancelSignal;
     neighbourHost?: EvaluateOptions['neighbourHost'];
+    /** config.cross_engine: the other engines, each with the case's references in its dialect when they are ported. */
+    otherEngines?: readonly { engine: Engine; references?: readonly string[] }[];
   },
 ): Promise<CaseEvaluation> {
   const config = caseConfig(c, runConfig);
@@ -77,7 +79,17 @@ export async function evaluateCase(
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.neighbourHost ? { neighbourHost: options.neighbourHost } : {}),
   };
-  const one = (expectedSql: string, withFrozen: boolean) =>
+  // The reference at `index` on each other engine: its port there, else the graded text.
+  const othersFor = (index: number) =>
+    options.otherEngines?.length
+      ? {
+          otherEngines: options.otherEngines.map((o) => ({
+            engine: o.engine,
+            ...(o.references?.[index] !== undefined ? { expectedSql: o.references[index] } : {}),
+          })),
+        }
+      : {};
+  const one = (expectedSql: string, withFrozen: boolean, index = 0) =>
     evaluateStaged(
       {
         user_query: questionWithEvidence(c),
@@ -93,7 +105,7 @@ export async function evaluateCase(
         },
       },
       engine,
-      stageOptions,
+      { ...stageOptions, ...othersFor(index) },
     );
   const configOverride = c.config ? { ...c.config } : null;
   if (references.length <= 1) return { staged: await one(references[0] ?? '', true), reference: null, configOverride };
@@ -101,7 +113,7 @@ export async function evaluateCase(
   const scores = references.map(() => -1);
   let best: { index: number; staged: StagedEvaluation } | null = null;
   for (const [index, reference] of references.entries()) {
-    const staged = await one(reference, index === 0);
+    const staged = await one(reference, index === 0, index);
     scores[index] = staged.report.overall_score;
     if (staged.report.deterministic_verdict === 'pass') {
       best = { index, staged };

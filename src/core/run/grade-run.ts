@@ -7,7 +7,7 @@
  */
 import type { Corpus, CorpusCase, LoadedCorpus } from '../corpus/types.ts';
 import type { LoadedRun, RunRecord } from '../corpus/load-run.ts';
-import type { CancelSignal, Engine } from '../engine.ts';
+import type { CancelSignal, Engine, EngineName } from '../engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 import { classifyOutcome, type CaseResult } from '../gate/outcome.ts';
@@ -28,6 +28,12 @@ import { dialectOfEngine } from '../structure/grammar.ts';
 import { caseDifficulty, evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
+import {
+  caseCrossEngine,
+  CrossEngineTally,
+  type CaseCrossEngine,
+  type CrossEngineRunSummary,
+} from './cross-engine-summary.ts';
 
 /**
  * 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases.
@@ -114,6 +120,15 @@ export interface GradeRunInput {
    * still serves the self-check and the fixture digests.
    */
   grader?: CaseGrader;
+  /**
+   * config.cross_engine: the other engines of a case's fixture (loaded), and
+   * the case's references on an engine when they are another text there (the
+   * corpus before its ports, on the engines of other dialects).
+   */
+  crossEngine?: {
+    enginesFor(fixture: string): Promise<Engine[]>;
+    referencesOn?(c: CorpusCase, engine: EngineName): readonly string[] | undefined;
+  };
 }
 
 export interface CaseReport {
@@ -142,6 +157,8 @@ export interface CaseReport {
   config_override?: Record<string, unknown>;
   /** Under a benchmark policy preset: its verdict, next to SQL Verdict's own (see run/preset-grade.ts). */
   policy_preset?: PresetCaseVerdict;
+  /** config.cross_engine: the verdict per engine (details in report.evidence.cross_engine). */
+  cross_engine?: CaseCrossEngine;
 }
 
 export interface RunReport {
@@ -164,6 +181,8 @@ export interface RunReport {
   cases: CaseReport[];
   /** Graded under a benchmark's policy preset (spider, bird): which, and SQL Verdict's own figure beside it. */
   policy_preset?: PresetRunSummary;
+  /** config.cross_engine: how many cases each engine decides, and which depend on the engine. */
+  cross_engine?: CrossEngineRunSummary;
   run_metadata: {
     tool_version: string;
     started_at: string;
@@ -348,7 +367,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   let openReviews = 0;
   let failure: Outcome<never> | null = null;
 
+  const crossTally = config.cross_engine && input.crossEngine ? new CrossEngineTally(corpus.engine) : null;
   const record_ = (index: number, caseReport: CaseReport, record: RunRecord | undefined): void => {
+    crossTally?.add(caseReport);
     results[index] = caseResultOf(caseReport, record, corpus.cases[index]?.tags);
     if (retain) cases[index] = caseReport;
     if (caseReport.report?.judge) judgments[index] = caseReport.report.judge;
@@ -401,6 +422,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       ...(c.evidence !== undefined ? { evidence: c.evidence } : {}),
       ...(extra?.reference ? { reference_match: extra.reference } : {}),
       ...(extra?.configOverride ? { config_override: extra.configOverride } : {}),
+      ...(report?.evidence.cross_engine ? { cross_engine: caseCrossEngine(report.evidence.cross_engine) } : {}),
     };
     record_(index, caseReport, record);
     input.onProgress?.({ index, total, id: c.id, step: 'done' });
@@ -438,7 +460,9 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   };
 
   // Without judge or review, several cases are in flight; they finish strictly in corpus order.
-  const grader = input.judge || input.onReview ? null : (input.grader ?? null);
+  // The grading pool's threads have no other engines: cross-engine cases are graded here.
+  const crossHere = !!(config.cross_engine && input.crossEngine);
+  const grader = input.judge || input.onReview || crossHere ? null : (input.grader ?? null);
   const window = input.judge || input.onReview ? 1 : Math.max(1, grader?.capacity ?? input.concurrency ?? 4);
   const inFlight: {
     index: number;
@@ -496,11 +520,21 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       continue;
     }
     input.onProgress?.({ index, total, id: c.id, step: 'execute' });
+    const cross = config.cross_engine ? input.crossEngine : undefined;
+    const others = cross ? await cross.enginesFor(c.fixture) : [];
     // Several references, the case's own settings and BIRD's evidence: see case-references.ts.
     const evaluation = evaluateCase(c, sql, engine.value, config, {
       ...(input.judge ? { judge: input.judge } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.neighbourHost ? { neighbourHost: input.neighbourHost } : {}),
+      ...(others.length
+        ? {
+            otherEngines: others.map((o) => {
+              const references = cross!.referencesOn?.(c, o.name);
+              return { engine: o, ...(references ? { references } : {}) };
+            }),
+          }
+        : {}),
     });
     if (window > 1) {
       inFlight.push({ index, c, record, evaluated: evaluation });
@@ -611,6 +645,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     summary: summary.value,
     judge_summary: judgeSummary,
     cases,
+    ...(crossTally ? { cross_engine: crossTally.summary() } : {}),
     run_metadata: {
       tool_version: TOOL_VERSION,
       started_at: new Date(started).toISOString(),

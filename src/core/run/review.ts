@@ -2,11 +2,12 @@
  * Which graded cases deserve a human look before the run goes on (review
  * mode, the seed's human-in-the-loop pause): the diagnosis or the judge calls
  * the case ambiguous, either is not confident, or the judge disagrees with
- * the deterministic verdict. The flags never change a verdict.
+ * the deterministic verdict, or (cross-engine) another engine decides it the
+ * other way. The flags never change a verdict.
  */
 import type { EvaluationReport } from '../report/report.ts';
 
-export type ReviewFlagCode = 'ambiguous_case' | 'low_confidence' | 'judge_disagrees';
+export type ReviewFlagCode = 'ambiguous_case' | 'low_confidence' | 'judge_disagrees' | 'engine_dependent';
 
 export interface ReviewFlag {
   code: ReviewFlagCode;
@@ -49,6 +50,13 @@ export function reviewFlags(report: EvaluationReport | null, minConfidence = DEF
     flags.push({
       code: 'judge_disagrees',
       message: `The AI judge says ${report.ai_advisory_verdict}; the deterministic verdict (${report.deterministic_verdict}) stands.`,
+    });
+  // config.cross_engine: another engine decides the case the other way (the verdict is the graded engine's).
+  const x = report.evidence.cross_engine;
+  if (x?.engine_dependent)
+    flags.push({
+      code: 'engine_dependent',
+      message: `The verdict depends on the engine: ${x.engines.map((l) => `${l.verdict} on ${l.engine}`).join(', ')}.`,
     });
   return flags;
 }

@@ -44,6 +44,8 @@ export class Comparison {
   config = $state.raw<Record<string, unknown> | null>(null);
   /** Neighbour databases per comparison (0: off); sent as config.neighbours. */
   neighbours = $state(0);
+  /** The engine both queries run on: the built-in fixtures load on DuckDB, SQLite and PostgreSQL (PGlite). */
+  engine = $state<'duckdb' | 'sqlite' | 'pglite'>('duckdb');
   report = $state.raw<EvaluationReport | null>(null);
   error = $state.raw<VerdictError | null>(null);
   running = $state(false);
@@ -85,7 +87,7 @@ export class Comparison {
     const judge = this.judge();
     try {
       const outcome = await this.backend.compare({
-        engine: 'duckdb',
+        engine: this.engine,
         fixture: this.fixture,
         question: this.question,
         expectedSql: this.expectedSql,

@@ -4,6 +4,7 @@
  * what the first load cost. Several hosts may start DuckDB; the latest
  * download is shown. When the service worker is the one downloading (the
  * page has not started DuckDB yet), it posts the same progress here.
+ * PGlite's first load (~15 MB in three files) is heard the same way on its own channel.
  */
 import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
 
@@ -16,9 +17,12 @@ export class WasmProgress {
   events = $state(0);
   private channel: BroadcastChannel | null = null;
 
+  /** PGLITE_PROGRESS_CHANNEL: PGlite's three files instead (the same messages). */
+  constructor(private readonly channelName: string = WASM_PROGRESS_CHANNEL) {}
+
   start(): void {
     if (this.channel || typeof BroadcastChannel === 'undefined') return;
-    this.channel = new BroadcastChannel(WASM_PROGRESS_CHANNEL);
+    this.channel = new BroadcastChannel(this.channelName);
     this.channel.onmessage = (event: MessageEvent<WasmProgressMessage>) => {
       const m = event.data;
       if (m.kind === 'progress') {

@@ -1,0 +1,75 @@
+/**
+ * Cross-engine agreement over a run (config.cross_engine): per case the
+ * verdict on each engine, and for the run how many cases each engine passes,
+ * fails or cannot run as not its dialect, and which cases depend on the
+ * engine. Tallied as cases finish, so a streamed run keeps no case report.
+ */
+import type { CrossEngineEvidence, CrossEngineVerdict } from '../oracle/cross-engine.ts';
+
+export interface CaseCrossEngine {
+  engine_dependent: boolean;
+  /** Engine name → its verdict; the graded engine first. */
+  verdicts: Record<string, CrossEngineVerdict>;
+}
+
+export interface CrossEngineRunSummary {
+  /** The engine the run was graded on. */
+  graded_engine: string;
+  /** Cases whose queries ran on other engines too (answered cases that were not blocked on the graded engine). */
+  cases: number;
+  engine_dependent: number;
+  engine_dependent_ids: string[];
+  /** Per engine: its verdict counts, and the cases where it refused a query as not its dialect. */
+  engines: {
+    engine: string;
+    pass: number;
+    fail: number;
+    undecided: number;
+    not_comparable: number;
+    dialect_error: number;
+    dialect_error_ids: string[];
+  }[];
+  /** Engines that could not load a fixture: its cases ran without them. */
+  unavailable?: { fixture: string; engine: string; message: string }[];
+}
+
+export function caseCrossEngine(e: CrossEngineEvidence): CaseCrossEngine {
+  return {
+    engine_dependent: e.engine_dependent,
+    verdicts: Object.fromEntries(e.engines.map((l) => [l.engine, l.verdict])),
+  };
+}
+
+export class CrossEngineTally {
+  private cases = 0;
+  private readonly dependent: string[] = [];
+  private readonly engines = new Map<string, CrossEngineRunSummary['engines'][number]>();
+
+  constructor(private readonly graded: string) {}
+
+  add(k: { id: string; cross_engine?: CaseCrossEngine }): void {
+    const x = k.cross_engine;
+    if (!x) return;
+    this.cases++;
+    if (x.engine_dependent) this.dependent.push(k.id);
+    for (const [engine, verdict] of Object.entries(x.verdicts)) {
+      let row = this.engines.get(engine);
+      if (!row) {
+        row = { engine, pass: 0, fail: 0, undecided: 0, not_comparable: 0, dialect_error: 0, dialect_error_ids: [] };
+        this.engines.set(engine, row);
+      }
+      row[verdict]++;
+      if (verdict === 'dialect_error') row.dialect_error_ids.push(k.id);
+    }
+  }
+
+  summary(): CrossEngineRunSummary {
+    return {
+      graded_engine: this.graded,
+      cases: this.cases,
+      engine_dependent: this.dependent.length,
+      engine_dependent_ids: [...this.dependent],
+      engines: [...this.engines.values()],
+    };
+  }
+}
