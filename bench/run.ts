@@ -30,6 +30,17 @@ const limitArg = process.argv.includes('--limit')
   ? Number(process.argv[process.argv.indexOf('--limit') + 1])
   : undefined;
 
+// `--only large-fixture [--lines N]`: the retail schema at N order lines (default 10^6) on DuckDB-WASM and native DuckDB.
+if (only === 'large-fixture') {
+  const { benchLargeFixture } = await import('./large-fixture.ts');
+  const linesArg = process.argv.includes('--lines')
+    ? Number(process.argv[process.argv.indexOf('--lines') + 1])
+    : undefined;
+  const report = await benchLargeFixture(linesArg ? { lines: linesArg } : {});
+  console.log(`\n## A larger fixture: load and the 64 goldens' reference SQL\n${report.join('\n')}`);
+  process.exit(0);
+}
+
 if (only === 'faults') {
   const { benchFaults } = await import('./faults.ts');
   const faults = await benchFaults();

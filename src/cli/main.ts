@@ -1,5 +1,6 @@
 /** The sql-verdict command line: one entry, one module per command. */
 import { readFileSync } from 'node:fs';
+import { nativeDuckDbProblem } from '../engines/duckdb/native-available.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { processIo, type Io } from './io.ts';
 
@@ -120,6 +121,40 @@ export function takeDatabaseUrl(argv: string[]): string[] {
   return out;
 }
 
+/** Commands whose own `--engine` flag takes `duckdb`; the others take only `--engine duckdb-native`. */
+const ENGINE_FLAG_COMMANDS = new Set(['query', 'compare', 'digest']);
+
+/**
+ * `--engine duckdb-native` / `--engine duckdb-wasm`, on any command: DuckDB runs natively (@duckdb/node-api) or
+ * on DuckDB-WASM (docs/native-duckdb.md). It goes into SQL_VERDICT_DUCKDB=native|wasm, which the engine host and
+ * grading threads inherit (`run` picks native DuckDB itself for large fixtures unless it is set); a command with
+ * its own `--engine` flag sees `--engine duckdb`. Native DuckDB that cannot load here is a clear error.
+ */
+export function takeNativeDuckDb(command: string, argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const value = arg.startsWith('--engine=') ? arg.slice('--engine='.length) : arg === '--engine' ? argv[i + 1] : '';
+    const driver = value === 'duckdb-native' ? 'native' : value === 'duckdb-wasm' ? 'wasm' : null;
+    if (!driver) {
+      out.push(arg);
+      continue;
+    }
+    if (arg === '--engine') i++;
+    process.env.SQL_VERDICT_DUCKDB = driver;
+    if (ENGINE_FLAG_COMMANDS.has(command)) out.push('--engine', 'duckdb');
+  }
+  if (process.env.SQL_VERDICT_DUCKDB === 'native') {
+    const problem = nativeDuckDbProblem();
+    if (problem) throw new CliError(`${problem} Run without --engine duckdb-native (or SQL_VERDICT_DUCKDB=native).`);
+  }
+  return out;
+}
+
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   let [name, ...rest] = argv;
   if (name === 'help' && rest[0] && !rest[0].startsWith('-')) {
@@ -144,7 +179,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return EXIT.badInput;
   }
   try {
-    rest = takeDatabaseUrl(rest);
+    rest = takeNativeDuckDb(name, takeDatabaseUrl(rest));
     return await (
       await command.load()
     )(rest, io);

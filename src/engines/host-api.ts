@@ -27,6 +27,8 @@ export interface HostExecuteOptions {
 export interface HostSettings {
   /** DuckDB `memory_limit` (e.g. "1GB"); keeps out-of-memory a clean SQL error below the wasm heap ceiling. */
   memoryLimit?: string;
+  /** DuckDB in Node: the WASM bundle (default) or native DuckDB (@duckdb/node-api); see docs/native-duckdb.md. */
+  duckdbDriver?: 'wasm' | 'native';
 }
 
 export interface EngineSession {
@@ -43,8 +45,20 @@ export interface EngineSession {
   sandboxState(): Promise<Outcome<Record<string, string>>>;
   /** Ask a running query to stop. False when this engine cannot cancel (the supervisor then terminates the host). */
   cancel(): Promise<boolean>;
+  /**
+   * Stop what runs, wait for every native call in flight, and release what the engine holds outside
+   * JavaScript, before the host thread ends (native DuckDB: a thread ended while a node-api call is in flight
+   * aborts the whole process; docs/native-duckdb.md). Optional.
+   */
+  dispose?(): Promise<void>;
 }
 
 export interface EngineHostApi extends EngineSession {
-  init(engine: EngineName, settings: HostSettings): Promise<{ version: string; canCancel: boolean }>;
+  /** `drainBeforeEnd`: end this host only after dispose() (SupervisorOptions, HostHandle). */
+  init(
+    engine: EngineName,
+    settings: HostSettings,
+  ): Promise<{ version: string; canCancel: boolean; drainBeforeEnd?: boolean }>;
+  /** The session's dispose, once any init in progress settled (a host always has it). */
+  dispose(): Promise<void>;
 }

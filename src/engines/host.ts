@@ -10,19 +10,27 @@ import type { EngineHostApi, EngineSession, HostExecuteOptions, HostSettings } f
 export type SessionFactory = (
   engine: EngineName,
   settings: HostSettings,
-) => Promise<{ session: EngineSession; canCancel: boolean }>;
+) => Promise<{ session: EngineSession; canCancel: boolean; drainBeforeEnd?: boolean }>;
 
 export function createHostApi(createSession: SessionFactory): EngineHostApi {
   let session: EngineSession | null = null;
+  // A session being created: dispose() waits for it (its native calls are in flight; see EngineSession.dispose).
+  let creating: Promise<unknown> | null = null;
   const need = (): EngineSession => {
     if (!session) throw new Error('engine host used before init()');
     return session;
   };
   return {
     async init(engine: EngineName, settings: HostSettings) {
-      const created = await createSession(engine, settings);
+      const pending = createSession(engine, settings);
+      creating = pending;
+      const created = await pending;
       session = created.session;
-      return { version: await session.version(), canCancel: created.canCancel };
+      return {
+        version: await session.version(),
+        canCancel: created.canCancel,
+        ...(created.drainBeforeEnd ? { drainBeforeEnd: true } : {}),
+      };
     },
     version: () => need().version(),
     async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
@@ -69,5 +77,10 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
       }
     },
     cancel: () => (session ? session.cancel() : Promise.resolve(false)),
+    dispose: async () => {
+      await creating?.catch(() => undefined);
+      await session?.dispose?.();
+      session = null;
+    },
   };
 }

@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import type { SqlJsStatic } from 'sql.js';
+import type { HostSettings } from './host-api.ts';
 import type { SessionFactory } from './host.ts';
 import { SqliteSession } from './sqlite/session.ts';
 
@@ -50,7 +51,33 @@ function sqlJsModule(): Promise<SqlJsStatic> {
   return sqlJs;
 }
 
+/** Which DuckDB: the settings', else SQL_VERDICT_DUCKDB=native (what `--engine duckdb-native` sets), else WASM. */
+export function duckDbDriverOf(settings: HostSettings): 'wasm' | 'native' {
+  return settings.duckdbDriver ?? (process.env.SQL_VERDICT_DUCKDB === 'native' ? 'native' : 'wasm');
+}
+
+/**
+ * Native DuckDB's threads per query: 1 by default, so unordered results come back in the order DuckDB-WASM
+ * (one thread) gives and a report is the same on both engines; SQL_VERDICT_DUCKDB_THREADS=N (0: every core)
+ * trades that for speed on one large fixture. The grading pool already runs one worker per core.
+ */
+function nativeThreads(): number | undefined {
+  const n = Number(process.env.SQL_VERDICT_DUCKDB_THREADS ?? 1);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
 export const createNodeSession: SessionFactory = async (engine, settings) => {
+  if (engine === 'duckdb' && duckDbDriverOf(settings) === 'native') {
+    const [{ createNativeDuckDbDriver }, { DuckDbSession }] = await Promise.all([
+      import('./duckdb/driver-native.ts'),
+      import('./duckdb/session.ts'),
+    ]);
+    return {
+      session: new DuckDbSession(await createNativeDuckDbDriver({ threads: nativeThreads() }), settings),
+      canCancel: true,
+      drainBeforeEnd: true,
+    };
+  }
   if (engine === 'duckdb') {
     // Loaded only by DuckDB hosts: a SQLite host thread starts without parsing the DuckDB-WASM bundle.
     const [{ createNodeDuckDbDriver }, { DuckDbSession }] = await Promise.all([

@@ -23,7 +23,8 @@ import type { EngineHostApi, HostSettings } from './host-api.ts';
 
 /** A started host: its API (a comlink proxy) and a way to kill it. */
 export interface HostHandle {
-  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel' | 'explain' | 'sandboxState'>;
+  api: Pick<EngineHostApi, 'init' | 'load' | 'execute' | 'contentDigest' | 'cancel' | 'explain' | 'sandboxState'> &
+    Partial<Pick<EngineHostApi, 'dispose'>>;
   terminate(): void;
   /** Resolves when the worker dies on its own (crash). */
   exited: Promise<string>;
@@ -57,6 +58,13 @@ interface Spare {
 }
 
 const TIMED_OUT = Symbol('timed out');
+/**
+ * How long a host that must be drained (native DuckDB) gets to stop its query and let its native calls settle
+ * before it is terminated anyway. An interrupted DuckDB query stops within milliseconds.
+ */
+const DRAIN_MS = 10_000;
+/** How long close() waits for an ended thread to be gone. */
+const EXIT_WAIT_MS = 5_000;
 const CANCELLED = Symbol('cancelled');
 
 function timer(ms: number): { promise: Promise<typeof TIMED_OUT>; cancel(): void } {
@@ -111,6 +119,11 @@ export class SupervisedEngine implements Engine {
   /** Every host started and neither terminated nor exited: close() ends them all, whatever path made them. */
   private readonly live = new Set<HostHandle>();
 
+  /** Whether each host must be drained before it ends: `known` once its init() settled. */
+  private readonly drainOf = new Map<HostHandle, { needed: Promise<boolean>; known?: boolean }>();
+  /** Hosts being ended (drained, terminated): close() waits for them. */
+  private readonly ending = new Set<Promise<void>>();
+
   /** Threads started and not yet ended (a closed engine has none). */
   get liveHosts(): number {
     return this.live.size;
@@ -120,23 +133,64 @@ export class SupervisedEngine implements Engine {
     const spawned = this.spawn();
     const host: HostHandle = {
       ...spawned,
-      terminate: () => {
-        this.live.delete(host);
-        spawned.terminate();
-      },
+      terminate: () => this.endHost(host, spawned),
     };
     this.live.add(host);
     void spawned.exited.then(() => this.live.delete(host));
     return host;
   }
 
+  /**
+   * End a host. Most are terminated at once. A native DuckDB host (init's drainBeforeEnd) is first told to
+   * dispose (interrupt its query, wait for its node-api calls in flight, close the database): a thread ended
+   * while such a call is in flight aborts the whole process (docs/native-duckdb.md). One still starting is
+   * ended once its init settled, for the same reason.
+   */
+  private endHost(host: HostHandle, spawned: HostHandle): void {
+    if (!this.live.delete(host)) return;
+    const drain = this.drainOf.get(host);
+    this.drainOf.delete(host);
+    // A WASM or SQLite host is terminated at once (a runaway in it is stopped that way).
+    if (!drain || drain.known === false || this.name !== 'duckdb') return spawned.terminate();
+    const end = (async () => {
+      const budget = timer(DRAIN_MS);
+      let needed: boolean | typeof TIMED_OUT = false;
+      try {
+        needed = await Promise.race([drain.needed, spawned.exited.then(() => false), budget.promise]);
+        if (needed === true)
+          await Promise.race([
+            (spawned.api.dispose?.() ?? Promise.resolve()).catch(() => undefined),
+            spawned.exited,
+            budget.promise,
+          ]);
+      } finally {
+        budget.cancel();
+      }
+      spawned.terminate();
+      if (needed !== true) return;
+      const gone = timer(EXIT_WAIT_MS);
+      await Promise.race([spawned.exited, gone.promise]);
+      gone.cancel();
+    })();
+    this.ending.add(end);
+    void end.finally(() => this.ending.delete(end));
+  }
+
   private startHost(): Promise<StartedHost> {
     const host = this.spawnTracked();
+    const initialized = host.api.init(this.name, {
+      memoryLimit: this.options.memoryLimit,
+      duckdbDriver: this.options.duckdbDriver,
+    });
+    const drain: { needed: Promise<boolean>; known?: boolean } = {
+      needed: initialized.then(
+        (init) => (drain.known = init.drainBeforeEnd === true),
+        () => (drain.known = false),
+      ),
+    };
+    this.drainOf.set(host, drain);
     const started = (async () => {
-      const init = await Promise.race([
-        host.api.init(this.name, { memoryLimit: this.options.memoryLimit }),
-        host.exited.then((why) => Promise.reject(new Error(why))),
-      ]);
+      const init = await Promise.race([initialized, host.exited.then((why) => Promise.reject(new Error(why)))]);
       return { host, ...init };
     })();
     started.catch(() => host.terminate());
@@ -474,5 +528,7 @@ export class SupervisedEngine implements Engine {
         () => undefined,
       );
     for (const host of [...this.live]) host.terminate();
+    // Native hosts are drained before they end (endHost): the process must not exit while one still runs.
+    await Promise.all([...this.ending]);
   }
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEngine } from '../../src/engines/node.ts';
+import { nativeDuckDbProblem } from '../../src/engines/duckdb/native-available.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
 import { sqlFixture } from '../helpers/fixtures.ts';
 import { repoRoot } from '../helpers/paths.ts';
@@ -77,14 +78,24 @@ const ENGINE_REFUSES: Record<'duckdb' | 'sqlite', [string, RegExp][]> = {
   ],
 };
 
-for (const engineName of ['duckdb', 'sqlite'] as const) {
-  describe(`sandbox: ${engineName}`, () => {
+// duckdb-native: the same engine expectations on native DuckDB (@duckdb/node-api, src/engines/duckdb/driver-native.ts),
+// skipped, saying why, where its binding cannot load.
+const nativeProblem = nativeDuckDbProblem();
+for (const column of ['duckdb', 'duckdb-native', 'sqlite'] as const) {
+  const engineName = column === 'duckdb-native' ? 'duckdb' : column;
+  const skip = column === 'duckdb-native' && nativeProblem !== null;
+  const suite = skip ? describe.skip : describe;
+  const title = `sandbox: ${column}${skip ? ` (skipped: ${nativeProblem})` : ''}`;
+  suite(title, () => {
     let engine: SupervisedEngine;
     let digest: string;
     const repoFilesBefore = readdirSync(repoRoot).sort();
 
     beforeAll(async () => {
-      engine = openEngine(engineName, { memoryLimit: '256MB' });
+      engine = openEngine(engineName, {
+        memoryLimit: '256MB',
+        ...(column === 'duckdb-native' ? { duckdbDriver: 'native' as const } : {}),
+      });
       const loaded = await engine.load(sqlFixture('sandbox', DUMP));
       if (!loaded.ok) throw new Error(loaded.error.message);
       digest = loaded.value.contentDigest;

@@ -41,7 +41,7 @@ Options:
   --strict-order        columns must align by position
   --atol X, --rtol X    float tolerances (default 1e-6 each)
   --config FILE         JSON configuration (the seed's option names)
-  --engine duckdb|sqlite|pglite|postgres
+  --engine duckdb|duckdb-native|sqlite|pglite|postgres
   --database-url URL    the PostgreSQL server of --engine postgres (or SQL_VERDICT_DATABASE_URL)
   --timeout-ms N        per-query budget (default 5000)
   --include intermediates

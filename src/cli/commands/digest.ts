@@ -19,7 +19,7 @@ dump loaded in DuckDB or SQLite where the types allow.
 Options:
   --content            compute the content digest of --fixture instead
   --fixture PATH|NAME  the fixture for --content
-  --engine duckdb|sqlite|pglite|postgres
+  --engine duckdb|duckdb-native|sqlite|pglite|postgres
   --database-url URL   the PostgreSQL server of --engine postgres (or SQL_VERDICT_DATABASE_URL)
   --json               print JSON
   -h, --help           show this help`;

@@ -15,7 +15,7 @@ Run one read-only query in the sandbox and print its result with exact values.
 Options:
   --fixture PATH|NAME   a .sql dump, .duckdb, .sqlite/.db, .csv or .parquet file, a folder
                         of table files, or a built-in fixture name (retail, retail_monthly)
-  --engine duckdb|sqlite|pglite|postgres
+  --engine duckdb|duckdb-native|sqlite|pglite|postgres
                         engine to use (default: the first that can load the fixture)
   --database-url URL    the PostgreSQL server of --engine postgres (or SQL_VERDICT_DATABASE_URL)
   --timeout-ms N        stop the query after N milliseconds (default 5000)

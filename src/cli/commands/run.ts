@@ -13,6 +13,8 @@ import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
+import { duckDbDriverOf } from '../../engines/node-sessions.ts';
+import { chooseDuckDb } from '../duckdb-choice.ts';
 import { BUILT_IN_CORPORA, checkPortsUsed, readCorpus, readPorts, readRun, withPorts } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
@@ -72,6 +74,10 @@ ${THRESHOLD_HELP}
   --shard K/N            grade only shard K of N (cases at corpus positions i with
                          i mod N = K-1); "sql-verdict merge" combines the N reports.
                          Exit 0 once graded: verdicts and thresholds belong to the merge
+  --engine duckdb-native DuckDB corpora on native DuckDB (@duckdb/node-api) instead of
+                         DuckDB-WASM: same sandbox and verdicts, all cores, no 4 GiB heap.
+                         Chosen without the flag when a --fixture is over 256 MiB
+                         (SQL_VERDICT_NATIVE_ABOVE=SIZE); --engine duckdb-wasm keeps WASM
 ${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
@@ -262,11 +268,22 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // The pool gives the supervised engines' report (tests/pipeline/grading-pool.test.ts) with the same CPU and less
   // than half the memory (docs/benchmarks.md); its in-thread sessions are SQLite and DuckDB's.
   // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
+  // Native DuckDB grades on supervised engines too: the pool's watchdog stops a runaway by terminating its worker,
+  // which aborts the process while a native query runs; a supervised native engine interrupts the query instead.
+  // Unless told, a fixture over the documented size grades on native DuckDB (duckdb-choice.ts).
+  if (corpus.corpus.engine === 'duckdb')
+    chooseDuckDb(
+      corpus.corpus.cases.map((k) => k.fixture),
+      overrides,
+      io,
+    );
+  const nativeDuckDb = corpus.corpus.engine === 'duckdb' && duckDbDriverOf({}) === 'native';
   // --cross-engine: the other dialects' engines per fixture, on this thread too (the pool's threads have none).
   const crossEngines = oracle.cross_engine ? nodeCrossEngines(corpus, read, overrides, io.cwd) : null;
   const usePool =
     io.env.SQL_VERDICT_WORKERS !== '0' &&
     !neighbourHost &&
+    !nativeDuckDb &&
     !crossEngines &&
     (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
   const pool = usePool

@@ -43,6 +43,11 @@ export interface CallPolicy {
   unqualifiedOnly: ReadonlySet<string>;
   /** Relations (internal views) that read what a candidate may not. */
   deniedRelations: ReadonlySet<string>;
+  /**
+   * Functions this build has that the reference build (DuckDB-WASM) lacks, with the extension they come from
+   * (native DuckDB links icu, json and parquet in): a call fails as it does on DuckDB-WASM.
+   */
+  absent?: ReadonlyMap<string, string>;
 }
 
 /** Clock functions (and the keywords that map to them): frozen by TEMP macros when the fixture has an as-of instant. */
@@ -170,7 +175,7 @@ const KEYWORD = 4;
 /** Appended before tokenizing: if the tokenizer stops early (an error), this token is missing. */
 export const TOKEN_SENTINEL = '\n__sql_verdict_end__';
 
-export type CallVerdict = { ok: true } | { ok: false; name: string; reason: string };
+export type CallVerdict = { ok: true } | { ok: false; name: string; reason: string; absentFrom?: string };
 
 /** The name a token spells: a quoted identifier unescaped, else the word; lower-case (DuckDB names are case-insensitive). */
 function tokenName(slice: string): string | null {
@@ -206,6 +211,14 @@ export function checkCalls(sql: string, tokens: ScriptTokens, policy: CallPolicy
     if (!name) continue;
     const called = i + 1 < n - 1 && tokens.types[i + 1] === OPERATOR && slice(i + 1).startsWith('(');
     const qualified = i > 0 && /\.\s*$/.test(stripComments(slice(i - 1)));
+    const extension = called ? policy.absent?.get(name) : undefined;
+    if (extension)
+      return {
+        ok: false,
+        name,
+        absentFrom: extension,
+        reason: `Catalog Error: Scalar Function with name ${name} is not in the catalog, but it exists in the ${extension} extension.`,
+      };
     if (called && policy.denied.has(name))
       return {
         ok: false,

@@ -43,25 +43,50 @@ import {
   type ScriptTokens,
 } from '../../core/sandbox/calls.ts';
 
-export interface DuckDbDriver {
+export interface DuckDbDriver<T = Table, B = RecordBatch> {
   /** Drop the current database and open a fresh in-memory one with default settings. */
   reopen(): Promise<void>;
   version(): Promise<string>;
   /** Trusted SQL (setup, fixture loading, digests). */
-  query(sql: string): Promise<Table>;
+  query(sql: string): Promise<T>;
   /** Untrusted SQL, streamed so a row cap can stop it early; cancellable where the driver can. */
-  stream(sql: string): Promise<StreamedResult>;
+  stream(sql: string): Promise<StreamedResult<B>>;
   cancel(): Promise<boolean>;
-  registerFile(name: string, bytes: Uint8Array): Promise<void>;
+  /** Close the database for good (a native engine, before its thread ends). */
+  dispose?(): Promise<void>;
+  /** Make a fixture file readable under this name; returns the path SQL names it by (the name itself in WASM). */
+  registerFile(name: string, bytes: Uint8Array): Promise<string | void>;
   /** DuckDB's own scanner: the tokens its parser will see. */
   tokenize(sql: string): Promise<ScriptTokens>;
   readonly canCancel: boolean;
+  /** How results become cells; absent: Arrow (DuckDB-WASM), read by decode.ts. */
+  readonly codec?: ResultCodec<T, B>;
+  /** SET statements the driver needs before the sandbox is locked (e.g. a native engine's thread count). */
+  readonly setup?: string[];
+  /** Functions this build has and DuckDB-WASM lacks, name → extension: refused as DuckDB-WASM refuses them. */
+  readonly unavailable?: ReadonlyMap<string, string>;
 }
 
-export interface StreamedResult {
-  fields: { name: string; type: DataType }[];
-  batches: AsyncIterable<RecordBatch> | Iterable<RecordBatch>;
+/** Functions only a keyword reaches (`SELECT localtimestamp`): shadowed by a TEMP macro failing as DuckDB-WASM does. */
+const KEYWORD_FUNCTIONS = ['get_current_time', 'current_localtimestamp', 'current_localtime', 'current_date', 'today'];
+
+/** Results → the exact value model, for a driver whose results are not Arrow. */
+export interface ResultCodec<T, B> {
+  rows(table: T, columns: Column[]): Cell[][];
+  names(table: T): string[];
+  batch(batch: B, columns: Column[], into: Cell[][]): void;
 }
+
+export interface StreamedResult<B = RecordBatch> {
+  fields: { name: string; type?: DataType }[];
+  batches: AsyncIterable<B> | Iterable<B>;
+}
+
+const ARROW: ResultCodec<Table, RecordBatch> = {
+  rows: (table, columns) => decodeTable(table, columns),
+  names: (table) => table.schema.fields.map((f) => f.name),
+  batch: (batch, columns, into) => void decodeBatches([batch], columns, into),
+};
 
 const SQL_STRING = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const IDENT = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -80,14 +105,22 @@ function tableNameFromFile(fileName: string): string {
   return base.replace(/\.(csv|tsv|parquet)$/i, '') || 'data';
 }
 
-export class DuckDbSession implements EngineSession {
+export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession {
   private fixture: FixtureInfo | null = null;
   private calls: CallPolicy | null = null;
+  private readonly codec: ResultCodec<T, B>;
 
   constructor(
-    private readonly driver: DuckDbDriver,
+    private readonly driver: DuckDbDriver<T, B>,
     private readonly settings: HostSettings = {},
-  ) {}
+  ) {
+    this.codec = driver.codec ?? (ARROW as unknown as ResultCodec<T, B>);
+  }
+
+  /** Rows of trusted SQL, decoded as `columns` say. */
+  private async rows(sql: string, columns: Column[]): Promise<Cell[][]> {
+    return this.codec.rows(await this.driver.query(sql), columns);
+  }
 
   version(): Promise<string> {
     return this.driver.version();
@@ -95,6 +128,10 @@ export class DuckDbSession implements EngineSession {
 
   cancel(): Promise<boolean> {
     return this.driver.cancel();
+  }
+
+  async dispose(): Promise<void> {
+    await this.driver.dispose?.();
   }
 
   async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
@@ -155,6 +192,7 @@ export class DuckDbSession implements EngineSession {
     // much. Its default (976 KiB, counted before strings) let a 1M x 8 KB query grow the wasm heap
     // by ~600 MB before the first batch; throughput of ordinary results is the same.
     await q("SET streaming_buffer_size='64KB'");
+    for (const statement of this.driver.setup ?? []) await q(statement);
     const clock = fixture.asOf ? asOfParts(fixture.asOf) : null;
     if (clock) {
       const date = `DATE ${SQL_STRING(clock.date)}`;
@@ -174,6 +212,14 @@ export class DuckDbSession implements EngineSession {
         `CREATE OR REPLACE TEMP MACRO age(a) AS system.main.age(CAST(${date} AS TIMESTAMP), a), (a, b) AS system.main.age(a, b)`,
       );
     }
+    const shadowed = new Set(clock ? ['current_date', 'today'] : []);
+    for (const name of KEYWORD_FUNCTIONS) {
+      const extension = this.driver.unavailable?.get(name);
+      if (extension && !shadowed.has(name))
+        await q(
+          `CREATE OR REPLACE TEMP MACRO ${name}() AS error(${SQL_STRING(`Catalog Error: Scalar Function with name "${name}" is not in the catalog, but it exists in the ${extension} extension.`)})`,
+        );
+    }
     for (const name of BLOCKED_FUNCTIONS)
       await q(
         `CREATE OR REPLACE TEMP MACRO ${name}(x) AS error(${SQL_STRING(`${name}() is not allowed in the sandbox`)})`,
@@ -182,9 +228,9 @@ export class DuckDbSession implements EngineSession {
     for (const file of fixture.files) {
       if (file.format === 'sql' || file.format === 'parquet') continue;
       const name = `fixture-${registered.length}-${file.fileName.replace(/[^\w.-]/g, '_')}`;
-      await this.driver.registerFile(name, file.bytes.slice());
-      registered.push(name);
-      (file as FixtureFile & { registeredAs?: string }).registeredAs = name;
+      const at = (await this.driver.registerFile(name, file.bytes.slice())) || name;
+      registered.push(at);
+      (file as FixtureFile & { registeredAs?: string }).registeredAs = at;
     }
     // A database file is opened with its write-ahead log beside it, even read-only.
     const allowed = registered.flatMap((name) => [name, `${name}.wal`]);
@@ -196,11 +242,11 @@ export class DuckDbSession implements EngineSession {
   /** The allow-list of callable names, from the engine's own catalog (see src/core/sandbox/calls.ts). */
   private async callPolicy(): Promise<CallPolicy> {
     const text = (name: string) => ({ name, engineType: 'VARCHAR', kind: 'text' as const });
-    const functions = decodeTable(
-      await this.driver.query(
+    const functions = (
+      await this.rows(
         'SELECT function_name, function_type, stability, CAST(has_side_effects AS VARCHAR), macro_definition FROM duckdb_functions()',
-      ),
-      ['name', 'type', 'stability', 'effects', 'body'].map(text),
+        ['name', 'type', 'stability', 'effects', 'body'].map(text),
+      )
     ).map((r) => ({
       name: String(r[0]),
       type: String(r[1]),
@@ -208,14 +254,22 @@ export class DuckDbSession implements EngineSession {
       sideEffects: r[3] === null ? null : r[3] === 'true',
       body: r[4] === null ? null : String(r[4]),
     }));
-    const views = decodeTable(
-      await this.driver.query('SELECT view_name, sql FROM duckdb_views() WHERE internal'),
-      ['name', 'sql'].map(text),
+    const views = (
+      await this.rows('SELECT view_name, sql FROM duckdb_views() WHERE internal', ['name', 'sql'].map(text))
     ).map((r) => ({
       name: String(r[0]),
       sql: String(r[1] ?? ''),
     }));
-    return buildCallPolicy(functions, views);
+    const policy = buildCallPolicy(functions, views);
+    // The session's own TEMP macros (frozen clock) stay callable.
+    const temp = new Set(
+      (
+        await this.rows("SELECT function_name FROM duckdb_functions() WHERE database_name = 'temp'", [text('name')])
+      ).map((r) => String(r[0]).toLowerCase()),
+    );
+    const unavailable = this.driver.unavailable;
+    if (!unavailable?.size) return policy;
+    return { ...policy, absent: new Map([...unavailable].filter(([name]) => !temp.has(name))) };
   }
 
   /** Refuse a call outside the allow-list, before the engine binds anything (binding a table function can already act). */
@@ -224,6 +278,7 @@ export class DuckDbSession implements EngineSession {
       return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
     const verdict = checkCalls(sql, await this.driver.tokenize(sql + TOKEN_SENTINEL), this.calls);
     if (verdict.ok) return null;
+    if (verdict.absentFrom) return executionError('duckdb', verdict.reason, elapsedMs());
     return {
       ok: false,
       error: {
@@ -276,20 +331,21 @@ export class DuckDbSession implements EngineSession {
   }
 
   private async tables(): Promise<TableInfo[]> {
-    const list = await this.driver.query(
-      'SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND NOT temporary ORDER BY table_name',
-    );
-    const names = decodeTable(list, [{ name: 'table_name', engineType: 'VARCHAR', kind: 'text' }]).map((r) =>
-      String(r[0]),
-    );
+    const names = (
+      await this.rows(
+        'SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND NOT temporary ORDER BY table_name',
+        [{ name: 'table_name', engineType: 'VARCHAR', kind: 'text' }],
+      )
+    ).map((r) => String(r[0]));
     const out: TableInfo[] = [];
     for (const name of names) {
-      const described = await this.driver.query(`DESCRIBE ${IDENT(name)}`);
-      const cols = decodeTable(described, [
-        { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
-        { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
-      ]).map((r) => ({ name: String(r[0]), engineType: String(r[1]) }));
-      const count = decodeTable(await this.driver.query(`SELECT count(*) FROM ${IDENT(name)}`), [
+      const cols = (
+        await this.rows(`DESCRIBE ${IDENT(name)}`, [
+          { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
+          { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
+        ])
+      ).map((r) => ({ name: String(r[0]), engineType: String(r[1]) }));
+      const count = await this.rows(`SELECT count(*) FROM ${IDENT(name)}`, [
         { name: 'n', engineType: 'BIGINT', kind: 'integer' },
       ]);
       out.push({ name, columns: cols, rowCount: Number(count[0]![0]) });
@@ -303,8 +359,8 @@ export class DuckDbSession implements EngineSession {
       const dumps = [];
       for (const table of tables) {
         const columns = await this.describe(`SELECT * FROM ${IDENT(table.name)}`);
-        const arrow = await this.driver.query(this.projection(columns, `SELECT * FROM ${IDENT(table.name)}`));
-        dumps.push({ name: table.name, table: { columns, rows: decodeTable(arrow, columns) } });
+        const rows = await this.rows(this.projection(columns, `SELECT * FROM ${IDENT(table.name)}`), columns);
+        dumps.push({ name: table.name, table: { columns, rows } });
       }
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
@@ -317,8 +373,9 @@ export class DuckDbSession implements EngineSession {
   async sandboxState(): Promise<Outcome<Record<string, string>>> {
     const read = async (sql: string) => {
       const table = await this.driver.query(sql);
-      const columns = table.schema.fields.map((f) => ({ name: f.name, engineType: 'VARCHAR', kind: 'text' as const }));
-      return decodeTable(table, columns)
+      const columns = this.codec.names(table).map((name) => ({ name, engineType: 'VARCHAR', kind: 'text' as const }));
+      return this.codec
+        .rows(table, columns)
         .map((r) => r.join('='))
         .join('\n');
     };
@@ -341,11 +398,11 @@ export class DuckDbSession implements EngineSession {
   }
 
   private async describe(selectSql: string): Promise<Column[]> {
-    const described = await this.driver.query(`DESCRIBE ${selectSql}`);
-    return decodeTable(described, [
+    const described = await this.rows(`DESCRIBE ${selectSql}`, [
       { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
       { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
-    ]).map((r) => duckDbColumn(String(r[0]), String(r[1])));
+    ]);
+    return described.map((r) => duckDbColumn(String(r[0]), String(r[1])));
   }
 
   /**
@@ -371,8 +428,7 @@ export class DuckDbSession implements EngineSession {
       // The same gate as execute: DuckDB's parser must see exactly one SELECT-like statement.
       await this.describe(`SELECT * FROM query(${SQL_STRING(sql)})`);
       const analyze = options.analyze === true;
-      const plan = await this.driver.query(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${sql}`);
-      const rows = decodeTable(plan, [
+      const rows = await this.rows(`EXPLAIN ${analyze ? 'ANALYZE ' : ''}${sql}`, [
         { name: 'explain_key', engineType: 'VARCHAR', kind: 'text' },
         { name: 'explain_value', engineType: 'VARCHAR', kind: 'text' },
       ]);
@@ -424,7 +480,7 @@ export class DuckDbSession implements EngineSession {
       // next only when asked, so a result past the budget is never built, in the engine or here.
       for await (const batch of streamed.batches) {
         const first = rows.length;
-        decodeBatches([batch], columns, rows);
+        this.codec.batch(batch, columns, rows);
         for (let i = first; i < rows.length; i++) bytes += rowBytes(rows[i]!);
         if (rows.length > options.maxRows || bytes > budget) {
           await this.driver.cancel();

@@ -1,0 +1,302 @@
+/**
+ * Native DuckDB for Node (`@duckdb/node-api`, DuckDB 1.4.3 like the WASM engine) behind the same
+ * DuckDbSession, so the sandbox is the one the WASM engine has: extension autoinstall/autoload off,
+ * memory limit, frozen clock and blocked side-effect functions as TEMP macros, fixture files
+ * allow-listed, external access off and the configuration locked before any fixture SQL runs, every
+ * untrusted query through the call allow-list and DuckDB's own single-SELECT check (`query('…')`).
+ *
+ * What differs, and why:
+ * - values come as node-api DuckDBValues, not Arrow: `decodeNative` gives the same cells as decode.ts
+ *   (the session still casts what Arrow cannot carry to VARCHAR, so those are DuckDB's own text here too);
+ * - fixture files (CSV, .duckdb) are written to a private temporary folder and allow-listed by path;
+ * - a running query can be interrupted (`connection.interrupt()`), so a timeout does not need a new thread;
+ * - DuckDB's tokenizer, which the call allow-list reads, is not in node-api: the DuckDB-WASM bundle of
+ *   the same DuckDB version tokenizes (once per thread, no database opened in it).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type * as DuckDbBlocking from '@duckdb/duckdb-wasm/blocking';
+import type { DuckDBBindings } from '@duckdb/duckdb-wasm/blocking';
+import {
+  DuckDBArrayValue,
+  DuckDBBlobValue,
+  DuckDBDateValue,
+  DuckDBDecimalValue,
+  DuckDBInstance,
+  DuckDBListValue,
+  DuckDBStructValue,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
+  DuckDBTimestampTZValue,
+  DuckDBTimestampValue,
+  DuckDBTimeValue,
+  type DuckDBConnection,
+  type DuckDBDataChunk,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { decimalFromUnscaled } from '../../core/value/decimal.ts';
+import type { Cell, Column } from '../../core/value/kind.ts';
+import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
+import type { ScriptTokens } from '../../core/sandbox/calls.ts';
+import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
+
+const require = createRequire(import.meta.url);
+const NODE_API_VERSION = (require('@duckdb/node-api/package.json') as { version: string }).version;
+const INT64_MAX = 9223372036854775807n;
+const DATE_INFINITY_DAYS = 2147483647;
+
+/** A trusted query's result: the column names and every row. */
+export interface NativeTable {
+  names: string[];
+  rows: DuckDBValue[][];
+}
+
+function safe(v: bigint): number | bigint {
+  return v >= -9007199254740991n && v <= 9007199254740991n ? Number(v) : v;
+}
+
+function timestamp(raw: bigint, toMicros: (raw: bigint) => bigint, suffix = ''): string {
+  // The same infinity test as decode.ts applies to Arrow's raw value.
+  if (raw >= INT64_MAX) return 'infinity';
+  if (raw <= -INT64_MAX) return '-infinity';
+  return timestampFromEpochMicros(toMicros(raw)) + suffix;
+}
+
+/** One node-api value → the cell decode.ts gives for the same DuckDB value through Arrow. */
+export function decodeNative(value: DuckDBValue, column?: Column): Cell {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'number') return value;
+  if (typeof value === 'bigint') return safe(value);
+  if (value instanceof DuckDBDecimalValue)
+    return column?.kind === 'integer' && value.scale === 0
+      ? safe(value.value)
+      : decimalFromUnscaled(value.value, value.scale);
+  if (value instanceof DuckDBDateValue) {
+    if (value.days >= DATE_INFINITY_DAYS) return 'infinity';
+    if (value.days <= -DATE_INFINITY_DAYS) return '-infinity';
+    return dateFromEpochDays(value.days);
+  }
+  if (value instanceof DuckDBTimestampTZValue) return timestamp(value.micros, (m) => m, '+00');
+  if (value instanceof DuckDBTimestampValue) return timestamp(value.micros, (m) => m);
+  if (value instanceof DuckDBTimestampSecondsValue) return timestamp(value.seconds, (s) => s * 1_000_000n);
+  if (value instanceof DuckDBTimestampMillisecondsValue) return timestamp(value.millis, (ms) => ms * 1_000n);
+  if (value instanceof DuckDBTimestampNanosecondsValue) return timestamp(value.nanos, (ns) => ns / 1_000n);
+  if (value instanceof DuckDBTimeValue) return timeFromMicros(value.micros);
+  if (value instanceof DuckDBBlobValue) return value.bytes.slice();
+  if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) {
+    const element = column?.children?.[0];
+    return value.items.map((item) => decodeNative(item, element));
+  }
+  if (value instanceof DuckDBStructValue) {
+    const out: { [field: string]: Cell } = {};
+    Object.keys(value.entries).forEach((name, f) => {
+      out[name] = decodeNative(value.entries[name]!, column?.children?.[f]);
+    });
+    return out;
+  }
+  // Types the session casts to VARCHAR never get here; anything else is shown as DuckDB prints it.
+  return String(value);
+}
+
+function decodeRows(rows: DuckDBValue[][], columns: Column[], into: Cell[][] = []): Cell[][] {
+  for (const row of rows) {
+    const out: Cell[] = new Array(columns.length);
+    for (let c = 0; c < columns.length; c++) out[c] = decodeNative(row[c] ?? null, columns[c]);
+    into.push(out);
+  }
+  return into;
+}
+
+const NATIVE: ResultCodec<NativeTable, DuckDBDataChunk> = {
+  rows: (table, columns) => decodeRows(table.rows, columns),
+  names: (table) => table.names,
+  batch: (chunk, columns, into) => void decodeRows(chunk.getRows(), columns, into),
+};
+
+let tokenizer: Promise<DuckDBBindings> | null = null;
+
+/** DuckDB-WASM's tokenizer (the same DuckDB version): the tokens the native parser sees. */
+function wasmTokenizer(): Promise<DuckDBBindings> {
+  tokenizer ??= (async () => {
+    const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as typeof DuckDbBlocking;
+    const bundles = {
+      mvp: {
+        mainModule: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'),
+        mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-mvp.worker.cjs'),
+      },
+      eh: {
+        mainModule: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'),
+        mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs'),
+      },
+    };
+    const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
+    await db.instantiate(() => {});
+    return db;
+  })();
+  return tokenizer;
+}
+
+/** The extension a function absent from DuckDB-WASM comes from (named in the error, as DuckDB-WASM names it). */
+function extensionOf(name: string): string {
+  if (/json|->/.test(name)) return 'json';
+  if (/parquet/.test(name)) return 'parquet';
+  if (/auto_complete|peg_parser/.test(name)) return 'autocomplete';
+  return 'icu';
+}
+
+let wasmNames: Promise<Set<string>> | null = null;
+
+/** Every function name of a blank DuckDB-WASM database (one per thread, in the tokenizer's bindings). */
+function wasmFunctionNames(): Promise<Set<string>> {
+  wasmNames ??= wasmTokenizer().then((db) => {
+    db.open({});
+    const conn = db.connect();
+    const table = conn.query('SELECT DISTINCT function_name FROM duckdb_functions()');
+    const names = new Set(table.toArray().map((r: { function_name: string }) => r.function_name.toLowerCase()));
+    conn.close();
+    return names;
+  });
+  return wasmNames;
+}
+
+/** Settings given when the instance is created: nothing runs before extensions stop loading. */
+const INSTANCE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
+
+/**
+ * Every node-api call that runs on libuv's thread pool (instance creation, connect, run, stream, fetch), in
+ * flight. A worker thread must not end while one is: its completion then runs during the thread's teardown,
+ * cannot resolve its promise, and node-addon-api's C++ exception escapes the callback, which aborts the whole
+ * process ("terminate called after throwing an instance of 'Napi::Error'", exit 134). `drain` waits for them;
+ * once `closing`, no new call starts.
+ */
+class NativeCalls {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  closing = false;
+
+  run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new Error('The native DuckDB engine is closing.'));
+    const pending = call();
+    const settled = pending.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => this.inFlight.delete(settled));
+    return pending;
+  }
+
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+}
+
+export async function createNativeDuckDbDriver(
+  options: { threads?: number } = {},
+): Promise<DuckDbDriver<NativeTable, DuckDBDataChunk>> {
+  const calls = new NativeCalls();
+  let instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
+  let conn: DuckDBConnection = await calls.run(() => instance.connect());
+  const [wasm, inWasm, versionRows, nativeNames] = await Promise.all([
+    wasmTokenizer(),
+    wasmFunctionNames(),
+    calls.run(() => conn.runAndReadAll('SELECT version()')).then((r) => r.getRows()),
+    calls
+      .run(() => conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()'))
+      .then((r) => r.getRows()),
+  ]);
+  // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
+  const unavailable = new Map(
+    nativeNames
+      .map((r) => String(r[0]).toLowerCase())
+      .filter((name) => !inWasm.has(name))
+      .map((name) => [name, extensionOf(name)] as const),
+  );
+  const version = `DuckDB ${String(versionRows[0]![0])} (node-api ${NODE_API_VERSION}, native)`;
+  let files: string | null = null;
+  const dropFiles = () => {
+    if (files) rmSync(files, { recursive: true, force: true });
+    files = null;
+  };
+  process.once('exit', dropFiles);
+  const closeDatabase = () => {
+    // Each may already be closed (a reopen that `closing` stopped half-way); closing twice is harmless to skip.
+    try {
+      conn.closeSync();
+    } catch {
+      /* already closed */
+    }
+    try {
+      instance.closeSync();
+    } catch {
+      /* already closed */
+    }
+  };
+  const interrupt = () => {
+    try {
+      conn.interrupt();
+    } catch {
+      /* a connection a reopen just closed: nothing of it runs */
+    }
+  };
+  return {
+    canCancel: true,
+    codec: NATIVE,
+    unavailable,
+    setup: options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : [],
+    async reopen() {
+      if (calls.closing) throw new Error('The native DuckDB engine is closing.');
+      closeDatabase();
+      dropFiles();
+      instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
+      conn = await calls.run(() => instance.connect());
+    },
+    async version() {
+      return version;
+    },
+    async query(sql) {
+      const reader = await calls.run(() => conn.runAndReadAll(sql));
+      return { names: reader.columnNames(), rows: reader.getRows() as DuckDBValue[][] };
+    },
+    async stream(sql): Promise<StreamedResult<DuckDBDataChunk>> {
+      // Chunk by chunk (2,048 rows): the session's row and byte budgets stop a large result early.
+      const result = await calls.run(() => conn.stream(sql));
+      async function* chunks(): AsyncGenerator<DuckDBDataChunk> {
+        for (;;) {
+          const chunk = await calls.run(() => result.fetchChunk());
+          if (!chunk || chunk.rowCount === 0) return;
+          yield chunk;
+        }
+      }
+      return { fields: result.columnNames().map((name) => ({ name })), batches: chunks() };
+    },
+    async cancel() {
+      if (!calls.closing) interrupt();
+      return true;
+    },
+    /**
+     * Stop what runs (interrupt), wait for every native call in flight to settle, then close: after this the
+     * thread can end without aborting the process (see NativeCalls).
+     */
+    async dispose() {
+      if (!calls.closing && calls.busy) interrupt();
+      calls.closing = true;
+      await calls.drain();
+      closeDatabase();
+      dropFiles();
+    },
+    async registerFile(name, bytes) {
+      files ??= mkdtempSync(path.join(tmpdir(), 'sql-verdict-duckdb-'));
+      const at = path.join(files, name);
+      writeFileSync(at, bytes);
+      return at;
+    },
+    tokenize: async (sql): Promise<ScriptTokens> => wasm.tokenize(sql),
+  };
+}

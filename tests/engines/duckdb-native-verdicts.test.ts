@@ -1,0 +1,253 @@
+/**
+ * Native DuckDB (`--engine duckdb-native`) gives the verdicts DuckDB-WASM gives on the built-in corpora: the flawed
+ * goldens run graded by `sql-verdict run --engine duckdb-native` matches every committed golden report
+ * (tests/golden/flawed-run, written by the DuckDB-WASM grading of tests/pipeline/sample-runs.test.ts; engine build
+ * and timings normalised) and exits 1, as on DuckDB-WASM; the refusal battery's flawed run ends as its side file
+ * expects. The CLI flag reaches the engine: the fixtures' content digests are the same on both. Native engine
+ * threads ended with node-api calls in flight do not abort the process (native-teardown.child.ts). Without the
+ * native binding the flag is a clear error and DuckDB-WASM still grades.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
+import { loadRun } from '../../src/core/corpus/load-run.ts';
+import type { EvaluationReport } from '../../src/core/report/report.ts';
+import { gradeRun, type RunReport } from '../../src/core/run/grade-run.ts';
+import { EnginePool } from '../../src/cli/engine-pool.ts';
+import { nativeDuckDbProblem } from '../../src/engines/duckdb/native-available.ts';
+import { runCli, runProcess } from '../helpers/cli.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+// Every DuckDB engine this file's threads open is native (the variable --engine duckdb-native sets).
+process.env.SQL_VERDICT_DUCKDB = 'native';
+const problem = nativeDuckDbProblem();
+
+const pools: EnginePool[] = [];
+afterAll(async () => Promise.all(pools.map((p) => p.close())));
+const bytes = (p: string) => new Uint8Array(readFileSync(path.join(repoRoot, p)));
+
+async function grade(corpusFile: string, runFile: string): Promise<RunReport> {
+  const corpus = await loadCorpus(bytes(corpusFile), { file: corpusFile });
+  if (!corpus.ok) throw new Error(JSON.stringify(corpus.problems));
+  const run = await loadRun(bytes(runFile), { file: runFile, caseIds: corpus.loaded.corpus.cases.map((c) => c.id) });
+  if (!run.ok) throw new Error(JSON.stringify(run.problems));
+  const pool = new EnginePool(corpus.loaded.corpus.engine, new Map(), repoRoot, { warmSpare: false });
+  pools.push(pool);
+  const graded = await gradeRun({ corpus: corpus.loaded, run: run.run, engineFor: pool.engineFor });
+  if (!graded.ok) throw new Error(graded.error.message);
+  return graded.value;
+}
+
+/** As sample-runs.test.ts normalises a report for its golden: timings and the engine build out. */
+function stable(report: EvaluationReport): unknown {
+  return JSON.parse(
+    JSON.stringify(report, (key, value) => {
+      if (key === 'run_metadata') return { ...value, timings_ms: '<timing>', engine_version: '<engine>' };
+      if (
+        /(^|_)(ms|time_ms|elapsed_ms)$/.test(key) ||
+        key === 'execution_time_actual_ms' ||
+        key === 'execution_time_expected_ms'
+      )
+        return typeof value === 'number' ? '<ms>' : value;
+      if (key === 'elapsedMs') return '<ms>';
+      return value;
+    }),
+  );
+}
+
+describe.skipIf(problem)(
+  `native DuckDB: the same verdicts as DuckDB-WASM${problem ? ` (skipped: ${problem})` : ''}`,
+  () => {
+    it(
+      'run --engine duckdb-native on the flawed goldens: exit 1, every case report equals its DuckDB-WASM golden',
+      { timeout: 600_000 },
+      async () => {
+        const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-flawed-'));
+        const out = path.join(dir, 'report.json');
+        let report: RunReport;
+        try {
+          const run = await runCli([
+            'run',
+            '--corpus',
+            'execution_goldens',
+            '--run',
+            'fixtures/runs/execution_goldens.flawed.jsonl',
+            '--engine',
+            'duckdb-native',
+            '--out',
+            out,
+          ]);
+          // 1: the run has wrong cases. It was 134 (an abort as the engine threads ended) before native hosts drained.
+          expect(run.stderr).not.toMatch(/Napi::Error|terminate called/);
+          expect(run.code).toBe(1);
+          report = JSON.parse(readFileSync(out, 'utf8')) as RunReport;
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+        expect(report.fixtures.length).toBeGreaterThan(0);
+        expect(report.fixtures.every((f) => f.unchanged)).toBe(true);
+        const differ: string[] = [];
+        for (const c of report.cases) {
+          expect(c.report?.run_metadata.engine_version ?? 'native').toMatch(/native/);
+          const golden = readFileSync(path.join(repoRoot, 'tests/golden/flawed-run', `${c.id}.json`), 'utf8');
+          const actual = `${JSON.stringify(stable(c.report ?? ({ outcome: c.outcome, reason: c.reason } as unknown as EvaluationReport)), null, 2)}\n`;
+          if (actual === golden) continue;
+          // Beside the other temporary files, for `diff tests/golden/flawed-run/<id>.json <that file>`.
+          const file = path.join(tmpdir(), `sql-verdict-native-${c.id}.json`);
+          writeFileSync(file, actual);
+          differ.push(`${c.id}: see ${file}`);
+        }
+        expect(differ).toEqual([]);
+        expect(report.cases.length).toBe(64);
+      },
+    );
+
+    it('the refusal battery flawed run ends as its side file expects', { timeout: 600_000 }, async () => {
+      const runFile = 'fixtures/runs/refusal_battery.flawed.jsonl';
+      const report = await grade('fixtures/corpora/refusal_battery.yaml', runFile);
+      const expected = parse(
+        readFileSync(path.join(repoRoot, runFile.replace(/\.jsonl$/, '.expected-outcomes.yaml')), 'utf8'),
+      ) as { outcomes: Record<string, { outcome: string }> };
+      expect(report.cases.map((c) => [c.id, c.outcome])).toEqual(
+        report.cases.map((c) => [c.id, expected.outcomes[c.id]?.outcome]),
+      );
+    });
+
+    it('run --engine duckdb-native: a runaway candidate times out and the run goes on (no worker is terminated mid-query)', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-run-'));
+      try {
+        const corpus = path.join(dir, 'corpus.yaml');
+        writeFileSync(
+          corpus,
+          ['customers', 'orders']
+            .map(
+              (t) =>
+                `  - id: ${t}\n    fixture: retail\n    question: How many ${t} are there?\n    reference_sql: SELECT count(*) AS n FROM ${t}\n    shape: scalar\n`,
+            )
+            .reduce((all, c) => all + c, 'corpus: tiny\nversion: 1\nengine: duckdb\ncases:\n'),
+        );
+        const runFile = path.join(dir, 'run.json');
+        writeFileSync(
+          runFile,
+          JSON.stringify({
+            run: { agent: 'a', model: 'm', path: 'p' },
+            records: [
+              { id: 'customers', sql: 'SELECT count(*) FROM range(100000) a, range(100000) b' },
+              { id: 'orders', sql: 'SELECT count(*) AS n FROM orders' },
+            ],
+          }),
+        );
+        const run = await runCli([
+          'run',
+          '--corpus',
+          corpus,
+          '--run',
+          runFile,
+          '--engine',
+          'duckdb-native',
+          '--timeout-ms',
+          '1500',
+          '--json',
+        ]);
+        expect(run.code).toBe(1);
+        const report = JSON.parse(run.stdout) as RunReport;
+        expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([
+          ['customers', 'wrong'],
+          ['orders', 'correct'],
+        ]);
+        expect(report.cases[0]!.reason).toMatch(/timeout/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('run picks native DuckDB for a fixture over the threshold, says so, and --engine duckdb-wasm overrides it', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-choice-'));
+      try {
+        const corpus = path.join(dir, 'corpus.yaml');
+        writeFileSync(
+          corpus,
+          'corpus: tiny\nversion: 1\nengine: duckdb\ncases:\n  - id: customers\n    fixture: retail\n    question: How many customers are there?\n    reference_sql: SELECT count(*) AS n FROM customers\n    shape: scalar\n',
+        );
+        const runFile = path.join(dir, 'run.json');
+        writeFileSync(
+          runFile,
+          JSON.stringify({
+            run: { agent: 'a', model: 'm', path: 'p' },
+            records: [{ id: 'customers', sql: 'SELECT count(*) FROM customers' }],
+          }),
+        );
+        // The retail dump (about 200 KiB) against a 64 KiB threshold; SQL_VERDICT_DUCKDB unset: nothing told run.
+        const args = ['run', '--corpus', corpus, '--run', runFile, '--fixture', 'retail=fixtures/retail.sql', '--json'];
+        const env = { SQL_VERDICT_NATIVE_ABOVE: '64KiB', SQL_VERDICT_DUCKDB: '' };
+        const engineOf = (stdout: string) =>
+          (JSON.parse(stdout) as RunReport).cases[0]!.report!.run_metadata.engine_version;
+        const [auto, wasm, absent, below] = await Promise.all([
+          runCli(args, { env }),
+          runCli([...args, '--engine', 'duckdb-wasm'], { env }),
+          runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_BINDING: 'absent' } }),
+          runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_ABOVE: '1MiB' } }),
+        ]);
+        expect([auto.code, wasm.code, absent.code, below.code]).toEqual([0, 0, 0, 0]);
+        expect(auto.stderr).toMatch(
+          /Engine: native DuckDB \(fixture retail is \d+ KiB, over the 64 KiB above which run grades DuckDB corpora on native DuckDB; --engine duckdb-wasm keeps DuckDB-WASM\)\./,
+        );
+        expect(engineOf(auto.stdout)).toMatch(/native/);
+        expect(wasm.stderr).not.toMatch(/Engine:/);
+        expect(engineOf(wasm.stdout)).toMatch(/duckdb-wasm/);
+        expect(absent.stderr).toMatch(
+          /Engine: DuckDB-WASM \(fixture retail is \d+ KiB, over the 64 KiB .*, but native DuckDB \(@duckdb\/node-api\) cannot load/,
+        );
+        expect(engineOf(absent.stdout)).toMatch(/duckdb-wasm/);
+        expect(below.stderr).not.toMatch(/Engine:/);
+        expect(engineOf(below.stdout)).toMatch(/duckdb-wasm/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it(
+      'engine threads ended with native calls in flight (a spare starting, a runaway stopped) exit cleanly',
+      { timeout: 240_000 },
+      async () => {
+        const child = await runProcess(process.execPath, [
+          '--import',
+          'tsx',
+          'tests/engines/native-teardown.child.ts',
+          '2',
+        ]);
+        expect(child.stderr).not.toMatch(/Napi::Error|terminate called/);
+        expect([child.code, child.stdout.trim()]).toEqual([0, 'ok']);
+      },
+    );
+
+    it('--engine duckdb-native reaches the engine: the retail fixture has the same content digest on both', async () => {
+      const [wasm, native] = await Promise.all([
+        runCli(['digest', '--content', '--fixture', 'retail', '--json'], { env: { SQL_VERDICT_DUCKDB: '' } }),
+        runCli(['digest', '--content', '--fixture', 'retail', '--engine', 'duckdb-native', '--json']),
+      ]);
+      expect([wasm.code, native.code]).toEqual([0, 0]);
+      expect(JSON.parse(native.stdout)).toEqual(JSON.parse(wasm.stdout));
+    });
+  },
+);
+
+// Runs where the binding loads too (SQL_VERDICT_NATIVE_BINDING=absent: as on a platform npm found no binding for).
+describe('native DuckDB absent', () => {
+  it('without the native binding: --engine duckdb-native is a clear error, DuckDB-WASM still grades', async () => {
+    const absent = { SQL_VERDICT_NATIVE_BINDING: 'absent', SQL_VERDICT_DUCKDB: '' };
+    const [native, wasm] = await Promise.all([
+      runCli(['query', '--fixture', 'retail', '--engine', 'duckdb-native', 'SELECT 1'], { env: absent }),
+      runCli(['query', '--fixture', 'retail', '--json', 'SELECT count(*) AS n FROM customers'], { env: absent }),
+    ]);
+    expect([native.code, native.stdout]).toEqual([2, '']);
+    expect(native.stderr.trim()).toMatch(
+      /^native DuckDB \(@duckdb\/node-api\) cannot load on [\w-]+: .*@duckdb\/node-bindings-[\w-]+ is an optional package that was not installed; DuckDB-WASM \(the default\) works without it\./,
+    );
+    expect(wasm.code).toBe(0);
+    expect(wasm.stdout).toMatch(/"n"/);
+  });
+});
