@@ -215,6 +215,31 @@ describe('BIRD', () => {
   });
 });
 
+describe('JSON files of the wrong shape', () => {
+  it('names the file and the shape expected: dev.json that is not a list, BIRD predictions that are not an object', () => {
+    const spider = importSpider({
+      gold: file('spider-sample/dev_gold.sql'),
+      questions: text('dev.json', '{"db_id": "shop"}'),
+      databases: folder,
+    });
+    expect(errors(spider.problems)).toEqual([
+      'dev.json:1: error [not_a_mapping]: Spider dev.json is a list of {db_id, query, question} objects.',
+    ]);
+    const bird = importBird({
+      questions: file('bird-sample/dev.json'),
+      pred: text('predict_dev.json', '["SELECT 1"]'),
+      databases: folder,
+    });
+    expect(errors(bird.problems)).toEqual([
+      'predict_dev.json:1: error [not_a_mapping]: A BIRD predictions file is an object {"0": "SQL\\t----- bird -----\\tdb_id", ...}.',
+    ]);
+    const birdDev = importBird({ questions: text('dev.json', '{}'), databases: folder });
+    expect(errors(birdDev.problems)).toEqual([
+      'dev.json:1: error [not_a_mapping]: BIRD dev.json is a list of {question_id, db_id, question, evidence, SQL, difficulty} objects.',
+    ]);
+  });
+});
+
 describe('defog-style CSV', () => {
   it('expands {a, b} alternatives as sql-eval does, and ; alternatives', () => {
     expect(expandAlternatives('SELECT {id, name} FROM t')).toEqual([

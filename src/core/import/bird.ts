@@ -15,9 +15,7 @@ import {
   importedBenchmark,
   checkDatabases,
   indexId,
-  parseJson,
-  textOf,
-  topLevelLines,
+  readJsonTop,
   type DatabaseFolder,
   type ImportedCase,
   type ImportedRecord,
@@ -48,21 +46,15 @@ export function importBird(input: BirdImportInput): ImportResult {
   const fail = (): ImportResult => ({ ok: false, problems });
   const errors = () => problems.some((p) => p.severity === 'error');
   const file = input.questions.file;
-  const text = textOf(input.questions, problems);
-  const parsed = text === null ? null : parseJson(text, file, problems);
-  if (!parsed) return fail();
-  if (!Array.isArray(parsed.value)) {
-    problems.push({
-      severity: 'error',
-      code: 'not_a_mapping',
-      file,
-      line: 1,
-      message: 'BIRD dev.json is a list of {question_id, db_id, question, evidence, SQL, difficulty} objects.',
-    });
-    return fail();
-  }
-  const items = parsed.value as unknown[];
-  const lines = topLevelLines(text!);
+  const top = readJsonTop(
+    input.questions,
+    'list',
+    'BIRD dev.json is a list of {question_id, db_id, question, evidence, SQL, difficulty} objects.',
+    problems,
+  );
+  if (!top) return fail();
+  const items = top.value;
+  const lines = top.lines;
   const cases: ImportedCase[] = [];
   const questions: Question[] = [];
   const seen = new Map<string, number | undefined>();
@@ -170,21 +162,15 @@ export function importBird(input: BirdImportInput): ImportResult {
   let records: ImportedRecord[] = [];
   if (input.pred) {
     const pfile = input.pred.file;
-    const ptext = textOf(input.pred, problems);
-    const pparsed = ptext === null ? null : parseJson(ptext, pfile, problems);
-    if (!pparsed) return fail();
-    if (typeof pparsed.value !== 'object' || pparsed.value === null || Array.isArray(pparsed.value)) {
-      problems.push({
-        severity: 'error',
-        code: 'not_a_mapping',
-        file: pfile,
-        line: 1,
-        message: 'A BIRD predictions file is an object {"0": "SQL\\t----- bird -----\\tdb_id", ...}.',
-      });
-      return fail();
-    }
-    const entries = Object.entries(pparsed.value as Record<string, unknown>);
-    const plines = topLevelLines(ptext!);
+    const ptop = readJsonTop(
+      input.pred,
+      'object',
+      'A BIRD predictions file is an object {"0": "SQL\\t----- bird -----\\tdb_id", ...}.',
+      problems,
+    );
+    if (!ptop) return fail();
+    const entries = Object.entries(ptop.value);
+    const plines = ptop.lines;
     const byKey = new Map(questions.map((q, i) => [q.key, { q, c: cases[i]! }]));
     const answered = new Set<string>();
     entries.forEach(([key, value], i) => {

@@ -140,6 +140,30 @@ export function parseJson(text: string, file: string, problems: LoadProblem[]): 
 }
 
 /**
+ * A benchmark's JSON file whose top level must be a list (dev.json) or an
+ * object (BIRD's predictions): its value and the line each top-level element
+ * starts on, or null with the problem recorded (not UTF-8, not JSON, the wrong
+ * shape: `message` says the shape expected).
+ */
+export function readJsonTop<T extends 'list' | 'object'>(
+  input: InputFile,
+  shape: T,
+  message: string,
+  problems: LoadProblem[],
+): { value: T extends 'list' ? unknown[] : Record<string, unknown>; lines: number[] } | null {
+  const text = textOf(input, problems);
+  const parsed = text === null ? null : parseJson(text, input.file, problems);
+  if (!parsed) return null;
+  const v = parsed.value;
+  const fits = shape === 'list' ? Array.isArray(v) : typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!fits) {
+    problems.push({ severity: 'error', code: 'not_a_mapping', file: input.file, line: 1, message });
+    return null;
+  }
+  return { value: v as T extends 'list' ? unknown[] : Record<string, unknown>, lines: topLevelLines(text!) };
+}
+
+/**
  * 1-based lines where the top-level array's elements (or object's members)
  * start, in order: JSON.parse keeps no positions, and benchmark files are
  * too big for the YAML parser to be quick.

@@ -12,9 +12,8 @@ import {
   baseName,
   importedBenchmark,
   checkDatabases,
-  parseJson,
+  readJsonTop,
   textOf,
-  topLevelLines,
   type DatabaseFolder,
   type ImportedCase,
   type ImportedRecord,
@@ -87,22 +86,16 @@ export function importSpider(input: SpiderImportInput): ImportResult {
   let questions: Gold[] | null = null;
   if (input.questions) {
     const file = input.questions.file;
-    const text = textOf(input.questions, problems);
-    const parsed = text === null ? null : parseJson(text, file, problems);
-    if (!parsed) return fail();
-    if (!Array.isArray(parsed.value)) {
-      problems.push({
-        severity: 'error',
-        code: 'not_a_mapping',
-        file,
-        line: 1,
-        message: 'Spider dev.json is a list of {db_id, query, question} objects.',
-      });
-      return fail();
-    }
-    const lines = topLevelLines(text!);
+    const top = readJsonTop(
+      input.questions,
+      'list',
+      'Spider dev.json is a list of {db_id, query, question} objects.',
+      problems,
+    );
+    if (!top) return fail();
+    const lines = top.lines;
     questions = [];
-    for (const [i, item] of (parsed.value as unknown[]).entries()) {
+    for (const [i, item] of top.value.entries()) {
       const line = lines[i];
       const at = { file, ...(line !== undefined ? { line } : {}), case_index: i };
       if (typeof item !== 'object' || item === null || Array.isArray(item)) {

@@ -23,6 +23,8 @@ import type { CaseResult } from '../gate/outcome.ts';
 import { summarizeRun } from '../gate/summary.ts';
 import { summarizeJudgments, type CaseJudgment } from '../judge/index.ts';
 import type { CaseReport, RunReport } from '../run/grade-run.ts';
+import type { CrossEngineVerdict } from '../oracle/cross-engine.ts';
+import { CrossEngineTally, type CrossEngineRunSummary } from '../run/cross-engine-summary.ts';
 
 export const SHARD_METHOD = 'round-robin';
 
@@ -134,6 +136,7 @@ const COMBINED = new Set([
   'run_metadata',
   'shard',
   'corpus',
+  'cross_engine',
 ]);
 
 function canonical(value: unknown): string {
@@ -265,6 +268,7 @@ function sameAcross(a: Checked, b: Checked): string | null {
     ['summary.run', a.report.summary.run, b.report.summary.run],
     ['summary.reliability.c', a.report.summary.reliability?.c, b.report.summary.reliability?.c],
     ['judge_summary', judgeSettings(a.report), judgeSettings(b.report)],
+    ['cross_engine.graded_engine', crossEngineOf(a.report), crossEngineOf(b.report)],
   ];
   for (const [field, x, y] of checks) {
     const d = differsAt(x, y, field);
@@ -285,6 +289,61 @@ function judgeSettings(r: RunReport): unknown {
         threshold: j.threshold,
         concurrency: j.concurrency,
       };
+}
+
+const CROSS_ENGINE_VERDICTS: ReadonlySet<string> = new Set<CrossEngineVerdict>([
+  'pass',
+  'fail',
+  'undecided',
+  'not_comparable',
+  'dialect_error',
+]);
+
+/** What a cross-engine run's summary says about its setting (the figures are recomputed from the cases). */
+function crossEngineOf(r: RunReport): unknown {
+  const x = r.cross_engine as unknown;
+  return isObject(x) ? x.graded_engine : null;
+}
+
+/** config.cross_engine over the merged cases: tallied again in corpus order, the engines that could not load from every shard. */
+function mergedCrossEngine(
+  checked: readonly Checked[],
+  cases: readonly CaseReport[],
+): Outcome<CrossEngineRunSummary | undefined> {
+  const withSummary = checked.filter((c) => c.report.cross_engine !== undefined);
+  if (withSummary.length === 0) return ok(undefined);
+  const first = withSummary[0]!;
+  for (const c of checked) {
+    const x = c.report.cross_engine as unknown;
+    if (!isObject(x) || typeof x.graded_engine !== 'string')
+      return bad(c.file, 'cross_engine', 'must be the cross-engine summary {graded_engine, cases, engines, …}.');
+    if (x.unavailable !== undefined && !Array.isArray(x.unavailable))
+      return bad(c.file, 'cross_engine.unavailable', 'must be a list of {fixture, engine, message}.');
+  }
+  const tally = new CrossEngineTally(first.report.cross_engine!.graded_engine);
+  for (const [i, k] of cases.entries()) {
+    const x = k.cross_engine as unknown;
+    if (x === undefined) continue;
+    const verdicts = isObject(x) ? x.verdicts : undefined;
+    if (
+      !isObject(x) ||
+      typeof x.engine_dependent !== 'boolean' ||
+      !isObject(verdicts) ||
+      !Object.values(verdicts).every((v) => typeof v === 'string' && CROSS_ENGINE_VERDICTS.has(v))
+    )
+      return fail(
+        'input.invalid',
+        `merge: case ${k.id} (field cross_engine): must be {engine_dependent, verdicts: {engine: ${[...CROSS_ENGINE_VERDICTS].join(' | ')}}}.`,
+        { location: `${k.id}#cross_engine` },
+      );
+    tally.add(k, i);
+  }
+  const unavailable = new Map<string, NonNullable<CrossEngineRunSummary['unavailable']>[number]>();
+  for (const c of checked)
+    for (const u of c.report.cross_engine!.unavailable ?? [])
+      if (!unavailable.has(`${u.fixture}\u0000${u.engine}`)) unavailable.set(`${u.fixture}\u0000${u.engine}`, u);
+  const summary = tally.summary();
+  return ok(unavailable.size ? { ...summary, unavailable: [...unavailable.values()] } : summary);
 }
 
 function valueAt(r: unknown, field: string): unknown {
@@ -402,6 +461,9 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
     };
   }
 
+  const crossEngine = mergedCrossEngine(checked, cases);
+  if (!crossEngine.ok) return crossEngine;
+
   // Wall clock of the whole: first start to last end.
   const startOf = (r: RunReport) => Date.parse(r.run_metadata.started_at);
   const start = Math.min(...checked.map((c) => startOf(c.report)));
@@ -420,6 +482,8 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
     summary: summary.value,
     judge_summary: judgeSummary,
     cases,
+    // In the place a single run's report has it (base's key order).
+    ...(crossEngine.value ? { cross_engine: crossEngine.value } : {}),
     run_metadata: {
       ...base.run_metadata,
       started_at: valid ? new Date(start).toISOString() : base.run_metadata.started_at,

@@ -2,7 +2,8 @@
  * Cross-engine agreement over a run (config.cross_engine): per case the
  * verdict on each engine, and for the run how many cases each engine passes,
  * fails or cannot run as not its dialect, and which cases depend on the
- * engine. Tallied as cases finish, so a streamed run keeps no case report.
+ * engine. Tallied as cases finish from each case's small verdict map, so a
+ * streamed run keeps no case report.
  */
 import type { CrossEngineEvidence, CrossEngineVerdict } from '../oracle/cross-engine.ts';
 
@@ -40,36 +41,44 @@ export function caseCrossEngine(e: CrossEngineEvidence): CaseCrossEngine {
   };
 }
 
+/**
+ * The run's figures from its cases' verdicts. Cases are kept by corpus
+ * position, so the summary lists them in corpus order however the cases
+ * finish, and a merge of shards (report/merge.ts) tallies the same figures
+ * from the merged cases.
+ */
 export class CrossEngineTally {
-  private cases = 0;
-  private readonly dependent: string[] = [];
-  private readonly engines = new Map<string, CrossEngineRunSummary['engines'][number]>();
+  private readonly byPosition = new Map<number, { id: string; cross_engine: CaseCrossEngine }>();
 
   constructor(private readonly graded: string) {}
 
-  add(k: { id: string; cross_engine?: CaseCrossEngine }): void {
-    const x = k.cross_engine;
-    if (!x) return;
-    this.cases++;
-    if (x.engine_dependent) this.dependent.push(k.id);
-    for (const [engine, verdict] of Object.entries(x.verdicts)) {
-      let row = this.engines.get(engine);
-      if (!row) {
-        row = { engine, pass: 0, fail: 0, undecided: 0, not_comparable: 0, dialect_error: 0, dialect_error_ids: [] };
-        this.engines.set(engine, row);
-      }
-      row[verdict]++;
-      if (verdict === 'dialect_error') row.dialect_error_ids.push(k.id);
-    }
+  add(k: { id: string; cross_engine?: CaseCrossEngine }, position: number): void {
+    if (k.cross_engine) this.byPosition.set(position, { id: k.id, cross_engine: k.cross_engine });
   }
 
   summary(): CrossEngineRunSummary {
+    const dependent: string[] = [];
+    const engines = new Map<string, CrossEngineRunSummary['engines'][number]>();
+    const positions = [...this.byPosition.keys()].sort((a, b) => a - b);
+    for (const p of positions) {
+      const { id, cross_engine: x } = this.byPosition.get(p)!;
+      if (x.engine_dependent) dependent.push(id);
+      for (const [engine, verdict] of Object.entries(x.verdicts)) {
+        let row = engines.get(engine);
+        if (!row) {
+          row = { engine, pass: 0, fail: 0, undecided: 0, not_comparable: 0, dialect_error: 0, dialect_error_ids: [] };
+          engines.set(engine, row);
+        }
+        row[verdict]++;
+        if (verdict === 'dialect_error') row.dialect_error_ids.push(id);
+      }
+    }
     return {
       graded_engine: this.graded,
-      cases: this.cases,
-      engine_dependent: this.dependent.length,
-      engine_dependent_ids: [...this.dependent],
-      engines: [...this.engines.values()],
+      cases: positions.length,
+      engine_dependent: dependent.length,
+      engine_dependent_ids: dependent,
+      engines: [...engines.values()],
     };
   }
 }

@@ -369,7 +369,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
 
   const crossTally = config.cross_engine && input.crossEngine ? new CrossEngineTally(corpus.engine) : null;
   const record_ = (index: number, caseReport: CaseReport, record: RunRecord | undefined): void => {
-    crossTally?.add(caseReport);
+    crossTally?.add(caseReport, index);
     results[index] = caseResultOf(caseReport, record, corpus.cases[index]?.tags);
     if (retain) cases[index] = caseReport;
     if (caseReport.report?.judge) judgments[index] = caseReport.report.judge;
