@@ -231,6 +231,9 @@ describe('corpus app in Chromium (production build)', () => {
     await page.goto(`${app.origin}/#/playground`);
     // The case shared in the test before did not leave its link in the playground.
     expect(await page.getByTestId('share-link').count()).toBe(0);
+    // The engine and the neighbours setting decide the verdict too: the link must carry them.
+    await page.getByTestId('pg-engine').selectOption('sqlite');
+    await page.getByTestId('pg-neighbours').fill('2');
     await page.getByTestId('pg-actual').fill("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
     await expect.poll(() => text('verdict'), { timeout: 60_000 }).toBe('fail');
     await page.screenshot({ path: path.join(SHOTS, 'playground.png'), fullPage: true });
@@ -252,9 +255,12 @@ describe('corpus app in Chromium (production build)', () => {
           .evaluate((el) => (el instanceof HTMLTextAreaElement ? el.value : (el as HTMLElement).innerText)),
       )
       .toBe("SELECT count(*) AS n FROM orders WHERE status = 'shipped'");
+    expect(await other.getByTestId('pg-engine').inputValue()).toBe('sqlite');
+    expect(await other.getByTestId('pg-neighbours').inputValue()).toBe('2');
     await expect
       .poll(async () => (await other.getByTestId('verdict').textContent()) ?? '', { timeout: 60_000 })
       .toBe('fail');
+    expect(await other.getByTestId('share-notice').count()).toBe(0);
     await other.goto(`${app.origin}/#/s/AAAA-not-deflate`);
     await other.reload();
     await expect.poll(async () => (await other.getByTestId('share-error').textContent()) ?? '').toMatch(/corrupt/);

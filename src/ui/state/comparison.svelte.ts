@@ -51,6 +51,8 @@ export class Comparison {
   running = $state(false);
   /** A share link that could not be opened. */
   linkError = $state<string | null>(null);
+  /** What to know about the share link that was opened (e.g. an older link that names no engine). */
+  linkNotice = $state<string | null>(null);
   /** The case a shared link came from. */
   sharedCase = $state<string | null>(null);
 
@@ -139,9 +141,11 @@ export class Comparison {
     void this.grade();
   }
 
+  /** The comparison as the editor grades it: the engine and the neighbours setting decide the verdict too. */
   current(): SharedComparison {
     return {
-      v: 2,
+      v: 3,
+      engine: this.engine,
       fixture: this.fixture,
       fixtureDigest: fixtureDigest(this.fixture),
       question: this.question,
@@ -149,7 +153,7 @@ export class Comparison {
       actualSql: this.actualSql,
       orderMatters: this.orderMatters,
       shape: this.shape,
-      config: this.config,
+      config: this.neighbours > 0 ? { ...(this.config ?? {}), neighbours: this.neighbours } : this.config,
     };
   }
 
@@ -198,13 +202,20 @@ export class Comparison {
       return false;
     }
     this.linkError = null;
+    this.linkNotice = decoded.notice ?? null;
+    this.engine = v.engine;
+    // The neighbours setting has its own field here; kept in the config too it could not be turned off. A value the
+    // field cannot hold stays in the config, where grading names it as an invalid setting.
+    const { neighbours, ...rest } = v.config ?? {};
+    const ownField = typeof neighbours === 'number' && Number.isInteger(neighbours) && neighbours >= 0;
+    this.neighbours = ownField ? neighbours : 0;
     this.fixture = v.fixture;
     this.question = v.question;
     this.expectedSql = v.expectedSql;
     this.actualSql = v.actualSql;
     this.orderMatters = v.orderMatters;
     this.shape = v.shape;
-    this.config = v.config;
+    this.config = ownField ? (Object.keys(rest).length ? rest : null) : v.config;
     this.sharedCase = v.caseId ?? null;
     this.report = null;
     void this.grade();

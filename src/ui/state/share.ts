@@ -1,8 +1,8 @@
 /**
  * Share links: a comparison compressed into the URL fragment, so nothing is
  * sent anywhere. It carries everything that decides the verdict — both SQL
- * texts, the fixture's name and content digest, order_matters, the shape and
- * the evaluation config — plus a SHA-256 checksum of all of it, so a link
+ * texts, the engine, the fixture's name and content digest, order_matters, the
+ * shape and the evaluation config (neighbours included) — plus a SHA-256 checksum of all of it, so a link
  * changed or cut in transit is refused instead of opening a different
  * comparison. deflate-raw + base64url; the decoded size is capped (a tiny
  * link can inflate to gigabytes) and Chromium refuses URLs of 2 MiB or more.
@@ -15,10 +15,22 @@ export const MAX_SHARE_DECODED = 1024 * 1024;
 /** Largest fragment we produce or read (well below Chromium's 2 MiB URL limit). */
 export const MAX_SHARE_ENCODED = 1_500_000;
 
-export const SHARE_VERSION = 2;
+export const SHARE_VERSION = 3;
+
+/** The engines a shared comparison can run on in the browser (a PostgreSQL case runs on PGlite). */
+export const SHARE_ENGINES = ['duckdb', 'sqlite', 'pglite'] as const;
+export type ShareEngine = (typeof SHARE_ENGINES)[number];
+
+/** Where a case graded on `engine` (a report's run_metadata.engine) runs in the browser: PostgreSQL as PGlite. */
+export function shareEngine(engine: string): ShareEngine {
+  if (engine === 'postgres') return 'pglite';
+  return (SHARE_ENGINES as readonly string[]).includes(engine) ? (engine as ShareEngine) : 'duckdb';
+}
 
 export interface SharedComparison {
-  v: 2;
+  v: 3;
+  /** The engine both queries ran on: the same SQL can be decided differently on another. */
+  engine: ShareEngine;
   fixture: string;
   /** The fixture's content digest when the link was made (null: not known); a different one refuses the link. */
   fixtureDigest: string | null;
@@ -109,9 +121,13 @@ export async function encodeShare(
   return { ok: true, fragment };
 }
 
+/**
+ * `notice`: the link opened, but something about it the reader should know (a version-2 link names no engine and
+ * opens on DuckDB, the only engine the playground shared from then).
+ */
 export async function decodeShare(
   fragment: string,
-): Promise<{ ok: true; value: SharedComparison } | { ok: false; message: string }> {
+): Promise<{ ok: true; value: SharedComparison; notice?: string } | { ok: false; message: string }> {
   const body = fragment.startsWith(SHARE_PREFIX) ? fragment.slice(SHARE_PREFIX.length) : fragment;
   if (body.length > MAX_SHARE_ENCODED)
     return {
@@ -152,7 +168,7 @@ export async function decodeShare(
       message:
         'This share link was made by an older version of SQL Verdict and does not carry everything that decides the verdict (order, shape, config); share the case again.',
     };
-  if (!v || typeof v !== 'object' || v.v !== SHARE_VERSION || !text(v.checksum))
+  if (!v || typeof v !== 'object' || (v.v !== SHARE_VERSION && v.v !== 2) || !text(v.checksum))
     return {
       ok: false,
       message: 'This share link is not a SQL Verdict comparison (unknown version or missing fields).',
@@ -169,8 +185,13 @@ export async function decodeShare(
     (config === null || (typeof config === 'object' && !Array.isArray(config))) &&
     (v.caseId === undefined || text(v.caseId));
   if (!shaped) return { ok: false, message: 'This share link is corrupt: fields are missing or of the wrong type.' };
-  const payload: SharedComparison = {
-    v: 2,
+  const legacy = v.v === 2;
+  if (!legacy && !(SHARE_ENGINES as readonly unknown[]).includes(v.engine))
+    return {
+      ok: false,
+      message: `This share link is corrupt: field engine must be one of ${SHARE_ENGINES.join(', ')}.`,
+    };
+  const fields = {
     fixture: v.fixture!,
     fixtureDigest: v.fixtureDigest ?? null,
     question: v.question!,
@@ -181,10 +202,20 @@ export async function decodeShare(
     config: (config ?? null) as Record<string, unknown> | null,
     ...(v.caseId !== undefined ? { caseId: v.caseId } : {}),
   };
-  if ((await checksumOf(payload)) !== v.checksum)
+  // The checksum covers the payload as it was written: a version-2 link had no engine.
+  const written = legacy ? { v: 2, ...fields } : { v: 3, engine: v.engine, ...fields };
+  if ((await checksumOf(written)) !== v.checksum)
     return {
       ok: false,
       message: 'This share link was changed or cut: its checksum does not match its content, so it was not opened.',
     };
-  return { ok: true, value: payload };
+  const opened: SharedComparison = { v: 3, engine: legacy ? 'duckdb' : v.engine!, ...fields };
+  return legacy
+    ? {
+        ok: true,
+        value: opened,
+        notice:
+          'This link was made by an older version of SQL Verdict, which did not record the engine: it opened on DuckDB.',
+      }
+    : { ok: true, value: opened };
 }
