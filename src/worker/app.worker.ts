@@ -15,7 +15,9 @@ import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/probl
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import {
   browserEngineFor,
+  crossEngineNames,
   DEFAULT_TIMEOUT_MS,
+  enginesForFormat,
   ENGINE_NAMES,
   type Engine,
   type EngineName,
@@ -272,6 +274,33 @@ function sourceKey(engine: EngineName, name: string, source: FixtureSource | und
 }
 
 /** An engine holding `name` (a user fixture when given, else the built-in), kept for later runs. */
+/**
+ * config.cross_engine: the fixture on every other engine that loads it (a built-in SQL dump: DuckDB, SQLite and PGlite;
+ * a given fixture: the engines all its files load on), pooled as the graded engine is.
+ */
+async function otherEngines(graded: EngineName, name: string, source?: FixtureSource): Promise<Outcome<Engine[]>> {
+  const loadable = source
+    ? ENGINE_NAMES.filter((n) => source.files.every((f) => enginesForFormat(f.format).includes(n)))
+    : (['duckdb', 'sqlite', 'pglite'] as EngineName[]);
+  const names = crossEngineNames(graded, loadable);
+  if (!names.length)
+    return fail(
+      'input.invalid',
+      `Cross-engine: fixture ${name} loads on ${graded} only, so there is no other engine.`,
+      {
+        location: 'config.cross_engine',
+      },
+    );
+  // Side by side: PGlite's first start (initdb) is the longest.
+  const opened = await Promise.all(names.map((n) => pooledEngine(n, name, source)));
+  const engines: Engine[] = [];
+  for (const [i, o] of opened.entries()) {
+    if (!o.ok) return fail(o.error.code, `Cross-engine: ${names[i]} could not load the fixture: ${o.error.message}`);
+    engines.push(o.value);
+  }
+  return ok(engines);
+}
+
 function pooledEngine(engine: EngineName, name: string, source?: FixtureSource): Promise<Outcome<Engine>> {
   const key = sourceKey(engine, name, source);
   let pending = gradePool.get(key);
@@ -713,6 +742,10 @@ const api = {
     const shape = input.shape ?? null;
     if (shape !== null && !(SHAPES as readonly string[]).includes(shape))
       return fail('input.invalid', `Unknown shape "${shape}" (one of ${SHAPES.join(', ')}).`);
+    const others = config.value.cross_engine
+      ? await otherEngines(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture)
+      : ok([]);
+    if (!others.ok) return others;
     try {
       const report = await evaluate(
         {
@@ -734,6 +767,7 @@ const api = {
         {
           ...(provider ? { judge: { provider } } : {}),
           ...((config.value.neighbours ?? 0) > 0 ? { neighbourHost: neighbourHost() } : {}),
+          ...(others.value.length ? { otherEngines: others.value.map((engine) => ({ engine })) } : {}),
         },
       );
       return ok(report);

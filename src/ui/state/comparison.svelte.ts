@@ -44,6 +44,8 @@ export class Comparison {
   config = $state.raw<Record<string, unknown> | null>(null);
   /** Neighbour databases per comparison (0: off); sent as config.neighbours. */
   neighbours = $state(0);
+  /** Both queries on the other engines too (config.cross_engine): the verdict per engine. */
+  crossEngine = $state(false);
   /** The engine both queries run on: the built-in fixtures load on DuckDB, SQLite and PostgreSQL (PGlite). */
   engine = $state<'duckdb' | 'sqlite' | 'pglite'>('duckdb');
   report = $state.raw<EvaluationReport | null>(null);
@@ -96,7 +98,7 @@ export class Comparison {
         actualSql: this.actualSql,
         orderMatters: this.orderMatters,
         shape: this.shape,
-        config: this.neighbours > 0 ? { ...(this.config ?? {}), neighbours: this.neighbours } : this.config,
+        config: this.gradedConfig(),
         ...(judge ? { judge } : {}),
       });
       if (seq !== this.seq) return;
@@ -153,8 +155,17 @@ export class Comparison {
       actualSql: this.actualSql,
       orderMatters: this.orderMatters,
       shape: this.shape,
-      config: this.neighbours > 0 ? { ...(this.config ?? {}), neighbours: this.neighbours } : this.config,
+      config: this.gradedConfig(),
     };
+  }
+
+  /** The case's config with this page's own oracle settings (Neighbours, Other engines) over it. */
+  private gradedConfig(): Record<string, unknown> | null {
+    const own = {
+      ...(this.neighbours > 0 ? { neighbours: this.neighbours } : {}),
+      ...(this.crossEngine ? { cross_engine: true } : {}),
+    };
+    return Object.keys(own).length ? { ...(this.config ?? {}), ...own } : this.config;
   }
 
   /**
@@ -204,18 +215,22 @@ export class Comparison {
     this.linkError = null;
     this.linkNotice = decoded.notice ?? null;
     this.engine = v.engine;
-    // The neighbours setting has its own field here; kept in the config too it could not be turned off. A value the
-    // field cannot hold stays in the config, where grading names it as an invalid setting.
-    const { neighbours, ...rest } = v.config ?? {};
-    const ownField = typeof neighbours === 'number' && Number.isInteger(neighbours) && neighbours >= 0;
-    this.neighbours = ownField ? neighbours : 0;
+    // Neighbours and Other engines have their own fields here; kept in the config too they could not be turned off.
+    // A value a field cannot hold stays in the config, where grading names it as an invalid setting.
+    const rest: Record<string, unknown> = { ...(v.config ?? {}) };
+    const { neighbours, cross_engine: crossEngine } = rest;
+    this.neighbours =
+      typeof neighbours === 'number' && Number.isInteger(neighbours) && neighbours >= 0 ? neighbours : 0;
+    if (this.neighbours === neighbours) delete rest.neighbours;
+    this.crossEngine = crossEngine === true;
+    if (typeof crossEngine === 'boolean') delete rest.cross_engine;
     this.fixture = v.fixture;
     this.question = v.question;
     this.expectedSql = v.expectedSql;
     this.actualSql = v.actualSql;
     this.orderMatters = v.orderMatters;
     this.shape = v.shape;
-    this.config = ownField ? (Object.keys(rest).length ? rest : null) : v.config;
+    this.config = v.config && Object.keys(rest).length ? rest : null;
     this.sharedCase = v.caseId ?? null;
     this.report = null;
     void this.grade();
