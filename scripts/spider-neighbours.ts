@@ -4,7 +4,7 @@
  * its Spider database with `neighbours: K`, then counted against the human
  * labels (Spider-Pair rows) and the official evaluator's verdicts.
  *
- *   node --import tsx scripts/spider-neighbours.ts [--labelled | --unlabelled] [--k 8] [--limit N] [--db NAME] [--shard I/N] [--details FILE.jsonl]
+ *   node --import tsx scripts/spider-neighbours.ts [--labelled | --unlabelled] [--k 8] [--limit N] [--db NAME] [--ids ID,ID…] [--shard I/N] [--details FILE.jsonl]
  *   node --import tsx scripts/spider-neighbours.ts --from-details FILE.jsonl [--k 8]
  *
  * Prints the figures as Markdown; --details writes one JSON line per graded
@@ -35,6 +35,10 @@ const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1
 const k = Number(opt('--k') ?? 8);
 const limit = Number(opt('--limit') ?? Infinity);
 const onlyDb = opt('--db');
+// --ids: only these pairs (ids as in pairs.jsonl, or their suffix after '#': row0277), to read a few cases again.
+const onlyIds = opt('--ids')
+  ?.split(',')
+  .map((id) => id.trim());
 const details = opt('--details');
 const labelled = args.includes('--labelled');
 const unlabelled = args.includes('--unlabelled');
@@ -50,7 +54,8 @@ const pairs = readFileSync(path.join(spider, 'pairs.jsonl'), 'utf8')
     (p) =>
       (!labelled || p.label_spider_pair !== null) &&
       (!unlabelled || p.label_spider_pair === null) &&
-      (!onlyDb || p.db_id === onlyDb),
+      (!onlyDb || p.db_id === onlyDb) &&
+      (!onlyIds || onlyIds.some((id) => p.id === id || p.id.endsWith(`#${id}`))),
   )
   .slice(0, fromDetails ? 0 : limit);
 

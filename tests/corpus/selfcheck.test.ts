@@ -48,15 +48,24 @@ describe('golden lint without an engine', () => {
   });
 
   it('builds tie probes that look at rows n and n+1', () => {
-    const probe = limitTieProbes('SELECT grp, v FROM t ORDER BY 2 DESC, t.grp LIMIT 3', ['grp', 'v']);
+    const probe = limitTieProbes('SELECT grp, v FROM t ORDER BY v DESC, t.grp LIMIT 3', ['grp', 'v']);
     expect(probe).toMatchObject({ kind: 'ordered_limit', limit: 3, keyCount: 2 });
     if (probe.kind !== 'ordered_limit') throw new Error();
     expect(probe.probes[0]).toBe(
-      'SELECT grp, v, ("v") AS "__lint_key_0", (t.grp) AS "__lint_key_1" FROM t ORDER BY 2 DESC, t.grp LIMIT 2 OFFSET 2',
+      'SELECT grp, v, (v) AS "__lint_key_0", (t.grp) AS "__lint_key_1" FROM t ORDER BY v DESC, t.grp LIMIT 2 OFFSET 2',
     );
-    expect(probe.probes[1]).toContain(
-      'FROM (SELECT grp, v FROM t) AS __lint_q ORDER BY "v" DESC, grp LIMIT 2 OFFSET 2',
-    );
+    expect(probe.probes[1]).toContain('FROM (SELECT grp, v FROM t) AS __lint_q ORDER BY v DESC, grp LIMIT 2 OFFSET 2');
+  });
+
+  it('orders the output for a positional key: the SELECT list cannot name an output column (SQLite reads "n" as a string)', () => {
+    const probe = limitTieProbes('SELECT grp, count(*) AS n FROM t GROUP BY grp ORDER BY 2 DESC LIMIT 1', ['grp', 'n']);
+    if (probe.kind !== 'ordered_limit') throw new Error();
+    expect(probe.probes).toEqual([
+      'SELECT "n" AS "__lint_key_0" FROM (SELECT grp, count(*) AS n FROM t GROUP BY grp) AS __lint_q ORDER BY "n" DESC LIMIT 2 OFFSET 0',
+    ]);
+    expect(probe.nullProbes).toEqual([
+      'SELECT count(*) AS n, count("n") AS k FROM (SELECT grp, count(*) AS n FROM t GROUP BY grp) AS __lint_q',
+    ]);
   });
 
   it('allows a frozen clock only when the fixture declares as_of; randomness never', () => {

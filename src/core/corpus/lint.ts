@@ -133,13 +133,11 @@ export function limitTieProbes(sql: string, outputColumns: readonly string[]): T
   const window = `LIMIT 2 OFFSET ${offset + Math.max(count, 1) - 1}`;
   const probes: string[] = [];
   const keys = q.orderBy.keys;
-  if (q.selectList && !q.setOperation && !q.distinct) {
-    const extra = keys
-      .map(
-        (k, i) =>
-          `, (${/^\d+$/.test(k.expression) ? keyOverOutput(k.expression, outputColumns) : k.expression}) AS "__lint_key_${i}"`,
-      )
-      .join('');
+  // A positional key (ORDER BY 2) names an output column, which the SELECT list cannot read by its name (SQLite
+  // even takes an unknown "name" for a string, a constant that ties every row): those keys use the second form only.
+  const positional = (e: string) => /^\d+$/.test(e);
+  if (q.selectList && !q.setOperation && !q.distinct && !keys.some((k) => positional(k.expression))) {
+    const extra = keys.map((k, i) => `, (${k.expression}) AS "__lint_key_${i}"`).join('');
     probes.push(
       `${q.sql.slice(0, q.selectList.end)}${extra}${q.sql.slice(q.selectList.end, q.limit.start).trimEnd()} ${window}`,
     );
@@ -157,15 +155,13 @@ export function limitTieProbes(sql: string, outputColumns: readonly string[]): T
   if (!/\bnulls\b/i.test(first.modifiers)) {
     const counted = (key: string, from: string) =>
       `SELECT count(*) AS n, count(${key}) AS k FROM (${from}) AS __lint_q`;
-    if (q.selectList && !q.setOperation && !q.distinct) {
-      const key = /^\d+$/.test(first.expression) ? keyOverOutput(first.expression, outputColumns) : first.expression;
+    if (q.selectList && !q.setOperation && !q.distinct && !positional(first.expression))
       nullProbes.push(
         counted(
           '"__lint_key_0"',
-          `${q.sql.slice(0, q.selectList.end)}, (${key}) AS "__lint_key_0"${q.sql.slice(q.selectList.end, q.orderBy.start).trimEnd()}`,
+          `${q.sql.slice(0, q.selectList.end)}, (${first.expression}) AS "__lint_key_0"${q.sql.slice(q.selectList.end, q.orderBy.start).trimEnd()}`,
         ),
       );
-    }
     nullProbes.push(counted(over[0]!, beforeOrder));
   }
   return { kind: 'ordered_limit', limit: count, offset, keyCount: keys.length, probes, nullProbes };

@@ -16,6 +16,10 @@ export interface ColumnHint {
   source: 'compare' | 'like' | 'in' | 'between';
   /** Compared with `=` or `IN`: the literal names rows (a value that names one row in the fixture names at most one in a neighbour). */
   equality: boolean;
+  /** Compared with `<`, `<=`, `>`, `>=` or BETWEEN: the literal is a bound. */
+  bound: boolean;
+  /** From the reference (the first text), not a candidate. */
+  reference: boolean;
 }
 
 export interface NeighbourPlan {
@@ -30,9 +34,12 @@ export interface NeighbourPlan {
    * `LEFT JOIN b … WHERE b.x IS NULL` tests for a missing partner, not that b.x may be NULL.
    */
   nullColumns: string[];
+  /** Column pairs the queries equate (`t.a = u.b`, `JOIN … ON a = b`, `USING (a)`), lower-case: how rows meet across tables. */
+  joins: [string, string][];
 }
 
 const COMPARISONS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=']);
+const BOUNDS = new Set(['<', '<=', '>', '>=']);
 
 const isIdent = (t: Token | undefined): t is Token => !!t && (t.type === 'word' || t.type === 'quoted');
 
@@ -70,7 +77,9 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
   const ties = new Set<string>();
   const mentioned = new Set<string>();
   const nullColumns = new Set<string>();
+  const joins = new Map<string, [string, string]>();
   for (const [at, sql] of sqls.entries()) {
+    const reference = at === 0;
     const tokens = tokenize(sql);
     const outerJoin = tokens.some(
       (t, i) => ['LEFT', 'RIGHT', 'FULL'].includes(t.upper) && ['JOIN', 'OUTER'].includes(tokens[i + 1]?.upper ?? ''),
@@ -90,6 +99,11 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
       )
         inOrderBy = -1;
       if (col && inOrderBy >= 0) ties.add(col);
+      if (t.type === 'word' && t.upper === 'USING' && tokens[i + 1]?.text === '(')
+        for (let k = i + 2; tokens[k] && tokens[k]!.text !== ')'; k++) {
+          const using = columnAt(tokens, k, columns);
+          if (using) joins.set(`${using}\u0000${using}`, [using, using]);
+        }
       if (t.type === 'word' && (t.upper === 'MAX' || t.upper === 'MIN') && tokens[i + 1]?.text === '(') {
         // max(t.x) / max(x): the last identifier before the closing parenthesis.
         let j = i + 2;
@@ -104,12 +118,15 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
           let k = i + lit.width + 1;
           while (isIdent(tokens[k]) && tokens[k + 1]?.text === '.' && isIdent(tokens[k + 2])) k += 2;
           const target = columnAt(tokens, k, columns);
+          const op = tokens[i + lit.width]!.text;
           if (target)
             hints.push({
               column: target,
               values: [lit.value],
               source: 'compare',
-              equality: ['=', '=='].includes(tokens[i + lit.width]!.text),
+              equality: ['=', '=='].includes(op),
+              bound: BOUNDS.has(op),
+              reference,
             });
         }
         continue;
@@ -134,7 +151,16 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
             values: [lit.value],
             source: 'compare',
             equality: ['=', '=='].includes(next.text),
+            bound: BOUNDS.has(next.text),
+            reference,
           });
+        else if (!not && next.text === '=') {
+          // column = column: a join (the last part of a dotted name on the right).
+          let k = j + 1;
+          while (isIdent(tokens[k]) && tokens[k + 1]?.text === '.' && isIdent(tokens[k + 2])) k += 2;
+          const other = columnAt(tokens, k, columns);
+          if (other) joins.set([col, other].sort().join('\u0000'), [col, other]);
+        }
       } else if (next.upper === 'LIKE' || next.upper === 'GLOB' || next.upper === 'ILIKE') {
         const lit = literalAt(tokens, j + 1, columns);
         if (lit && typeof lit.value === 'string') {
@@ -144,6 +170,8 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
             values: [core, lit.value.replace(/%/g, 'a').replace(/_/g, 'b')],
             source: 'like',
             equality: false,
+            bound: false,
+            reference,
           });
         }
       } else if (next.upper === 'IN' && tokens[j + 1]?.text === '(') {
@@ -157,15 +185,28 @@ export function planNeighbours(sqls: readonly string[], columnNames: Iterable<st
           if (tokens[k]?.text !== ',') break;
           k++;
         }
-        if (values.length) hints.push({ column: col, values, source: 'in', equality: !not });
+        if (values.length) hints.push({ column: col, values, source: 'in', equality: !not, bound: false, reference });
       } else if (next.upper === 'BETWEEN') {
         const low = literalAt(tokens, j + 1, columns);
         const high =
           low && tokens[j + 1 + low.width]?.upper === 'AND' ? literalAt(tokens, j + 2 + low.width, columns) : null;
         if (low && high)
-          hints.push({ column: col, values: [low.value, high.value], source: 'between', equality: false });
+          hints.push({
+            column: col,
+            values: [low.value, high.value],
+            source: 'between',
+            equality: false,
+            bound: true,
+            reference,
+          });
       }
     }
   }
-  return { hints, tieColumns: [...ties], mentioned: [...mentioned], nullColumns: [...nullColumns] };
+  return {
+    hints,
+    tieColumns: [...ties],
+    mentioned: [...mentioned],
+    nullColumns: [...nullColumns],
+    joins: [...joins.values()],
+  };
 }
