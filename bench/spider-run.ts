@@ -7,6 +7,7 @@
  *
  *   npm run bench -- --only spider [--limit N]     (or BENCH_ONLY=spider)
  *   node --import tsx bench/spider-run.ts [--limit N] [--every N] [--keep] [--no-startup]   (--every 10: every 10th pair)
+ *   (start-up alone, with a timeline of its steps: bench/startup.ts)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,9 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Figure } from './harness.ts';
+import { benchStartup } from './startup.ts';
+
+export { benchStartup };
 
 interface Pair {
   id: string;
@@ -140,52 +144,6 @@ function readCases(file: string): RunReportLike['cases'] {
 }
 
 /** Milliseconds from spawning the CLI until its stderr shows `marker` (then it is stopped), or it exits. */
-function untilOutput(args: string[], repo: string, marker: RegExp | null): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [path.join(repo, 'bin', 'sql-verdict.mjs'), ...args], {
-      cwd: repo,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let seen = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d) => {
-      seen += d;
-      if (marker && marker.test(seen)) {
-        resolve(performance.now() - started);
-        child.kill();
-      }
-    });
-    child.on('error', reject);
-    child.on('close', () => resolve(performance.now() - started));
-  });
-}
-
-/** Start-up: `sql-verdict --help`, and the first graded case of a run on a built-in corpus (median of 3 each). */
-export async function benchStartup(repo: string): Promise<{ figures: Figure[]; lines: string[] }> {
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const help: number[] = [];
-  const first: number[] = [];
-  for (let i = 0; i < 3; i++) help.push(await untilOutput(['--help'], repo, null));
-  const run = [
-    'run',
-    '--corpus',
-    'execution_goldens',
-    '--run',
-    path.join(repo, 'fixtures/runs/execution_goldens.strong.json'),
-  ];
-  for (let i = 0; i < 3; i++) first.push(await untilOutput(run, repo, /graded 1\//));
-  return {
-    figures: [
-      { name: 'startup.help_ms', value: median(help), unit: 'ms' },
-      { name: 'startup.first_case_ms', value: median(first), unit: 'ms' },
-    ],
-    lines: [
-      `start-up: sql-verdict --help ${median(help).toFixed(0)} ms; first graded case of run --corpus execution_goldens ${median(first).toFixed(0)} ms after start (medians of 3)`,
-    ],
-  };
-}
-
 export async function benchSpiderRun(
   spider: string,
   repo: string,

@@ -1,5 +1,8 @@
 /** Process entry of the sql-verdict command (bin/sql-verdict.mjs loads the compiled form, or this source). */
+import { mark } from '../engines/timeline.ts';
 import { internalError, main } from './main.ts';
+
+mark('cli modules loaded');
 
 // A failure outside a command (a worker event, a stray rejection) is a bug too: one line, exit 2.
 const guard = (thrown: unknown) => {

@@ -8,6 +8,7 @@ import { openEngine } from '../engines/node.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
 import { CliError } from './cli-error.ts';
 import { resolveFixture } from './fixtures.ts';
+import { mark } from '../engines/timeline.ts';
 
 /** Parse repeated `--fixture NAME=PATH` flags. */
 export function fixtureOverrides(values: string[] | undefined, cwd: string): Map<string, string> {
@@ -82,6 +83,7 @@ export class EnginePool {
     const engine = openEngine(this.engineName, { warmSpare: this.options.warmSpare ?? true });
     this.opened.push(engine);
     const loaded = await engine.load(source.value);
+    mark(`fixture ${fixture}: loaded (supervised)`);
     if (!loaded.ok)
       return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });
     return ok(engine);

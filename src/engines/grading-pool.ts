@@ -31,6 +31,7 @@ import type { EngineCall, GradeWorkerData, ToPool, ToWorker } from './grading-pr
 import type { HostSettings } from './host-api.ts';
 import { epochMs, QueryWatch, type StoppedHow } from './in-thread.ts';
 import { compileSqlJsWasm, type CompiledWasm } from './node-sessions.ts';
+import { mark } from './timeline.ts';
 
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const BOOT = new URL(FROM_SOURCE ? '../worker/thread-boot.mjs' : '../worker/grade.thread.js', import.meta.url);
@@ -121,6 +122,7 @@ export class GradingPool implements CaseGrader {
       ...(FROM_SOURCE ? { entry: ENTRY } : {}),
     };
     // The engines log some errors to the console; the outcomes carry them already.
+    mark('grading worker spawned');
     const worker = new Worker(BOOT, { workerData: data, stdout: true, stderr: true });
     worker.stdout.resume();
     worker.stderr.resume();
@@ -133,7 +135,7 @@ export class GradingPool implements CaseGrader {
   }
 
   private received(slot: Slot, message: ToPool): void {
-    if (message.type === 'ready') return;
+    if (message.type === 'ready') return mark(`grading worker ${slot.worker.threadId} ready`);
     const job = slot.jobs.get(message.job);
     if (!job) return;
     slot.jobs.delete(message.job);
@@ -262,6 +264,7 @@ export class GradingPool implements CaseGrader {
 
   private async openRemote(fixture: string): Promise<Outcome<Engine>> {
     const info = await this.call<FixtureInfo>(fixture, 'info');
+    mark(`fixture ${fixture}: info back on the main thread`);
     // As the supervised pool words it: a missing fixture as resolved, a failed load as "Fixture NAME: …".
     if (!info.ok) return info;
     return ok(new RemoteEngine(this, this.engineName, fixture, info.value.engineVersion));
@@ -272,6 +275,7 @@ export class GradingPool implements CaseGrader {
     await this.ensureStarted();
     const holders = this.slots.filter((s) => s.fixtures.has(fixture));
     const answers = await Promise.all(holders.map((s) => this.call<string>(fixture, 'digest', {}, s)));
+    mark(`fixture ${fixture}: digests of ${holders.length} copies back`);
     const failed = answers.find((a) => !a.ok);
     if (failed) return failed;
     const distinct = [...new Set(answers.map((a) => (a.ok ? a.value : '')))];

@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads';
 import type { EngineName } from '../core/engine.ts';
 import type { EngineHostApi } from './host-api.ts';
 import { SupervisedEngine, type HostHandle, type SupervisorOptions } from './supervisor.ts';
+import { mark } from './timeline.ts';
 
 // From source (tests, a checkout) the thread boots through tsx; the compiled package (lib/) runs its .js directly.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -38,5 +39,5 @@ function spawnThreadHost(): HostHandle {
 
 /** Start an engine (DuckDB-WASM or sql.js) in a supervised worker thread. */
 export function openEngine(name: EngineName, options: SupervisorOptions = {}): SupervisedEngine {
-  return new SupervisedEngine(name, spawnThreadHost, options);
+  return new SupervisedEngine(name, spawnThreadHost, { mark, ...options });
 }

@@ -47,6 +47,8 @@ export interface SupervisorOptions extends HostSettings {
    * without a timeout or crash (the common case) pays for no second engine.
    */
   warmSpare?: boolean | 'after-restart';
+  /** Note a start-up step (Node's SQL_VERDICT_TIMELINE, src/engines/timeline.ts). */
+  mark?(step: string): void;
 }
 
 /** A host being prepared, or ready, to replace the current one for `fixture`. */
@@ -177,6 +179,7 @@ export class SupervisedEngine implements Engine {
   }
 
   private startHost(): Promise<StartedHost> {
+    this.options.mark?.(`supervised ${this.name} host spawned`);
     const host = this.spawnTracked();
     const initialized = host.api.init(this.name, {
       memoryLimit: this.options.memoryLimit,
@@ -191,6 +194,7 @@ export class SupervisedEngine implements Engine {
     this.drainOf.set(host, drain);
     const started = (async () => {
       const init = await Promise.race([initialized, host.exited.then((why) => Promise.reject(new Error(why)))]);
+      this.options.mark?.(`supervised ${this.name} host initialized`);
       return { host, ...init };
     })();
     started.catch(() => host.terminate());

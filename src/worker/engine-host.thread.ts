@@ -4,5 +4,8 @@ import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { parentPort } from 'node:worker_threads';
 import { createHostApi } from '../engines/host.ts';
 import { createNodeSession } from '../engines/node-sessions.ts';
+import { mark } from '../engines/timeline.ts';
+
+mark('engine host thread: modules loaded');
 
 expose(createHostApi(createNodeSession), nodeEndpoint(parentPort!));

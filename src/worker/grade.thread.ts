@@ -13,6 +13,9 @@ import { InThreadEngine, QueryWatch, type StoppedHow } from '../engines/in-threa
 import type { GradeWorkerData, ToPool, ToWorker } from '../engines/grading-protocol.ts';
 import { createNodeSession, useSqlJsModule } from '../engines/node-sessions.ts';
 import { prettyJson } from '../core/report/pretty-json.ts';
+import { mark } from '../engines/timeline.ts';
+
+mark('grading thread: modules loaded');
 
 const data = workerData as GradeWorkerData;
 const port = parentPort!;
@@ -26,9 +29,12 @@ if (data.sqlJsWasm) useSqlJsModule(data.sqlJsWasm);
 async function open(name: string): Promise<Outcome<{ engine: InThreadEngine; digest: string }>> {
   const source = sources.get(name);
   if (!source) return fail('fixture.not_loaded', `Fixture ${name} was not sent to this worker.`);
+  mark(`fixture ${name}: creating the session`);
   const { session } = await createNodeSession(data.engine as EngineName, data.settings ?? {});
+  mark(`fixture ${name}: session created`);
   const engine = new InThreadEngine(data.engine, session, watch, stopped);
   const loaded = await engine.load(source);
+  mark(`fixture ${name}: loaded`);
   // The bytes now live in the engine.
   sources.delete(name);
   if (!loaded.ok) return fail(loaded.error.code, `Fixture ${name}: ${loaded.error.message}`, { location: name });

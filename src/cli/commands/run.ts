@@ -33,6 +33,7 @@ import {
 import { outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
+import { mark, timelineOn } from '../../engines/timeline.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
        sql-verdict run --format spider|bird|csv ... --db-dir DIR   (benchmark files as they are;
@@ -244,6 +245,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
     { json: values.json },
   );
+  mark('run command loaded, flags parsed');
   const progress = progressReporter(io, { json: values.json });
   const ports = readPorts(values.ports === undefined ? [] : [values.ports], io);
   const read = await readCorpus(values.corpus, io);
@@ -255,6 +257,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     io,
     { corpus, allowMismatch: values['allow-corpus-mismatch'] === true },
   );
+  mark('corpus and run read');
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir'])
@@ -348,7 +351,13 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
           report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null,
         };
       },
+      ...(timelineOn
+        ? {
+            onStart: () => mark('digests before: all fixtures'),
+          }
+        : {}),
       onProgress: (p) => {
+        if (timelineOn && p.index === 0) mark(`case 1: ${p.step}`);
         if (p.step === 'done') progress.update(p.index + 1, p.total, p.id);
       },
     });

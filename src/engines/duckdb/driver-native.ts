@@ -42,6 +42,7 @@ import type { Cell, Column } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
 import type { ScriptTokens } from '../../core/sandbox/calls.ts';
 import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
+import { mark } from '../timeline.ts';
 
 const require = createRequire(import.meta.url);
 const NODE_API_VERSION = (require('@duckdb/node-api/package.json') as { version: string }).version;
@@ -132,8 +133,10 @@ function wasmTokenizer(): Promise<DuckDBBindings> {
         mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs'),
       },
     };
+    mark('native: tokenizer wasm starting');
     const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
     await db.instantiate(() => {});
+    mark('native: tokenizer wasm instantiated');
     return db;
   })();
   return tokenizer;
@@ -203,6 +206,7 @@ export async function createNativeDuckDbDriver(
   const calls = new NativeCalls();
   let instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
   let conn: DuckDBConnection = await calls.run(() => instance.connect());
+  mark('native: instance created');
   const [wasm, inWasm, versionRows, nativeNames] = await Promise.all([
     wasmTokenizer(),
     wasmFunctionNames(),
@@ -211,6 +215,7 @@ export async function createNativeDuckDbDriver(
       .run(() => conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()'))
       .then((r) => r.getRows()),
   ]);
+  mark('native: driver ready');
   // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
   const unavailable = new Map(
     nativeNames
@@ -298,5 +303,6 @@ export async function createNativeDuckDbDriver(
       return at;
     },
     tokenize: async (sql): Promise<ScriptTokens> => wasm.tokenize(sql),
+    mark,
   };
 }

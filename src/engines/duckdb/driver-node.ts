@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type * as DuckDbBlocking from '@duckdb/duckdb-wasm/blocking';
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
+import { mark } from '../timeline.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -22,8 +23,10 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
       mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs'),
     },
   };
+  mark('duckdb-wasm: bundle required');
   const db: DuckDBBindings = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
   await db.instantiate(() => {});
+  mark('duckdb-wasm: instantiated');
   db.open({});
   let conn: DuckDBConnection = db.connect();
   const version = `DuckDB ${db.getVersion()} (duckdb-wasm ${duckdb.PACKAGE_VERSION}, blocking)`;
@@ -62,5 +65,6 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
       db.registerFileBuffer(name, bytes);
     },
     tokenize: async (sql) => db.tokenize(sql),
+    mark,
   };
 }

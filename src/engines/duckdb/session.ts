@@ -65,6 +65,8 @@ export interface DuckDbDriver<T = Table, B = RecordBatch> {
   readonly setup?: string[];
   /** Functions this build has and DuckDB-WASM lacks, name → extension: refused as DuckDB-WASM refuses them. */
   readonly unavailable?: ReadonlyMap<string, string>;
+  /** Note a start-up step (Node's SQL_VERDICT_TIMELINE, src/engines/timeline.ts); absent in the browser. */
+  mark?(step: string): void;
 }
 
 /** Functions only a keyword reaches (`SELECT localtimestamp`): shadowed by a TEMP macro failing as DuckDB-WASM does. */
@@ -160,11 +162,14 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
         const loaded = await this.loadFile(file);
         if (!loaded.ok) return loaded;
       }
+      this.driver.mark?.(`fixture ${fixture.name}: SQL loaded`);
       const tables = await this.tables();
       const digest = await this.contentDigest();
       if (!digest.ok) return digest;
+      this.driver.mark?.(`fixture ${fixture.name}: digest in load`);
       // After the fixture loaded: its own macros are in the catalog too.
       this.calls = await this.callPolicy();
+      this.driver.mark?.(`fixture ${fixture.name}: call policy`);
       this.fixture = {
         name: fixture.name,
         engine: 'duckdb',
