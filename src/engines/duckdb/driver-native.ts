@@ -10,16 +10,30 @@
  *   (the session still casts what Arrow cannot carry to VARCHAR, so those are DuckDB's own text here too);
  * - fixture files (CSV, .duckdb) are written to a private temporary folder and allow-listed by path;
  * - a running query can be interrupted (`connection.interrupt()`), so a timeout does not need a new thread;
- * - DuckDB's tokenizer, which the call allow-list reads, is not in node-api: the DuckDB-WASM bundle of
- *   the same DuckDB version tokenizes (once per thread, no database opened in it).
+ * - DuckDB's tokenizer, which the call allow-list reads, is not in node-api: scanner.ts is a port of it (the
+ *   same DuckDB version, checked against DuckDB-WASM's), given this instance's own keyword list;
+ * - the functions DuckDB-WASM lacks are this instance's functions minus DuckDB-WASM's list (wasm-functions.ts).
+ * No DuckDB-WASM is started: a native engine is ready in tens of milliseconds instead of seconds.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type * as DuckDbBlocking from '@duckdb/duckdb-wasm/blocking';
-import type { DuckDBBindings } from '@duckdb/duckdb-wasm/blocking';
-import {
+import type * as NodeApi from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBValue } from '@duckdb/node-api';
+import { decimalFromUnscaled } from '../../core/value/decimal.ts';
+import type { Cell, Column } from '../../core/value/kind.ts';
+import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
+import type { ScriptTokens } from '../../core/sandbox/calls.ts';
+import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
+import { tokenizeDuckDb } from './scanner.ts';
+import { WASM_FUNCTION_NAMES } from './wasm-functions.ts';
+import { mark } from '../timeline.ts';
+
+const require = createRequire(import.meta.url);
+// Required, not imported: Node's ES module loader scans this CommonJS package for its exports, about three times
+// slower than require() (~70 ms) at every engine start.
+const {
   DuckDBArrayValue,
   DuckDBBlobValue,
   DuckDBDateValue,
@@ -33,18 +47,7 @@ import {
   DuckDBTimestampTZValue,
   DuckDBTimestampValue,
   DuckDBTimeValue,
-  type DuckDBConnection,
-  type DuckDBDataChunk,
-  type DuckDBValue,
-} from '@duckdb/node-api';
-import { decimalFromUnscaled } from '../../core/value/decimal.ts';
-import type { Cell, Column } from '../../core/value/kind.ts';
-import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
-import type { ScriptTokens } from '../../core/sandbox/calls.ts';
-import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
-import { mark } from '../timeline.ts';
-
-const require = createRequire(import.meta.url);
+} = require('@duckdb/node-api') as typeof NodeApi;
 const NODE_API_VERSION = (require('@duckdb/node-api/package.json') as { version: string }).version;
 const INT64_MAX = 9223372036854775807n;
 const DATE_INFINITY_DAYS = 2147483647;
@@ -117,52 +120,12 @@ const NATIVE: ResultCodec<NativeTable, DuckDBDataChunk> = {
   batch: (chunk, columns, into) => void decodeRows(chunk.getRows(), columns, into),
 };
 
-let tokenizer: Promise<DuckDBBindings> | null = null;
-
-/** DuckDB-WASM's tokenizer (the same DuckDB version): the tokens the native parser sees. */
-function wasmTokenizer(): Promise<DuckDBBindings> {
-  tokenizer ??= (async () => {
-    const duckdb = require('@duckdb/duckdb-wasm/dist/duckdb-node-blocking.cjs') as typeof DuckDbBlocking;
-    const bundles = {
-      mvp: {
-        mainModule: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-mvp.wasm'),
-        mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-mvp.worker.cjs'),
-      },
-      eh: {
-        mainModule: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-eh.wasm'),
-        mainWorker: require.resolve('@duckdb/duckdb-wasm/dist/duckdb-node-eh.worker.cjs'),
-      },
-    };
-    mark('native: tokenizer wasm starting');
-    const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
-    await db.instantiate(() => {});
-    mark('native: tokenizer wasm instantiated');
-    return db;
-  })();
-  return tokenizer;
-}
-
 /** The extension a function absent from DuckDB-WASM comes from (named in the error, as DuckDB-WASM names it). */
 function extensionOf(name: string): string {
   if (/json|->/.test(name)) return 'json';
   if (/parquet/.test(name)) return 'parquet';
   if (/auto_complete|peg_parser/.test(name)) return 'autocomplete';
   return 'icu';
-}
-
-let wasmNames: Promise<Set<string>> | null = null;
-
-/** Every function name of a blank DuckDB-WASM database (one per thread, in the tokenizer's bindings). */
-function wasmFunctionNames(): Promise<Set<string>> {
-  wasmNames ??= wasmTokenizer().then((db) => {
-    db.open({});
-    const conn = db.connect();
-    const table = conn.query('SELECT DISTINCT function_name FROM duckdb_functions()');
-    const names = new Set(table.toArray().map((r: { function_name: string }) => r.function_name.toLowerCase()));
-    conn.close();
-    return names;
-  });
-  return wasmNames;
 }
 
 /** Settings given when the instance is created: nothing runs before extensions stop loading. */
@@ -204,25 +167,26 @@ export async function createNativeDuckDbDriver(
   options: { threads?: number } = {},
 ): Promise<DuckDbDriver<NativeTable, DuckDBDataChunk>> {
   const calls = new NativeCalls();
-  let instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
+  let instance: NodeApi.DuckDBInstance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
   let conn: DuckDBConnection = await calls.run(() => instance.connect());
   mark('native: instance created');
-  const [wasm, inWasm, versionRows, nativeNames] = await Promise.all([
-    wasmTokenizer(),
-    wasmFunctionNames(),
+  const [versionRows, nativeNames, keywordRows] = await Promise.all([
     calls.run(() => conn.runAndReadAll('SELECT version()')).then((r) => r.getRows()),
     calls
       .run(() => conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()'))
       .then((r) => r.getRows()),
+    calls.run(() => conn.runAndReadAll('SELECT keyword_name FROM duckdb_keywords()')).then((r) => r.getRows()),
   ]);
   mark('native: driver ready');
   // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
   const unavailable = new Map(
     nativeNames
       .map((r) => String(r[0]).toLowerCase())
-      .filter((name) => !inWasm.has(name))
+      .filter((name) => !WASM_FUNCTION_NAMES.has(name))
       .map((name) => [name, extensionOf(name)] as const),
   );
+  // The scanner's keywords: an identifier that spells one is a keyword token.
+  const keywords: ReadonlySet<string> = new Set(keywordRows.map((r) => String(r[0])));
   const version = `DuckDB ${String(versionRows[0]![0])} (node-api ${NODE_API_VERSION}, native)`;
   let files: string | null = null;
   const dropFiles = () => {
@@ -302,7 +266,7 @@ export async function createNativeDuckDbDriver(
       writeFileSync(at, bytes);
       return at;
     },
-    tokenize: async (sql): Promise<ScriptTokens> => wasm.tokenize(sql),
+    tokenize: async (sql): Promise<ScriptTokens> => tokenizeDuckDb(sql, keywords),
     mark,
   };
 }
