@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import type { SqlJsStatic } from 'sql.js';
 import type { HostSettings } from './host-api.ts';
 import type { SessionFactory } from './host.ts';
-import { SqliteSession } from './sqlite/session.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -90,5 +89,7 @@ export const createNodeSession: SessionFactory = async (engine, settings) => {
     const { createPostgresSession } = await import('./postgres/node-session.ts');
     return createPostgresSession(engine);
   }
+  // Loaded only by SQLite threads (a DuckDB thread starts without it).
+  const { SqliteSession } = await import('./sqlite/session.ts');
   return { session: new SqliteSession(await sqlJsModule()), canCancel: false };
 };

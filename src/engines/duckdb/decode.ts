@@ -20,25 +20,13 @@ import { type Data, type DataType, type RecordBatch, type Table, Type, makeVecto
 import { decimalFromUnscaled } from '../../core/value/decimal.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
-import { arrowSafeType, columnOfType, needsCast, parseDuckDbType } from './types.ts';
+import type { ResultCodec } from './session.ts';
+
+export { arrowCastOf, duckDbColumn } from './types.ts';
 
 const INT64_MAX = 9223372036854775807n;
 const DATE_INFINITY_DAYS = 2147483647;
 const utf8 = new TextDecoder('utf-8');
-
-/** The column DESCRIBE's type name stands for; an unreadable name is read as text (cast to VARCHAR). */
-export function duckDbColumn(name: string, engineType: string): Column {
-  const type = parseDuckDbType(engineType);
-  if (!type) return { name, engineType, kind: 'other' };
-  return { ...columnOfType(name, type), name, engineType };
-}
-
-/** The SQL type to cast a column to before Arrow, or null when Arrow carries it exactly as it is. */
-export function arrowCastOf(engineType: string): string | null {
-  const type = parseDuckDbType(engineType);
-  if (!type) return 'VARCHAR';
-  return needsCast(type) ? arrowSafeType(type) : null;
-}
 
 type Reader = (index: number) => Cell;
 
@@ -226,3 +214,10 @@ export function decodeBatches(batches: Iterable<RecordBatch>, columns: Column[],
 export function decodeTable(table: Table, columns: Column[]): Cell[][] {
   return decodeBatches(table.batches, columns);
 }
+
+/** Arrow results (DuckDB-WASM's) → cells: the codec the WASM drivers give their session. */
+export const ARROW_CODEC: ResultCodec<Table, RecordBatch> = {
+  rows: (table, columns) => decodeTable(table, columns),
+  names: (table) => table.schema.fields.map((f) => f.name),
+  batch: (batch, columns, into) => void decodeBatches([batch], columns, into),
+};

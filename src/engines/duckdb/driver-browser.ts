@@ -14,6 +14,7 @@ import {
 } from '@duckdb/duckdb-wasm';
 import ehWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
+import { ARROW_CODEC } from './decode.ts';
 import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
 
 /** instantiate(), its fetch progress posted for the page (src/core/wasm-progress.ts). */
@@ -51,6 +52,7 @@ export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
   const version = `DuckDB ${await db.getVersion()} (duckdb-wasm ${PACKAGE_VERSION}, async eh)`;
   return {
     canCancel: true,
+    codec: ARROW_CODEC,
     async reopen() {
       await conn.close();
       // open() replaces the database: a fresh in-memory one with default settings

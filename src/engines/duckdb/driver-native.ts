@@ -188,6 +188,9 @@ export async function createNativeDuckDbDriver(
   // The scanner's keywords: an identifier that spells one is a keyword token.
   const keywords: ReadonlySet<string> = new Set(keywordRows.map((r) => String(r[0])));
   const version = `DuckDB ${String(versionRows[0]![0])} (node-api ${NODE_API_VERSION}, native)`;
+  // The instance as created: only the catalog reads above ran on it (no setting, no file, no SQL of a fixture),
+  // so the first reopen() keeps it instead of creating another one.
+  let pristine = true;
   let files: string | null = null;
   const dropFiles = () => {
     if (files) rmSync(files, { recursive: true, force: true });
@@ -221,6 +224,10 @@ export async function createNativeDuckDbDriver(
     setup: options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : [],
     async reopen() {
       if (calls.closing) throw new Error('The native DuckDB engine is closing.');
+      if (pristine) {
+        pristine = false;
+        return;
+      }
       closeDatabase();
       dropFiles();
       instance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
@@ -230,10 +237,12 @@ export async function createNativeDuckDbDriver(
       return version;
     },
     async query(sql) {
+      pristine = false;
       const reader = await calls.run(() => conn.runAndReadAll(sql));
       return { names: reader.columnNames(), rows: reader.getRows() as DuckDBValue[][] };
     },
     async stream(sql): Promise<StreamedResult<DuckDBDataChunk>> {
+      pristine = false;
       // Chunk by chunk (2,048 rows): the session's row and byte budgets stop a large result early.
       const result = await calls.run(() => conn.stream(sql));
       async function* chunks(): AsyncGenerator<DuckDBDataChunk> {
@@ -261,6 +270,7 @@ export async function createNativeDuckDbDriver(
       dropFiles();
     },
     async registerFile(name, bytes) {
+      pristine = false;
       files ??= mkdtempSync(path.join(tmpdir(), 'sql-verdict-duckdb-'));
       const at = path.join(files, name);
       writeFileSync(at, bytes);

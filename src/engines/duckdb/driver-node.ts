@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import type * as DuckDbBlocking from '@duckdb/duckdb-wasm/blocking';
 import type { DuckDBBindings, DuckDBConnection } from '@duckdb/duckdb-wasm/blocking';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
+import { ARROW_CODEC } from './decode.ts';
 import { mark } from '../timeline.ts';
 
 const require = createRequire(import.meta.url);
@@ -32,6 +33,7 @@ export async function createNodeDuckDbDriver(): Promise<DuckDbDriver> {
   const version = `DuckDB ${db.getVersion()} (duckdb-wasm ${duckdb.PACKAGE_VERSION}, blocking)`;
   return {
     canCancel: false,
+    codec: ARROW_CODEC,
     async reopen() {
       conn.close();
       db.open({});

@@ -33,8 +33,7 @@ import {
   tooManyRows,
 } from '../execution-errors.ts';
 import { rowBytes } from '../../core/value/size.ts';
-import { arrowCastOf, decodeBatches, decodeTable, duckDbColumn } from './decode.ts';
-import { parquetToSql } from './parquet.ts';
+import { arrowCastOf, duckDbColumn } from './types.ts';
 import {
   buildCallPolicy,
   checkCalls,
@@ -59,8 +58,11 @@ export interface DuckDbDriver<T = Table, B = RecordBatch> {
   /** DuckDB's own scanner: the tokens its parser will see. */
   tokenize(sql: string): Promise<ScriptTokens>;
   readonly canCancel: boolean;
-  /** How results become cells; absent: Arrow (DuckDB-WASM), read by decode.ts. */
-  readonly codec?: ResultCodec<T, B>;
+  /**
+   * How results become cells: decode.ts's ARROW_CODEC for DuckDB-WASM. Given by the driver, so that a native
+   * engine thread never loads apache-arrow (a few hundred milliseconds of its start).
+   */
+  readonly codec: ResultCodec<T, B>;
   /** SET statements the driver needs before the sandbox is locked (e.g. a native engine's thread count). */
   readonly setup?: string[];
   /** Functions this build has and DuckDB-WASM lacks, name → extension: refused as DuckDB-WASM refuses them. */
@@ -84,12 +86,6 @@ export interface StreamedResult<B = RecordBatch> {
   batches: AsyncIterable<B> | Iterable<B>;
 }
 
-const ARROW: ResultCodec<Table, RecordBatch> = {
-  rows: (table, columns) => decodeTable(table, columns),
-  names: (table) => table.schema.fields.map((f) => f.name),
-  batch: (batch, columns, into) => void decodeBatches([batch], columns, into),
-};
-
 const SQL_STRING = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const IDENT = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
@@ -110,13 +106,19 @@ function tableNameFromFile(fileName: string): string {
 export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession {
   private fixture: FixtureInfo | null = null;
   private calls: CallPolicy | null = null;
+  /**
+   * The content digest load() computed, while no query has run since (only the catalog reads of the call
+   * policy): asked for the digest before a run, the session gives it instead of reading every row again.
+   */
+  private digestAtLoad: string | null = null;
+  private internalViews: { name: string; sql: string }[] | null = null;
   private readonly codec: ResultCodec<T, B>;
 
   constructor(
     private readonly driver: DuckDbDriver<T, B>,
     private readonly settings: HostSettings = {},
   ) {
-    this.codec = driver.codec ?? (ARROW as unknown as ResultCodec<T, B>);
+    this.codec = driver.codec;
   }
 
   /** Rows of trusted SQL, decoded as `columns` say. */
@@ -140,6 +142,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     const started = performance.now();
     this.fixture = null;
     this.calls = null;
+    this.digestAtLoad = null;
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     for (const file of fixture.files) {
       if (file.format === 'sqlite')
@@ -164,7 +167,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
       }
       this.driver.mark?.(`fixture ${fixture.name}: SQL loaded`);
       const tables = await this.tables();
-      const digest = await this.contentDigest();
+      const digest = await this.digestOf(tables);
       if (!digest.ok) return digest;
       this.driver.mark?.(`fixture ${fixture.name}: digest in load`);
       // After the fixture loaded: its own macros are in the catalog too.
@@ -179,6 +182,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
         ...(fixture.asOf ? { asOf: fixture.asOf } : {}),
         loadMs: performance.now() - started,
       };
+      this.digestAtLoad = digest.value;
       return ok(this.fixture);
     } catch (thrown) {
       return fail('fixture.load_failed', `Could not load fixture "${fixture.name}": ${messageOf(thrown)}`, {
@@ -247,31 +251,27 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
   /** The allow-list of callable names, from the engine's own catalog (see src/core/sandbox/calls.ts). */
   private async callPolicy(): Promise<CallPolicy> {
     const text = (name: string) => ({ name, engineType: 'VARCHAR', kind: 'text' as const });
-    const functions = (
-      await this.rows(
-        'SELECT function_name, function_type, stability, CAST(has_side_effects AS VARCHAR), macro_definition FROM duckdb_functions()',
-        ['name', 'type', 'stability', 'effects', 'body'].map(text),
-      )
-    ).map((r) => ({
+    const rows = await this.rows(
+      'SELECT function_name, function_type, stability, CAST(has_side_effects AS VARCHAR), macro_definition, database_name FROM duckdb_functions()',
+      ['name', 'type', 'stability', 'effects', 'body', 'database'].map(text),
+    );
+    const functions = rows.map((r) => ({
       name: String(r[0]),
       type: String(r[1]),
       stability: r[2] === null ? null : String(r[2]),
       sideEffects: r[3] === null ? null : r[3] === 'true',
       body: r[4] === null ? null : String(r[4]),
     }));
-    const views = (
+    // The system's internal views are the same after every load: read once per session.
+    this.internalViews ??= (
       await this.rows('SELECT view_name, sql FROM duckdb_views() WHERE internal', ['name', 'sql'].map(text))
     ).map((r) => ({
       name: String(r[0]),
       sql: String(r[1] ?? ''),
     }));
-    const policy = buildCallPolicy(functions, views);
+    const policy = buildCallPolicy(functions, this.internalViews);
     // The session's own TEMP macros (frozen clock) stay callable.
-    const temp = new Set(
-      (
-        await this.rows("SELECT function_name FROM duckdb_functions() WHERE database_name = 'temp'", [text('name')])
-      ).map((r) => String(r[0]).toLowerCase()),
-    );
+    const temp = new Set(rows.filter((r) => r[5] === 'temp').map((r) => String(r[0]).toLowerCase()));
     const unavailable = this.driver.unavailable;
     if (!unavailable?.size) return policy;
     return { ...policy, absent: new Map([...unavailable].filter(([name]) => !temp.has(name))) };
@@ -322,6 +322,8 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
           `CREATE TABLE ${IDENT(tableNameFromFile(file.fileName))} AS SELECT * FROM read_csv(${SQL_STRING(registeredAs!)})`,
         );
       case 'parquet': {
+        // Loaded only for a Parquet fixture (hyparquet).
+        const { parquetToSql } = await import('./parquet.ts');
         const converted = await parquetToSql(file.bytes, tableNameFromFile(file.fileName));
         if (!converted.ok)
           return fail('fixture.load_failed', `${file.fileName}: ${converted.error}`, { location: file.fileName });
@@ -359,8 +361,19 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
   }
 
   async contentDigest(): Promise<Outcome<string>> {
+    if (this.digestAtLoad !== null) return ok(this.digestAtLoad);
     try {
-      const tables = await this.tables();
+      return await this.digestOf(await this.tables());
+    } catch (thrown) {
+      return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, {
+        raw: messageOf(thrown),
+      });
+    }
+  }
+
+  /** The content digest of these tables (the fixture's, as tables() lists them now). */
+  private async digestOf(tables: TableInfo[]): Promise<Outcome<string>> {
+    try {
       const dumps = [];
       for (const table of tables) {
         const columns = await this.describe(`SELECT * FROM ${IDENT(table.name)}`);
@@ -425,6 +438,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
 
   async explain(sql: string, options: ExplainOptions = {}): Promise<Outcome<PlanSummary>> {
     if (!this.fixture) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
+    this.digestAtLoad = null;
     const pre = rejectedByPrecheck(sql);
     if (pre && !pre.ok) return { ok: false, error: pre.error };
     const refused = await this.refusedCall(sql, () => 0);
@@ -459,6 +473,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     const elapsed = () => performance.now() - started;
     if (!this.fixture)
       return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    this.digestAtLoad = null;
     const pre = rejectedByPrecheck(sql);
     if (pre) return pre;
     const refused = await this.refusedCall(sql, elapsed);

@@ -227,3 +227,17 @@ export function columnOfType(name: string, type: DuckDbType): Column {
   if (kind === 'list' || kind === 'struct') column.children = type.children.map((c) => columnOfType(c.name, c.type));
   return column;
 }
+
+/** The column DESCRIBE's type name stands for; an unreadable name is read as text (cast to VARCHAR). */
+export function duckDbColumn(name: string, engineType: string): Column {
+  const type = parseDuckDbType(engineType);
+  if (!type) return { name, engineType, kind: 'other' };
+  return { ...columnOfType(name, type), name, engineType };
+}
+
+/** The SQL type to cast a column to before Arrow, or null when Arrow carries it exactly as it is. */
+export function arrowCastOf(engineType: string): string | null {
+  const type = parseDuckDbType(engineType);
+  if (!type) return 'VARCHAR';
+  return needsCast(type) ? arrowSafeType(type) : null;
+}
