@@ -266,11 +266,21 @@ class OracleCheck {
     cases: readonly CorpusCase[],
     engineFor: GradeRunInput['engineFor'],
     onProgress: (index: number, id: string) => void,
+    /** Waits for the fixture's digest before (false: it failed, nothing more is checked). */
+    digestTaken: (fixture: string) => Promise<boolean>,
+    /** After the first reference, further ones wait for this (the first case then has the engine to itself). */
+    afterFirst: Promise<void> | null = null,
   ) {
     this.done = (async () => {
       for (const [index, c] of cases.entries()) {
         if (this.stopped) break;
         if (hasOracle(c)) {
+          if (this.checked > 0 && afterFirst) await afterFirst;
+          if (this.stopped) break;
+          if (!(await digestTaken(c.fixture))) {
+            this.stopped = true;
+            break;
+          }
           onProgress(index, c.id);
           this.checked++;
           const finding = await checkReference(c, engineFor);
@@ -320,30 +330,72 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const config: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...input.config };
   const total = corpus.cases.length;
 
-  // Fixture digests before anything runs (the engines start and load side by side).
+  // Each fixture's content digest before any SQL runs on it (a fixture's reference and cases wait for it).
   const fixtureNames = [...new Set(corpus.cases.map((c) => c.fixture))];
   const before = new Map<string, string>();
-  const digestOf = async (name: string) => {
+  const digestOf = async (name: string): Promise<Outcome<void>> => {
     const engine = await input.engineFor(name);
-    return { name, engine, digest: engine.ok ? await engine.value.contentDigest() : null };
-  };
-  const opened = [];
-  if (input.engineSwitching) for (const name of fixtureNames) opened.push(await digestOf(name));
-  else opened.push(...(await Promise.all(fixtureNames.map(digestOf))));
-  for (const { name, engine, digest } of opened) {
     if (!engine.ok) return fail(engine.error.code, `Fixture ${name}: ${engine.error.message}`, { location: name });
-    if (!digest!.ok)
+    const digest = await engine.value.contentDigest();
+    if (!digest.ok)
       return fail(
         'sandbox.digest_changed',
-        `Fixture ${name}: cannot compute its content digest (${digest!.error.message}).`,
+        `Fixture ${name}: cannot compute its content digest (${digest.error.message}).`,
       );
-    before.set(name, digest!.value);
+    before.set(name, digest.value);
+    return ok(undefined);
+  };
+  // All of them first where something needs them all at the start (a resume, onStart), or where one engine is
+  // reloaded per fixture. Otherwise the first case's fixture is loaded first, alone, and each further one after the
+  // one before it: a fixture loading beside the first one would slow it down on a machine with few cores, and
+  // the first case needs only its own. A fixture that fails to load fails the run, with the same message either way.
+  const allFirst = input.engineSwitching || input.selfCheckFirst || !!input.onStart || !!input.resume?.cases.length;
+  const digested = new Map<string, Promise<Outcome<void>>>();
+  if (allFirst) {
+    const outcomes = [];
+    if (input.engineSwitching) for (const name of fixtureNames) outcomes.push(await digestOf(name));
+    else outcomes.push(...(await Promise.all(fixtureNames.map(digestOf))));
+    const failed = outcomes.find((o) => !o.ok);
+    if (failed) return failed;
+  } else {
+    let previous: Promise<unknown> = Promise.resolve();
+    for (const name of fixtureNames) {
+      const next = previous.then(() => digestOf(name));
+      // Awaited when a case or reference of the fixture comes up; a throw is rethrown there, not unhandled now.
+      next.catch(() => undefined);
+      digested.set(name, next);
+      previous = next;
+    }
   }
+  // The first fixture (in corpus order) that failed to load, once it is known.
+  let fixtureFailure: Outcome<never> | null = null;
+  /** Whether the fixture's digest before is taken (false: it failed, and the run fails). */
+  const digestTaken = async (name: string): Promise<boolean> => {
+    const outcome = await digested.get(name);
+    if (!outcome || outcome.ok) return true;
+    for (const n of fixtureNames) {
+      const o = await digested.get(n);
+      if (o && !o.ok) {
+        fixtureFailure ??= o;
+        break;
+      }
+    }
+    return false;
+  };
 
+  // The first case is graded alone: the next case and the next reference check wait until it is recorded. Cases in
+  // flight and the self-check share the engines' queues (and, on few cores, the processors): run beside the first
+  // case they would delay it; from the second case on, grading goes on several cases at a time.
+  let firstRecordedNow!: () => void;
+  const firstRecorded = allFirst ? null : new Promise<void>((resolve) => (firstRecordedNow = resolve));
   const oracle = input.skipSelfCheck
     ? null
-    : new OracleCheck(corpus.cases, input.engineFor, (index, id) =>
-        input.onProgress?.({ index, total, id, step: 'selfcheck' }),
+    : new OracleCheck(
+        corpus.cases,
+        input.engineFor,
+        (index, id) => input.onProgress?.({ index, total, id, step: 'selfcheck' }),
+        digestTaken,
+        firstRecorded,
       );
   // An engine pool that reloads one engine per fixture cannot check one fixture's references under another's cases.
   if (input.engineSwitching || input.selfCheckFirst) await oracle?.finish(false);
@@ -374,6 +426,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     if (retain) cases[index] = caseReport;
     if (caseReport.report?.judge) judgments[index] = caseReport.report.judge;
     graded++;
+    firstRecordedNow?.();
     input.onCase?.(caseReport, index);
   };
 
@@ -467,26 +520,44 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const inFlight: {
     index: number;
     c: CorpusCase;
-    record: RunRecord | undefined;
     evaluated: Promise<CaseEvaluation | null> | null;
+    /** Settles once the case is recorded (or, after a cancel or a finding, known not to be). */
+    recorded: Promise<void>;
   }[] = [];
-  const drain = async (keep: number): Promise<void> => {
-    while (inFlight.length > keep) {
-      const next = inFlight.shift()!;
-      const evaluated = next.evaluated ? await next.evaluated : null;
+  // Cases in flight are recorded as soon as they and every case before them are done, in corpus order.
+  let recording: Promise<void> = Promise.resolve();
+  // After a finding or a fixture that failed to load, no further case is recorded.
+  let stopRecording = false;
+  const start = (
+    index: number,
+    c: CorpusCase,
+    record: RunRecord | undefined,
+    evaluated: Promise<CaseEvaluation | null>,
+  ): void => {
+    recording = recording.then(async () => {
+      const done = await evaluated;
       // After a cancel no further case is recorded, as if it had not started.
-      if (!input.signal?.aborted)
-        finish(next.index, next.c, next.record, evaluated?.staged.report ?? null, evaluated ?? undefined);
-    }
+      if (!input.signal?.aborted && !stopRecording)
+        finish(index, c, record, done?.staged.report ?? null, done ?? undefined);
+    });
+    const recorded = recording;
+    // Awaited by drain (which rethrows a failure); observed here so none is reported unhandled meanwhile.
+    recorded.catch(() => undefined);
+    inFlight.push({ index, c, evaluated, recorded });
+  };
+  const drain = async (keep: number): Promise<void> => {
+    while (inFlight.length > keep) await inFlight.shift()!.recorded;
   };
 
   for (const [index, c] of corpus.cases.entries()) {
     if (openReviews > 0) await untilReviewed();
-    if (input.signal?.aborted || failure) break;
+    if (index > 0 && firstRecorded) await firstRecorded;
+    if (input.signal?.aborted || failure || fixtureFailure) break;
     if (oracle) {
       await oracle.until(index);
       if (oracle.findings.length) break;
     }
+    if (!(await digestTaken(c.fixture))) break;
     const record = records.get(c.id);
     const previous = kept.get(c.id);
     if (previous) {
@@ -507,7 +578,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
       const graded = grader
         .grade(c, sql, config, dialectOfEngine(corpus.engine))
         .then((g) => (g ? asEvaluation(g) : null));
-      inFlight.push({ index, c, record, evaluated: graded });
+      start(index, c, record, graded);
       await drain(window - 1);
       continue;
     }
@@ -537,7 +608,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
         : {}),
     });
     if (window > 1) {
-      inFlight.push({ index, c, record, evaluated: evaluation });
+      start(index, c, record, evaluation);
       await drain(window - 1);
       continue;
     }
@@ -563,6 +634,15 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
         .finally(release),
     );
   }
+  // No case waits for the first one any more (a run that stopped before recording it).
+  firstRecordedNow?.();
+  if (fixtureFailure || (oracle?.findings.length && !input.signal?.aborted)) stopRecording = true;
+  // A fixture that failed to load: what is in flight settles, the remaining references are not checked.
+  if (fixtureFailure) {
+    await Promise.allSettled([...inFlight.map((f) => f.evaluated), ...judging]);
+    await oracle?.finish(true);
+    return fixtureFailure;
+  }
   // A cancelled run's references may have been stopped mid-check: that is the cancellation, not a finding.
   if (oracle?.findings.length && !input.signal?.aborted) {
     // Grading stops: what is in flight settles (and is not recorded) while the other references are checked.
@@ -578,6 +658,8 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   if (oracle?.findings.length && !input.signal?.aborted) return oracle.refusal();
   if (failure) return failure;
   if (graded < total) return fail('run.cancelled', `The run was cancelled after ${graded} of ${total} cases.`);
+  // Every fixture was used by a case, so its digest is taken (or the run failed above).
+  for (const name of fixtureNames) if (!(await digestTaken(name)) && fixtureFailure) return fixtureFailure;
 
   const fixtures = [];
   for (const name of fixtureNames) {
