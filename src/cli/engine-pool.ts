@@ -1,14 +1,17 @@
 /** Engines for a corpus run: one per fixture, started and loaded on first use, closed together. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Engine, EngineName, FixtureSource } from '../core/engine.ts';
+import type { Engine, EngineName } from '../core/engine.ts';
 import { GradingPool, type GradingPoolOptions } from '../engines/grading-pool.ts';
 import { fail, ok, type Outcome } from '../core/errors.ts';
 import { openEngine } from '../engines/node.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
 import { CliError } from './cli-error.ts';
-import { resolveFixture } from './fixtures.ts';
+import { fixtureSourceFor } from './fixtures.ts';
+import { takePrestarted } from './prestart.ts';
 import { mark } from '../engines/timeline.ts';
+
+export { fixtureSourceFor };
 
 /** Parse repeated `--fixture NAME=PATH` flags. */
 export function fixtureOverrides(values: string[] | undefined, cwd: string): Map<string, string> {
@@ -21,27 +24,6 @@ export function fixtureOverrides(values: string[] | undefined, cwd: string): Map
     out.set(spec.slice(0, eq), file);
   }
   return out;
-}
-
-/** A corpus's fixture by name: a --fixture override, else a built-in; it must load on the corpus's engine. */
-export function fixtureSourceFor(
-  engineName: EngineName,
-  overrides: Map<string, string>,
-  cwd: string,
-  fixture: string,
-): Outcome<FixtureSource> {
-  let resolved;
-  try {
-    resolved = resolveFixture(overrides.get(fixture) ?? fixture, cwd);
-  } catch (thrown) {
-    return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
-  }
-  if (!resolved.engines.includes(engineName))
-    return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${engineName}.`, {
-      location: fixture,
-    });
-  resolved.source.name = fixture;
-  return ok(resolved.source);
 }
 
 /** The grading pool of a corpus run: worker threads sized to the cores, each with its own engines. */
@@ -62,8 +44,12 @@ export class EnginePool {
     private readonly engineName: EngineName,
     private readonly overrides: Map<string, string>,
     private readonly cwd: string,
-    /** warmSpare: false for callers whose queries are not expected to time out (tests of grading itself): the spare is a second engine start and fixture load per fixture. */
-    private readonly options: { warmSpare?: boolean } = {},
+    /**
+     * warmSpare: false for callers whose queries are not expected to time out (tests of grading itself): the spare
+     * is a second engine start and fixture load per fixture. 'after-restart' (native DuckDB, which interrupts a
+     * query past its timeout without replacing its thread): a spare only once a thread was replaced.
+     */
+    private readonly options: { warmSpare?: boolean | 'after-restart' } = {},
   ) {}
 
   engineFor = (fixture: string): Promise<Outcome<Engine>> => {
@@ -78,11 +64,14 @@ export class EnginePool {
   private async open(fixture: string): Promise<Outcome<Engine>> {
     const source = fixtureSourceFor(this.engineName, this.overrides, this.cwd, fixture);
     if (!source.ok) return source;
+    const warmSpare = this.options.warmSpare ?? true;
+    // The engine `run` started for this fixture before it read the corpus (prestart.ts), when it is this one.
+    const started = takePrestarted(this.engineName, fixture, this.cwd, this.overrides.has(fixture), { warmSpare });
     // One engine per fixture for the whole run: a warm spare makes a timeout or an
     // out-of-memory cost no engine start and fixture reload (see SupervisorOptions.warmSpare).
-    const engine = openEngine(this.engineName, { warmSpare: this.options.warmSpare ?? true });
+    const engine = started?.engine ?? openEngine(this.engineName, { warmSpare });
     this.opened.push(engine);
-    const loaded = await engine.load(source.value);
+    const loaded = await (started?.loaded ?? engine.load(source.value));
     mark(`fixture ${fixture}: loaded (supervised)`);
     if (!loaded.ok)
       return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });

@@ -9,6 +9,7 @@ import {
   type FixtureFile,
   type FixtureSource,
 } from '../core/engine.ts';
+import { fail, ok, type Outcome } from '../core/errors.ts';
 import { CliError } from './cli-error.ts';
 
 export interface ResolvedFixture {
@@ -83,4 +84,25 @@ export function resolveFixture(spec: string, cwd: string, asOf?: string): Resolv
     );
   const name = path.basename(candidate).replace(/\.[^.]+$/, '');
   return { source: { name, files, ...(asOf ? { asOf } : {}) }, engines };
+}
+
+/** A corpus's fixture by name: a --fixture override, else a built-in; it must load on the corpus's engine. */
+export function fixtureSourceFor(
+  engineName: EngineName,
+  overrides: Map<string, string>,
+  cwd: string,
+  fixture: string,
+): Outcome<FixtureSource> {
+  let resolved;
+  try {
+    resolved = resolveFixture(overrides.get(fixture) ?? fixture, cwd);
+  } catch (thrown) {
+    return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
+  }
+  if (!resolved.engines.includes(engineName))
+    return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${engineName}.`, {
+      location: fixture,
+    });
+  resolved.source.name = fixture;
+  return ok(resolved.source);
 }

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { nativeDuckDbProblem } from '../engines/duckdb/native-available.ts';
 import { CliError, EXIT } from './cli-error.ts';
 import { processIo, type Io } from './io.ts';
+import type * as Prestart from './prestart.ts';
 
 type CommandFn = (argv: string[], io: Io) => Promise<number>;
 // Commands load on use: `sql-verdict --help` and `--version` import none of the engines or the core.
@@ -178,8 +179,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.err(`Unknown command "${name}".\n\n${usage()}`);
     return EXIT.badInput;
   }
+  // `run` on a DuckDB corpus: native DuckDB starts loading the first fixture before the command's code loads.
+  let prestart: typeof Prestart | null = null;
   try {
     rest = takeNativeDuckDb(name, takeDatabaseUrl(rest));
+    if (name === 'run') {
+      prestart = await import('./prestart.ts');
+      prestart.prestartRun(rest, io.cwd, { ...io.env, SQL_VERDICT_DUCKDB: process.env.SQL_VERDICT_DUCKDB });
+    }
     return await (
       await command.load()
     )(rest, io);
@@ -190,5 +197,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     io.err(internalError(thrown, io.env));
     return EXIT.badInput;
+  } finally {
+    await prestart?.closePrestarted();
   }
 }

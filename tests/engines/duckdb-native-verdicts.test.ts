@@ -164,7 +164,7 @@ describe.skipIf(problem)(
       }
     });
 
-    it('run picks native DuckDB for a fixture over the threshold, says so, and --engine duckdb-wasm overrides it', async () => {
+    it('run grades on native DuckDB by default, on DuckDB-WASM with --engine duckdb-wasm or without the binding (saying so for a fixture over the threshold)', async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-choice-'));
       try {
         const corpus = path.join(dir, 'corpus.yaml');
@@ -185,24 +185,26 @@ describe.skipIf(problem)(
         const env = { SQL_VERDICT_NATIVE_ABOVE: '64KiB', SQL_VERDICT_DUCKDB: '' };
         const engineOf = (stdout: string) =>
           (JSON.parse(stdout) as RunReport).cases[0]!.report!.run_metadata.engine_version;
-        const [auto, wasm, absent, below] = await Promise.all([
+        const [auto, builtIn, wasm, absent, below] = await Promise.all([
           runCli(args, { env }),
+          // A built-in corpus and fixture: the engine `run` starts before reading the corpus (prestart.ts).
+          runCli(
+            ['run', '--corpus', 'execution_goldens', '--run', 'fixtures/runs/execution_goldens.strong.json', '--json'],
+            { env },
+          ),
           runCli([...args, '--engine', 'duckdb-wasm'], { env }),
           runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_BINDING: 'absent' } }),
-          runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_ABOVE: '1MiB' } }),
+          runCli(args, { env: { ...env, SQL_VERDICT_NATIVE_BINDING: 'absent', SQL_VERDICT_NATIVE_ABOVE: '1MiB' } }),
         ]);
-        expect([auto.code, wasm.code, absent.code, below.code]).toEqual([0, 0, 0, 0]);
-        expect(auto.stderr).toMatch(
-          /Engine: native DuckDB \(fixture retail is \d+ KiB, over the 64 KiB above which run grades DuckDB corpora on native DuckDB; --engine duckdb-wasm keeps DuckDB-WASM\)\./,
-        );
-        expect(engineOf(auto.stdout)).toMatch(/native/);
-        expect(wasm.stderr).not.toMatch(/Engine:/);
-        expect(engineOf(wasm.stdout)).toMatch(/duckdb-wasm/);
+        expect([auto.code, builtIn.code, wasm.code, absent.code, below.code]).toEqual([0, 1, 0, 0, 0]);
+        for (const run of [auto, builtIn, wasm, below]) expect(run.stderr).not.toMatch(/Engine:|rror/);
+        expect(engineOf(auto.stdout)).toBe('DuckDB v1.4.3 (node-api 1.4.3-r.3, native)');
+        expect(engineOf(builtIn.stdout)).toBe('DuckDB v1.4.3 (node-api 1.4.3-r.3, native)');
+        expect(engineOf(wasm.stdout)).toBe('DuckDB v1.4.3 (duckdb-wasm 1.32.0, blocking)');
         expect(absent.stderr).toMatch(
-          /Engine: DuckDB-WASM \(fixture retail is \d+ KiB, over the 64 KiB .*, but native DuckDB \(@duckdb\/node-api\) cannot load/,
+          /Engine: DuckDB-WASM \(fixture retail is \d+ KiB, over the 64 KiB above which DuckDB-WASM's 4 GiB heap may not hold it, but native DuckDB \(@duckdb\/node-api\) cannot load/,
         );
         expect(engineOf(absent.stdout)).toMatch(/duckdb-wasm/);
-        expect(below.stderr).not.toMatch(/Engine:/);
         expect(engineOf(below.stdout)).toMatch(/duckdb-wasm/);
       } finally {
         rmSync(dir, { recursive: true, force: true });

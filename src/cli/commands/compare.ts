@@ -10,7 +10,7 @@ import {
 import { describeLeg } from '../../core/oracle/cross-engine.ts';
 import { evaluate } from '../../core/pipeline.ts';
 import { COMPARISON_MODES } from '../../core/result/config.ts';
-import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
+import { INCLUDE_OPTIONS } from '../../core/report/include-options.ts';
 import type { EvaluationReport } from '../../core/report/report.ts';
 import { openEngine } from '../../engines/node.ts';
 import { oneOf, parseFlags, positiveInteger } from '../args.ts';

@@ -1,15 +1,12 @@
-import { toCsv } from '../../core/gate/export/csv.ts';
-import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
-import { toMarkdown } from '../../core/gate/export/markdown.ts';
-import { htmlCaseDetail, toHtml, type HtmlCaseDetail } from '../../core/report/html.ts';
-import { runSelfCheck, formatSelfCheck } from '../../core/corpus/selfcheck.ts';
-import { zeroTolerancePolicyCompare } from '../../core/corpus/policy-compare.ts';
-import { gradeRun, type CaseReport, type RunReport } from '../../core/run/grade-run.ts';
+// Only what comes before the engines start is imported here: the grading code (the pipeline, its SQL grammars)
+// and the report writers load while the first fixture's engine starts and loads (runCommand), not before.
+import type { CaseReport, RunReport } from '../../core/run/grade-run.ts';
+import type { HtmlCaseDetail } from '../../core/report/html.ts';
 import { CASE_REPORT_INDENT, RunReportWriter } from '../report-stream.ts';
 import { shardOption, withShard } from '../shard.ts';
 import { openEngine } from '../../engines/node.ts';
 import { resolveFixture } from '../fixtures.ts';
-import { INCLUDE_OPTIONS } from '../../core/report/intermediates.ts';
+import { INCLUDE_OPTIONS } from '../../core/report/include-options.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
@@ -18,8 +15,7 @@ import { chooseDuckDb } from '../duckdb-choice.ts';
 import { BUILT_IN_CORPORA, checkPortsUsed, readCorpus, readPorts, readRun, withPorts } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
-import { benchRunCommand, presetLines } from './bench.ts';
-import { applyPreset, POLICY_PRESETS, type PolicyPresetName } from '../../core/run/preset-grade.ts';
+import { POLICY_PRESETS, type PolicyPresetName } from '../../core/run/policy-presets.ts';
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson, printJson, rememberPrinted } from '../json.ts';
 import {
@@ -75,10 +71,10 @@ ${THRESHOLD_HELP}
   --shard K/N            grade only shard K of N (cases at corpus positions i with
                          i mod N = K-1); "sql-verdict merge" combines the N reports.
                          Exit 0 once graded: verdicts and thresholds belong to the merge
-  --engine duckdb-native DuckDB corpora on native DuckDB (@duckdb/node-api) instead of
-                         DuckDB-WASM: same sandbox and verdicts, all cores, no 4 GiB heap.
-                         Chosen without the flag when a --fixture is over 256 MiB
-                         (SQL_VERDICT_NATIVE_ABOVE=SIZE); --engine duckdb-wasm keeps WASM
+  --engine duckdb-wasm   DuckDB corpora on DuckDB-WASM. By default they grade on native
+                         DuckDB (@duckdb/node-api) where its binding loads (same sandbox,
+                         verdicts and evidence; starts in milliseconds, no 4 GiB heap),
+                         else on DuckDB-WASM; --engine duckdb-native insists on native
 ${ORACLE_HELP}
   --allow-corpus-mismatch
                          grade a run whose run.corpus / run.corpus_sha256 names another
@@ -175,7 +171,8 @@ export function summarizeRunReport(
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   // A benchmark's own files (Spider, BIRD, CSV): see bench.ts.
   const has = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
-  if (has('--format') || (has('--db-dir') && !has('--corpus'))) return benchRunCommand(argv, io);
+  if (has('--format') || (has('--db-dir') && !has('--corpus')))
+    return (await import('./bench.ts')).benchRunCommand(argv, io);
   const { values, positionals } = parseFlags('run', argv, {
     corpus: { type: 'string' },
     run: { type: 'string' },
@@ -273,7 +270,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
   // Native DuckDB grades on supervised engines too: the pool's watchdog stops a runaway by terminating its worker,
   // which aborts the process while a native query runs; a supervised native engine interrupts the query instead.
-  // Unless told, a fixture over the documented size grades on native DuckDB (duckdb-choice.ts).
+  // Unless told, DuckDB corpora grade on native DuckDB where its binding loads, else on DuckDB-WASM (duckdb-choice.ts).
   if (corpus.corpus.engine === 'duckdb')
     chooseDuckDb(
       corpus.corpus.cases.map((k) => k.fixture),
@@ -294,7 +291,11 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
         ...workersFromEnv(io.env),
         print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted },
       })
-    : new EnginePool(corpus.corpus.engine, overrides, io.cwd);
+    : new EnginePool(corpus.corpus.engine, overrides, io.cwd, {
+        // Native DuckDB stops a query past its timeout by interrupting it: its thread is replaced only after a
+        // crash or an out-of-memory, so no spare loads beside the first fixture (it would slow it down).
+        warmSpare: nativeDuckDb ? 'after-restart' : true,
+      });
   // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
   // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
   const writer = values.out && values.out !== '-' && !preset ? new RunReportWriter(values.out, io) : null;
@@ -305,9 +306,18 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] =
     [];
   try {
+    // A shard is a selection of cases before the run loop (src/core/report/merge.ts).
+    const gradedCorpus = shard ? shard.select(corpus) : corpus;
+    // The first case's fixture starts loading now (its engine thread starts): the grading code loads meanwhile.
+    const first = gradedCorpus.corpus.cases[0];
+    if (first) void pool.engineFor(first.fixture).catch(() => undefined);
+    const [{ gradeRun }, html] = await Promise.all([
+      import('../../core/run/grade-run.ts'),
+      values.html ? import('../../core/report/html.ts') : null,
+    ]);
+    mark('grading code loaded');
     const graded = await gradeRun({
-      // A shard is a selection of cases before the run loop (src/core/report/merge.ts).
-      corpus: shard ? shard.select(corpus) : corpus,
+      corpus: gradedCorpus,
       run,
       engineFor: pool.engineFor,
       ...(neighbourHost ? { neighbourHost } : {}),
@@ -343,7 +353,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
           k.outcome !== 'correct_refusal' &&
           failing.length < HTML_MAX_FAILURES
         )
-          failing.push(htmlCaseDetail(k));
+          failing.push(html!.htmlCaseDetail(k));
         if (k.review_flags.length) flagged[index] = { id: k.id, review_flags: k.review_flags };
         slim[index] = {
           id: k.id,
@@ -351,11 +361,6 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
           report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null,
         };
       },
-      ...(timelineOn
-        ? {
-            onStart: () => mark('digests before: all fixtures'),
-          }
-        : {}),
       onProgress: (p) => {
         if (timelineOn && p.index === 0) mark(`case 1: ${p.step}`);
         if (p.step === 'done') progress.update(p.index + 1, p.total, p.id);
@@ -367,6 +372,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (report.cross_engine && crossEngines?.unavailable.length)
       report = { ...report, cross_engine: { ...report.cross_engine, unavailable: crossEngines.unavailable } };
     if (preset) {
+      const { applyPreset } = await import('../../core/run/preset-grade.ts');
       const withPreset = await applyPreset({
         report,
         corpus,
@@ -383,13 +389,22 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     if (writer) writer.finish(report);
     else if (values.out === '-') printJson(io.out, report);
     else if (values.out) out.write(values.out, () => prettyJson(report)); // under a preset: written whole
-    out.write(values.markdown, () => toMarkdown(report.summary));
-    out.write(values.junit, () =>
-      toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })),
-    );
-    out.write(values.csv, () => toCsv(report.summary));
+    if (values.markdown) {
+      const { toMarkdown } = await import('../../core/gate/export/markdown.ts');
+      out.write(values.markdown, () => toMarkdown(report.summary));
+    }
+    if (values.junit) {
+      const { junitDetailsOf, toJUnit } = await import('../../core/gate/export/junit.ts');
+      out.write(values.junit, () =>
+        toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })),
+      );
+    }
+    if (values.csv) {
+      const { toCsv } = await import('../../core/gate/export/csv.ts');
+      out.write(values.csv, () => toCsv(report.summary));
+    }
     out.write(values.html, () =>
-      toHtml({
+      html!.toHtml({
         summary: report.summary,
         details: failing,
         maxFailures: HTML_MAX_FAILURES,
@@ -405,7 +420,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
             report,
             flagged.filter((k) => k !== undefined),
           ),
-          ...presetLines(report),
+          ...(report.policy_preset ? (await import('../../core/run/preset-lines.ts')).presetLines(report) : []),
           ...verdicts.lines,
         ].join('\n'),
       );
@@ -441,6 +456,10 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
   const corpora = [];
   for (const spec of specs) corpora.push(await readCorpus(spec, io));
   checkPortsUsed(ports, corpora);
+  const [{ formatSelfCheck, runSelfCheck }, { zeroTolerancePolicyCompare }] = await Promise.all([
+    import('../../core/corpus/selfcheck.ts'),
+    import('../../core/corpus/policy-compare.ts'),
+  ]);
   const reports = [];
   for (const read of corpora) {
     const corpus = withPorts(read, ports);

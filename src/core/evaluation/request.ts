@@ -5,7 +5,7 @@
  */
 import { fail, ok, type Outcome } from '../errors.ts';
 import { DEFAULT_COMPARISON_CONFIG, resolveComparisonConfig, type ComparisonConfig } from '../result/config.ts';
-import { INCLUDE_OPTIONS, type IncludeOption } from '../report/intermediates.ts';
+import { INCLUDE_OPTIONS, type IncludeOption } from '../report/include-options.ts';
 import type { CaseShape } from '../result/types.ts';
 import { decodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';

@@ -13,9 +13,7 @@ import type { ParseOutcome } from '../structure/parse.ts';
 import { encodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 
-/** What `include` may name. */
-export const INCLUDE_OPTIONS = ['intermediates'] as const;
-export type IncludeOption = (typeof INCLUDE_OPTIONS)[number];
+export { INCLUDE_OPTIONS, type IncludeOption } from './include-options.ts';
 
 export interface SchemaColumn {
   name: string;

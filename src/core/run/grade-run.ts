@@ -25,6 +25,7 @@ import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { asEvaluation, type CaseGrader } from './case-grader.ts';
 import { dialectOfEngine } from '../structure/grammar.ts';
+import { parseSql } from '../structure/parse.ts';
 import { caseDifficulty, evaluateCase, type CaseEvaluation, type ReferenceMatch } from './case-references.ts';
 import type { PresetCaseVerdict, PresetRunSummary } from './preset-grade.ts';
 import { reviewFlags, type ReviewFlag } from './review.ts';
@@ -404,6 +405,17 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   const records = new Map<string, RunRecord>(run.records.map((r) => [r.id, r]));
   const kept = keptCases(input, records, before);
   input.onStart?.({ fixtureDigests: Object.fromEntries(before), resumed: kept.size });
+  // While the first case's fixture loads, its texts are parsed here (the parse cache keeps them, structure/memo.ts):
+  // its grading then starts from its queries. Graded elsewhere (a grading pool), it is parsed there.
+  const firstCase = corpus.cases[0];
+  if (firstCase && !allFirst && !input.grader) {
+    const dialect = dialectOfEngine(corpus.engine);
+    const sql = records.get(firstCase.id)?.sql;
+    if (sql?.trim() && firstCase.referenceSql) {
+      parseSql(sql, dialect);
+      caseDifficulty(firstCase, dialect);
+    }
+  }
 
   const results: CaseResult[] = new Array(total);
   const retain = input.retainCases ?? true;

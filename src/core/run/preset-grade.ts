@@ -18,8 +18,9 @@ import { caseConfig, referencesOf } from './case-references.ts';
 import { caseResultOf, type RunReport } from './grade-run.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 
-export const POLICY_PRESETS = ['spider', 'bird'] as const;
-export type PolicyPresetName = (typeof POLICY_PRESETS)[number];
+import type { PolicyPresetName } from './policy-presets.ts';
+
+export { POLICY_PRESETS, type PolicyPresetName } from './policy-presets.ts';
 
 export interface PolicyPreset {
   name: PolicyPresetName;
