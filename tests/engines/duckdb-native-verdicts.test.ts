@@ -247,7 +247,7 @@ describe('native DuckDB absent', () => {
     ]);
     expect([native.code, native.stdout]).toEqual([2, '']);
     expect(native.stderr.trim()).toMatch(
-      /^native DuckDB \(@duckdb\/node-api\) cannot load on [\w-]+: .*@duckdb\/node-bindings-[\w-]+ is an optional package that was not installed; DuckDB-WASM \(the default\) works without it\./,
+      /^native DuckDB \(@duckdb\/node-api\) cannot load on [\w-]+: .*@duckdb\/node-bindings-[\w-]+ is an optional package that was not installed; DuckDB-WASM works without it\./,
     );
     expect(wasm.code).toBe(0);
     expect(wasm.stdout).toMatch(/"n"/);

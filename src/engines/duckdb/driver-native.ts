@@ -12,7 +12,8 @@
  * - a running query can be interrupted (`connection.interrupt()`), so a timeout does not need a new thread;
  * - DuckDB's tokenizer, which the call allow-list reads, is not in node-api: scanner.ts is a port of it (the
  *   same DuckDB version, checked against DuckDB-WASM's), given this instance's own keyword list;
- * - the functions DuckDB-WASM lacks are this instance's functions minus DuckDB-WASM's list (wasm-functions.ts).
+ * - the functions DuckDB-WASM lacks are this instance's built-in functions not on DuckDB-WASM's list
+ *   (wasm-functions.ts), read by the session from the catalog it reads for the call allow-list.
  * No DuckDB-WASM is started: a native engine is ready in tens of milliseconds instead of seconds.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,14 +121,6 @@ const NATIVE: ResultCodec<NativeTable, DuckDBDataChunk> = {
   batch: (chunk, columns, into) => void decodeRows(chunk.getRows(), columns, into),
 };
 
-/** The extension a function absent from DuckDB-WASM comes from (named in the error, as DuckDB-WASM names it). */
-function extensionOf(name: string): string {
-  if (/json|->/.test(name)) return 'json';
-  if (/parquet/.test(name)) return 'parquet';
-  if (/auto_complete|peg_parser/.test(name)) return 'autocomplete';
-  return 'icu';
-}
-
 /** Settings given when the instance is created: nothing runs before extensions stop loading. */
 const INSTANCE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
 
@@ -170,21 +163,11 @@ export async function createNativeDuckDbDriver(
   let instance: NodeApi.DuckDBInstance = await calls.run(() => DuckDBInstance.create(':memory:', INSTANCE_OPTIONS));
   let conn: DuckDBConnection = await calls.run(() => instance.connect());
   mark('native: instance created');
-  const [versionRows, nativeNames, keywordRows] = await Promise.all([
+  const [versionRows, keywordRows] = await Promise.all([
     calls.run(() => conn.runAndReadAll('SELECT version()')).then((r) => r.getRows()),
-    calls
-      .run(() => conn.runAndReadAll('SELECT DISTINCT function_name FROM duckdb_functions()'))
-      .then((r) => r.getRows()),
     calls.run(() => conn.runAndReadAll('SELECT keyword_name FROM duckdb_keywords()')).then((r) => r.getRows()),
   ]);
   mark('native: driver ready');
-  // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
-  const unavailable = new Map(
-    nativeNames
-      .map((r) => String(r[0]).toLowerCase())
-      .filter((name) => !WASM_FUNCTION_NAMES.has(name))
-      .map((name) => [name, extensionOf(name)] as const),
-  );
   // The scanner's keywords: an identifier that spells one is a keyword token.
   const keywords: ReadonlySet<string> = new Set(keywordRows.map((r) => String(r[0])));
   const version = `DuckDB ${String(versionRows[0]![0])} (node-api ${NODE_API_VERSION}, native)`;
@@ -220,7 +203,8 @@ export async function createNativeDuckDbDriver(
   return {
     canCancel: true,
     codec: NATIVE,
-    unavailable,
+    // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
+    referenceFunctions: WASM_FUNCTION_NAMES,
     setup: options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : [],
     async reopen() {
       if (calls.closing) throw new Error('The native DuckDB engine is closing.');

@@ -8,21 +8,25 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 let problem: string | null | undefined;
 
-/** Null when native DuckDB loads; else one line saying why not. Loads the binding once (no database opened). */
+/**
+ * Null when native DuckDB loads; else one line saying why not. Loads the binding once (no database opened): the
+ * platform's duckdb.node through @duckdb/node-bindings, as @duckdb/node-api does, without node-api's own modules
+ * (this runs on the CLI's main thread, which has no other use for them; its engine threads load them).
+ */
 export function nativeDuckDbProblem(): string | null {
   if (problem !== undefined) return problem;
   try {
     // SQL_VERDICT_NATIVE_BINDING=absent: behave as on a platform without a binding (tests of that path).
     if (process.env.SQL_VERDICT_NATIVE_BINDING === 'absent')
       throw new Error(`Cannot find module '@duckdb/node-bindings-${process.platform}-${process.arch}/duckdb.node'`);
-    require('@duckdb/node-api');
+    createRequire(require.resolve('@duckdb/node-api'))('@duckdb/node-bindings');
     problem = null;
   } catch (thrown) {
     const why = (thrown instanceof Error ? thrown.message : String(thrown)).split('\n')[0];
     problem =
       `native DuckDB (@duckdb/node-api) cannot load on ${process.platform}-${process.arch}: ${why}. ` +
       `Its binding @duckdb/node-bindings-${process.platform}-${process.arch} is an optional package that was not ` +
-      `installed; DuckDB-WASM (the default) works without it.`;
+      `installed; DuckDB-WASM works without it.`;
   }
   return problem;
 }

@@ -65,14 +65,28 @@ export interface DuckDbDriver<T = Table, B = RecordBatch> {
   readonly codec: ResultCodec<T, B>;
   /** SET statements the driver needs before the sandbox is locked (e.g. a native engine's thread count). */
   readonly setup?: string[];
-  /** Functions this build has and DuckDB-WASM lacks, name → extension: refused as DuckDB-WASM refuses them. */
-  readonly unavailable?: ReadonlyMap<string, string>;
+  /**
+   * The function names of DuckDB-WASM (wasm-functions.ts), for a build that has more (native DuckDB links icu,
+   * json, parquet and autocomplete in): its other built-in functions are refused as DuckDB-WASM refuses them.
+   */
+  readonly referenceFunctions?: ReadonlySet<string>;
   /** Note a start-up step (Node's SQL_VERDICT_TIMELINE, src/engines/timeline.ts); absent in the browser. */
   mark?(step: string): void;
 }
 
-/** Functions only a keyword reaches (`SELECT localtimestamp`): shadowed by a TEMP macro failing as DuckDB-WASM does. */
+/**
+ * Functions only a keyword reaches (`SELECT localtimestamp`): where DuckDB-WASM lacks them (icu functions, which
+ * native DuckDB has), shadowed by a TEMP macro failing as DuckDB-WASM does.
+ */
 const KEYWORD_FUNCTIONS = ['get_current_time', 'current_localtimestamp', 'current_localtime', 'current_date', 'today'];
+
+/** The extension a function absent from DuckDB-WASM comes from (named in the error, as DuckDB-WASM names it). */
+function extensionOf(name: string): string {
+  if (/json|->/.test(name)) return 'json';
+  if (/parquet/.test(name)) return 'parquet';
+  if (/auto_complete|peg_parser/.test(name)) return 'autocomplete';
+  return 'icu';
+}
 
 /** Results → the exact value model, for a driver whose results are not Arrow. */
 export interface ResultCodec<T, B> {
@@ -222,12 +236,12 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
       );
     }
     const shadowed = new Set(clock ? ['current_date', 'today'] : []);
+    const reference = this.driver.referenceFunctions;
     for (const name of KEYWORD_FUNCTIONS) {
-      const extension = this.driver.unavailable?.get(name);
-      if (extension && !shadowed.has(name))
-        await q(
-          `CREATE OR REPLACE TEMP MACRO ${name}() AS error(${SQL_STRING(`Catalog Error: Scalar Function with name "${name}" is not in the catalog, but it exists in the ${extension} extension.`)})`,
-        );
+      if (!reference || reference.has(name) || shadowed.has(name)) continue;
+      await q(
+        `CREATE OR REPLACE TEMP MACRO ${name}() AS error(${SQL_STRING(`Catalog Error: Scalar Function with name "${name}" is not in the catalog, but it exists in the ${extensionOf(name)} extension.`)})`,
+      );
     }
     for (const name of BLOCKED_FUNCTIONS)
       await q(
@@ -272,9 +286,15 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     const policy = buildCallPolicy(functions, this.internalViews);
     // The session's own TEMP macros (frozen clock) stay callable.
     const temp = new Set(rows.filter((r) => r[5] === 'temp').map((r) => String(r[0]).toLowerCase()));
-    const unavailable = this.driver.unavailable;
-    if (!unavailable?.size) return policy;
-    return { ...policy, absent: new Map([...unavailable].filter(([name]) => !temp.has(name))) };
+    // Built-in functions DuckDB-WASM lacks, but the session's own macros of the same names.
+    const reference = this.driver.referenceFunctions;
+    if (!reference) return policy;
+    const absent = new Map<string, string>();
+    for (const r of rows) {
+      const name = String(r[0]).toLowerCase();
+      if (r[5] === 'system' && !reference.has(name) && !temp.has(name)) absent.set(name, extensionOf(name));
+    }
+    return absent.size ? { ...policy, absent } : policy;
   }
 
   /** Refuse a call outside the allow-list, before the engine binds anything (binding a table function can already act). */
