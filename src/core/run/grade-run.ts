@@ -562,14 +562,15 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   };
 
   for (const [index, c] of corpus.cases.entries()) {
-    if (openReviews > 0) await untilReviewed();
+    // Waits that can let a judged case finish (and open a review) come before the review check below.
     if (index > 0 && firstRecorded) await firstRecorded;
+    if (!(await digestTaken(c.fixture))) break;
+    if (openReviews > 0) await untilReviewed();
     if (input.signal?.aborted || failure || fixtureFailure) break;
     if (oracle) {
       await oracle.until(index);
       if (oracle.findings.length) break;
     }
-    if (!(await digestTaken(c.fixture))) break;
     const record = records.get(c.id);
     const previous = kept.get(c.id);
     if (previous) {
