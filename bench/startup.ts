@@ -3,8 +3,9 @@
  * case of `run --corpus execution_goldens` arrives on stderr (`graded 1/64`). With --timeline, each run also
  * prints the steps before it (SQL_VERDICT_TIMELINE=1, src/engines/timeline.ts) and the figures are per step.
  *
- *   node --import tsx bench/startup.ts [--runs N] [--engine duckdb-native|duckdb-wasm] [--timeline]
+ *   node --import tsx bench/startup.ts [--runs N] [--engine duckdb-native|duckdb-wasm] [--timeline] [--repo DIR]
  *
+ * --repo DIR: measure another checkout's CLI (e.g. a build of an earlier commit), from the same script.
  * bin/sql-verdict.mjs runs the compiled lib/ when it is newer than src/, else the sources through tsx (slower
  * to start): build it first (`npm run build:lib`) to measure what a package user gets; the first line says which.
  */
@@ -137,7 +138,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
       .map((l) => l.toFixed(2))
       .join(' ');
   console.log(`load average: ${load()}`);
-  const result = await benchStartup(path.resolve(here, '..'), {
+  const result = await benchStartup(path.resolve(value('--repo') ?? path.resolve(here, '..')), {
     runs: Number(value('--runs') ?? 5),
     ...(value('--engine') ? { engine: value('--engine') } : {}),
     timeline: args.includes('--timeline'),

@@ -90,14 +90,10 @@ export function prestartRun(argv: string[], cwd: string, env: Record<string, str
     if (!existsSync(file)) return;
     const glance = glanceAtCorpus(readFileSync(file, 'utf8'));
     if (!glance || glance.engine !== 'duckdb') return;
-    const engine = openEngine('duckdb', NATIVE_POOL_OPTIONS);
-    // The thread starts now; the fixture loads once it is up.
-    void engine.version().catch(() => undefined);
     const source = fixtureSourceFor('duckdb', new Map(), cwd, glance.fixture);
-    if (!source.ok) {
-      void engine.close();
-      return;
-    }
+    if (!source.ok) return;
+    const engine = openEngine('duckdb', NATIVE_POOL_OPTIONS);
+    // The thread starts now, and loads the fixture as soon as it is up (sent with its init).
     const loaded = engine.load(source.value);
     loaded.catch(() => undefined);
     prestarted = { engine, fixture: glance.fixture, cwd, loaded };

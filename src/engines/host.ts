@@ -35,6 +35,8 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
     version: () => need().version(),
     async load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
       try {
+        // Sent right behind init (SupervisedEngine's preload): the session is created first.
+        await creating;
         return await need().load(fixture);
       } catch (thrown) {
         return fail('fixture.load_failed', messageOf(thrown), { raw: messageOf(thrown) });

@@ -126,6 +126,12 @@ export class SupervisedEngine implements Engine {
   /** Hosts being ended (drained, terminated): close() waits for them. */
   private readonly ending = new Set<Promise<void>>();
 
+  /** A fixture a host was sent with its init (startHost's preload), until loadOn takes its outcome. */
+  private readonly preloads = new WeakMap<
+    HostHandle,
+    { fixture: FixtureSource; loaded: Promise<Outcome<FixtureInfo>> }
+  >();
+
   /** Threads started and not yet ended (a closed engine has none). */
   get liveHosts(): number {
     return this.live.size;
@@ -178,13 +184,22 @@ export class SupervisedEngine implements Engine {
     void end.finally(() => this.ending.delete(end));
   }
 
-  private startHost(): Promise<StartedHost> {
+  /**
+   * `preload`: the fixture to load as soon as the host is up, sent right behind init (the host waits for its
+   * init): the engine thread goes on to the fixture without a round trip through this thread, which may be busy.
+   */
+  private startHost(preload?: FixtureSource): Promise<StartedHost> {
     this.options.mark?.(`supervised ${this.name} host spawned`);
     const host = this.spawnTracked();
     const initialized = host.api.init(this.name, {
       memoryLimit: this.options.memoryLimit,
       duckdbDriver: this.options.duckdbDriver,
     });
+    if (preload) {
+      const loaded = host.api.load(preload);
+      loaded.catch(() => undefined);
+      this.preloads.set(host, { fixture: preload, loaded });
+    }
     const drain: { needed: Promise<boolean>; known?: boolean } = {
       needed: initialized.then(
         (init) => (drain.known = init.drainBeforeEnd === true),
@@ -326,12 +341,16 @@ export class SupervisedEngine implements Engine {
   }
 
   private async loadOn(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
+    // No host yet: start one with the fixture sent along.
+    if (!this.host && !this.starting) this.starting = this.startHost(fixture);
     const host = await this.ensureHost();
+    const preload = this.preloads.get(host);
+    this.preloads.delete(host);
     const budgetMs = this.options.loadTimeoutMs ?? 120_000;
     const budget = timer(budgetMs);
     try {
       const result = await Promise.race([
-        host.api.load(fixture),
+        preload?.fixture === fixture ? preload.loaded : host.api.load(fixture),
         budget.promise,
         host.exited.then((why) => `crashed: ${why}`),
       ]);
