@@ -61,6 +61,27 @@ describe('SQL dumps', () => {
     expect(changed.ok && changed.value.contentDigest).not.toBe(a.value.contentDigest);
   });
 
+  // DuckDB loads a small dump inside one transaction (session.ts), and as written when that fails.
+  it('load the same on DuckDB whether the dump has transaction statements of its own or not', async () => {
+    const plain = await duckdb.load(sqlFixture('portable', PORTABLE_DUMP));
+    const plainOrder = plain.ok ? await rows(duckdb, 'SELECT id FROM orders') : null;
+    const own = await duckdb.load(sqlFixture('portable', `BEGIN TRANSACTION;\n${PORTABLE_DUMP}\nCOMMIT;\n`));
+    const ownOrder = own.ok ? await rows(duckdb, 'SELECT id FROM orders') : null;
+    if (!plain.ok || !own.ok) throw new Error(JSON.stringify([plain, own]));
+    expect(own.value.contentDigest).toBe(plain.value.contentDigest);
+    expect(ownOrder).toEqual(plainOrder);
+    expect(plainOrder).toEqual([[10], [11], [12], [13]]);
+    // An error in the middle: the file and line of the dump as written, the rows before it never half-loaded.
+    const broken = await duckdb.load(
+      sqlFixture(
+        'broken',
+        'CREATE TABLE t (a INTEGER PRIMARY KEY);\nINSERT INTO t VALUES (1);\nINSERT INTO t VALUES (1);\n',
+      ),
+    );
+    expect(broken.ok).toBe(false);
+    if (!broken.ok) expect(broken.error.message).toMatch(/^broken\.sql(:\d+)?: .*(Duplicate key|PRIMARY KEY)/i);
+  });
+
   it('report a broken dump with the file name and the engine message', async () => {
     const outcome = await duckdb.load(
       sqlFixture('broken', 'CREATE TABLE t (a INTEGER);\nINSERT INTO t VALUES (1, 2, 3);'),
