@@ -187,6 +187,9 @@ export class SqliteSession implements EngineSession {
           }
         }
       }
+      // A connection that never writes keeps its shared lock: without this, every statement
+      // asks sql.js's in-memory file system for a hot journal (a fifth of a light query's time).
+      this.db.exec('PRAGMA locking_mode=EXCLUSIVE');
       this.db.exec('PRAGMA query_only=1');
       const tables = this.tables();
       const digest = await this.contentDigest();
@@ -358,26 +361,54 @@ export class SqliteSession implements EngineSession {
     freezeClock(this.loaded.asOf);
     const pre = rejectedByPrecheck(sql);
     if (pre) return pre;
-    // sql.js finalizes each iterated statement when the iterator moves on:
-    // keep only the text, then prepare it again.
-    const texts: string[] = [];
+    // SQLite's own reading decides how many statements there are. sql.js finalizes an
+    // iterated statement when the iterator moves on: when nothing but separators follows
+    // the first one, it runs as compiled; otherwise every statement is read first.
+    let text: string;
     try {
-      for (const statement of db.iterateStatements(sql)) texts.push(statement.getSQL());
+      const statements = db.iterateStatements(sql);
+      const first = statements.next();
+      if (!first.done && /^[\s;]*$/.test(statements.getRemainingSQL())) {
+        try {
+          return this.runGated(sql, first.value, options, elapsed);
+        } finally {
+          first.value.free();
+        }
+      }
+      const texts = first.done ? [] : [first.value.getSQL()];
+      for (let next = statements.next(); !next.done; next = statements.next()) texts.push(next.value.getSQL());
+      if (texts.length !== 1) return rejectedStatement(sql, `${texts.length} statements`, elapsed());
+      text = texts[0]!;
     } catch (thrown) {
       return executionError('sqlite', messageOf(thrown), elapsed());
-    }
-    if (texts.length !== 1) return rejectedStatement(sql, `${texts.length} statements`, elapsed());
-    const text = texts[0]!.replace(/;\s*$/, '');
-    try {
-      db.prepare(`SELECT * FROM (\n${text}\n)`).free();
-    } catch (thrown) {
-      // The statement compiled on its own (iterateStatements prepared it), so failing as a
-      // subquery means it is not a read query: the gate refuses it.
-      return rejectedStatement(sql, messageOf(thrown), elapsed());
     }
     let statement: Statement | null = null;
     try {
       statement = db.prepare(text);
+      return this.runGated(sql, statement, options, elapsed);
+    } catch (thrown) {
+      return executionError('sqlite', messageOf(thrown), elapsed());
+    } finally {
+      statement?.free();
+    }
+  }
+
+  /** One compiled statement: refused unless it compiles as a subquery (a read query), else its rows. */
+  private runGated(
+    sql: string,
+    statement: Statement,
+    options: HostExecuteOptions,
+    elapsed: () => number,
+  ): ExecuteOutcome {
+    const text = statement.getSQL().replace(/;\s*$/, '');
+    try {
+      this.db!.prepare(`SELECT * FROM (\n${text}\n)`).free();
+    } catch (thrown) {
+      // The statement compiled on its own, so failing as a subquery means it is not a
+      // read query: the gate refuses it.
+      return rejectedStatement(sql, messageOf(thrown), elapsed());
+    }
+    try {
       const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
       const result = this.materialize(statement, options.maxRows, budget);
       if (result.tooMany === 'rows') return tooManyRows(options.maxRows, elapsed());
@@ -385,8 +416,6 @@ export class SqliteSession implements EngineSession {
       return { ok: true, value: { columns: result.columns, rows: result.rows, elapsedMs: elapsed() } };
     } catch (thrown) {
       return executionError('sqlite', messageOf(thrown), elapsed());
-    } finally {
-      statement?.free();
     }
   }
 }
