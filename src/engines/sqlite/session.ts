@@ -118,6 +118,8 @@ const VERSIONS = new WeakMap<SqlJsStatic, string>();
 export class SqliteSession implements EngineSession {
   private db: Database | null = null;
   private loaded: FixtureInfo | null = null;
+  /** The digest taken at load, while no SQL has run since (a run asks for it again before its first query). */
+  private untouchedDigest: string | null = null;
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
@@ -147,6 +149,7 @@ export class SqliteSession implements EngineSession {
     this.db?.close();
     this.db = null;
     this.loaded = null;
+    this.untouchedDigest = null;
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     const unsupported = fixture.files.find((f) => f.format !== 'sql' && f.format !== 'sqlite');
     if (unsupported)
@@ -203,6 +206,7 @@ export class SqliteSession implements EngineSession {
         ...(fixture.asOf ? { asOf: fixture.asOf } : {}),
         loadMs: performance.now() - started,
       };
+      this.untouchedDigest = digest.value;
       return ok(this.loaded);
     } catch (thrown) {
       this.db?.close();
@@ -283,6 +287,7 @@ export class SqliteSession implements EngineSession {
 
   async contentDigest(): Promise<Outcome<string>> {
     if (!this.db) return fail('fixture.not_loaded', 'No fixture is loaded.');
+    if (this.untouchedDigest !== null) return ok(this.untouchedDigest);
     try {
       const dumps = this.tables().map((t) => {
         const statement = this.db!.prepare(`SELECT * FROM ${IDENT(t.name)}`);
@@ -328,6 +333,7 @@ export class SqliteSession implements EngineSession {
   async explain(sql: string): Promise<Outcome<PlanSummary>> {
     const db = this.db;
     if (!db) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
+    this.untouchedDigest = null;
     const pre = rejectedByPrecheck(sql);
     if (pre && !pre.ok) return { ok: false, error: pre.error };
     try {
@@ -357,6 +363,7 @@ export class SqliteSession implements EngineSession {
     const db = this.db;
     if (!db || !this.loaded)
       return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    this.untouchedDigest = null;
     // Several sessions can share a thread (a grading worker): the clock is this fixture's.
     freezeClock(this.loaded.asOf);
     const pre = rejectedByPrecheck(sql);
