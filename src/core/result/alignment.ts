@@ -565,7 +565,9 @@ export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { eval
   }
 
   const filter = new PairFilter(E, A, req.tol);
-  const sameShape = E.m === A.m && (!req.bagPrefilter || E.n === A.n);
+  // As bags the row counts must be equal; as sets an empty result equals only an empty one (with no
+  // rows to prune by, the search would otherwise try every permutation of the columns).
+  const sameShape = E.m === A.m && (req.bagPrefilter ? E.n === A.n : (E.n === 0) === (A.n === 0));
   // Under set semantics duplicates may differ, so only kinds can rule a pair out.
   const pairMay = (i: number, j: number) => (req.bagPrefilter ? filter.mayMatch(i, j) : columnsCompatible(E, i, A, j));
   // Positional and named candidates are compared directly (their rows get hashed anyway); content
