@@ -23,9 +23,11 @@ import type { Dialect } from './grammar.ts';
 import type { Expr, Query, Select } from './ir.ts';
 import { firstSelect } from './ir.ts';
 import { parseSql } from './parse.ts';
+import { SPIDER_DIFFICULTIES, type SpiderDifficulty } from '../vocabulary.ts';
 
-export type Hardness = 'easy' | 'medium' | 'hard' | 'extra';
-export const HARDNESS_LEVELS: readonly Hardness[] = ['easy', 'medium', 'hard', 'extra'];
+/** Spider's hardness levels are its difficulty labels. */
+export type Hardness = SpiderDifficulty;
+export const HARDNESS_LEVELS: readonly Hardness[] = SPIDER_DIFFICULTIES;
 
 export interface HardnessResult {
   hardness: Hardness;
