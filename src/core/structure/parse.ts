@@ -21,6 +21,7 @@ import { allSelects, childQueries, selectExprs } from './ir.ts';
 import { tokenize } from '../sql/lexer.ts';
 import { explicitAliases, quotedIdentifiers } from './tokens.ts';
 import { memoParse } from './memo.ts';
+import { readQuery } from './reader/index.ts';
 
 export interface ParseWarning {
   code: 'implicit_column_alias';
@@ -62,6 +63,21 @@ export function parseSql(sql: string, dialect: Dialect): ParseOutcome {
 }
 
 function parseUncached(sql: string, dialect: Dialect): ParseOutcome {
+  return parseText(sql, dialect, true);
+}
+
+/**
+ * The node-sql-parser path alone, uncached: what {@link parseSql} answers when
+ * the fast reader (reader/) declines. The differential tests compare the two.
+ */
+export function parseWithGrammars(sql: string, dialect: Dialect): ParseOutcome {
+  return parseText(sql, dialect, false);
+}
+
+type Statement = { text: string; tokens: ReturnType<typeof tokenize>; quoted: Set<string> };
+
+/** The one statement of the text, lexed; or the failure that there is not exactly one. */
+function statementOf(sql: string): Statement | ParseOutcome {
   const statements = lexStatements(sql).filter((s) => !s.empty);
   if (statements.length === 0)
     return failure('validation.empty_sql', 'There is no SQL statement (the text is empty or only comments).');
@@ -75,7 +91,41 @@ function parseUncached(sql: string, dialect: Dialect): ParseOutcome {
     );
   const text = statements[0]!.text;
   const tokens = tokenize(text);
-  const quoted = quotedIdentifiers(tokens, text);
+  return { text, tokens, quoted: quotedIdentifiers(tokens, text) };
+}
+
+function parseText(sql: string, dialect: Dialect, fast: boolean): ParseOutcome {
+  const st = statementOf(sql);
+  if ('ok' in st) return st;
+  if (fast) {
+    // The hand-written reader answers the common subset far faster, or
+    // declines (null) and the grammars decide.
+    const read = readStatement(st, dialect);
+    if (read) return { ok: true, value: read };
+  }
+  return parseByGrammars(st.text, st.tokens, st.quoted, dialect);
+}
+
+function readStatement(st: Statement, dialect: Dialect): ParsedSql | null {
+  const read = readQuery(st.text, st.tokens, st.quoted, dialect);
+  if (!read || lostConstruct(read.query, st.tokens)) return null;
+  const { grammar, query } = read;
+  return { dialect, grammar, sql: st.text, query, warnings: warningsFor(query, st.tokens) };
+}
+
+/** The fast reader alone, uncached: its answer, or null where it declines (tests measure its coverage). */
+export function parseFastOnly(sql: string, dialect: Dialect): ParsedSql | null {
+  if (typeof sql !== 'string') return null;
+  const st = statementOf(sql);
+  return 'ok' in st ? null : readStatement(st, dialect);
+}
+
+function parseByGrammars(
+  text: string,
+  tokens: ReturnType<typeof tokenize>,
+  quoted: Set<string>,
+  dialect: Dialect,
+): ParseOutcome {
   const attempts: ParseFailure['attempts'] = [];
   const unsupported: string[] = [];
   for (const grammar of GRAMMAR_CHAIN[dialect]) {

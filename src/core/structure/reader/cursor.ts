@@ -1,0 +1,94 @@
+/**
+ * The reader's view of the token list: one position, look-ahead, and the
+ * single way out when the text is not one the reader can answer for ("not
+ * sure": {@link decline}), so each rule stays a straight line.
+ */
+import type { Token } from '../../sql/lexer.ts';
+import type { GrammarName } from '../grammar.ts';
+
+/** What differs between the grammars the reader stands in for. */
+export interface Profile {
+  /** The node-sql-parser grammar whose output the reader reproduces. */
+  grammar: GrammarName;
+  /** `"x"` in an expression: SQLite's grammar reads a string, PostgreSQL's an identifier. */
+  doubleQuoted: 'string' | 'identifier';
+  /** SQLite-only forms the postgresql grammar rejects: `==`, `LIMIT a, b`, `AS 'alias'`. */
+  sqliteForms: boolean;
+  /** `name` quoted identifiers: the sqlite grammar reads them; the postgresql grammar rejects them. */
+  backquotes: boolean;
+  /** INTERSECT / EXCEPT: the sqlite grammar rejects them (the chain moves on to noql). */
+  intersectExcept: boolean;
+}
+
+/** Thrown (one shared instance: no stack to build) when the reader declines. */
+class Decline extends Error {}
+export const DECLINE = new Decline('fast reader declined');
+
+export function decline(): never {
+  throw DECLINE;
+}
+
+export function isDecline(e: unknown): boolean {
+  return e === DECLINE;
+}
+
+export class Cursor {
+  pos = 0;
+  constructor(
+    readonly tokens: readonly Token[],
+    readonly profile: Profile,
+    /** Identifiers spelled in quotes anywhere in the text (tokens.ts): the adapter marks their bare uses quoted too. */
+    readonly quoted: ReadonlySet<string>,
+  ) {}
+
+  peek(k = 0): Token | undefined {
+    return this.tokens[this.pos + k];
+  }
+
+  /** The next token, or decline at the end. */
+  next(): Token {
+    const t = this.tokens[this.pos++];
+    if (!t) decline();
+    return t;
+  }
+
+  atEnd(): boolean {
+    return this.pos >= this.tokens.length;
+  }
+
+  /** The token k ahead is the (upper-case) word `upper`. */
+  isWord(upper: string, k = 0): boolean {
+    const t = this.tokens[this.pos + k];
+    return t !== undefined && t.type === 'word' && t.upper === upper;
+  }
+
+  isPunct(ch: string, k = 0): boolean {
+    const t = this.tokens[this.pos + k];
+    return t !== undefined && t.type === 'punct' && t.text === ch;
+  }
+
+  isOp(op: string, k = 0): boolean {
+    const t = this.tokens[this.pos + k];
+    return t !== undefined && t.type === 'op' && t.text === op;
+  }
+
+  eatWord(upper: string): boolean {
+    if (!this.isWord(upper)) return false;
+    this.pos++;
+    return true;
+  }
+
+  eatPunct(ch: string): boolean {
+    if (!this.isPunct(ch)) return false;
+    this.pos++;
+    return true;
+  }
+
+  expectWord(upper: string): void {
+    if (!this.eatWord(upper)) decline();
+  }
+
+  expectPunct(ch: string): void {
+    if (!this.eatPunct(ch)) decline();
+  }
+}
