@@ -34,6 +34,8 @@ export function isDecline(e: unknown): boolean {
 
 export class Cursor {
   pos = 0;
+  /** A column alias was read without AS (parse.ts then looks for implicit-alias warnings). */
+  implicitAlias = false;
   constructor(
     readonly tokens: readonly Token[],
     readonly profile: Profile,

@@ -36,7 +36,7 @@ export function readQuery(
   tokens: Token[],
   quoted: ReadonlySet<string>,
   dialect: Dialect,
-): { grammar: GrammarName; query: Query } | null {
+): { grammar: GrammarName; query: Query; implicitAlias: boolean } | null {
   const profile = PROFILES[dialect];
   // Comments and brackets have readings of their own in each grammar.
   if (text.includes('--') || text.includes('/*') || text.includes('[')) return null;
@@ -45,7 +45,7 @@ export function readQuery(
   const c = new Cursor(tokens, profile, quoted);
   try {
     const query = readChain(c);
-    return c.atEnd() ? { grammar: profile.grammar, query } : null;
+    return c.atEnd() ? { grammar: profile.grammar, query, implicitAlias: c.implicitAlias } : null;
   } catch (e) {
     // parseSql never throws: anything unexpected here is a "not sure" too.
     if (isDecline(e)) return null;

@@ -4,6 +4,7 @@
  * trailing ORDER BY / LIMIT belong to the chain, its arms keep none).
  */
 import type { Expr, FromItem, Ident, OrderItem, Query, Select, SelectItem } from '../ir.ts';
+import { childQueries } from '../ir.ts';
 import type { Cursor } from './cursor.ts';
 import { decline } from './cursor.ts';
 import { readExpr, readParenQuery } from './expr.ts';
@@ -19,6 +20,8 @@ export function readQuery(c: Cursor): Query {
     arms.push(readCore(c));
   }
   const orderBy = c.isWord('ORDER') ? readOrderBy(c) : [];
+  // parse.ts's keyword accounting does not look into a set operation's ORDER BY.
+  if (ops.length > 0 && orderBy.some((o) => childQueries(o.expr).length > 0)) decline();
   const { limit, offset } = readLimit(c);
   if (ops.length === 0) {
     const s = arms[0]!;
@@ -111,8 +114,9 @@ function readColumnAlias(c: Cursor): Ident | null {
     return readAliasName(c);
   }
   const t = c.peek();
-  if (nameOf(c, t) !== null || t?.type === 'quoted') return readAliasName(c);
-  return null;
+  if (nameOf(c, t) === null && t?.type !== 'quoted') return null;
+  c.implicitAlias = true;
+  return readAliasName(c);
 }
 
 /** A bare name, or a double-quoted one (always quoted: the lexer saw its quotes). */
