@@ -6,17 +6,25 @@
 import type { Token } from '../../sql/lexer.ts';
 import type { GrammarName } from '../grammar.ts';
 
-/** What differs between the grammars the reader stands in for. */
+/** What differs between the grammars the reader stands in for (each flag checked on both sides by the differential tests). */
 export interface Profile {
   /** The node-sql-parser grammar whose output the reader reproduces. */
   grammar: GrammarName;
-  /** `"x"` in an expression: SQLite's grammar reads a string, PostgreSQL's an identifier. */
+  /** `"x"` in an expression: a string to the sqlite and noql grammars, an identifier to postgresql. */
   doubleQuoted: 'string' | 'identifier';
-  /** SQLite-only forms the postgresql grammar rejects: `==`, `LIMIT a, b`, `AS 'alias'`. */
-  sqliteForms: boolean;
-  /** `name` quoted identifiers: the sqlite grammar reads them; the postgresql grammar rejects them. */
+  /** `a == b` (sqlite only). */
+  eqeq: boolean;
+  /** `LIMIT m, n` (sqlite only). */
+  limitComma: boolean;
+  /** `AS 'alias'` (sqlite, noql). */
+  stringAlias: boolean;
+  /** `name` quoted identifiers (sqlite, noql). */
   backquotes: boolean;
-  /** INTERSECT / EXCEPT: the sqlite grammar rejects them (the chain moves on to noql). */
+  /** A quoted literal right after LIKE is the whole pattern (postgresql, noql). */
+  likeLiteral: boolean;
+  /** CROSS is read as the alias of the table before and repaired by the adapter, so only a bare table may precede CROSS JOIN (sqlite). */
+  crossAfterBareTable: boolean;
+  /** INTERSECT / EXCEPT: the sqlite grammar has neither. */
   intersectExcept: boolean;
 }
 

@@ -76,10 +76,10 @@ function readPredicate(c: Cursor, q: ReadQuery): Expr {
   let left = readAdditive(c, q);
   const t = c.peek();
   if (t === undefined) return left;
-  if (t.type === 'op' && (COMPARISON.has(t.text) || (t.text === '==' && c.profile.sqliteForms))) {
+  if (t.type === 'op' && (COMPARISON.has(t.text) || (t.text === '==' && c.profile.eqeq))) {
     while (c.peek()?.type === 'op' && (COMPARISON.has(c.peek()!.text) || c.peek()!.text === '==')) {
       const op = c.next().text;
-      if (op === '==' && !c.profile.sqliteForms) decline();
+      if (op === '==' && !c.profile.eqeq) decline();
       left = { kind: 'binary', op: op === '==' ? '=' : op, left, right: readAdditive(c, q) };
     }
   } else if (t.type === 'word') {
@@ -121,12 +121,12 @@ function readWordPredicate(c: Cursor, q: ReadQuery, arg: Expr): Expr {
 }
 
 /**
- * The postgresql grammar takes a quoted literal right after LIKE as the whole
- * pattern (`LIKE "x"` is a string there, `LIKE 'a' || b` an error).
+ * The postgresql and noql grammars take a quoted literal right after LIKE as
+ * the whole pattern (`LIKE "x"` is a string there, `LIKE 'a' || b` an error).
  */
 function readLikePattern(c: Cursor, q: ReadQuery): Expr {
   const t = c.peek();
-  if (c.profile.sqliteForms || (t?.type !== 'string' && t?.type !== 'quoted')) return readAdditive(c, q);
+  if (!c.profile.likeLiteral || (t?.type !== 'string' && t?.type !== 'quoted')) return readAdditive(c, q);
   c.pos++;
   if (c.peek()?.type === 'op') decline();
   if (t.type === 'string') return { kind: 'string', value: stringValue(t), quote: "'" };

@@ -14,18 +14,54 @@ import type { Profile } from './cursor.ts';
 import { Cursor, isDecline } from './cursor.ts';
 import { readQuery as readChain } from './query.ts';
 
-const PROFILES: Record<Dialect, Profile> = {
-  // The sqlite grammar comes first in the chain; what it rejects (INTERSECT,
-  // EXCEPT) goes to noql, which the reader does not stand in for.
-  sqlite: { grammar: 'sqlite', doubleQuoted: 'string', sqliteForms: true, backquotes: true, intersectExcept: false },
-  duckdb: {
-    grammar: 'postgresql',
-    doubleQuoted: 'identifier',
-    sqliteForms: false,
-    backquotes: false,
-    intersectExcept: true,
-  },
+const SQLITE: Profile = {
+  grammar: 'sqlite',
+  doubleQuoted: 'string',
+  eqeq: true,
+  limitComma: true,
+  stringAlias: true,
+  backquotes: true,
+  likeLiteral: false,
+  crossAfterBareTable: true,
+  intersectExcept: false,
 };
+
+/**
+ * The sqlite chain's second grammar. The sqlite grammar has no INTERSECT or
+ * EXCEPT (no rule, no keyword) and no rule lets SELECT follow a name, so a
+ * text the reader reads with one of them as a set operator is one the sqlite
+ * grammar rejects: noql's reading is the chain's answer.
+ */
+const NOQL: Profile = {
+  grammar: 'noql',
+  doubleQuoted: 'string',
+  eqeq: false,
+  limitComma: false,
+  stringAlias: true,
+  backquotes: true,
+  likeLiteral: true,
+  crossAfterBareTable: false,
+  intersectExcept: true,
+};
+
+const POSTGRESQL: Profile = {
+  grammar: 'postgresql',
+  doubleQuoted: 'identifier',
+  eqeq: false,
+  limitComma: false,
+  stringAlias: false,
+  backquotes: false,
+  likeLiteral: true,
+  crossAfterBareTable: false,
+  intersectExcept: true,
+};
+
+/** The grammar the chain would end on: for sqlite, noql when a word INTERSECT or EXCEPT occurs. */
+function profileFor(dialect: Dialect, tokens: Token[]): Profile {
+  if (dialect === 'duckdb') return POSTGRESQL;
+  for (const t of tokens) if (t.upper === 'INTERSECT' || t.upper === 'EXCEPT') return NOQL;
+  return SQLITE;
+}
 
 /**
  * The tree of one statement (no trailing semicolon) and the grammar whose
@@ -37,7 +73,7 @@ export function readQuery(
   quoted: ReadonlySet<string>,
   dialect: Dialect,
 ): { grammar: GrammarName; query: Query; implicitAlias: boolean } | null {
-  const profile = PROFILES[dialect];
+  const profile = profileFor(dialect, tokens);
   // Comments and brackets have readings of their own in each grammar.
   if (text.includes('--') || text.includes('/*') || text.includes('[')) return null;
   if (!profile.backquotes && text.includes('`')) return null;

@@ -101,11 +101,11 @@ function readColumns(c: Cursor): SelectItem[] {
   return out;
 }
 
-/** `AS name`, `AS "name"`, `AS 'name'` (sqlite), or a bare `name` / `"name"`. */
+/** `AS name`, `AS "name"`, `AS 'name'` (sqlite, noql), or a bare `name` / `"name"`. */
 function readColumnAlias(c: Cursor): Ident | null {
   if (c.eatWord('AS')) {
     const t = c.peek();
-    if (t?.type === 'string' && c.profile.sqliteForms) {
+    if (t?.type === 'string' && c.profile.stringAlias) {
       c.pos++;
       const v = stringValue(t);
       if (v !== t.text || v === '') decline();
@@ -163,7 +163,7 @@ function readJoinKind(c: Cursor, items: FromItem[]): FromItem['join'] | null {
     // The sqlite grammar reads CROSS as the alias of the table before (the
     // adapter repairs that); after an alias or a derived table it fails.
     const prev = items[items.length - 1]!;
-    if (c.profile.sqliteForms && (prev.alias || prev.source.kind !== 'table')) decline();
+    if (c.profile.crossAfterBareTable && (prev.alias || prev.source.kind !== 'table')) decline();
     c.pos += 2;
     return 'CROSS';
   }
@@ -218,7 +218,7 @@ function readLimit(c: Cursor): { limit: Expr | null; offset: Expr | null } {
   }
   const first = readCount(c);
   if (c.eatPunct(',')) {
-    if (!c.profile.sqliteForms) decline();
+    if (!c.profile.limitComma) decline();
     return { limit: readCount(c), offset: first };
   }
   if (c.eatWord('OFFSET')) return { limit: first, offset: readCount(c) };
