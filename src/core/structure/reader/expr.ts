@@ -13,6 +13,7 @@ import {
   identOf,
   isCleanDoubleQuoted,
   isNameWord,
+  isTypedLiteral,
   NAME_KEYWORDS,
   nameOf,
   numberText,
@@ -255,7 +256,7 @@ function readWordPrimary(c: Cursor, q: ReadQuery, t: Token): Expr {
     case 'MAX':
       return readAggregate(c, q, t.upper);
   }
-  if (!isNameWord(t)) decline();
+  if (!isNameWord(t) || isTypedLiteral(t, c.peek())) decline();
   if (c.isPunct('(')) {
     if (NAME_KEYWORDS.has(t.upper)) decline();
     return readCall(c, q, t.text);
