@@ -10,8 +10,12 @@ import type { GrammarName } from '../grammar.ts';
 export interface Profile {
   /** The node-sql-parser grammar whose output the reader reproduces. */
   grammar: GrammarName;
-  /** `"x"` in an expression: a string to the sqlite and noql grammars, an identifier to postgresql. */
-  doubleQuoted: 'string' | 'identifier';
+  /**
+   * `"x"` in an expression: a string to the sqlite grammar, an identifier to
+   * postgresql; noql reads it as a string only as a predicate's right-hand
+   * operand (`= "x"`, `IN ("x")`, `BETWEEN "x" AND "y"`) and as a name elsewhere.
+   */
+  doubleQuoted: 'string' | 'identifier' | 'operand';
   /** `a == b` (sqlite only). */
   eqeq: boolean;
   /** `LIMIT m, n` (sqlite only). */

@@ -55,10 +55,25 @@ function readNot(c: Cursor, q: ReadQuery): Expr {
       c.pos++;
       return { kind: 'exists', not: true, query: readParenQuery(c, q) };
     }
+    if (c.isPunct('(') && boundAfterParens(c)) decline();
     return { kind: 'not', arg: readNot(c, q) };
   }
   if (c.eatWord('EXISTS')) return { kind: 'exists', not: false, query: readParenQuery(c, q) };
   return readPredicate(c, q);
+}
+
+/**
+ * `NOT (x) + y`: the grammars read `NOT (x)` as a function call, an operand of
+ * the `+`; the reader's NOT would take the whole `(x) + y`. Such a NOT is left
+ * to them: true when an operator or predicate follows the parenthesis.
+ */
+function boundAfterParens(c: Cursor): boolean {
+  const open = c.peek()!;
+  let i = c.pos + 1;
+  while (i < c.tokens.length && !(c.tokens[i]!.depth === open.depth && c.tokens[i]!.text === ')')) i++;
+  const after = c.tokens[i + 1];
+  if (after === undefined) return false;
+  return after.type === 'op' || after.type === 'punct' ? after.text !== ')' && after.text !== ',' : isPredicate(after);
 }
 
 /** `( SELECT ... )` */
@@ -81,7 +96,7 @@ function readPredicate(c: Cursor, q: ReadQuery): Expr {
     while (c.peek()?.type === 'op' && (COMPARISON.has(c.peek()!.text) || c.peek()!.text === '==')) {
       const op = c.next().text;
       if (op === '==' && !c.profile.eqeq) decline();
-      left = { kind: 'binary', op: op === '==' ? '=' : op, left, right: readAdditive(c, q) };
+      left = { kind: 'binary', op: op === '==' ? '=' : op, left, right: readOperand(c, q) };
     }
   } else if (t.type === 'word') {
     left = readWordPredicate(c, q, left);
@@ -95,7 +110,11 @@ function readPredicate(c: Cursor, q: ReadQuery): Expr {
 
 function isPredicateWord(c: Cursor): boolean {
   const t = c.peek();
-  if (t?.type !== 'word') return false;
+  return t !== undefined && isPredicate(t);
+}
+
+function isPredicate(t: Token): boolean {
+  if (t.type !== 'word') return false;
   return t.upper === 'IS' || t.upper === 'IN' || t.upper === 'BETWEEN' || t.upper === 'LIKE' || t.upper === 'NOT';
 }
 
@@ -109,9 +128,9 @@ function readWordPredicate(c: Cursor, q: ReadQuery, arg: Expr): Expr {
   if (not) c.pos++;
   if (c.eatWord('IN')) return readIn(c, q, arg, not);
   if (c.eatWord('BETWEEN')) {
-    const low = readAdditive(c, q);
+    const low = readOperand(c, q);
     c.expectWord('AND');
-    return { kind: 'between', not, arg, low, high: readAdditive(c, q) };
+    return { kind: 'between', not, arg, low, high: readOperand(c, q) };
   }
   if (c.eatWord('LIKE')) {
     const right = readLikePattern(c, q);
@@ -127,7 +146,13 @@ function readWordPredicate(c: Cursor, q: ReadQuery, arg: Expr): Expr {
  */
 function readLikePattern(c: Cursor, q: ReadQuery): Expr {
   const t = c.peek();
-  if (!c.profile.likeLiteral || (t?.type !== 'string' && t?.type !== 'quoted')) return readAdditive(c, q);
+  if (!c.profile.likeLiteral) return readAdditive(c, q);
+  if (t?.type !== 'string' && t?.type !== 'quoted') {
+    // Any other literal is taken alone as well (`LIKE false || x` fails there).
+    const e = readAdditive(c, q);
+    if (e.kind === 'binary' && LITERALS.has(leftmost(e).kind)) decline();
+    return e;
+  }
   c.pos++;
   if (c.peek()?.type === 'op') decline();
   if (t.type === 'string') return { kind: 'string', value: stringValue(t), quote: "'" };
@@ -135,21 +160,42 @@ function readLikePattern(c: Cursor, q: ReadQuery): Expr {
   return { kind: 'string', value: t.text, quote: '"' };
 }
 
+const LITERALS = new Set(['number', 'string', 'bool', 'null']);
+
+function leftmost(e: Expr): Expr {
+  return e.kind === 'binary' && !e.parens ? leftmost(e.left) : e;
+}
+
 /** `IN (SELECT ...)` or `IN (v, ...)`; a list holding a subquery or a row is left to the grammars. */
 function readIn(c: Cursor, q: ReadQuery, arg: Expr, not: boolean): Expr {
   c.expectPunct('(');
   if (c.isWord('SELECT')) {
-    const query = q(c);
+    const query = readExprQuery(c, q);
     c.expectPunct(')');
     return { kind: 'in', not, arg, values: null, query };
   }
   const values: Expr[] = [];
   do {
     if (c.isPunct('(')) decline();
-    values.push(readExpr(c, q));
+    values.push(isLoneDoubleQuoted(c) ? readOperand(c, q) : readExpr(c, q));
   } while (c.eatPunct(','));
   c.expectPunct(')');
   return { kind: 'in', not, arg, values, query: null };
+}
+
+/** A predicate's right-hand operand: where noql reads a lone `"x"` as a string. */
+function readOperand(c: Cursor, q: ReadQuery): Expr {
+  if (c.profile.doubleQuoted !== 'operand' || !isLoneDoubleQuoted(c)) return readAdditive(c, q);
+  const t = c.next();
+  if (!isCleanDoubleQuoted(t)) decline();
+  return { kind: 'string', value: t.text, quote: '"' };
+}
+
+/** A double-quoted token with nothing bound to it after (no operator, dot or call). */
+function isLoneDoubleQuoted(c: Cursor): boolean {
+  const t = c.peek();
+  const after = c.peek(1);
+  return t?.type === 'quoted' && t.quote === '"' && after?.type !== 'op' && !c.isPunct('.', 1) && !c.isPunct('(', 1);
 }
 
 function readAdditive(c: Cursor, q: ReadQuery): Expr {
@@ -220,6 +266,7 @@ function readPrimary(c: Cursor, q: ReadQuery): Expr {
 function readQuoted(c: Cursor, t: Token): Expr {
   if (!isCleanDoubleQuoted(t)) decline();
   if (c.isPunct('.')) decline();
+  if (c.profile.doubleQuoted === 'operand') decline();
   if (c.profile.doubleQuoted === 'string') return { kind: 'string', value: t.text, quote: '"' };
   return { kind: 'column', table: null, name: { value: t.text, quoted: true } };
 }
@@ -227,8 +274,10 @@ function readQuoted(c: Cursor, t: Token): Expr {
 /** `( expr )` (marked parens) or `( SELECT ... )` (a subquery, never marked). */
 function readParenthesized(c: Cursor, q: ReadQuery): Expr {
   if (c.isWord('SELECT')) {
-    const query = q(c);
+    const query = readExprQuery(c, q);
     c.expectPunct(')');
+    // The sqlite and postgresql grammars reject a select-list subquery of several columns or a star.
+    if (!singleColumn(query)) decline();
     return { kind: 'subquery', query };
   }
   if (c.isPunct('(')) decline();
@@ -236,6 +285,20 @@ function readParenthesized(c: Cursor, q: ReadQuery): Expr {
   c.expectPunct(')');
   e.parens = true;
   return e;
+}
+
+/**
+ * A subquery in an expression (scalar or IN). All three grammars fail on
+ * `(SELECT (x) FROM ...)` there, a parenthesis right after SELECT.
+ */
+function readExprQuery(c: Cursor, q: ReadQuery): Query {
+  if (c.isPunct('(', 1)) decline();
+  return q(c);
+}
+
+function singleColumn(query: Query): boolean {
+  if (query.kind === 'setop') return query.arms.every(singleColumn);
+  return query.columns.length === 1 && query.columns[0]!.expr.kind !== 'star';
 }
 
 function readWordPrimary(c: Cursor, q: ReadQuery, t: Token): Expr {
@@ -272,16 +335,18 @@ function readColumn(c: Cursor, t: Token): Expr {
   const dot = c.next();
   const n = c.next();
   if (dot.start !== t.end || n.start !== dot.end) decline();
-  if (n.type === 'op' && n.text === '*') return { kind: 'star', table: identOf(c, first) };
+  // `t.*` stands only as a select item (query.ts); the sqlite grammar rejects it elsewhere.
+  if (n.type === 'op' && n.text === '*') decline();
   const second = nameOf(c, n);
   if (second === null || c.isPunct('.') || c.isPunct('(')) decline();
   return { kind: 'column', table: identOf(c, first), name: identOf(c, second) };
 }
 
-/** COUNT / SUM / AVG / MIN / MAX: the grammars' aggregate rule, name upper-cased, one argument. */
+/** COUNT / SUM / AVG / MIN / MAX: the grammars' aggregate rule, name upper-cased, one argument; DISTINCT in COUNT only. */
 function readAggregate(c: Cursor, q: ReadQuery, name: string): Expr {
   c.expectPunct('(');
   const distinct = c.eatWord('DISTINCT');
+  if (distinct && name !== 'COUNT') decline();
   let arg: Expr;
   if (name === 'COUNT' && !distinct && c.isOp('*') && c.isPunct(')', 1)) {
     c.pos++;
@@ -326,6 +391,8 @@ function readCall(c: Cursor, q: ReadQuery, name: string): Expr {
 }
 
 function readCase(c: Cursor, q: ReadQuery): Expr {
+  // `CASE (x) WHEN`: every grammar fails on a parenthesized operand.
+  if (c.isPunct('(')) decline();
   const operand = c.isWord('WHEN') ? null : readExpr(c, q);
   const whens: { when: Expr; then: Expr }[] = [];
   while (c.eatWord('WHEN')) {

@@ -34,7 +34,7 @@ const SQLITE: Profile = {
  */
 const NOQL: Profile = {
   grammar: 'noql',
-  doubleQuoted: 'string',
+  doubleQuoted: 'operand',
   eqeq: false,
   limitComma: false,
   stringAlias: true,

@@ -54,6 +54,8 @@ function setOperator(c: Cursor): string | null {
 /** SELECT [DISTINCT] items [FROM ...] [WHERE] [GROUP BY] [HAVING]; ORDER BY / LIMIT are the caller's. */
 function readCore(c: Cursor): Select {
   c.expectWord('SELECT');
+  // `SELECT*` (no space) fails in every grammar; keep SELECT apart from what follows.
+  if (c.peek() && c.peek()!.start === c.tokens[c.pos - 1]!.end) decline();
   const distinct = c.eatWord('DISTINCT') ? { on: null } : null;
   if (c.isWord('ALL') || c.isWord('DISTINCT') || c.isWord('ON')) decline();
   const columns = readColumns(c);
@@ -95,10 +97,26 @@ function readColumns(c: Cursor): SelectItem[] {
       out.push({ expr: { kind: 'star', table: null }, alias: null });
       continue;
     }
+    const star = tableStar(c);
+    if (star) {
+      out.push({ expr: star, alias: null });
+      continue;
+    }
     const expr = readExpr(c, readQuery);
     out.push({ expr, alias: readColumnAlias(c) });
   } while (c.eatPunct(','));
   return out;
+}
+
+/** `t.*` as a select item (the dot written tight), or null. */
+function tableStar(c: Cursor): Expr | null {
+  const t = c.peek();
+  const table = nameOf(c, t);
+  if (table === null || !c.isPunct('.', 1) || !c.isOp('*', 2)) return null;
+  const dot = c.peek(1)!;
+  if (dot.start !== t!.end || c.peek(2)!.start !== dot.end) return null;
+  c.pos += 3;
+  return { kind: 'star', table: identOf(c, table) };
 }
 
 /** `AS name`, `AS "name"`, `AS 'name'` (sqlite, noql), or a bare `name` / `"name"`. */
@@ -163,7 +181,8 @@ function readJoinKind(c: Cursor, items: FromItem[]): FromItem['join'] | null {
     // The sqlite grammar reads CROSS as the alias of the table before (the
     // adapter repairs that); after an alias or a derived table it fails.
     const prev = items[items.length - 1]!;
-    if (c.profile.crossAfterBareTable && (prev.alias || prev.source.kind !== 'table')) decline();
+    if (c.profile.crossAfterBareTable && (prev.alias || prev.on || prev.using || prev.source.kind !== 'table'))
+      decline();
     c.pos += 2;
     return 'CROSS';
   }

@@ -59,7 +59,11 @@ export function identOf(c: Cursor, value: string): Ident {
   return { value, quoted: c.quoted.has(value) };
 }
 
-/** A double-quoted token both grammars read as one identifier: terminated, no doubled quote inside. */
+/**
+ * A double-quoted token every grammar reads the same way: terminated, no
+ * doubled quote, backslash or control character inside (the sqlite grammar
+ * reads `"a<newline>"` as a quoted name where `"a"` is a string).
+ */
 export function isCleanDoubleQuoted(t: Token | undefined): boolean {
   return (
     t !== undefined &&
@@ -68,7 +72,7 @@ export function isCleanDoubleQuoted(t: Token | undefined): boolean {
     t.raw.length >= 3 &&
     t.raw.endsWith('"') &&
     t.raw.length === t.text.length + 2 &&
-    !t.text.includes('\\')
+    !/[\\\x00-\x1f\x7f]/.test(t.text)
   );
 }
 
@@ -80,7 +84,7 @@ function isCleanBackquoted(t: Token): boolean {
     t.raw.length >= 3 &&
     t.raw.endsWith('`') &&
     t.raw.length === t.text.length + 2 &&
-    !/[\\'"]/.test(t.text)
+    !/[\\'"\x00-\x1f\x7f]/.test(t.text)
   );
 }
 
