@@ -28,6 +28,8 @@ export interface Profile {
   likeLiteral: boolean;
   /** CROSS is read as the alias of the table before and repaired by the adapter, so only a bare table may precede CROSS JOIN (sqlite). */
   crossAfterBareTable: boolean;
+  /** `a-(b)`, `a-lower(b)`: a function name may hold dashes (postgresql, noql): the call `a-(b)`. */
+  dashedNames: boolean;
   /** INTERSECT / EXCEPT: the sqlite grammar has neither. */
   intersectExcept: boolean;
 }

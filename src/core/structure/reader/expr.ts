@@ -203,9 +203,17 @@ function readAdditive(c: Cursor, q: ReadQuery): Expr {
   for (;;) {
     const t = c.peek();
     if (t?.type !== 'op' || (t.text !== '+' && t.text !== '-')) return left;
+    if (t.text === '-' && c.profile.dashedNames && dashedName(c)) decline();
     c.pos++;
     left = { kind: 'binary', op: t.text, left, right: readMultiplicative(c, q) };
   }
+}
+
+/** A `-` written right after a word, not followed by a number: a dashed name to postgresql and noql. */
+function dashedName(c: Cursor): boolean {
+  const before = c.tokens[c.pos - 1];
+  const dash = c.peek()!;
+  return before?.type === 'word' && before.end === dash.start && c.peek(1)?.type !== 'number';
 }
 
 const MULTIPLICATIVE = new Set(['*', '/', '%', '||']);
@@ -224,6 +232,7 @@ function readMultiplicative(c: Cursor, q: ReadQuery): Expr {
 function readUnary(c: Cursor, q: ReadQuery): Expr {
   const t = c.peek();
   if (t?.type === 'op' && t.text === '-') {
+    if (c.profile.dashedNames && dashedName(c)) decline();
     const n = c.peek(1);
     c.pos++;
     if (n?.type === 'number' && n.start === t.end) {
@@ -346,7 +355,8 @@ function readColumn(c: Cursor, t: Token): Expr {
 function readAggregate(c: Cursor, q: ReadQuery, name: string): Expr {
   c.expectPunct('(');
   const distinct = c.eatWord('DISTINCT');
-  if (distinct && name !== 'COUNT') decline();
+  // `COUNT(DISTINCT (x) || y)`: the grammars may read DISTINCT(x) as a call.
+  if (distinct && (name !== 'COUNT' || c.isPunct('('))) decline();
   let arg: Expr;
   if (name === 'COUNT' && !distinct && c.isOp('*') && c.isPunct(')', 1)) {
     c.pos++;

@@ -23,6 +23,7 @@ const SQLITE: Profile = {
   backquotes: true,
   likeLiteral: false,
   crossAfterBareTable: true,
+  dashedNames: false,
   intersectExcept: false,
 };
 
@@ -41,6 +42,7 @@ const NOQL: Profile = {
   backquotes: true,
   likeLiteral: true,
   crossAfterBareTable: false,
+  dashedNames: true,
   intersectExcept: true,
 };
 
@@ -53,6 +55,7 @@ const POSTGRESQL: Profile = {
   backquotes: false,
   likeLiteral: true,
   crossAfterBareTable: false,
+  dashedNames: true,
   intersectExcept: true,
 };
 

@@ -159,8 +159,11 @@ function readFrom(c: Cursor): FromItem[] {
     if (join === null) return items;
     const item = readFromItem(c, join);
     if (join === 'CROSS' && (c.isWord('ON') || c.isWord('USING'))) decline();
-    if (c.eatWord('ON')) item.on = readExpr(c, readQuery);
-    else if (c.eatWord('USING')) item.using = readUsing(c);
+    if (c.eatWord('ON')) {
+      item.on = readExpr(c, readQuery);
+      // The sqlite grammar reads `ON x, t2` as an expression list, not ON x then a comma join.
+      if (c.isPunct(',')) decline();
+    } else if (c.eatWord('USING')) item.using = readUsing(c);
     items.push(item);
   }
 }

@@ -46,7 +46,15 @@ const PLAIN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** A bare word usable as a name: not a keyword of any grammar, plain ASCII. */
 export function isNameWord(t: Token | undefined): boolean {
-  return t !== undefined && t.type === 'word' && !KEYWORDS.has(t.upper) && PLAIN.test(t.text);
+  return (
+    t !== undefined && t.type === 'word' && !KEYWORDS.has(t.upper) && PLAIN.test(t.text) && !keywordDigits(t.upper)
+  );
+}
+
+/** `is8`, `in2`: the grammars end a keyword before a digit, so they read IS 8, IN 2. */
+function keywordDigits(upper: string): boolean {
+  const m = /^[A-Z_]+(?=[0-9])/.exec(upper);
+  return m !== null && (KEYWORDS.has(m[0]) || NAME_KEYWORDS.has(m[0]));
 }
 
 /** `DATE '2020-01-01'` is a typed literal, not the name date followed by a string. */
