@@ -36,14 +36,10 @@ export interface Profile {
 
 /** Thrown (one shared instance: no stack to build) when the reader declines. */
 class Decline extends Error {}
-export const DECLINE = new Decline('fast reader declined');
+const DECLINE = new Decline('fast reader declined');
 
 export function decline(): never {
   throw DECLINE;
-}
-
-export function isDecline(e: unknown): boolean {
-  return e === DECLINE;
 }
 
 export class Cursor {

@@ -17,7 +17,6 @@ import {
   NAME_KEYWORDS,
   nameOf,
   numberText,
-  readName,
   stringValue,
 } from './words.ts';
 
@@ -441,5 +440,3 @@ function readSize(c: Cursor): string {
   if (t.type !== 'number' || !/^[1-9][0-9]{0,3}$/.test(t.raw)) decline();
   return t.raw;
 }
-
-export { readName };

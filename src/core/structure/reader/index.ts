@@ -11,7 +11,7 @@ import type { Token } from '../../sql/lexer.ts';
 import type { Dialect, GrammarName } from '../grammar.ts';
 import type { Query } from '../ir.ts';
 import type { Profile } from './cursor.ts';
-import { Cursor, isDecline } from './cursor.ts';
+import { Cursor } from './cursor.ts';
 import { readQuery as readChain } from './query.ts';
 
 const SQLITE: Profile = {
@@ -85,9 +85,8 @@ export function readQuery(
   try {
     const query = readChain(c);
     return c.atEnd() ? { grammar: profile.grammar, query, implicitAlias: c.implicitAlias } : null;
-  } catch (e) {
-    // parseSql never throws: anything unexpected here is a "not sure" too.
-    if (isDecline(e)) return null;
+  } catch {
+    // A decline, or anything unexpected: parseSql never throws, so both are "not sure".
     return null;
   }
 }
