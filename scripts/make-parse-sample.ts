@@ -10,24 +10,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { rngFrom } from '../src/core/neighbours/prng.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const source = process.env.SPIDER_DEV_DIR ?? path.resolve(root, '../shared/data/spider-dev');
 const target = path.join(root, 'tests/structure/data/spider-parse-sample.json');
 const SIZE = 1500;
 const SEED = 20261203;
-
-/** mulberry32: a small seeded generator, so the draw does not depend on the runtime. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const texts = new Set<string>();
 for (const line of readFileSync(path.join(source, 'pairs.jsonl'), 'utf8').split('\n')) {
@@ -36,7 +25,7 @@ for (const line of readFileSync(path.join(source, 'pairs.jsonl'), 'utf8').split(
   for (const sql of [pair.gold_sql, pair.pred_sql]) if (typeof sql === 'string') texts.add(sql);
 }
 const all = [...texts].sort();
-const next = random(SEED);
+const next = rngFrom(SEED).next;
 for (let i = all.length - 1; i > 0; i--) {
   const j = Math.floor(next() * (i + 1));
   [all[i], all[j]] = [all[j]!, all[i]!];
