@@ -538,203 +538,192 @@ export function searchMappings(input: SearchInput): boolean {
   return capped;
 }
 
+type Choice = AlignmentChoice & { evaluation: MappingEvaluation | null };
+type Method = AlignmentChoice['method'];
+const NONE = (): AlignmentChoice['unnamed'] => ({ expected: [], actual: [] });
+
 /** Choose the column alignment (see the module comment). */
-export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { evaluation: MappingEvaluation | null } {
+export function chooseAlignment(req: AlignmentRequest): Choice {
+  if (req.strictOrder) return strictPositions(req);
+  const trials = new AlignmentTrials(req);
+  if (req.strictNames) return byNames(trials);
+  if (trials.sameShape) return byPositionNameOrContent(trials);
+  return differentShapes(trials);
+}
+
+/** Strict column order: positions only; under strict names, the positions whose names differ. */
+function strictPositions(req: AlignmentRequest): Choice {
   const { E, A } = req;
-  const none = { expected: [] as number[], actual: [] as number[] };
-  if (req.strictOrder) {
-    const mapping = positionalMapping(E, A);
-    const unnamed = { expected: [] as number[], actual: [] as number[] };
-    if (req.strictNames) {
-      for (const [i, j] of mapping) {
-        if (E.columns[i]!.name !== A.columns[j]!.name) {
-          unnamed.expected.push(i);
-          unnamed.actual.push(j);
-        }
+  const mapping = positionalMapping(E, A);
+  const unnamed = NONE();
+  if (req.strictNames) {
+    for (const [i, j] of mapping) {
+      if (E.columns[i]!.name !== A.columns[j]!.name) {
+        unnamed.expected.push(i);
+        unnamed.actual.push(j);
       }
     }
-    return {
-      mapping,
-      method: 'positional',
-      checked: 0,
-      searchCapped: false,
-      sampled: false,
-      unnamed,
-      evaluation: null,
-    };
+  }
+  return { mapping, method: 'positional', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
+}
+
+/** The mappings tried so far (each once), their cost, and the first that agreed as a bag. */
+class AlignmentTrials {
+  readonly sameShape: boolean;
+  private readonly filter: PairFilter;
+  private readonly tried = new Set<string>();
+  checked = 0;
+  private fullCells = 0;
+  firstBagPass: { evaluation: MappingEvaluation; method: Method } | null = null;
+
+  constructor(readonly req: AlignmentRequest) {
+    const { E, A } = req;
+    this.filter = new PairFilter(E, A, req.tol);
+    // As bags the row counts must be equal; as sets an empty result equals only an empty one (with no
+    // rows to prune by, the search would otherwise try every permutation of the columns).
+    this.sameShape = E.m === A.m && (req.bagPrefilter ? E.n === A.n : (E.n === 0) === (A.n === 0));
   }
 
-  const filter = new PairFilter(E, A, req.tol);
-  // As bags the row counts must be equal; as sets an empty result equals only an empty one (with no
-  // rows to prune by, the search would otherwise try every permutation of the columns).
-  const sameShape = E.m === A.m && (req.bagPrefilter ? E.n === A.n : (E.n === 0) === (A.n === 0));
-  // Under set semantics duplicates may differ, so only kinds can rule a pair out.
-  const pairMay = (i: number, j: number) => (req.bagPrefilter ? filter.mayMatch(i, j) : columnsCompatible(E, i, A, j));
-  // Positional and named candidates are compared directly (their rows get hashed anyway); content
-  // candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
-  const mayPass = (mapping: Mapping, cheap: boolean) =>
-    sameShape &&
-    mapping.length === E.m &&
-    mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : pairMay(i, j)));
-  const tried = new Set<string>();
-  let checked = 0;
-  let fullCells = 0;
-  let firstBagPass: { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null = null;
-  const attempt = (mapping: Mapping, method: AlignmentChoice['method']): MappingEvaluation | null => {
+  /** Under set semantics duplicates may differ, so only kinds can rule a pair out. */
+  pairMay(i: number, j: number): boolean {
+    return this.req.bagPrefilter ? this.filter.mayMatch(i, j) : columnsCompatible(this.req.E, i, this.req.A, j);
+  }
+
+  /**
+   * Positional and named candidates are compared directly (their rows get hashed anyway); content
+   * candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
+   */
+  private mayPass(mapping: Mapping, cheap: boolean): boolean {
+    const { E, A } = this.req;
+    return (
+      this.sameShape &&
+      mapping.length === E.m &&
+      mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : this.pairMay(i, j)))
+    );
+  }
+
+  /** The evaluation of a mapping not tried before, when it passes the mode. */
+  attempt(mapping: Mapping, method: Method): MappingEvaluation | null {
     const key = mapping.map(([i, j]) => `${i}:${j}`).join(',');
-    if (tried.has(key)) return null;
-    tried.add(key);
-    if (!mayPass(mapping, method !== 'content')) return null;
-    checked++;
-    fullCells += E.n * Math.max(1, E.m);
-    const evaluation = req.evaluate(mapping);
-    if (req.passes(evaluation)) return evaluation;
-    if (evaluation.bagPass && !firstBagPass) firstBagPass = { evaluation, method };
-    else if (method === 'content' && req.forget) req.forget(evaluation);
+    if (this.tried.has(key)) return null;
+    this.tried.add(key);
+    if (!this.mayPass(mapping, method !== 'content')) return null;
+    this.checked++;
+    this.fullCells += this.req.E.n * Math.max(1, this.req.E.m);
+    const evaluation = this.req.evaluate(mapping);
+    if (this.req.passes(evaluation)) return evaluation;
+    if (evaluation.bagPass && !this.firstBagPass) this.firstBagPass = { evaluation, method };
+    else if (method === 'content' && this.req.forget) this.req.forget(evaluation);
     return null;
-  };
-  const found = (evaluation: MappingEvaluation, method: AlignmentChoice['method'], searchCapped = false) => ({
-    mapping: evaluation.mapping,
-    method,
-    checked,
-    searchCapped,
-    sampled: false,
-    unnamed: none,
-    evaluation,
-  });
+  }
+
   /** Search other mappings among `options`; the passing evaluation, or null. */
-  const search = (options: number[][]): { result: MappingEvaluation | null; capped: boolean } => {
+  search(options: number[][]): { result: MappingEvaluation | null; capped: boolean } {
     if (!options.every((o) => o.length > 0)) return { result: null, capped: false };
     let result: MappingEvaluation | null = null;
+    const { E, A, tol, bagPrefilter } = this.req;
     const capped = searchMappings({
       E,
       A,
-      tol: req.tol,
-      bag: req.bagPrefilter,
+      tol,
+      bag: bagPrefilter,
       options,
       leaf: (mapping) => {
-        if (fullCells > SEARCH_LIMITS.alignmentCheckCells && checked >= MIN_FULL_CHECKS) return 'capped';
-        result = attempt(mapping, 'content');
+        if (this.fullCells > SEARCH_LIMITS.alignmentCheckCells && this.checked >= MIN_FULL_CHECKS) return 'capped';
+        result = this.attempt(mapping, 'content');
         return result ? 'stop' : 'continue';
       },
     });
     return { result, capped };
-  };
-
-  if (req.strictNames) {
-    const named = nameMapping(E, A);
-    const byName = () => {
-      // Columns without a same-named partner are still compared, in order, so values are reported.
-      const pairs = [...named.pairs];
-      const leftovers = Math.min(named.expected.length, named.actual.length);
-      for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
-      return pairs.sort((x, y) => x[0] - y[0]);
-    };
-    const unnamed = { expected: named.expected, actual: named.actual };
-    if (sameShape && named.expected.length === 0 && named.actual.length === 0) {
-      const first = attempt(byName(), 'name');
-      if (first) return { ...found(first, 'name'), unnamed };
-      // Repeated names: any other bijection between same-named columns.
-      const byNamePartner = new Map(named.pairs);
-      const options = E.columns.map((c, i) =>
-        [byNamePartner.get(i)!, ...A.columns.map((a, j) => (a.name === c.name ? j : -1)).filter((j) => j >= 0)]
-          .filter((j, k, xs) => xs.indexOf(j) === k)
-          .filter((j) => pairMay(i, j)),
-      );
-      const { result, capped } = search(options);
-      if (result) return { ...found(result, 'name'), unnamed };
-      const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
-      if (fallback) return { ...found(fallback.evaluation, 'name', capped), unnamed };
-      return {
-        mapping: byName(),
-        method: 'name',
-        checked,
-        searchCapped: capped,
-        sampled: false,
-        unnamed,
-        evaluation: null,
-      };
-    }
-    return {
-      mapping: byName(),
-      method: 'name',
-      checked: 0,
-      searchCapped: false,
-      sampled: false,
-      unnamed,
-      evaluation: null,
-    };
   }
 
-  if (sameShape) {
-    const positional = attempt(positionalMapping(E, A), 'positional');
-    if (positional) return found(positional, 'positional');
-    const named = nameMapping(E, A);
-    if (named.expected.length === 0) {
-      const byName = attempt(
-        named.pairs.slice().sort((x, y) => x[0] - y[0]),
-        'name',
-      );
-      if (byName) return found(byName, 'name');
-    }
-    // Content: other one-to-one mappings of columns that may hold the same values, positional and named choices first.
-    const m = E.m;
-    const options: number[][] = [];
-    for (let i = 0; i < m; i++) {
-      const prefs = [i, ...A.columns.map((c, j) => (c.name === E.columns[i]!.name ? j : -1)).filter((j) => j >= 0)];
-      for (let j = 0; j < m; j++) prefs.push(j);
-      options.push([...new Set(prefs)].filter((j) => pairMay(i, j)));
-    }
-    const { result, capped: searchCapped } = search(options);
-    if (result) return found(result, 'content');
-    const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
-    if (fallback) return { ...found(fallback.evaluation, fallback.method), searchCapped };
-    // No column could hold another position's values: nothing suggests a reordering, keep positions
-    // (and skip scoring every column pair on a sample).
-    if (!searchCapped && options.every((o, i) => o.every((j) => j === i)))
-      return {
-        mapping: positionalMapping(E, A),
-        method: 'best_effort',
-        checked,
-        searchCapped,
-        sampled: false,
-        unnamed: none,
-        evaluation: null,
-      };
-    const best = bestEffortMapping(E, A, req.cap);
+  found(evaluation: MappingEvaluation, method: Method, searchCapped = false): Choice {
     return {
-      mapping: best.mapping,
-      method: 'best_effort',
-      checked,
+      mapping: evaluation.mapping,
+      method,
+      checked: this.checked,
       searchCapped,
-      sampled: best.sampled,
-      unnamed: none,
-      evaluation: null,
+      sampled: false,
+      unnamed: NONE(),
+      evaluation,
     };
   }
-  // Different shapes: the same names, in order, with compatible kinds keep their positions without scoring.
+
+  /** No evaluation: a mapping kept for its partial credit and witnesses. */
+  kept(mapping: Mapping, method: Method, searchCapped: boolean, sampled = false, checked = this.checked): Choice {
+    return { mapping, method, checked, searchCapped, sampled, unnamed: NONE(), evaluation: null };
+  }
+}
+
+/** Strict names: same-named columns (any bijection among repeated names); the rest in order, for their values. */
+function byNames(t: AlignmentTrials): Choice {
+  const { E, A } = t.req;
+  const named = nameMapping(E, A);
+  const byName = () => {
+    const pairs = [...named.pairs];
+    const leftovers = Math.min(named.expected.length, named.actual.length);
+    for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
+    return pairs.sort((x, y) => x[0] - y[0]);
+  };
+  const unnamed = { expected: named.expected, actual: named.actual };
+  if (!t.sameShape || named.expected.length > 0 || named.actual.length > 0)
+    return { ...t.kept(byName(), 'name', false, false, 0), unnamed };
+  const first = t.attempt(byName(), 'name');
+  if (first) return { ...t.found(first, 'name'), unnamed };
+  // Repeated names: any other bijection between same-named columns.
+  const byNamePartner = new Map(named.pairs);
+  const options = E.columns.map((c, i) =>
+    [byNamePartner.get(i)!, ...A.columns.map((a, j) => (a.name === c.name ? j : -1)).filter((j) => j >= 0)]
+      .filter((j, k, xs) => xs.indexOf(j) === k)
+      .filter((j) => t.pairMay(i, j)),
+  );
+  const { result, capped } = t.search(options);
+  if (result) return { ...t.found(result, 'name'), unnamed };
+  const fallback = t.firstBagPass;
+  if (fallback) return { ...t.found(fallback.evaluation, 'name', capped), unnamed };
+  return { ...t.kept(byName(), 'name', capped), unnamed };
+}
+
+/** Same shape: positions, then names, then a content search; else the best partial alignment. */
+function byPositionNameOrContent(t: AlignmentTrials): Choice {
+  const { E, A } = t.req;
+  const positional = t.attempt(positionalMapping(E, A), 'positional');
+  if (positional) return t.found(positional, 'positional');
+  const named = nameMapping(E, A);
+  if (named.expected.length === 0) {
+    const byName = t.attempt(
+      named.pairs.slice().sort((x, y) => x[0] - y[0]),
+      'name',
+    );
+    if (byName) return t.found(byName, 'name');
+  }
+  // Content: other one-to-one mappings of columns that may hold the same values, positional and named choices first.
+  const options: number[][] = [];
+  for (let i = 0; i < E.m; i++) {
+    const prefs = [i, ...A.columns.map((c, j) => (c.name === E.columns[i]!.name ? j : -1)).filter((j) => j >= 0)];
+    for (let j = 0; j < E.m; j++) prefs.push(j);
+    options.push([...new Set(prefs)].filter((j) => t.pairMay(i, j)));
+  }
+  const { result, capped: searchCapped } = t.search(options);
+  if (result) return t.found(result, 'content');
+  const fallback = t.firstBagPass;
+  if (fallback) return { ...t.found(fallback.evaluation, fallback.method), searchCapped };
+  // No column could hold another position's values: nothing suggests a reordering, keep positions
+  // (and skip scoring every column pair on a sample).
+  if (!searchCapped && options.every((o, i) => o.every((j) => j === i)))
+    return t.kept(positionalMapping(E, A), 'best_effort', searchCapped);
+  const best = bestEffortMapping(E, A, t.req.cap);
+  return t.kept(best.mapping, 'best_effort', searchCapped, best.sampled);
+}
+
+/** Different shapes: the same names, in order, with compatible kinds keep their positions without scoring. */
+function differentShapes(t: AlignmentTrials): Choice {
+  const { E, A } = t.req;
   const k = Math.min(E.m, A.m);
   let named = k > 0;
   for (let i = 0; i < k && named; i++)
     named = E.columns[i]!.name === A.columns[i]!.name && columnsCompatible(E, i, A, i);
-  if (named && E.m === A.m)
-    return {
-      mapping: positionalMapping(E, A),
-      method: 'best_effort',
-      checked,
-      searchCapped: false,
-      sampled: false,
-      unnamed: none,
-      evaluation: null,
-    };
-  const best = bestEffortMapping(E, A, req.cap);
-  return {
-    mapping: best.mapping,
-    method: 'best_effort',
-    checked,
-    searchCapped: false,
-    sampled: best.sampled,
-    unnamed: none,
-    evaluation: null,
-  };
+  if (named && E.m === A.m) return t.kept(positionalMapping(E, A), 'best_effort', false);
+  const best = bestEffortMapping(E, A, t.req.cap);
+  return t.kept(best.mapping, 'best_effort', false, best.sampled);
 }
