@@ -430,112 +430,133 @@ export interface SearchInput {
  * search was complete.
  */
 export function searchMappings(input: SearchInput): boolean {
-  const { E, A, tol, bag, options } = input;
-  const m = E.m;
-  if (m === 0) return input.leaf([]) === 'capped';
-  // Most constrained expected column first (ties: position).
-  const order = options.map((_, i) => i).sort((x, y) => options[x]!.length - options[y]!.length || x - y);
-  const rep = interchangeableClasses(A);
-  const used = new Uint8Array(A.m);
-  const assigned = new Int32Array(m).fill(-1);
-  const eRuns: (Int32Array | null)[] = new Array<Int32Array | null>(m + 1).fill(null);
-  const aRuns: (Int32Array | null)[] = new Array<Int32Array | null>(m + 1).fill(null);
-  const eStore: Int32Array[] = [];
-  const aStore: Int32Array[] = [];
-  const tolerantPath: [number, number][] = [];
-  const probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) =>
-    Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)),
-  );
-  let work = 0;
-  let capped = false;
-  // Everything forced: one complete mapping, nothing to prune.
-  const forced = options.every((o) => o.length === 1) && new Set(options.map((o) => o[0])).size === m;
+  if (input.E.m === 0) return input.leaf([]) === 'capped';
+  const search = new MappingSearch(input);
+  search.descend(0);
+  return search.capped;
+}
+
+/** The backtracking state of {@link searchMappings}: the partial mapping, the projected row hashes per depth, the work done. */
+class MappingSearch {
+  private readonly E: Side;
+  private readonly A: Side;
+  private readonly m: number;
+  /** Most constrained expected column first (ties: position). */
+  private readonly order: number[];
+  private readonly rep: Int32Array | number[];
+  private readonly used: Uint8Array;
+  private readonly assigned: Int32Array;
+  private readonly eRuns: (Int32Array | null)[];
+  private readonly aRuns: (Int32Array | null)[];
+  private readonly eStore: Int32Array[] = [];
+  private readonly aStore: Int32Array[] = [];
+  private readonly tolerantPath: [number, number][] = [];
+  private readonly probes: number[];
+  /** Everything forced: one complete mapping, nothing to prune. */
+  private readonly forced: boolean;
+  private work = 0;
+  capped = false;
+
+  constructor(private readonly input: SearchInput) {
+    const { E, A, options } = input;
+    this.E = E;
+    this.A = A;
+    this.m = E.m;
+    this.order = options.map((_, i) => i).sort((x, y) => options[x]!.length - options[y]!.length || x - y);
+    this.rep = interchangeableClasses(A);
+    this.used = new Uint8Array(A.m);
+    this.assigned = new Int32Array(this.m).fill(-1);
+    this.eRuns = new Array<Int32Array | null>(this.m + 1).fill(null);
+    this.aRuns = new Array<Int32Array | null>(this.m + 1).fill(null);
+    this.probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) =>
+      Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)),
+    );
+    this.forced = options.every((o) => o.length === 1) && new Set(options.map((o) => o[0])).size === this.m;
+  }
+
+  /** Try every option of the expected column at depth d; true stops the whole search. */
+  descend(d: number): boolean {
+    if (d === this.m) return this.leaf();
+    const i = this.order[d]!;
+    const opts = this.input.options[i]!;
+    for (let k = 0; k < opts.length; k++) {
+      const j = opts[k]!;
+      if (this.used[j]) continue;
+      // An unused interchangeable column earlier in the preferences already covers this one.
+      let covered = false;
+      for (let q = 0; q < k && !covered; q++) covered = !this.used[opts[q]!] && this.rep[opts[q]!] === this.rep[j];
+      if (covered) continue;
+      if (this.forced) {
+        if (this.assignAndDescend(d, i, j)) return true;
+        continue;
+      }
+      if (this.work > SEARCH_LIMITS.alignmentCells) {
+        this.capped = true;
+        return true;
+      }
+      const isTolerant = isTolerantKind(this.E.columns[i]!.kind) || isTolerantKind(this.A.columns[j]!.kind);
+      if (isTolerant) this.tolerantPath.push([i, j]);
+      const stop = this.extend(d, i, j) && this.assignAndDescend(d, i, j);
+      if (isTolerant) this.tolerantPath.pop();
+      if (stop) return true;
+    }
+    return false;
+  }
+
+  private assignAndDescend(d: number, i: number, j: number): boolean {
+    this.used[j] = 1;
+    this.assigned[i] = j;
+    const stop = this.descend(d + 1);
+    this.used[j] = 0;
+    this.assigned[i] = -1;
+    return stop;
+  }
+
+  private leaf(): boolean {
+    const mapping: [number, number][] = [];
+    for (let i = 0; i < this.m; i++) mapping.push([i, this.assigned[i]!]);
+    const next = this.input.leaf(mapping);
+    if (next === 'capped') this.capped = true;
+    return next !== 'continue';
+  }
 
   /** Can the mapping be extended by (i, j) at depth d? Fills eRuns[d + 1], aRuns[d + 1]. */
-  const extend = (d: number, i: number, j: number): boolean => {
-    const ec = E.columns[i]!;
-    const ac = A.columns[j]!;
-    if (!isTolerantKind(ec.kind) && !isTolerantKind(ac.kind)) {
-      work += E.n + A.n;
+  private extend(d: number, i: number, j: number): boolean {
+    const { E, A, eRuns, aRuns, eStore, aStore } = this;
+    if (!isTolerantKind(E.columns[i]!.kind) && !isTolerantKind(A.columns[j]!.kind)) {
+      this.work += E.n + A.n;
       if (!eStore[d]) eStore[d] = new Int32Array(E.n);
       if (!aStore[d]) aStore[d] = new Int32Array(A.n);
       extendRun(eRuns[d] ?? null, E, i, eStore[d]!);
       extendRun(aRuns[d] ?? null, A, j, aStore[d]!);
       eRuns[d + 1] = eStore[d]!;
       aRuns[d + 1] = aStore[d]!;
-      return sameHashes(eStore[d]!, aStore[d]!, bag);
+      return sameHashes(eStore[d]!, aStore[d]!, this.input.bag);
     }
     eRuns[d + 1] = eRuns[d] ?? null;
     aRuns[d + 1] = aRuns[d] ?? null;
-    // Tolerant pair: each probed expected row needs an actual row equal on every mapped tolerant column
-    // (and with the same hash over the mapped exact ones).
-    const eh = eRuns[d + 1];
-    const ah = aRuns[d + 1];
-    for (const r of probes) {
+    return this.probesFindEqualRows(eRuns[d + 1] ?? null, aRuns[d + 1] ?? null);
+  }
+
+  /**
+   * Tolerant pair: each probed expected row needs an actual row equal on every mapped tolerant column
+   * (and with the same hash over the mapped exact ones).
+   */
+  private probesFindEqualRows(eh: Int32Array | null, ah: Int32Array | null): boolean {
+    const { E, A, tolerantPath } = this;
+    for (const r of this.probes) {
       let found = false;
       for (let s = 0; s < A.n && !found; s++) {
         if (eh && ah && eh[r] !== ah[s]) continue;
-        work += tolerantPath.length;
+        this.work += tolerantPath.length;
         found = tolerantPath.every(([x, y]) =>
-          cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, tol),
+          cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, this.input.tol),
         );
       }
       if (!found) return false;
     }
     return true;
-  };
-
-  const descend = (d: number): boolean => {
-    if (d === m) {
-      const mapping: [number, number][] = [];
-      for (let i = 0; i < m; i++) mapping.push([i, assigned[i]!]);
-      const next = input.leaf(mapping);
-      if (next === 'capped') capped = true;
-      return next !== 'continue';
-    }
-    const i = order[d]!;
-    const opts = options[i]!;
-    for (let k = 0; k < opts.length; k++) {
-      const j = opts[k]!;
-      if (used[j]) continue;
-      // An unused interchangeable column earlier in the preferences already covers this one.
-      let covered = false;
-      for (let q = 0; q < k && !covered; q++) covered = !used[opts[q]!] && rep[opts[q]!] === rep[j];
-      if (covered) continue;
-      if (!forced) {
-        if (work > SEARCH_LIMITS.alignmentCells) {
-          capped = true;
-          return true;
-        }
-        const ec = E.columns[i]!;
-        const ac = A.columns[j]!;
-        const isTolerant = isTolerantKind(ec.kind) || isTolerantKind(ac.kind);
-        if (isTolerant) tolerantPath.push([i, j]);
-        const ok = extend(d, i, j);
-        if (!ok) {
-          if (isTolerant) tolerantPath.pop();
-          continue;
-        }
-        used[j] = 1;
-        assigned[i] = j;
-        const stop = descend(d + 1);
-        used[j] = 0;
-        assigned[i] = -1;
-        if (isTolerant) tolerantPath.pop();
-        if (stop) return true;
-      } else {
-        used[j] = 1;
-        assigned[i] = j;
-        const stop = descend(d + 1);
-        used[j] = 0;
-        assigned[i] = -1;
-        if (stop) return true;
-      }
-    }
-    return false;
-  };
-  descend(0);
-  return capped;
+  }
 }
 
 type Choice = AlignmentChoice & { evaluation: MappingEvaluation | null };
