@@ -16,8 +16,9 @@
  */
 import type { Dialect } from './grammar.ts';
 import type { Cte, Expr, FromItem, Ident, OrderItem, Query, Select } from './ir.ts';
-import { conjuncts, forEachExpr, mapExpr, mapQuery, mapSelectExprs } from './ir.ts';
+import { conjuncts, forEachExpr, mapExpr, mapItems, mapQuery, mapSelectExprs, patch } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
+import { memoByTree } from './memo.ts';
 import { printExpr, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
 import { mapAllExprs, mapAllIdents } from './rules/walk.ts';
@@ -97,8 +98,6 @@ const lc = (s: string) => s.toLowerCase();
 export function resolveOutputRefs(s: Select): Select {
   const byAlias = new Map<string, Expr>();
   for (const c of s.columns) if (c.alias) byAlias.set(lc(c.alias.value), c.expr);
-  const inputNames = new Set<string>();
-  for (const c of s.columns) forEachExpr(c.expr, (x) => void (x.kind === 'column' && inputNames.add(lc(x.name.value))));
   const byRef = (e: Expr, ordinals: boolean): Expr => {
     if (ordinals && e.kind === 'number' && /^\d+$/.test(e.text)) {
       const item = s.columns[Number(e.text) - 1];
@@ -112,12 +111,12 @@ export function resolveOutputRefs(s: Select): Select {
       return x;
     });
   };
-  return {
-    ...s,
-    groupBy: s.groupBy.map((g) => byRef(g, true)),
+  // Shares what names no output column (a query without such references comes back as it is).
+  return patch(s, {
+    groupBy: mapItems(s.groupBy, (g) => byRef(g, true)),
     having: s.having ? byRef(s.having, false) : null,
-    orderBy: s.orderBy.map((o) => ({ ...o, expr: byRef(o.expr, true) })),
-  };
+    orderBy: mapItems(s.orderBy, (o) => patch(o, { expr: byRef(o.expr, true) })),
+  });
 }
 
 function scopeOf(select: Select, dialect: Dialect): Scope {
@@ -148,7 +147,14 @@ function scopeOf(select: Select, dialect: Dialect): Scope {
     return e;
   });
   const placeholder = (q: Query): Expr => ({ kind: 'raw', sql: `‹${label(q)}›` });
+  // Each item's text is asked for several times (items, keys, join graph): printed once per node.
+  const texts = new Map<Expr, string>();
   const text = (e: Expr): string => {
+    let t = texts.get(e);
+    if (t === undefined) texts.set(e, (t = printMasked(e)));
+    return t;
+  };
+  const printMasked = (e: Expr): string => {
     const masked = mapExpr({ ...e, parens: false } as Expr, (x) => {
       if (x.kind === 'subquery') return { kind: 'raw', sql: `(‹${label(x.query)}›)` };
       if (x.kind === 'exists') return { kind: 'raw', sql: `${x.not ? 'NOT EXISTS' : 'EXISTS'} (‹${label(x.query)}›)` };
@@ -159,8 +165,14 @@ function scopeOf(select: Select, dialect: Dialect): Scope {
   };
   const only = select.from.length === 1 ? select.from[0]! : null;
   const single = only && only.source.kind === 'table' ? (only.alias ?? only.source.name) : null;
-  const key = (e: Expr): string =>
-    single ? text(mapExpr(e, (x) => (x.kind === 'column' && !x.table ? { ...x, table: single } : x))) : text(e);
+  const keys = new Map<Expr, string>();
+  const qualified = (x: Expr): Expr => (x.kind === 'column' && !x.table ? { ...x, table: single } : x);
+  const key = (e: Expr): string => {
+    if (!single) return text(e);
+    let k = keys.get(e);
+    if (k === undefined) keys.set(e, (k = printMasked(mapExpr(e, qualified))));
+    return k;
+  };
   return { select, subqueries, text, key };
 }
 
@@ -510,12 +522,37 @@ interface Side {
   setop: Extract<Query, { kind: 'setop' }> | null;
 }
 
+const sides = new Map<Dialect, WeakMap<Query, Side>>();
+
+/**
+ * One query prepared for comparison, once per tree: a reference is compared
+ * with every candidate for it, and its tree (canonical, then comparison form)
+ * is the same object each time.
+ */
 function side(q: Query, dialect: Dialect): Side {
+  let memo = sides.get(dialect);
+  if (!memo) sides.set(dialect, (memo = new WeakMap()));
+  let s = memo.get(q);
+  if (!s) memo.set(q, (s = prepareSide(q, dialect)));
+  return s;
+}
+
+function prepareSide(q: Query, dialect: Dialect): Side {
   const setop = q.kind === 'setop' ? q : null;
   let first: Query = q;
   while (first.kind === 'setop') first = first.arms[0]!;
   const select = resolveOutputRefs(first);
-  return { query: q, select, scope: scopeOf(select, dialect), setop };
+  const scope = scopeOf(select, dialect);
+  // A set operation's ORDER BY / LIMIT / OFFSET lie outside the first SELECT: their subqueries are numbered
+  // now, in the order compareSides reads them, so that a shared side never changes once made.
+  if (setop) {
+    for (const o of setop.orderBy) {
+      scope.text(o.expr);
+      scope.key(o.expr);
+    }
+    for (const x of [setop.limit, setop.offset]) if (x) scope.text(x);
+  }
+  return { query: q, select, scope, setop };
 }
 
 function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): ClauseMatch {
@@ -940,11 +977,19 @@ export function compareClauses(
  * which is strict, still tells them apart).
  */
 function comparisonForm(q: Query, dialect: Dialect): Query {
-  let out = mapAllIdents(q, (id) => {
-    const value = id.value.toLowerCase();
-    return { value, quoted: !/^[a-z_][a-z0-9_]*$/.test(value) };
+  // Once per canonical tree: a reference's is shared by every candidate compared with it.
+  return memoByTree(`comparison:${dialect}`, q, () => {
+    const out = mapAllIdents(q, lowerIdent);
+    return dialect === 'sqlite' ? mapAllExprs(out, singleQuoted) : out;
   });
-  if (dialect === 'sqlite')
-    out = mapAllExprs(out, (e) => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e));
-  return out;
 }
+
+const PLAIN = /^[a-z_][a-z0-9_]*$/;
+
+function lowerIdent(id: Ident): Ident {
+  const value = id.value.toLowerCase();
+  const quoted = !PLAIN.test(value);
+  return value === id.value && quoted === id.quoted ? id : { value, quoted };
+}
+
+const singleQuoted = (e: Expr): Expr => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e);

@@ -1,7 +1,8 @@
 import type { Select } from '../ir.ts';
-import { mapQuery } from '../ir.ts';
+import { mapQuery, patch } from '../ir.ts';
 import { printQuery } from '../print.ts';
 import type { CanonicalRule } from './types.ts';
+import { FACT, holds } from './facts.ts';
 
 function sortFrom(s: Select): Select {
   if (s.from.length < 2 || !s.from.every((f) => f.join === 'FIRST' || f.join === 'COMMA')) return s;
@@ -23,12 +24,14 @@ function sortFrom(s: Select): Select {
       windows: [],
     });
   const order = s.from.map((_, i) => ({ i, k: key(i) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i));
-  return { ...s, from: order.map(({ i }, k) => ({ ...s.from[i]!, join: k === 0 ? 'FIRST' : 'COMMA' })) };
+  const from = order.map(({ i }, k) => patch(s.from[i]!, { join: k === 0 ? 'FIRST' : 'COMMA' }));
+  // Already in order: the SELECT itself (a rule that changes nothing returns the same tree).
+  return from.every((f, k) => f === s.from[k]) ? s : { ...s, from };
 }
 
 export const joinOrder: CanonicalRule = {
   name: 'join-order',
   description:
     'The items of a comma-joined FROM (after implicit-join) are sorted by text, unless the select list has a `*` (whose column order follows FROM) or the query has LIMIT/OFFSET.',
-  apply: (q) => mapQuery(q, sortFrom),
+  apply: (q) => (holds(q, FACT.comma) ? mapQuery(q, sortFrom) : q),
 };
