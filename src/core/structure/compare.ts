@@ -19,7 +19,7 @@ import type { Cte, Expr, FromItem, Ident, OrderItem, Query, Select } from './ir.
 import { conjuncts, forEachExpr, mapExpr, mapItems, mapQuery, mapSelectExprs, patch } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
 import { memoByTree } from './memo.ts';
-import { printExpr, printQuery } from './print.ts';
+import { printExpr, printFrom, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
 import { mapAllExprs, mapAllIdents } from './rules/walk.ts';
 
@@ -436,23 +436,7 @@ const INNER_KINDS = new Set(['FIRST', 'COMMA', 'INNER', 'CROSS']);
 function fromName(f: FromItem, scope: Scope, dialect: Dialect): string {
   switch (f.source.kind) {
     case 'table':
-      return printQuery(
-        {
-          kind: 'select',
-          with: null,
-          distinct: null,
-          columns: [],
-          from: [{ ...f, alias: null, join: 'FIRST', on: null, using: null }],
-          where: null,
-          groupBy: [],
-          having: null,
-          windows: [],
-          orderBy: [],
-          limit: null,
-          offset: null,
-        },
-        dialect,
-      ).replace(/^SELECT\s+FROM /, '');
+      return printFrom([{ ...f, alias: null, join: 'FIRST', on: null, using: null }], dialect);
     case 'derived':
       return `(‹${scope.subqueries.find((s) => s.query === (f.source as { query: Query }).query)?.label ?? 'subquery'}›)`;
     default:

@@ -76,12 +76,33 @@ export function printQuery(q: Query, dialect: PrintDialect = 'duckdb'): string {
   return new Printer(dialect).query(q);
 }
 
+/** A FROM list as SQL (the text after `FROM`). */
+export function printFrom(items: FromItem[], dialect: PrintDialect = 'duckdb'): string {
+  return new Printer(dialect).from(items);
+}
+
+/**
+ * Texts of frozen expressions (the shared trees of memo.ts), per dialect: a
+ * frozen node never changes, and the same nodes are printed many times over
+ * (sort keys of several rules in every pass, clause texts, features, probes).
+ */
+const frozenTexts = new Map<PrintDialect, WeakMap<Expr, string>>();
+
+function textsOf(dialect: PrintDialect): WeakMap<Expr, string> {
+  let texts = frozenTexts.get(dialect);
+  if (!texts) frozenTexts.set(dialect, (texts = new WeakMap()));
+  return texts;
+}
+
 export function printExpr(e: Expr, dialect: PrintDialect = 'duckdb'): string {
   return new Printer(dialect).expr(e);
 }
 
 class Printer {
-  constructor(readonly dialect: PrintDialect) {}
+  private readonly texts: WeakMap<Expr, string>;
+  constructor(readonly dialect: PrintDialect) {
+    this.texts = textsOf(dialect);
+  }
 
   private id(i: Ident): string {
     return printIdent(i, this.dialect);
@@ -136,7 +157,7 @@ class Printer {
     return out + this.tail(s.orderBy, s.limit, s.offset);
   }
 
-  private from(items: FromItem[]): string {
+  from(items: FromItem[]): string {
     let out = '';
     items.forEach((f, i) => {
       const src = this.fromSource(f);
@@ -191,7 +212,12 @@ class Printer {
   }
 
   expr(e: Expr): string {
-    const text = this.exprBare(e);
+    const frozen = Object.isFrozen(e);
+    let text = frozen ? this.texts.get(e) : undefined;
+    if (text === undefined) {
+      text = this.exprBare(e);
+      if (frozen) this.texts.set(e, text);
+    }
     return e.parens ? `(${text})` : text;
   }
 
