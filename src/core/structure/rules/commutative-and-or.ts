@@ -1,12 +1,12 @@
 import type { Expr } from '../ir.ts';
-import { printExpr } from '../print.ts';
+import { printExprBare } from '../print.ts';
 import type { CanonicalRule } from './types.ts';
 import { mapAllExprs } from './walk.ts';
 import { FACT, holds } from './facts.ts';
 
 function sortArgs(e: Expr): Expr {
   if (e.kind !== 'logical') return e;
-  const keyed = e.args.map((a) => ({ a, k: printExpr({ ...a, parens: false }) }));
+  const keyed = e.args.map((a) => ({ a, k: printExprBare(a) }));
   keyed.sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : 0));
   // Already in order: the node itself (a rule that changes nothing returns the same tree).
   if (keyed.every((x, i) => x.a === e.args[i])) return e;
