@@ -11,7 +11,7 @@ import { AGGREGATES, childQueries, conjuncts, forEachExpr, selectExprs } from '.
 import { canonicalizeQuery } from './canonicalize.ts';
 import { memoByTree } from './memo.ts';
 import { resolveOutputRefs } from './compare.ts';
-import { printExpr } from './print.ts';
+import { printExpr, printExprBare } from './print.ts';
 
 /** A column reference: table is the qualifier as written after canonicalization (a table name, or a remaining alias). */
 export interface ColumnRefFeature {
@@ -198,7 +198,7 @@ function filterOf(e: Expr, clause: 'where' | 'having', d: Dialect): FilterFeatur
 
 function orderKeys(items: Select['orderBy'], d: Dialect): OrderKeyFeature[] {
   return items.map((o) => ({
-    expr: printExpr({ ...o.expr, parens: false } as Expr, d),
+    expr: printExprBare(o.expr, d),
     direction: o.dir ?? 'ASC',
     nulls: o.nulls,
   }));
@@ -243,7 +243,8 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
   while (s.kind === 'setop') s = s.arms[0]!;
   // ORDER BY / GROUP BY / HAVING references to output aliases and ordinals name their expressions.
   const sel = resolveOutputRefs(s);
-  const text = (e: Expr) => printExpr({ ...e, parens: false } as Expr, dialect);
+  // Without the node's own parentheses; the printer keeps the texts of shared (frozen) nodes.
+  const text = (e: Expr) => printExprBare(e, dialect);
   const aggregates: AggregateFeature[] = [];
   const collectAggs = (e: Expr, clause: AggregateFeature['clause']) =>
     forEachExpr(e, (x) => {
