@@ -41,6 +41,22 @@ if (only === 'large-fixture') {
   process.exit(0);
 }
 
+// `--only structure [--lib] [--warm]`: the structural layer without parsing on the Spider dev pairs (CPU per function, digests).
+if (only === 'structure') {
+  const { formatStructureBench, readSpiderPairs, runStructureBench, structureFigures } =
+    await import('./structure-speed.ts');
+  const pairs = readSpiderPairs(spider, limitArg ?? Infinity);
+  if (!pairs) console.log(`\n(structure bench skipped: ${spider}/pairs.jsonl is absent)`);
+  else {
+    const b = await runStructureBench(pairs, process.argv.includes('--lib') ? 'lib' : 'src', {
+      warm: process.argv.includes('--warm'),
+    });
+    console.log(`\n## The structural layer, parsing excluded\n${formatStructureBench(b).join('\n')}`);
+    printFigures('Structure figures', structureFigures(b), baseline);
+  }
+  process.exit(0);
+}
+
 if (only === 'faults') {
   const { benchFaults } = await import('./faults.ts');
   const faults = await benchFaults();

@@ -75,9 +75,10 @@ async function handle(message: ToWorker): Promise<ToPool | null> {
       const opened = await engineFor(message.fixture);
       if (!opened.ok) return { type: 'called', job: message.job, value: opened };
       const engine = opened.value.engine;
+      // The self-check's references go through the cache the cases read: each runs once.
       const value =
         message.method === 'execute'
-          ? await engine.execute(message.sql ?? '', message.options)
+          ? await cache.wrap(engine, opened.value.digest).execute(message.sql ?? '', message.options)
           : message.method === 'explain'
             ? await engine.explain(message.sql ?? '', message.options)
             : message.method === 'digest'

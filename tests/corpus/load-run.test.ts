@@ -100,6 +100,26 @@ describe('loadRun', () => {
     expect(errorsOf(result)[0]!.message).toContain("did you mean 'a'");
   });
 
+  it('names every unknown case of a run made for another corpus, with a hint for the first 20 only', async () => {
+    // Thousands of unknown ids against thousands of case ids used to take minutes of edit distances.
+    const caseIds = Array.from({ length: 2000 }, (_, i) => `spider_dev.system.${String(i).padStart(4, '0')}`);
+    const records = Array.from({ length: 3000 }, (_, i) => ({ id: `spider_pair.row${i}`, sql: 'SELECT 1' }));
+    const result = await loadRun(enc(JSON.stringify({ run: META, records })), { file: 'run.json', caseIds });
+    const unknown = errorsOf(result).filter((p) => p.code === 'unknown_case');
+    expect(unknown).toHaveLength(3000);
+    expect(unknown.filter((p) => p.message.includes('did you mean')).length).toBeLessThanOrEqual(20);
+    expect(unknown[2999]!.message).toBe("The corpus has no case 'spider_pair.row2999'.");
+    // A typo still gets its hint.
+    const typo = await loadRun(
+      enc(JSON.stringify({ run: META, records: [{ id: 'spider_dev.system.O001', sql: 'SELECT 1' }] })),
+      {
+        file: 'run.json',
+        caseIds,
+      },
+    );
+    expect(errorsOf(typo)[0]!.message).toContain("did you mean 'spider_dev.system.0001'");
+  });
+
   it('rejects ill-typed fields with their line', async () => {
     const text = JSON.stringify(
       { run: META, records: [{ id: 'a', sql: 42 }, { id: 'b', declined: 'yes' }, { sql: 'SELECT 1' }] },

@@ -12,6 +12,8 @@ import {
   type TypeMismatch,
 } from '../../src/core/result/index.ts';
 import { hashCell } from '../../src/core/result/cell-hash.ts';
+import { COMPARISON_MODES, NULL_EQUALITY_MODES } from '../../src/core/result/config.ts';
+import { identicalResults } from '../../src/core/result/identical.ts';
 import { isTolerantKind } from '../../src/core/result/value-policy.ts';
 import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
 import { col, expectPlainJson, rng, shuffle } from './helpers.ts';
@@ -280,6 +282,73 @@ describe('result comparison properties (seeded)', () => {
         expect(hashCell(a, cell), `${kind} ${String(cell)} vs ${other.kind} ${String(other.cell)}`).toBe(
           hashCell(b, other.cell),
         );
+      }
+    }
+  });
+
+  it('a table and its copy are identical results, and every mode and policy passes them (the counterfactuals skip the comparison then)', () => {
+    const random = rng(7);
+    let identical = 0;
+    for (let t = 0; t < 4 * TRIALS; t++) {
+      const E = randomTable(random);
+      const A = { columns: E.columns.map((c) => ({ ...c })), rows: E.rows.map((r) => r.slice()) };
+      if (!identicalResults(E, A)) continue;
+      identical++;
+      for (const comparison_mode of COMPARISON_MODES)
+        for (const null_equality_mode of NULL_EQUALITY_MODES)
+          for (const set_semantics of [false, true])
+            for (const strict of [false, true]) {
+              const config = {
+                comparison_mode,
+                null_equality_mode,
+                set_semantics,
+                require_column_order_match: strict,
+                require_column_name_match: strict,
+                numeric_abs_tolerance: 0,
+                numeric_rel_tolerance: 0,
+              };
+              const orderKeys = random.next() < 0.5 ? null : [random.int(E.columns.length)];
+              const pass = compareResults(E, A, config, { orderKeys }).result_equality_family.mode_pass;
+              expect(
+                pass,
+                JSON.stringify({ config, orderKeys, E }, (_, v) => (typeof v === 'bigint' ? `${v}n` : v)),
+              ).toBe(true);
+            }
+    }
+    // NULLs and NaN are left to the full comparison: about one table in six qualifies.
+    expect(identical).toBeGreaterThan(TRIALS / 3);
+    // Any changed cell, column name or row order is not identical.
+    const E = randomTable(random, 3, 2);
+    expect(identicalResults(E, { ...E, rows: E.rows.slice(1) })).toBe(false);
+    expect(identicalResults(E, { ...E, columns: E.columns.map((c, i) => (i ? c : { ...c, name: 'renamed' })) })).toBe(
+      false,
+    );
+  });
+
+  it('under set semantics an empty result against rows fails without searching column permutations', () => {
+    // SQLite types the columns of an empty result as NULL: every column pairs with every other, and
+    // with no rows to prune by, 8 columns meant 8! = 40,320 alignments tried (14 columns: hours).
+    for (const width of [8, 14]) {
+      const empty: ResultTable = {
+        columns: Array.from({ length: width }, (_, i) => ({
+          name: `c${i}`,
+          engineType: 'NULL',
+          kind: 'null' as const,
+        })),
+        rows: [],
+      };
+      const rows: ResultTable = {
+        columns: Array.from({ length: width }, (_, i) => col(`c${i}`, i % 2 ? 'text' : 'integer')),
+        rows: Array.from({ length: 10 }, (_, r) => Array.from({ length: width }, (_, i) => (i % 2 ? `v${r}` : r))),
+      };
+      for (const [E, A] of [
+        [empty, rows],
+        [rows, empty],
+      ] as const) {
+        const r = compareResults(E, A, { set_semantics: true });
+        expect(r.result_equality_family.mode_pass).toBe(false);
+        expect(r.column_alignment.alignments_checked).toBe(0);
+        expect(r.reasons.map((x) => x.code)).toContain('row_count_mismatch');
       }
     }
   });

@@ -10,6 +10,9 @@ import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
 import { closest, keysOf, pairOf, Source } from './source.ts';
 import { decodeUtf8Strict } from './utf8.ts';
 
+/** Unknown case ids that get a "did you mean" hint (each looks through every case id). */
+const UNKNOWN_CASE_HINTS = 20;
+
 export const DEFAULT_RUN_MAX_BYTES = 64 * 1024 * 1024;
 
 export interface RunMetadata {
@@ -216,9 +219,11 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
   let missingIds: string[] = [];
   if (options.caseIds) {
     const known = new Set(options.caseIds);
+    let hinted = 0;
     for (const r of records) {
       if (!known.has(r.id)) {
-        const hint = closest(r.id, options.caseIds);
+        // A typo gets a hint; a run of another corpus (thousands of unknown ids) does not wait for thousands.
+        const hint = hinted++ < UNKNOWN_CASE_HINTS ? closest(r.id, options.caseIds) : undefined;
         push('unknown_case', `The corpus has no case '${r.id}'${hint ? ` (did you mean '${hint}'?)` : ''}.`, {
           line: r.line,
           case_id: r.id,

@@ -94,10 +94,13 @@ export function nodeAtPath(root: Node, path: string): Node {
 
 /** The known name closest to a misspelt one (edit distance ≤ 2). */
 export function closest(name: string, known: readonly string[]): string | undefined {
+  const wanted = name.toLowerCase();
   let best: string | undefined;
   let bestDistance = 3;
   for (const candidate of known) {
-    const d = editDistance(name.toLowerCase(), candidate);
+    // The distance is at least the difference in length: most names are skipped unread.
+    if (Math.abs(candidate.length - wanted.length) >= bestDistance) continue;
+    const d = editDistanceBelow(wanted, candidate, bestDistance);
     if (d < bestDistance) {
       best = candidate;
       bestDistance = d;
@@ -106,16 +109,20 @@ export function closest(name: string, known: readonly string[]): string | undefi
   return best;
 }
 
-function editDistance(a: string, b: string): number {
+/** The edit distance when it is below `limit`, else `limit` (a row whose every entry reaches it ends the search). */
+function editDistanceBelow(a: string, b: string, limit: number): number {
   const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let diagonal = row[0]!;
     row[0] = i;
+    let least = i;
     for (let j = 1; j <= b.length; j++) {
       const above = row[j]!;
       row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
       diagonal = above;
+      if (row[j]! < least) least = row[j]!;
     }
+    if (least >= limit) return limit;
   }
-  return row[b.length]!;
+  return Math.min(row[b.length]!, limit);
 }

@@ -175,8 +175,12 @@ const BARE_KEYWORDS = new Set([
  * pair USING SAMPLE when `sample` is asked for.
  */
 export function findWords(sql: string, names: readonly string[]): { name: string; offset: number }[] {
+  return findWordsIn(tokenize(sql), names);
+}
+
+/** `findWords` on tokens already read (one lexing serves several searches). */
+export function findWordsIn(tokens: readonly Token[], names: readonly string[]): { name: string; offset: number }[] {
   const wanted = new Set(names.map((n) => n.toLowerCase()));
-  const tokens = tokenize(sql);
   const out: { name: string; offset: number }[] = [];
   tokens.forEach((t, k) => {
     if (t.type !== 'word') return;
@@ -193,9 +197,12 @@ export function findWords(sql: string, names: readonly string[]): { name: string
 
 /** SQLite's clock: the string 'now' as a date/time function argument. */
 export function findNowLiterals(sql: string): number[] {
-  return tokenize(sql)
-    .filter((t) => t.type === 'string' && t.raw.toLowerCase() === "'now'")
-    .map((t) => t.start);
+  return nowLiteralsIn(tokenize(sql));
+}
+
+/** `findNowLiterals` on tokens already read. */
+export function nowLiteralsIn(tokens: readonly Token[]): number[] {
+  return tokens.filter((t) => t.type === 'string' && t.raw.toLowerCase() === "'now'").map((t) => t.start);
 }
 
 /** 1-based line of an offset. */

@@ -6,15 +6,11 @@
 import type { EngineName } from '../engine.ts';
 import type { ResultTable } from '../value/kind.ts';
 
-export const SHAPES = ['scalar', 'group_by', 'top_n', 'time_series', 'rows'] as const;
-export type Shape = (typeof SHAPES)[number];
+import type { Difficulty, Shape } from '../vocabulary.ts';
 
-/** Spider's four levels (computed from the reference when a case states none). */
-export const SPIDER_DIFFICULTIES = ['easy', 'medium', 'hard', 'extra'] as const;
-/** BIRD's own labels, kept as they are (never forced into Spider's four). */
-export const BIRD_DIFFICULTIES = ['simple', 'moderate', 'challenging'] as const;
-export const DIFFICULTIES = [...SPIDER_DIFFICULTIES, ...BIRD_DIFFICULTIES] as const;
-export type Difficulty = (typeof DIFFICULTIES)[number];
+export { SHAPES, type Shape } from '../vocabulary.ts';
+
+export { SPIDER_DIFFICULTIES, BIRD_DIFFICULTIES, DIFFICULTIES, type Difficulty } from '../vocabulary.ts';
 
 export const ARMS = ['must_refuse', 'must_answer'] as const;
 export type Arm = (typeof ARMS)[number];

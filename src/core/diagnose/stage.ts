@@ -6,6 +6,7 @@
 import { canonicalCell } from '../digest/canonical-dump.ts';
 import type { Diagnosed, Tolerated } from '../evaluation/case-record.ts';
 import { compareResults } from '../result/compare.ts';
+import { identicalResults } from '../result/identical.ts';
 import type { ResultTable } from '../value/kind.ts';
 import { diagnose, type CounterfactualResult } from './attribute.ts';
 import { planTransplants } from './transplant.ts';
@@ -44,8 +45,10 @@ async function counterfactuals(c: Tolerated): Promise<CounterfactualResult[]> {
     const run = runs[i]!;
     if (!run.ok) return { transplant, executed: false, agrees: false, error: run.error.message };
     const target = transplant.direction === 'candidate_with_reference_clause' ? c.tables.expected : c.tables.actual;
-    const agrees = compareResults(target, run.value, c.comparison, { orderKeys: c.orderKeys }).result_equality_family
-      .mode_pass;
+    // A transplant that gives back the target's very table agrees under every mode: no comparison needed.
+    const agrees =
+      identicalResults(target, run.value) ||
+      compareResults(target, run.value, c.comparison, { orderKeys: c.orderKeys }).result_equality_family.mode_pass;
     return { transplant, executed: true, agrees };
   });
 }

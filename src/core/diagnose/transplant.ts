@@ -6,6 +6,7 @@
  * plain SELECTs are transplanted (not set operations).
  */
 import type { Query, Select } from '../structure/ir.ts';
+import { sameTree } from '../structure/ir.ts';
 import { printQuery } from '../structure/print.ts';
 import type { Dialect } from '../structure/grammar.ts';
 
@@ -63,7 +64,20 @@ function swap(target: Select, donor: Select, clause: TransplantClause): Select {
   return out;
 }
 
+/** The Select fields each transplant moves. */
+const FIELDS: Record<TransplantClause, (keyof Select)[]> = {
+  where: ['where'],
+  having: ['having'],
+  from: ['from'],
+  group_by: ['groupBy'],
+  select: ['columns'],
+  order_limit: ['orderBy', 'limit', 'offset'],
+  distinct: ['distinct'],
+};
+
 function clauseDiffers(a: Select, b: Select, clause: TransplantClause, dialect: Dialect): boolean {
+  // Equal trees print the same: most clauses of a pair are equal, and need no printing.
+  if (FIELDS[clause].every((k) => sameTree(a[k], b[k]))) return false;
   const probe = (s: Select) => printQuery(swap(emptySelect(), s, clause), dialect);
   return probe(a) !== probe(b);
 }

@@ -10,7 +10,9 @@ import type { CaseShape } from '../result/types.ts';
 import { decodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 
-export const SHAPES = ['scalar', 'group_by', 'top_n', 'time_series', 'rows'] as const;
+import { SHAPES } from '../vocabulary.ts';
+
+export { SHAPES };
 
 export interface EvaluationConfig extends ComparisonConfig {
   /** Wall-clock budget per query execution (the seed's query_timeout_ms). */

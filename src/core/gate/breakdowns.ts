@@ -10,6 +10,7 @@
  * in by_tag (untagged cases in "(untagged)"): its rows overlap.
  */
 import { wilson, type Interval } from './interval.ts';
+import { SHAPES } from '../vocabulary.ts';
 import {
   BIRD_DIFFICULTIES,
   CASE_OUTCOMES,
@@ -98,12 +99,7 @@ export function computeBreakdowns(cases: readonly CaseResult[]): Breakdowns {
     by_fixture: group(cases, (k) => [k.fixture ?? NO_LABEL], [], NO_LABEL),
     by_tag: group(cases, (k) => (k.tags?.length ? [...new Set(k.tags)] : [UNTAGGED]), [], UNTAGGED),
     by_difficulty: group(cases, (k) => [k.difficulty ?? UNRATED], [...DIFFICULTIES, ...BIRD_DIFFICULTIES], UNRATED),
-    by_shape: group(
-      cases,
-      (k) => [k.shape ?? NO_LABEL],
-      ['scalar', 'group_by', 'top_n', 'time_series', 'rows'],
-      NO_LABEL,
-    ),
+    by_shape: group(cases, (k) => [k.shape ?? NO_LABEL], SHAPES, NO_LABEL),
     by_stratum: group(cases, (k) => [k.arm ? `${k.arm}/${k.stratum ?? NO_LABEL}` : NO_ARM], [], NO_ARM),
   };
 }

@@ -33,10 +33,10 @@ export type CaseOutcome = (typeof CASE_OUTCOMES)[number];
 export type Arm = 'must_refuse' | 'must_answer';
 export const ARMS: readonly Arm[] = ['must_refuse', 'must_answer'];
 
-export const DIFFICULTIES = ['easy', 'medium', 'hard', 'extra'] as const;
-/** BIRD's labels (simple, moderate, challenging) are reported as they are. */
-export const BIRD_DIFFICULTIES = ['simple', 'moderate', 'challenging'] as const;
-export type Difficulty = (typeof DIFFICULTIES)[number] | (typeof BIRD_DIFFICULTIES)[number];
+/** The gate's DIFFICULTIES are Spider's four levels; BIRD's labels are reported as they are. */
+import type { Difficulty } from '../vocabulary.ts';
+
+export { SPIDER_DIFFICULTIES as DIFFICULTIES, BIRD_DIFFICULTIES, type Difficulty } from '../vocabulary.ts';
 
 /** The per-case verdict record the pipeline hands to the summary. */
 export interface CaseResult {

@@ -17,6 +17,7 @@ import {
 } from './outcome.ts';
 import { computeBreakdowns, type Breakdowns } from './breakdowns.ts';
 import { wilson, type Interval } from './interval.ts';
+import { SHAPES } from '../vocabulary.ts';
 
 export const SUMMARY_VERSION = 1;
 
@@ -29,7 +30,7 @@ export const MUST_REFUSE_STRATA = [
   'ambiguous',
 ];
 export const MUST_ANSWER_STRATA = ['control_scalar', 'control_group_by', 'control_top_n', 'control_time_series'];
-export const SHAPES = ['scalar', 'group_by', 'top_n', 'time_series', 'rows'];
+export { SHAPES } from '../vocabulary.ts';
 /** Stratum label for an armed case that names none. */
 export const NO_STRATUM = '(none)';
 

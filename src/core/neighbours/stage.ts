@@ -95,149 +95,179 @@ export async function neighbourStage(c: Compared, host: NeighbourHost | undefine
   if (!host || k <= 0 || !c.pass || resultVerdict(c.result) !== 'pass' || !c.actualSql)
     return { ...c, neighbours: null };
   const started = c.now();
-  const baseSeed = c.config.neighbour_seed ?? DEFAULT_NEIGHBOUR_SEED;
-  const budget = c.config.neighbour_budget_ms ?? DEFAULT_NEIGHBOUR_BUDGET_MS;
-  const evidence: NeighbourEvidence = {
-    requested: k,
+  const evidence = emptyEvidence(c, k);
+  const found = await searchNeighbours(c, host, evidence, started);
+  evidence.elapsed_ms = Math.round((c.now() - started) * 1000) / 1000;
+  return {
+    ...c,
+    ...(found ? { result: coincidentalResult(c, found), pass: false } : {}),
+    neighbours: evidence,
+    timings: { ...c.timings, compare: c.timings.compare + (c.now() - started) },
+  };
+}
+
+function emptyEvidence(c: Compared, requested: number): NeighbourEvidence {
+  return {
+    requested,
     generator_version: GENERATOR_VERSION,
-    base_seed: baseSeed,
+    base_seed: c.config.neighbour_seed ?? DEFAULT_NEIGHBOUR_SEED,
     checked: 0,
     agreed: 0,
     discarded: [],
-    budget_ms: budget,
+    budget_ms: c.config.neighbour_budget_ms ?? DEFAULT_NEIGHBOUR_BUDGET_MS,
     budget_exhausted: false,
     elapsed_ms: 0,
     skipped: null,
     counterexample: null,
     plan: { hints: 0, tie_columns: [] },
   };
-  const done = (extra: Partial<WithNeighbours> = {}): WithNeighbours => {
-    evidence.elapsed_ms = Math.round((c.now() - started) * 1000) / 1000;
-    return {
-      ...c,
-      ...extra,
-      neighbours: evidence,
-      timings: { ...c.timings, compare: c.timings.compare + (c.now() - started) },
-    };
-  };
+}
+
+/** Neighbour after neighbour until one is a counterexample (returned, and recorded in `evidence`), the budget runs out or all agree. */
+async function searchNeighbours(
+  c: Compared,
+  host: NeighbourHost,
+  evidence: NeighbourEvidence,
+  started: number,
+): Promise<NeighbourCounterexample | null> {
   // A reference that reads randomness or an unfrozen clock differs between databases anyway.
   const unstable = lintReferenceText(c.request.expected_sql, true);
   if (unstable.length) {
     evidence.skipped = `the reference is not deterministic (${unstable[0]!.message})`;
-    return done();
+    return null;
   }
   const fixture = c.request.context.fixture ?? 'fixture';
   const snapshot = await host.snapshot(c.engine, fixture);
   if (!snapshot.ok) {
     evidence.skipped = snapshot.error.message;
-    return done();
+    return null;
   }
   const plan: NeighbourPlan = planNeighbours(
-    [c.request.expected_sql, c.actualSql],
+    [c.request.expected_sql, c.actualSql!],
     snapshot.value.tables.flatMap((t) => t.columns.map((col) => col.name)),
   );
   evidence.plan = { hints: plan.hints.length, tie_columns: plan.tieColumns };
-  const exec = c.execOptions;
-  for (let index = 0; index < k; index++) {
-    if (c.now() - started > budget) {
+  for (let index = 0; index < evidence.requested; index++) {
+    if (c.now() - started > evidence.budget_ms) {
       evidence.budget_exhausted = true;
       break;
     }
-    const seed = neighbourSeed(baseSeed, index);
+    const seed = neighbourSeed(evidence.base_seed, index);
     const data = generateNeighbour(snapshot.value, plan, seed);
     const dump = neighbourDump(snapshot.value, data);
     if ('unsupported' in dump) {
       evidence.skipped = `no neighbour can be written: ${dump.unsupported}`;
       break;
     }
-    const ran = await host.withNeighbour(c.engine.name, fixture, dump.sql, async (scratch: Engine) => {
-      const expected = await scratch.execute(c.request.expected_sql, exec);
-      if (!expected.ok) return { discard: `the reference fails on it: ${expected.error.message}` } as const;
-      const columns = expected.value.columns.map((col) => col.name);
-      const tie = await limitTieStatus(scratch, c.request.expected_sql, columns, exec);
-      if (tie.kind === 'tie' || tie.kind === 'unordered')
-        return {
-          discard:
-            tie.kind === 'tie'
-              ? 'the reference LIMIT cuts through a tie'
-              : 'the reference LIMIT keeps some rows of an unordered result',
-        } as const;
-      const nullOrder = await nullOrderStatus(scratch, c.request.expected_sql, columns, exec);
-      if (nullOrder.kind === 'engine_null_order')
-        return { discard: 'the reference LIMIT keeps rows by where NULLs sort, which is the engine’s choice' } as const;
-      const actual: ExecuteOutcome = await scratch.execute(c.actualSql!, exec);
-      return { expected: expected.value, actual } as const;
-    });
+    const ran = await host.withNeighbour(c.engine.name, fixture, dump.sql, (scratch) => bothOnNeighbour(c, scratch));
     if (!ran.ok) {
       evidence.discarded.push({ index, seed, reason: ran.error.message });
       continue;
     }
     if ('discard' in ran.value) {
-      evidence.discarded.push({ index, seed, reason: ran.value.discard! });
+      evidence.discarded.push({ index, seed, reason: ran.value.discard });
       continue;
     }
-    const { expected, actual } = ran.value;
     evidence.checked++;
-    let reasons: { code: string; message: string }[];
-    let onlyExpected: string[][] = [];
-    let onlyActual: string[][] = [];
-    if (actual.ok) {
-      const compared = compareResults(expected, actual.value, c.comparison, {
-        ...(c.request.context.shape ? { shape: c.request.context.shape } : {}),
-        orderKeys: c.orderKeys,
-      });
-      const verdict = resultVerdict(compared);
-      if (verdict === 'pass' || verdict === 'undecided') {
-        evidence.agreed += verdict === 'pass' ? 1 : 0;
-        if (verdict === 'undecided')
-          evidence.discarded.push({ index, seed, reason: 'the comparison was undecided on it' });
-        continue;
-      }
-      reasons = compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message }));
-      if (
-        compared.column_alignment.mapping.length === expected.columns.length &&
-        actual.value.columns.length === expected.columns.length
-      ) {
-        const order: number[] = [];
-        for (const m of compared.column_alignment.mapping) order[m.expected_index] = m.actual_index;
-        const projected: ResultTable = {
-          columns: order.map((i) => actual.value.columns[i]!),
-          rows: actual.value.rows.map((r) => order.map((i) => r[i] ?? null)),
-        };
-        onlyExpected = rowsMissing(expected, projected);
-        onlyActual = rowsMissing(projected, expected);
-      }
-    } else
-      reasons = [
-        { code: 'candidate_error', message: `The candidate fails on this neighbour: ${actual.error.message}` },
-      ];
-    evidence.counterexample = {
-      index,
-      seed,
-      changes: data.changes.filter((t) => t.dropped || t.duplicated || t.perturbed || t.nulled || t.planted || t.tied),
-      reasons,
-      expected_rows: expected.rows.length,
-      actual_rows: actual.ok ? actual.value.rows.length : null,
-      only_expected: onlyExpected,
-      only_actual: onlyActual,
-      expected_sample: sample(expected),
-      actual_sample: actual.ok ? sample(actual.value) : null,
-      actual_error: actual.ok ? null : actual.error.message,
-    };
-    const reason: CoincidentalMatch = {
-      code: 'coincidental_match',
-      neighbour_index: index,
-      neighbour_seed: seed,
-      message: `Coincidental match: the results agree on the fixture but not on neighbour database ${index + 1} (seed ${seed}, base seed ${baseSeed}): ${reasons[0]?.message ?? 'the results differ'}`,
-    };
-    const result = {
-      ...c.result,
-      reasons: [reason, ...c.result.reasons],
-      result_equality_family: { ...c.result.result_equality_family, mode_pass: false },
-    };
-    return done({ result, pass: false });
+    const found = counterexampleOf(c, evidence, { index, seed, changes: data.changes }, ran.value);
+    if (found) return (evidence.counterexample = found);
   }
-  return done();
+  return null;
+}
+
+type NeighbourRun = { readonly discard: string } | { readonly expected: ResultTable; readonly actual: ExecuteOutcome };
+
+/** Both queries on one neighbour, unless the reference fails there or its LIMIT is unstable there. */
+async function bothOnNeighbour(c: Compared, scratch: Engine): Promise<NeighbourRun> {
+  const exec = c.execOptions;
+  const expected = await scratch.execute(c.request.expected_sql, exec);
+  if (!expected.ok) return { discard: `the reference fails on it: ${expected.error.message}` };
+  const columns = expected.value.columns.map((col) => col.name);
+  const tie = await limitTieStatus(scratch, c.request.expected_sql, columns, exec);
+  if (tie.kind === 'tie' || tie.kind === 'unordered')
+    return {
+      discard:
+        tie.kind === 'tie'
+          ? 'the reference LIMIT cuts through a tie'
+          : 'the reference LIMIT keeps some rows of an unordered result',
+    };
+  const nullOrder = await nullOrderStatus(scratch, c.request.expected_sql, columns, exec);
+  if (nullOrder.kind === 'engine_null_order')
+    return { discard: 'the reference LIMIT keeps rows by where NULLs sort, which is the engine’s choice' };
+  const actual: ExecuteOutcome = await scratch.execute(c.actualSql!, exec);
+  return { expected: expected.value, actual };
+}
+
+/** The neighbour's verdict: null when the results agree (or the comparison is undecided, a discard), else the counterexample. */
+function counterexampleOf(
+  c: Compared,
+  evidence: NeighbourEvidence,
+  at: { index: number; seed: number; changes: TableChanges[] },
+  { expected, actual }: { expected: ResultTable; actual: ExecuteOutcome },
+): NeighbourCounterexample | null {
+  let reasons: { code: string; message: string }[];
+  let onlyExpected: string[][] = [];
+  let onlyActual: string[][] = [];
+  if (actual.ok) {
+    const compared = compareResults(expected, actual.value, c.comparison, {
+      ...(c.request.context.shape ? { shape: c.request.context.shape } : {}),
+      orderKeys: c.orderKeys,
+    });
+    const verdict = resultVerdict(compared);
+    if (verdict === 'pass' || verdict === 'undecided') {
+      evidence.agreed += verdict === 'pass' ? 1 : 0;
+      if (verdict === 'undecided')
+        evidence.discarded.push({ index: at.index, seed: at.seed, reason: 'the comparison was undecided on it' });
+      return null;
+    }
+    reasons = compared.reasons.slice(0, 3).map((r) => ({ code: r.code, message: r.message }));
+    [onlyExpected, onlyActual] = rowsApart(expected, actual.value, compared.column_alignment.mapping);
+  } else
+    reasons = [{ code: 'candidate_error', message: `The candidate fails on this neighbour: ${actual.error.message}` }];
+  return {
+    index: at.index,
+    seed: at.seed,
+    changes: at.changes.filter((t) => t.dropped || t.duplicated || t.perturbed || t.nulled || t.planted || t.tied),
+    reasons,
+    expected_rows: expected.rows.length,
+    actual_rows: actual.ok ? actual.value.rows.length : null,
+    only_expected: onlyExpected,
+    only_actual: onlyActual,
+    expected_sample: sample(expected),
+    actual_sample: actual.ok ? sample(actual.value) : null,
+    actual_error: actual.ok ? null : actual.error.message,
+  };
+}
+
+/** With every column aligned: the rows each side has that the other lacks, in the reference's column order. */
+function rowsApart(
+  expected: ResultTable,
+  actual: ResultTable,
+  mapping: readonly { expected_index: number; actual_index: number }[],
+): [string[][], string[][]] {
+  if (mapping.length !== expected.columns.length || actual.columns.length !== expected.columns.length) return [[], []];
+  const order: number[] = [];
+  for (const m of mapping) order[m.expected_index] = m.actual_index;
+  const projected: ResultTable = {
+    columns: order.map((i) => actual.columns[i]!),
+    rows: actual.rows.map((r) => order.map((i) => r[i] ?? null)),
+  };
+  return [rowsMissing(expected, projected), rowsMissing(projected, expected)];
+}
+
+/** The case's result, failed with the counterexample's `coincidental_match` reason first. */
+function coincidentalResult(c: Compared, found: NeighbourCounterexample): Compared['result'] {
+  const reason: CoincidentalMatch = {
+    code: 'coincidental_match',
+    neighbour_index: found.index,
+    neighbour_seed: found.seed,
+    message: `Coincidental match: the results agree on the fixture but not on neighbour database ${found.index + 1} (seed ${found.seed}, base seed ${c.config.neighbour_seed ?? DEFAULT_NEIGHBOUR_SEED}): ${found.reasons[0]?.message ?? 'the results differ'}`,
+  };
+  return {
+    ...c.result,
+    reasons: [reason, ...c.result.reasons],
+    result_equality_family: { ...c.result.result_equality_family, mode_pass: false },
+  };
 }
 
 /** The warning a report carries when neighbours were asked for but could not run. */

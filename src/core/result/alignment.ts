@@ -430,309 +430,321 @@ export interface SearchInput {
  * search was complete.
  */
 export function searchMappings(input: SearchInput): boolean {
-  const { E, A, tol, bag, options } = input;
-  const m = E.m;
-  if (m === 0) return input.leaf([]) === 'capped';
-  // Most constrained expected column first (ties: position).
-  const order = options.map((_, i) => i).sort((x, y) => options[x]!.length - options[y]!.length || x - y);
-  const rep = interchangeableClasses(A);
-  const used = new Uint8Array(A.m);
-  const assigned = new Int32Array(m).fill(-1);
-  const eRuns: (Int32Array | null)[] = new Array<Int32Array | null>(m + 1).fill(null);
-  const aRuns: (Int32Array | null)[] = new Array<Int32Array | null>(m + 1).fill(null);
-  const eStore: Int32Array[] = [];
-  const aStore: Int32Array[] = [];
-  const tolerantPath: [number, number][] = [];
-  const probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) =>
-    Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)),
-  );
-  let work = 0;
-  let capped = false;
-  // Everything forced: one complete mapping, nothing to prune.
-  const forced = options.every((o) => o.length === 1) && new Set(options.map((o) => o[0])).size === m;
+  if (input.E.m === 0) return input.leaf([]) === 'capped';
+  const search = new MappingSearch(input);
+  search.descend(0);
+  return search.capped;
+}
+
+/** The backtracking state of {@link searchMappings}: the partial mapping, the projected row hashes per depth, the work done. */
+class MappingSearch {
+  private readonly E: Side;
+  private readonly A: Side;
+  private readonly m: number;
+  /** Most constrained expected column first (ties: position). */
+  private readonly order: number[];
+  private readonly rep: Int32Array | number[];
+  private readonly used: Uint8Array;
+  private readonly assigned: Int32Array;
+  private readonly eRuns: (Int32Array | null)[];
+  private readonly aRuns: (Int32Array | null)[];
+  private readonly eStore: Int32Array[] = [];
+  private readonly aStore: Int32Array[] = [];
+  private readonly tolerantPath: [number, number][] = [];
+  private readonly probes: number[];
+  /** Everything forced: one complete mapping, nothing to prune. */
+  private readonly forced: boolean;
+  private work = 0;
+  capped = false;
+
+  constructor(private readonly input: SearchInput) {
+    const { E, A, options } = input;
+    this.E = E;
+    this.A = A;
+    this.m = E.m;
+    this.order = options.map((_, i) => i).sort((x, y) => options[x]!.length - options[y]!.length || x - y);
+    this.rep = interchangeableClasses(A);
+    this.used = new Uint8Array(A.m);
+    this.assigned = new Int32Array(this.m).fill(-1);
+    this.eRuns = new Array<Int32Array | null>(this.m + 1).fill(null);
+    this.aRuns = new Array<Int32Array | null>(this.m + 1).fill(null);
+    this.probes = Array.from({ length: Math.min(PROBE_ROWS, E.n) }, (_, k) =>
+      Math.floor(((k + 0.5) * E.n) / Math.min(PROBE_ROWS, E.n)),
+    );
+    this.forced = options.every((o) => o.length === 1) && new Set(options.map((o) => o[0])).size === this.m;
+  }
+
+  /** Try every option of the expected column at depth d; true stops the whole search. */
+  descend(d: number): boolean {
+    if (d === this.m) return this.leaf();
+    const i = this.order[d]!;
+    const opts = this.input.options[i]!;
+    for (let k = 0; k < opts.length; k++) {
+      const j = opts[k]!;
+      if (this.used[j]) continue;
+      // An unused interchangeable column earlier in the preferences already covers this one.
+      let covered = false;
+      for (let q = 0; q < k && !covered; q++) covered = !this.used[opts[q]!] && this.rep[opts[q]!] === this.rep[j];
+      if (covered) continue;
+      if (this.forced) {
+        if (this.assignAndDescend(d, i, j)) return true;
+        continue;
+      }
+      if (this.work > SEARCH_LIMITS.alignmentCells) {
+        this.capped = true;
+        return true;
+      }
+      const isTolerant = isTolerantKind(this.E.columns[i]!.kind) || isTolerantKind(this.A.columns[j]!.kind);
+      if (isTolerant) this.tolerantPath.push([i, j]);
+      const stop = this.extend(d, i, j) && this.assignAndDescend(d, i, j);
+      if (isTolerant) this.tolerantPath.pop();
+      if (stop) return true;
+    }
+    return false;
+  }
+
+  private assignAndDescend(d: number, i: number, j: number): boolean {
+    this.used[j] = 1;
+    this.assigned[i] = j;
+    const stop = this.descend(d + 1);
+    this.used[j] = 0;
+    this.assigned[i] = -1;
+    return stop;
+  }
+
+  private leaf(): boolean {
+    const mapping: [number, number][] = [];
+    for (let i = 0; i < this.m; i++) mapping.push([i, this.assigned[i]!]);
+    const next = this.input.leaf(mapping);
+    if (next === 'capped') this.capped = true;
+    return next !== 'continue';
+  }
 
   /** Can the mapping be extended by (i, j) at depth d? Fills eRuns[d + 1], aRuns[d + 1]. */
-  const extend = (d: number, i: number, j: number): boolean => {
-    const ec = E.columns[i]!;
-    const ac = A.columns[j]!;
-    if (!isTolerantKind(ec.kind) && !isTolerantKind(ac.kind)) {
-      work += E.n + A.n;
+  private extend(d: number, i: number, j: number): boolean {
+    const { E, A, eRuns, aRuns, eStore, aStore } = this;
+    if (!isTolerantKind(E.columns[i]!.kind) && !isTolerantKind(A.columns[j]!.kind)) {
+      this.work += E.n + A.n;
       if (!eStore[d]) eStore[d] = new Int32Array(E.n);
       if (!aStore[d]) aStore[d] = new Int32Array(A.n);
       extendRun(eRuns[d] ?? null, E, i, eStore[d]!);
       extendRun(aRuns[d] ?? null, A, j, aStore[d]!);
       eRuns[d + 1] = eStore[d]!;
       aRuns[d + 1] = aStore[d]!;
-      return sameHashes(eStore[d]!, aStore[d]!, bag);
+      return sameHashes(eStore[d]!, aStore[d]!, this.input.bag);
     }
     eRuns[d + 1] = eRuns[d] ?? null;
     aRuns[d + 1] = aRuns[d] ?? null;
-    // Tolerant pair: each probed expected row needs an actual row equal on every mapped tolerant column
-    // (and with the same hash over the mapped exact ones).
-    const eh = eRuns[d + 1];
-    const ah = aRuns[d + 1];
-    for (const r of probes) {
+    return this.probesFindEqualRows(eRuns[d + 1] ?? null, aRuns[d + 1] ?? null);
+  }
+
+  /**
+   * Tolerant pair: each probed expected row needs an actual row equal on every mapped tolerant column
+   * (and with the same hash over the mapped exact ones).
+   */
+  private probesFindEqualRows(eh: Int32Array | null, ah: Int32Array | null): boolean {
+    const { E, A, tolerantPath } = this;
+    for (const r of this.probes) {
       let found = false;
       for (let s = 0; s < A.n && !found; s++) {
         if (eh && ah && eh[r] !== ah[s]) continue;
-        work += tolerantPath.length;
+        this.work += tolerantPath.length;
         found = tolerantPath.every(([x, y]) =>
-          cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, tol),
+          cellsEqual(E.columns[x]!, E.rows[r]![x]!, A.columns[y]!, A.rows[s]![y]!, this.input.tol),
         );
       }
       if (!found) return false;
     }
     return true;
-  };
-
-  const descend = (d: number): boolean => {
-    if (d === m) {
-      const mapping: [number, number][] = [];
-      for (let i = 0; i < m; i++) mapping.push([i, assigned[i]!]);
-      const next = input.leaf(mapping);
-      if (next === 'capped') capped = true;
-      return next !== 'continue';
-    }
-    const i = order[d]!;
-    const opts = options[i]!;
-    for (let k = 0; k < opts.length; k++) {
-      const j = opts[k]!;
-      if (used[j]) continue;
-      // An unused interchangeable column earlier in the preferences already covers this one.
-      let covered = false;
-      for (let q = 0; q < k && !covered; q++) covered = !used[opts[q]!] && rep[opts[q]!] === rep[j];
-      if (covered) continue;
-      if (!forced) {
-        if (work > SEARCH_LIMITS.alignmentCells) {
-          capped = true;
-          return true;
-        }
-        const ec = E.columns[i]!;
-        const ac = A.columns[j]!;
-        const isTolerant = isTolerantKind(ec.kind) || isTolerantKind(ac.kind);
-        if (isTolerant) tolerantPath.push([i, j]);
-        const ok = extend(d, i, j);
-        if (!ok) {
-          if (isTolerant) tolerantPath.pop();
-          continue;
-        }
-        used[j] = 1;
-        assigned[i] = j;
-        const stop = descend(d + 1);
-        used[j] = 0;
-        assigned[i] = -1;
-        if (isTolerant) tolerantPath.pop();
-        if (stop) return true;
-      } else {
-        used[j] = 1;
-        assigned[i] = j;
-        const stop = descend(d + 1);
-        used[j] = 0;
-        assigned[i] = -1;
-        if (stop) return true;
-      }
-    }
-    return false;
-  };
-  descend(0);
-  return capped;
+  }
 }
 
+type Choice = AlignmentChoice & { evaluation: MappingEvaluation | null };
+type Method = AlignmentChoice['method'];
+const NONE = (): AlignmentChoice['unnamed'] => ({ expected: [], actual: [] });
+
 /** Choose the column alignment (see the module comment). */
-export function chooseAlignment(req: AlignmentRequest): AlignmentChoice & { evaluation: MappingEvaluation | null } {
+export function chooseAlignment(req: AlignmentRequest): Choice {
+  if (req.strictOrder) return strictPositions(req);
+  const trials = new AlignmentTrials(req);
+  if (req.strictNames) return byNames(trials);
+  if (trials.sameShape) return byPositionNameOrContent(trials);
+  return differentShapes(trials);
+}
+
+/** Strict column order: positions only; under strict names, the positions whose names differ. */
+function strictPositions(req: AlignmentRequest): Choice {
   const { E, A } = req;
-  const none = { expected: [] as number[], actual: [] as number[] };
-  if (req.strictOrder) {
-    const mapping = positionalMapping(E, A);
-    const unnamed = { expected: [] as number[], actual: [] as number[] };
-    if (req.strictNames) {
-      for (const [i, j] of mapping) {
-        if (E.columns[i]!.name !== A.columns[j]!.name) {
-          unnamed.expected.push(i);
-          unnamed.actual.push(j);
-        }
+  const mapping = positionalMapping(E, A);
+  const unnamed = NONE();
+  if (req.strictNames) {
+    for (const [i, j] of mapping) {
+      if (E.columns[i]!.name !== A.columns[j]!.name) {
+        unnamed.expected.push(i);
+        unnamed.actual.push(j);
       }
     }
-    return {
-      mapping,
-      method: 'positional',
-      checked: 0,
-      searchCapped: false,
-      sampled: false,
-      unnamed,
-      evaluation: null,
-    };
+  }
+  return { mapping, method: 'positional', checked: 0, searchCapped: false, sampled: false, unnamed, evaluation: null };
+}
+
+/** The mappings tried so far (each once), their cost, and the first that agreed as a bag. */
+class AlignmentTrials {
+  readonly sameShape: boolean;
+  private readonly filter: PairFilter;
+  private readonly tried = new Set<string>();
+  checked = 0;
+  private fullCells = 0;
+  firstBagPass: { evaluation: MappingEvaluation; method: Method } | null = null;
+
+  constructor(readonly req: AlignmentRequest) {
+    const { E, A } = req;
+    this.filter = new PairFilter(E, A, req.tol);
+    // As bags the row counts must be equal; as sets an empty result equals only an empty one (with no
+    // rows to prune by, the search would otherwise try every permutation of the columns).
+    this.sameShape = E.m === A.m && (req.bagPrefilter ? E.n === A.n : (E.n === 0) === (A.n === 0));
   }
 
-  const filter = new PairFilter(E, A, req.tol);
-  const sameShape = E.m === A.m && (!req.bagPrefilter || E.n === A.n);
-  // Under set semantics duplicates may differ, so only kinds can rule a pair out.
-  const pairMay = (i: number, j: number) => (req.bagPrefilter ? filter.mayMatch(i, j) : columnsCompatible(E, i, A, j));
-  // Positional and named candidates are compared directly (their rows get hashed anyway); content
-  // candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
-  const mayPass = (mapping: Mapping, cheap: boolean) =>
-    sameShape &&
-    mapping.length === E.m &&
-    mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : pairMay(i, j)));
-  const tried = new Set<string>();
-  let checked = 0;
-  let fullCells = 0;
-  let firstBagPass: { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null = null;
-  const attempt = (mapping: Mapping, method: AlignmentChoice['method']): MappingEvaluation | null => {
+  /** Under set semantics duplicates may differ, so only kinds can rule a pair out. */
+  pairMay(i: number, j: number): boolean {
+    return this.req.bagPrefilter ? this.filter.mayMatch(i, j) : columnsCompatible(this.req.E, i, this.req.A, j);
+  }
+
+  /**
+   * Positional and named candidates are compared directly (their rows get hashed anyway); content
+   * candidates first pass the column filter (fingerprints, numeric sums), which costs a pass per column.
+   */
+  private mayPass(mapping: Mapping, cheap: boolean): boolean {
+    const { E, A } = this.req;
+    return (
+      this.sameShape &&
+      mapping.length === E.m &&
+      mapping.every(([i, j]) => (cheap ? columnsCompatible(E, i, A, j) : this.pairMay(i, j)))
+    );
+  }
+
+  /** The evaluation of a mapping not tried before, when it passes the mode. */
+  attempt(mapping: Mapping, method: Method): MappingEvaluation | null {
     const key = mapping.map(([i, j]) => `${i}:${j}`).join(',');
-    if (tried.has(key)) return null;
-    tried.add(key);
-    if (!mayPass(mapping, method !== 'content')) return null;
-    checked++;
-    fullCells += E.n * Math.max(1, E.m);
-    const evaluation = req.evaluate(mapping);
-    if (req.passes(evaluation)) return evaluation;
-    if (evaluation.bagPass && !firstBagPass) firstBagPass = { evaluation, method };
-    else if (method === 'content' && req.forget) req.forget(evaluation);
+    if (this.tried.has(key)) return null;
+    this.tried.add(key);
+    if (!this.mayPass(mapping, method !== 'content')) return null;
+    this.checked++;
+    this.fullCells += this.req.E.n * Math.max(1, this.req.E.m);
+    const evaluation = this.req.evaluate(mapping);
+    if (this.req.passes(evaluation)) return evaluation;
+    if (evaluation.bagPass && !this.firstBagPass) this.firstBagPass = { evaluation, method };
+    else if (method === 'content' && this.req.forget) this.req.forget(evaluation);
     return null;
-  };
-  const found = (evaluation: MappingEvaluation, method: AlignmentChoice['method'], searchCapped = false) => ({
-    mapping: evaluation.mapping,
-    method,
-    checked,
-    searchCapped,
-    sampled: false,
-    unnamed: none,
-    evaluation,
-  });
+  }
+
   /** Search other mappings among `options`; the passing evaluation, or null. */
-  const search = (options: number[][]): { result: MappingEvaluation | null; capped: boolean } => {
+  search(options: number[][]): { result: MappingEvaluation | null; capped: boolean } {
     if (!options.every((o) => o.length > 0)) return { result: null, capped: false };
     let result: MappingEvaluation | null = null;
+    const { E, A, tol, bagPrefilter } = this.req;
     const capped = searchMappings({
       E,
       A,
-      tol: req.tol,
-      bag: req.bagPrefilter,
+      tol,
+      bag: bagPrefilter,
       options,
       leaf: (mapping) => {
-        if (fullCells > SEARCH_LIMITS.alignmentCheckCells && checked >= MIN_FULL_CHECKS) return 'capped';
-        result = attempt(mapping, 'content');
+        if (this.fullCells > SEARCH_LIMITS.alignmentCheckCells && this.checked >= MIN_FULL_CHECKS) return 'capped';
+        result = this.attempt(mapping, 'content');
         return result ? 'stop' : 'continue';
       },
     });
     return { result, capped };
-  };
-
-  if (req.strictNames) {
-    const named = nameMapping(E, A);
-    const byName = () => {
-      // Columns without a same-named partner are still compared, in order, so values are reported.
-      const pairs = [...named.pairs];
-      const leftovers = Math.min(named.expected.length, named.actual.length);
-      for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
-      return pairs.sort((x, y) => x[0] - y[0]);
-    };
-    const unnamed = { expected: named.expected, actual: named.actual };
-    if (sameShape && named.expected.length === 0 && named.actual.length === 0) {
-      const first = attempt(byName(), 'name');
-      if (first) return { ...found(first, 'name'), unnamed };
-      // Repeated names: any other bijection between same-named columns.
-      const byNamePartner = new Map(named.pairs);
-      const options = E.columns.map((c, i) =>
-        [byNamePartner.get(i)!, ...A.columns.map((a, j) => (a.name === c.name ? j : -1)).filter((j) => j >= 0)]
-          .filter((j, k, xs) => xs.indexOf(j) === k)
-          .filter((j) => pairMay(i, j)),
-      );
-      const { result, capped } = search(options);
-      if (result) return { ...found(result, 'name'), unnamed };
-      const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
-      if (fallback) return { ...found(fallback.evaluation, 'name', capped), unnamed };
-      return {
-        mapping: byName(),
-        method: 'name',
-        checked,
-        searchCapped: capped,
-        sampled: false,
-        unnamed,
-        evaluation: null,
-      };
-    }
-    return {
-      mapping: byName(),
-      method: 'name',
-      checked: 0,
-      searchCapped: false,
-      sampled: false,
-      unnamed,
-      evaluation: null,
-    };
   }
 
-  if (sameShape) {
-    const positional = attempt(positionalMapping(E, A), 'positional');
-    if (positional) return found(positional, 'positional');
-    const named = nameMapping(E, A);
-    if (named.expected.length === 0) {
-      const byName = attempt(
-        named.pairs.slice().sort((x, y) => x[0] - y[0]),
-        'name',
-      );
-      if (byName) return found(byName, 'name');
-    }
-    // Content: other one-to-one mappings of columns that may hold the same values, positional and named choices first.
-    const m = E.m;
-    const options: number[][] = [];
-    for (let i = 0; i < m; i++) {
-      const prefs = [i, ...A.columns.map((c, j) => (c.name === E.columns[i]!.name ? j : -1)).filter((j) => j >= 0)];
-      for (let j = 0; j < m; j++) prefs.push(j);
-      options.push([...new Set(prefs)].filter((j) => pairMay(i, j)));
-    }
-    const { result, capped: searchCapped } = search(options);
-    if (result) return found(result, 'content');
-    const fallback = firstBagPass as { evaluation: MappingEvaluation; method: AlignmentChoice['method'] } | null;
-    if (fallback) return { ...found(fallback.evaluation, fallback.method), searchCapped };
-    // No column could hold another position's values: nothing suggests a reordering, keep positions
-    // (and skip scoring every column pair on a sample).
-    if (!searchCapped && options.every((o, i) => o.every((j) => j === i)))
-      return {
-        mapping: positionalMapping(E, A),
-        method: 'best_effort',
-        checked,
-        searchCapped,
-        sampled: false,
-        unnamed: none,
-        evaluation: null,
-      };
-    const best = bestEffortMapping(E, A, req.cap);
+  found(evaluation: MappingEvaluation, method: Method, searchCapped = false): Choice {
     return {
-      mapping: best.mapping,
-      method: 'best_effort',
-      checked,
+      mapping: evaluation.mapping,
+      method,
+      checked: this.checked,
       searchCapped,
-      sampled: best.sampled,
-      unnamed: none,
-      evaluation: null,
+      sampled: false,
+      unnamed: NONE(),
+      evaluation,
     };
   }
-  // Different shapes: the same names, in order, with compatible kinds keep their positions without scoring.
+
+  /** No evaluation: a mapping kept for its partial credit and witnesses. */
+  kept(mapping: Mapping, method: Method, searchCapped: boolean, sampled = false, checked = this.checked): Choice {
+    return { mapping, method, checked, searchCapped, sampled, unnamed: NONE(), evaluation: null };
+  }
+}
+
+/** Strict names: same-named columns (any bijection among repeated names); the rest in order, for their values. */
+function byNames(t: AlignmentTrials): Choice {
+  const { E, A } = t.req;
+  const named = nameMapping(E, A);
+  const byName = () => {
+    const pairs = [...named.pairs];
+    const leftovers = Math.min(named.expected.length, named.actual.length);
+    for (let k = 0; k < leftovers; k++) pairs.push([named.expected[k]!, named.actual[k]!]);
+    return pairs.sort((x, y) => x[0] - y[0]);
+  };
+  const unnamed = { expected: named.expected, actual: named.actual };
+  if (!t.sameShape || named.expected.length > 0 || named.actual.length > 0)
+    return { ...t.kept(byName(), 'name', false, false, 0), unnamed };
+  const first = t.attempt(byName(), 'name');
+  if (first) return { ...t.found(first, 'name'), unnamed };
+  // Repeated names: any other bijection between same-named columns.
+  const byNamePartner = new Map(named.pairs);
+  const options = E.columns.map((c, i) =>
+    [byNamePartner.get(i)!, ...A.columns.map((a, j) => (a.name === c.name ? j : -1)).filter((j) => j >= 0)]
+      .filter((j, k, xs) => xs.indexOf(j) === k)
+      .filter((j) => t.pairMay(i, j)),
+  );
+  const { result, capped } = t.search(options);
+  if (result) return { ...t.found(result, 'name'), unnamed };
+  const fallback = t.firstBagPass;
+  if (fallback) return { ...t.found(fallback.evaluation, 'name', capped), unnamed };
+  return { ...t.kept(byName(), 'name', capped), unnamed };
+}
+
+/** Same shape: positions, then names, then a content search; else the best partial alignment. */
+function byPositionNameOrContent(t: AlignmentTrials): Choice {
+  const { E, A } = t.req;
+  const positional = t.attempt(positionalMapping(E, A), 'positional');
+  if (positional) return t.found(positional, 'positional');
+  const named = nameMapping(E, A);
+  if (named.expected.length === 0) {
+    const byName = t.attempt(
+      named.pairs.slice().sort((x, y) => x[0] - y[0]),
+      'name',
+    );
+    if (byName) return t.found(byName, 'name');
+  }
+  // Content: other one-to-one mappings of columns that may hold the same values, positional and named choices first.
+  const options: number[][] = [];
+  for (let i = 0; i < E.m; i++) {
+    const prefs = [i, ...A.columns.map((c, j) => (c.name === E.columns[i]!.name ? j : -1)).filter((j) => j >= 0)];
+    for (let j = 0; j < E.m; j++) prefs.push(j);
+    options.push([...new Set(prefs)].filter((j) => t.pairMay(i, j)));
+  }
+  const { result, capped: searchCapped } = t.search(options);
+  if (result) return t.found(result, 'content');
+  const fallback = t.firstBagPass;
+  if (fallback) return { ...t.found(fallback.evaluation, fallback.method), searchCapped };
+  // No column could hold another position's values: nothing suggests a reordering, keep positions
+  // (and skip scoring every column pair on a sample).
+  if (!searchCapped && options.every((o, i) => o.every((j) => j === i)))
+    return t.kept(positionalMapping(E, A), 'best_effort', searchCapped);
+  const best = bestEffortMapping(E, A, t.req.cap);
+  return t.kept(best.mapping, 'best_effort', searchCapped, best.sampled);
+}
+
+/** Different shapes: the same names, in order, with compatible kinds keep their positions without scoring. */
+function differentShapes(t: AlignmentTrials): Choice {
+  const { E, A } = t.req;
   const k = Math.min(E.m, A.m);
   let named = k > 0;
   for (let i = 0; i < k && named; i++)
     named = E.columns[i]!.name === A.columns[i]!.name && columnsCompatible(E, i, A, i);
-  if (named && E.m === A.m)
-    return {
-      mapping: positionalMapping(E, A),
-      method: 'best_effort',
-      checked,
-      searchCapped: false,
-      sampled: false,
-      unnamed: none,
-      evaluation: null,
-    };
-  const best = bestEffortMapping(E, A, req.cap);
-  return {
-    mapping: best.mapping,
-    method: 'best_effort',
-    checked,
-    searchCapped: false,
-    sampled: best.sampled,
-    unnamed: none,
-    evaluation: null,
-  };
+  if (named && E.m === A.m) return t.kept(positionalMapping(E, A), 'best_effort', false);
+  const best = bestEffortMapping(E, A, t.req.cap);
+  return t.kept(best.mapping, 'best_effort', false, best.sampled);
 }

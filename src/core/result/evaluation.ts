@@ -79,24 +79,7 @@ export function createEvaluator(
         ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
     );
     if (known) return known;
-    const ctx = createMatchContext(E, A, makePairs(E, A, mapping), tol);
-    ctx.budget = budget;
-    const prepared = prepareMatch(ctx, allE, allA, true);
-    // The passes yield every aligned column's fingerprint: keep them for the column filter.
-    for (const p of ctx.keyPairs) {
-      const pair = ctx.pairs[p]!;
-      const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
-      if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`))
-        E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
-      if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`))
-        A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
-    }
-    const complete = E.m === A.m && mapping.length === E.m;
-    // Before matching: a bag match is impossible when a key column's values differ, or a sampled row has no equal.
-    const possible =
-      setMode ||
-      (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared) && !sampleFindsMissingRow(ctx, prepared));
-    const ev: MappingEvaluation = { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
+    const ev = prepareEvaluation({ E, A, tol, setMode, budget, allE, allA }, mapping);
     evaluations.push(ev);
     return ev;
   };
@@ -126,20 +109,10 @@ export function createEvaluator(
   };
   const setOf = (ev: MappingEvaluation): SetResult => {
     let result = sets.get(ev);
-    if (result) return result;
-    const match = matchOf(ev);
-    if (!ev.complete) result = { pass: false, missingE: new Int32Array(0), missingA: new Int32Array(0) };
-    else if (ev.bagPass) result = { pass: true, missingE: new Int32Array(0), missingA: new Int32Array(0) };
-    else {
-      const freeE = unmatched(match.matchE, allE);
-      const freeA = unmatched(match.matchA, allA);
-      // Expected rows first: one without an equal actual row settles it before indexing the expected side.
-      const missingE = rowsWithoutEqual(ev.ctx, ev.prepared.index, freeE);
-      let missingA = freeA;
-      if (missingE.length === 0 || setMode) missingA = rowsWithoutEqual(ev.ctx, indexesOf(ev).eIndex, freeA);
-      result = { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
+    if (!result) {
+      result = setResultOf(ev, matchOf(ev), allE, allA, setMode, () => indexesOf(ev).eIndex);
+      sets.set(ev, result);
     }
-    sets.set(ev, result);
     return result;
   };
   const rowsAgree = (ev: MappingEvaluation): boolean => {
@@ -166,4 +139,54 @@ export function createEvaluator(
     rowsAgree,
     budgetExhausted: () => budget.exhausted,
   };
+}
+
+interface EvaluationScope {
+  E: Side;
+  A: Side;
+  tol: Tolerance;
+  setMode: boolean;
+  budget: { left: number; exhausted: boolean };
+  allE: Int32Array;
+  allA: Int32Array;
+}
+
+/** A mapping hashed once: its match context, prepared matching, and whether a pass is still possible. */
+function prepareEvaluation(scope: EvaluationScope, mapping: Mapping): MappingEvaluation {
+  const { E, A, setMode } = scope;
+  const ctx = createMatchContext(E, A, makePairs(E, A, mapping), scope.tol);
+  ctx.budget = scope.budget;
+  const prepared = prepareMatch(ctx, scope.allE, scope.allA, true);
+  // The passes yield every aligned column's fingerprint: keep them for the column filter.
+  for (const p of ctx.keyPairs) {
+    const pair = ctx.pairs[p]!;
+    const f = (fp: Int32Array) => ({ fpA: fp[p * 3]!, fpB: fp[p * 3 + 1]!, nulls: fp[p * 3 + 2]! });
+    if (!E.summaries.has(`${pair.ei}:${pair.eScheme}`)) E.summaries.set(`${pair.ei}:${pair.eScheme}`, f(prepared.eFp));
+    if (!A.summaries.has(`${pair.ai}:${pair.aScheme}`)) A.summaries.set(`${pair.ai}:${pair.aScheme}`, f(prepared.aFp));
+  }
+  const complete = E.m === A.m && mapping.length === E.m;
+  // Before matching: a bag match is impossible when a key column's values differ, or a sampled row has no equal.
+  const possible =
+    setMode || (complete && E.n === A.n && !fingerprintsDiffer(ctx, prepared) && !sampleFindsMissingRow(ctx, prepared));
+  return { mapping, ctx, prepared, match: null, complete, possible, bagPass: false };
+}
+
+/** Set semantics: the rows of either side with no equal row at all on the other. */
+function setResultOf(
+  ev: MappingEvaluation,
+  match: ListMatch,
+  allE: Int32Array,
+  allA: Int32Array,
+  setMode: boolean,
+  eIndex: () => RowIndex,
+): SetResult {
+  if (!ev.complete) return { pass: false, missingE: new Int32Array(0), missingA: new Int32Array(0) };
+  if (ev.bagPass) return { pass: true, missingE: new Int32Array(0), missingA: new Int32Array(0) };
+  const freeE = unmatched(match.matchE, allE);
+  const freeA = unmatched(match.matchA, allA);
+  // Expected rows first: one without an equal actual row settles it before indexing the expected side.
+  const missingE = rowsWithoutEqual(ev.ctx, ev.prepared.index, freeE);
+  let missingA = freeA;
+  if (missingE.length === 0 || setMode) missingA = rowsWithoutEqual(ev.ctx, eIndex(), freeA);
+  return { pass: missingE.length === 0 && missingA.length === 0, missingE, missingA };
 }

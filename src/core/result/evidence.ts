@@ -138,8 +138,15 @@ export function cellStatistics(
   E: Side,
   A: Side,
 ): CellStats {
-  const { tol, pairs } = ctx;
-  const numeric = {
+  const tally = new NumericTally(mapping.length);
+  matchedRowNumbers(ctx, tally, matchE, deltas, recorded, E, A);
+  const { agreeing, nullMismatches } = pairedCells(ctx, tally, cells, E, A);
+  return { agreeing, nullMismatches, columns: tally.columns, numeric: tally.numeric };
+}
+
+/** The numeric figures of a comparison and each aligned column's tallies, as cells are visited. */
+class NumericTally {
+  readonly numeric: CellStats['numeric'] = {
     floatCompared: 0,
     within: 0,
     outside: 0,
@@ -148,20 +155,27 @@ export function cellStatistics(
     maxAbs: 0,
     maxRel: 0,
   };
-  const columns: ColumnStats[] = mapping.map(() => ({
-    mismatched: 0,
-    nullMismatches: 0,
-    typeMismatches: 0,
-    maxAbs: null,
-    firstValue: -1,
-    firstNull: -1,
-    firstType: -1,
-    valueCount: 0,
-    nullCount: 0,
-    typeCount: 0,
-  }));
-  const note = (p: number, d: ReturnType<typeof numericDelta>, equal: boolean) => {
+  readonly columns: ColumnStats[];
+
+  constructor(pairs: number) {
+    this.columns = Array.from({ length: pairs }, () => ({
+      mismatched: 0,
+      nullMismatches: 0,
+      typeMismatches: 0,
+      maxAbs: null,
+      firstValue: -1,
+      firstNull: -1,
+      firstType: -1,
+      valueCount: 0,
+      nullCount: 0,
+      typeCount: 0,
+    }));
+  }
+
+  /** A compared pair of numbers under its rule (`d` null: not two numbers). */
+  note(p: number, d: ReturnType<typeof numericDelta>, equal: boolean): void {
     if (!d) return;
+    const numeric = this.numeric;
     if (d.rule === 'float') {
       numeric.floatCompared++;
       if (equal && d.abs_delta !== 0) numeric.within++;
@@ -172,92 +186,139 @@ export function cellStatistics(
     }
     if (d.abs_delta !== null) {
       numeric.maxAbs = Math.max(numeric.maxAbs, d.abs_delta);
-      const s = columns[p]!;
+      const s = this.columns[p]!;
       s.maxAbs = Math.max(s.maxAbs ?? 0, d.abs_delta);
     }
     if (d.rel_delta !== null) numeric.maxRel = Math.max(numeric.maxRel, d.rel_delta);
-  };
-  // Matched rows: numeric cells compared. Exact numbers of matched rows are equal; the differences in
-  // tolerant columns were recorded when the rows were paired.
-  const recordedRows = recorded;
-  const eNulls = nullCounts(E);
+  }
+
+  /** Two floats of a matched pair `abs` apart (their larger magnitude `scale`): the largest differences so far. */
+  spread(p: number, abs: number, scale: number): void {
+    const numeric = this.numeric;
+    const s = this.columns[p]!;
+    if (abs > numeric.maxAbs) numeric.maxAbs = abs;
+    if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
+    const rel = scale === 0 ? 0 : abs / scale;
+    if (rel > numeric.maxRel) numeric.maxRel = rel;
+  }
+}
+
+const isNumericKind = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
+
+/**
+ * Matched rows: numeric cells compared. Exact numbers of matched rows are equal; the differences in
+ * tolerant columns were recorded when the rows were paired.
+ */
+function matchedRowNumbers(
+  ctx: MatchContext,
+  tally: NumericTally,
+  matchE: Int32Array,
+  deltas: Float64Array | null,
+  recorded: Uint8Array | null,
+  E: Side,
+  A: Side,
+): void {
   let matchedAll = true;
   for (let r = 0; r < matchE.length && matchedAll; r++) matchedAll = matchE[r]! >= 0;
-  for (let p = 0; p < pairs.length; p++) {
-    const pair = pairs[p]!;
-    const numericKinds = (k: string) => k === 'integer' || k === 'decimal' || k === 'float' || k === 'other';
-    if (!numericKinds(pair.ec.kind) || !numericKinds(pair.ac.kind)) continue;
+  for (let p = 0; p < ctx.pairs.length; p++) {
+    const pair = ctx.pairs[p]!;
+    if (!isNumericKind(pair.ec.kind) || !isNumericKind(pair.ac.kind)) continue;
     const exactPair =
       (pair.ec.kind === 'integer' || pair.ec.kind === 'decimal') &&
       (pair.ac.kind === 'integer' || pair.ac.kind === 'decimal');
-    if (exactPair || (!deltas && pair.ec.kind !== 'other' && pair.ac.kind !== 'other')) {
-      // Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones.
-      let count = 0;
-      if (matchedAll) count = E.n - eNulls[pair.ei]!;
-      else
-        for (let r = 0; r < matchE.length; r++) {
-          const x = matchE[r]! >= 0 ? E.rows[r]![pair.ei] : null;
-          if (x !== null && x !== undefined) count++;
-        }
-      if (exactPair) numeric.exactCompared += count;
-      else numeric.floatCompared += count;
+    if (exactPair || (!deltas && pair.ec.kind !== 'other' && pair.ac.kind !== 'other'))
+      countEqualNumbers(tally, pair.ei, exactPair, matchedAll, matchE, E);
+    else tolerantPairNumbers(ctx, tally, p, matchE, deltas, recorded, E, A);
+  }
+}
+
+/** Matched rows hold equal (exact-phase: identical) numbers: count the non-NULL ones. */
+function countEqualNumbers(
+  tally: NumericTally,
+  column: number,
+  exactPair: boolean,
+  matchedAll: boolean,
+  matchE: Int32Array,
+  E: Side,
+): void {
+  let count = 0;
+  if (matchedAll) count = E.n - nullCounts(E)[column]!;
+  else
+    for (let r = 0; r < matchE.length; r++) {
+      const x = matchE[r]! >= 0 ? E.rows[r]![column] : null;
+      if (x !== null && x !== undefined) count++;
+    }
+  if (exactPair) tally.numeric.exactCompared += count;
+  else tally.numeric.floatCompared += count;
+}
+
+/** A tolerant column pair of the matched rows: the recorded differences, or each pair of numbers visited. */
+function tolerantPairNumbers(
+  ctx: MatchContext,
+  tally: NumericTally,
+  p: number,
+  matchE: Int32Array,
+  deltas: Float64Array | null,
+  recorded: Uint8Array | null,
+  E: Side,
+  A: Side,
+): void {
+  const pair = ctx.pairs[p]!;
+  const numeric = tally.numeric;
+  const t = deltas ? ctx.tolerantPairs.indexOf(p) : -1;
+  for (let r = 0; r < matchE.length; r++) {
+    const a = matchE[r]!;
+    if (a < 0) continue;
+    const x = E.rows[r]![pair.ei];
+    if (x === null || x === undefined) continue;
+    const delta = t >= 0 && recorded && recorded[r] ? deltas![r * ctx.tolerantPairs.length + t]! : NaN;
+    if (typeof x === 'number' && delta === delta) {
+      // Recorded at matching time (actual − expected): no second visit to the actual row.
+      numeric.floatCompared++;
+      if (delta === 0) continue;
+      numeric.within++;
+      tally.spread(p, Math.abs(delta), Math.max(Math.abs(x), Math.abs(x + delta)));
       continue;
     }
-    const s = columns[p]!;
-    const t = deltas ? ctx.tolerantPairs.indexOf(p) : -1;
-    for (let r = 0; r < matchE.length; r++) {
-      const a = matchE[r]!;
-      if (a < 0) continue;
-      const x = E.rows[r]![pair.ei];
-      if (x === null || x === undefined) continue;
-      const delta = t >= 0 && recordedRows && recordedRows[r] ? deltas![r * ctx.tolerantPairs.length + t]! : NaN;
-      if (typeof x === 'number' && delta === delta) {
-        // Recorded at matching time (actual − expected): no second visit to the actual row.
-        numeric.floatCompared++;
-        if (delta === 0) continue;
-        const abs = Math.abs(delta);
-        const scale = Math.max(Math.abs(x), Math.abs(x + delta));
-        numeric.within++;
-        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
-        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
-        const rel = scale === 0 ? 0 : abs / scale;
-        if (rel > numeric.maxRel) numeric.maxRel = rel;
-        continue;
-      }
-      const y = A.rows[a]![pair.ai];
-      if (y === null || y === undefined) continue;
-      if (typeof x === 'number' && typeof y === 'number') {
-        // The float rule's statistics without allocating: both finite here (matched, not identical).
-        numeric.floatCompared++;
-        if (x === y || (x !== x && y !== y)) continue;
-        const abs = Math.abs(y - x);
-        const scale = Math.max(Math.abs(x), Math.abs(y));
-        if (abs !== 0) numeric.within++;
-        if (abs > numeric.maxAbs) numeric.maxAbs = abs;
-        if (s.maxAbs === null || abs > s.maxAbs) s.maxAbs = abs;
-        const rel = scale === 0 ? 0 : abs / scale;
-        if (rel > numeric.maxRel) numeric.maxRel = rel;
-        continue;
-      }
-      note(p, numericDelta(pair.ec, x, pair.ac, y, tol), true);
+    const y = A.rows[a]![pair.ai];
+    if (y === null || y === undefined) continue;
+    if (typeof x === 'number' && typeof y === 'number') {
+      // The float rule's statistics without allocating: both finite here (matched, not identical).
+      numeric.floatCompared++;
+      if (x === y || (x !== x && y !== y)) continue;
+      const abs = Math.abs(y - x);
+      if (abs !== 0) numeric.within++;
+      tally.spread(p, abs, Math.max(Math.abs(x), Math.abs(y)));
+      continue;
     }
+    tally.note(p, numericDelta(pair.ec, x, pair.ac, y, ctx.tol), true);
   }
+}
+
+/** The leftover rows paired cell by cell: agreeing cells, and each column's NULL, type and value mismatches. */
+function pairedCells(
+  ctx: MatchContext,
+  tally: NumericTally,
+  cells: CellPairs,
+  E: Side,
+  A: Side,
+): { agreeing: number; nullMismatches: number } {
   let agreeing = 0;
   let nullMismatches = 0;
   for (let k = 0; k < cells.count; k++) {
     const er = cells.e[k]!;
     const ar = cells.a[k]!;
-    for (let p = 0; p < pairs.length; p++) {
-      const pair = pairs[p]!;
+    for (let p = 0; p < ctx.pairs.length; p++) {
+      const pair = ctx.pairs[p]!;
       const x = E.rows[er]![pair.ei] ?? null;
       const y = A.rows[ar]![pair.ai] ?? null;
-      const equal = cellsEqual(pair.ec, x, pair.ac, y, tol);
-      if (x !== null && y !== null) note(p, numericDelta(pair.ec, x, pair.ac, y, tol), equal);
+      const equal = cellsEqual(pair.ec, x, pair.ac, y, ctx.tol);
+      if (x !== null && y !== null) tally.note(p, numericDelta(pair.ec, x, pair.ac, y, ctx.tol), equal);
       if (equal) {
         agreeing++;
         continue;
       }
-      const s = columns[p]!;
+      const s = tally.columns[p]!;
       s.mismatched++;
       if (x === null || y === null) {
         if (!(x === null && y === null)) {
@@ -276,7 +337,7 @@ export function cellStatistics(
       }
     }
   }
-  return { agreeing, nullMismatches, columns, numeric };
+  return { agreeing, nullMismatches };
 }
 
 export function cellReasons(
@@ -291,102 +352,112 @@ export function cellReasons(
   const out: { k: number; reason: Reason }[] = [];
   mapping.forEach(([i, j], p) => {
     const s = stats.columns[p]!;
-    const ec = E.columns[i]!;
-    const ac = A.columns[j]!;
-    const at = (k: number) => {
-      const er = cells.e[k]!;
-      const ar = cells.a[k]!;
-      const x = E.rows[er]![i] ?? null;
-      const y = A.rows[ar]![j] ?? null;
-      return { er, ar, x, y, expected: cellWitness(ec, x), actual: cellWitness(ac, y) };
-    };
-    const base = (k: number) => {
-      const w = at(k);
-      return {
-        column: colRef(i, j),
-        expected: w.expected,
-        actual: w.actual,
-        expected_row: rowWitness(E, w.er),
-        actual_row: rowWitness(A, w.ar),
-        expected_kind: ec.kind,
-        actual_kind: ac.kind,
-        expected_engine_type: ec.engineType,
-        actual_engine_type: ac.engineType,
-        w,
-      };
-    };
-    if (s.firstValue >= 0) {
-      const { w, ...b } = base(s.firstValue);
-      const d = numericDelta(ec, w.x, ac, w.y, tol);
-      const rule: CellMismatch['rule'] = d ? d.rule : 'equality';
-      const delta = d ? d.delta : null;
-      const tolerance = d ? d.tolerance : null;
-      out.push({
-        k: s.firstValue,
-        reason: {
-          code: 'value_mismatch',
-          message: `Column "${ec.name}" differs: expected ${show(w.expected)}, got ${show(w.actual)}${
-            d
-              ? d.rule === 'exact'
-                ? ` (exact rule, difference ${shownNumber(delta)})`
-                : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`
-              : ''
-          }; expected row ${w.er}, actual row ${w.ar}.`,
-          ...b,
-          delta,
-          tolerance,
-          rule,
-          pairing: cells.byContent[s.firstValue] ? 'best_partial' : 'leftover',
-          mismatched_pairs: s.valueCount,
-        },
-      });
-    }
-    if (s.firstNull >= 0) {
-      const { w, ...b } = base(s.firstNull);
-      out.push({
-        k: s.firstNull,
-        reason: {
-          code: 'null_mismatch',
-          message:
-            w.x === null && w.y === null
-              ? `Column "${ec.name}": NULL never equals NULL under null_equality_mode sql_semantic; expected row ${w.er}, actual row ${w.ar}.`
-              : `Column "${ec.name}": NULL matches only NULL; expected ${show(w.expected)}, got ${show(w.actual)}; expected row ${w.er}, actual row ${w.ar}.`,
-          ...b,
-          delta: null,
-          tolerance: null,
-          rule: 'null',
-          pairing: cells.byContent[s.firstNull] ? 'best_partial' : 'leftover',
-          mismatched_pairs: s.nullCount,
-        },
-      });
-    }
-    if (s.firstType >= 0) {
-      const { w, ...b } = base(s.firstType);
-      const xc = CLASS_NAMES[classOf(ec.kind, w.x)];
-      const yc = CLASS_NAMES[classOf(ac.kind, w.y)];
-      out.push({
-        k: s.firstType,
-        reason: {
-          code: 'type_mismatch',
-          message: `Column "${ec.name}": a ${xc} never equals a ${yc}${
-            classOf(ec.kind, w.x) === BOOL || classOf(ac.kind, w.y) === BOOL ? ' (booleans match only booleans)' : ''
-          }; expected ${show(w.expected)}, got ${show(w.actual)}.`,
-          column: b.column,
-          expected_kind: b.expected_kind,
-          actual_kind: b.actual_kind,
-          expected_engine_type: b.expected_engine_type,
-          actual_engine_type: b.actual_engine_type,
-          expected: b.expected,
-          actual: b.actual,
-          expected_row: b.expected_row,
-          actual_row: b.actual_row,
-          mismatched_pairs: s.typeCount,
-        },
-      });
-    }
+    const witness = (k: number) => cellPairWitness({ cells, E, A, i, j, colRef }, k);
+    if (s.firstValue >= 0) out.push({ k: s.firstValue, reason: valueMismatch(witness(s.firstValue), s, tol) });
+    if (s.firstNull >= 0) out.push({ k: s.firstNull, reason: nullMismatch(witness(s.firstNull), s) });
+    if (s.firstType >= 0) out.push({ k: s.firstType, reason: typeMismatch(witness(s.firstType), s) });
   });
   out.sort((x, y) => x.k - y.k);
   return out.slice(0, MAX_CELL_REASONS).map((o) => o.reason);
+}
+
+interface CellPairAt {
+  cells: CellPairs;
+  E: Side;
+  A: Side;
+  /** The aligned columns. */
+  i: number;
+  j: number;
+  colRef: (i: number | null, j: number | null) => ColumnRef;
+}
+
+/** The k-th paired cells of a column pair, with the witnesses every cell reason carries. */
+function cellPairWitness({ cells, E, A, i, j, colRef }: CellPairAt, k: number) {
+  const ec = E.columns[i]!;
+  const ac = A.columns[j]!;
+  const er = cells.e[k]!;
+  const ar = cells.a[k]!;
+  const x = E.rows[er]![i] ?? null;
+  const y = A.rows[ar]![j] ?? null;
+  return {
+    ec,
+    ac,
+    w: { er, ar, x, y },
+    pairing: cells.byContent[k] ? ('best_partial' as const) : ('leftover' as const),
+    base: {
+      column: colRef(i, j),
+      expected: cellWitness(ec, x),
+      actual: cellWitness(ac, y),
+      expected_row: rowWitness(E, er),
+      actual_row: rowWitness(A, ar),
+      expected_kind: ec.kind,
+      actual_kind: ac.kind,
+      expected_engine_type: ec.engineType,
+      actual_engine_type: ac.engineType,
+    },
+  };
+}
+
+type PairWitness = ReturnType<typeof cellPairWitness>;
+
+function valueMismatch({ ec, ac, w, pairing, base }: PairWitness, s: ColumnStats, tol: Tolerance): Reason {
+  const d = numericDelta(ec, w.x, ac, w.y, tol);
+  const rule: CellMismatch['rule'] = d ? d.rule : 'equality';
+  const delta = d ? d.delta : null;
+  const tolerance = d ? d.tolerance : null;
+  return {
+    code: 'value_mismatch',
+    message: `Column "${ec.name}" differs: expected ${show(base.expected)}, got ${show(base.actual)}${
+      d
+        ? d.rule === 'exact'
+          ? ` (exact rule, difference ${shownNumber(delta)})`
+          : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`
+        : ''
+    }; expected row ${w.er}, actual row ${w.ar}.`,
+    ...base,
+    delta,
+    tolerance,
+    rule,
+    pairing,
+    mismatched_pairs: s.valueCount,
+  };
+}
+
+function nullMismatch({ ec, w, pairing, base }: PairWitness, s: ColumnStats): Reason {
+  return {
+    code: 'null_mismatch',
+    message:
+      w.x === null && w.y === null
+        ? `Column "${ec.name}": NULL never equals NULL under null_equality_mode sql_semantic; expected row ${w.er}, actual row ${w.ar}.`
+        : `Column "${ec.name}": NULL matches only NULL; expected ${show(base.expected)}, got ${show(base.actual)}; expected row ${w.er}, actual row ${w.ar}.`,
+    ...base,
+    delta: null,
+    tolerance: null,
+    rule: 'null',
+    pairing,
+    mismatched_pairs: s.nullCount,
+  };
+}
+
+function typeMismatch({ ec, ac, w, base }: PairWitness, s: ColumnStats): Reason {
+  const xc = classOf(ec.kind, w.x);
+  const yc = classOf(ac.kind, w.y);
+  return {
+    code: 'type_mismatch',
+    message: `Column "${ec.name}": a ${CLASS_NAMES[xc]} never equals a ${CLASS_NAMES[yc]}${
+      xc === BOOL || yc === BOOL ? ' (booleans match only booleans)' : ''
+    }; expected ${show(base.expected)}, got ${show(base.actual)}.`,
+    column: base.column,
+    expected_kind: base.expected_kind,
+    actual_kind: base.actual_kind,
+    expected_engine_type: base.expected_engine_type,
+    actual_engine_type: base.actual_engine_type,
+    expected: base.expected,
+    actual: base.actual,
+    expected_row: base.expected_row,
+    actual_row: base.actual_row,
+    mismatched_pairs: s.typeCount,
+  };
 }
 
 export function duplicateWitness(

@@ -936,53 +936,150 @@ function toleranceMatch(
   identity: boolean,
   result: ListMatch,
 ): void {
-  const { matchE, matchA } = result;
-  const byTolerance = new Uint8Array(eList.length);
-  result.byTolerance = byTolerance;
-  const record = (i: number, er: number, ar: number) => {
-    byTolerance[i] = 1;
-    recordDeltas(ctx, result, i, er, ar);
-  };
+  const paths = new AugmentingPaths(ctx, eList, aList, identity, result);
   const skip = ctx.eUnmatchable;
-  const budget = ctx.budget;
-  const rowE = (i: number) => (identity ? i : eList[i]!);
-  const rowA = (j: number) => (identity ? j : aList[j]!);
-  const index: RowIndex = {
-    side: 'A',
-    list: aList,
-    identity,
-    slots: 0,
-    table: new Int32Array(0),
-    next: new Int32Array(0),
-    firsts: null,
-  };
-  const visited = new Int32Array(aList.length);
-  let stamp = 0;
-  const w = new Int32Array(2);
-  // Augmenting paths (Kuhn), searched iteratively with an explicit stack: no recursion and no depth
-  // limit, so a long chain of float pairings is followed to its end. Each frame scans its row's
-  // window twice: for a free equal partner first (greedy), then through matched equal rows. A row is
-  // marked visited only once it is known to be equal to the frame's row: a row unequal to one
-  // expected row may still be the partner another one needs.
-  const depth = aList.length + 2;
-  const frameRow = new Int32Array(depth);
-  const frameAt = new Int32Array(depth);
-  const frameTo = new Int32Array(depth);
-  const frameFrom = new Int32Array(depth);
-  const framePass = new Uint8Array(depth);
-  const frameVia = new Int32Array(depth);
-  const push = (top: number, i: number): boolean => {
-    if (!windowOf(ctx, index, rowE(i), w)) return false;
-    frameRow[top] = i;
-    frameFrom[top] = w[0]!;
-    frameAt[top] = w[0]!;
-    frameTo[top] = w[1]!;
-    framePass[top] = 0;
+  // Expected rows in the order of their first tolerant number: greedy pairing along sorted values
+  // is already maximum on one float column (intervals), so augmenting paths stay short.
+  const pending: number[] = [];
+  for (let i = 0; i < eList.length; i++) if (result.matchE[i] === -1 && !(skip && skip[paths.rowE(i)])) pending.push(i);
+  const firstTolerant = ctx.tolerantPairs[0]!;
+  const sortValues = Float64Array.from(pending, (i) =>
+    numericValue(kindOf(ctx, 'E', firstTolerant), cellOf(ctx, 'E', paths.rowE(i), firstTolerant)),
+  );
+  const sorted = Array.from(argsortDoubles(sortValues), (k) => pending[k]!);
+  const done = () => ctx.budget.exhausted || result.matched === eList.length || result.matched === aList.length;
+  // Stage 1: the leftover actual rows only.
+  paths.run(sorted, freePositions(result.matchA));
+  if (done()) return;
+  // Stage 2: every actual row in a group of a still unmatched expected row.
+  const keep = reachableActualRows(ctx, paths, eList, aList, result);
+  if (keep) paths.run(sorted, keep);
+}
+
+/**
+ * Stage 2's actual rows: an augmenting path stays in one group and ends at a free actual row, so
+ * only groups of a still unmatched expected row that hold a free actual row are searched (null: none).
+ */
+function reachableActualRows(
+  ctx: MatchContext,
+  paths: AugmentingPaths,
+  eList: Int32Array,
+  aList: Int32Array,
+  result: ListMatch,
+): Int32Array | null {
+  const { matchE, matchA } = result;
+  const skip = ctx.eUnmatchable;
+  const key = new Int32Array(2);
+  const wanted = new KeySet();
+  for (let i = 0; i < eList.length; i++) {
+    if (matchE[i] !== -1 || (skip && skip[paths.rowE(i)])) continue;
+    rowKey(ctx, 'E', paths.rowE(i), key, true);
+    wanted.add(key[0]!, key[1]!);
+  }
+  const reachable = new KeySet();
+  for (let j = 0; j < aList.length; j++) {
+    if (matchA[j] !== -1) continue;
+    rowKey(ctx, 'A', paths.rowA(j), key, true);
+    if (wanted.has(key[0]!, key[1]!)) reachable.add(key[0]!, key[1]!);
+  }
+  if (reachable.size === 0) return null;
+  const keep: number[] = [];
+  for (let j = 0; j < aList.length; j++) {
+    rowKey(ctx, 'A', paths.rowA(j), key, true);
+    if (reachable.has(key[0]!, key[1]!)) keep.push(j);
+  }
+  return Int32Array.from(keep);
+}
+
+/**
+ * Augmenting paths (Kuhn), searched iteratively with an explicit stack: no recursion and no depth
+ * limit, so a long chain of float pairings is followed to its end. Each frame scans its row's
+ * window twice: for a free equal partner first (greedy), then through matched equal rows. A row is
+ * marked visited only once it is known to be equal to the frame's row: a row unequal to one
+ * expected row may still be the partner another one needs.
+ */
+class AugmentingPaths {
+  private readonly index: RowIndex;
+  private readonly byTolerance: Uint8Array;
+  private readonly visited: Int32Array;
+  private stamp = 0;
+  private readonly w = new Int32Array(2);
+  private readonly frameRow: Int32Array;
+  private readonly frameAt: Int32Array;
+  private readonly frameTo: Int32Array;
+  private readonly frameFrom: Int32Array;
+  private readonly framePass: Uint8Array;
+  private readonly frameVia: Int32Array;
+
+  constructor(
+    private readonly ctx: MatchContext,
+    private readonly eList: Int32Array,
+    private readonly aList: Int32Array,
+    private readonly identity: boolean,
+    private readonly result: ListMatch,
+  ) {
+    this.byTolerance = new Uint8Array(eList.length);
+    result.byTolerance = this.byTolerance;
+    this.index = {
+      side: 'A',
+      list: aList,
+      identity,
+      slots: 0,
+      table: new Int32Array(0),
+      next: new Int32Array(0),
+      firsts: null,
+    };
+    this.visited = new Int32Array(aList.length);
+    const depth = aList.length + 2;
+    this.frameRow = new Int32Array(depth);
+    this.frameAt = new Int32Array(depth);
+    this.frameTo = new Int32Array(depth);
+    this.frameFrom = new Int32Array(depth);
+    this.framePass = new Uint8Array(depth);
+    this.frameVia = new Int32Array(depth);
+  }
+
+  rowE(i: number): number {
+    return this.identity ? i : this.eList[i]!;
+  }
+
+  rowA(j: number): number {
+    return this.identity ? j : this.aList[j]!;
+  }
+
+  /** Augment from each still unmatched expected row in `order`, over the groups of the actual rows `rows`. */
+  run(order: readonly number[], rows: Int32Array): void {
+    const { result } = this;
+    this.index.groups = buildGroups(this.ctx, this.index, rows);
+    for (const i of order) {
+      if (result.matchE[i] !== -1) continue;
+      this.stamp++;
+      if (this.augment(i)) {
+        result.matched++;
+        result.toleranceMatched++;
+        if (result.matched === this.eList.length || result.matched === this.aList.length) return;
+      }
+      if (this.ctx.budget.exhausted) return;
+    }
+  }
+
+  private push(top: number, i: number): boolean {
+    const { w } = this;
+    if (!windowOf(this.ctx, this.index, this.rowE(i), w)) return false;
+    this.frameRow[top] = i;
+    this.frameFrom[top] = w[0]!;
+    this.frameAt[top] = w[0]!;
+    this.frameTo[top] = w[1]!;
+    this.framePass[top] = 0;
     return true;
-  };
-  const augment = (root: number): boolean => {
-    if (!push(0, root)) return false;
-    const members = index.groups!.members;
+  }
+
+  private augment(root: number): boolean {
+    if (!this.push(0, root)) return false;
+    const { ctx, frameAt, frameTo, frameFrom, framePass, frameRow, frameVia, visited } = this;
+    const { matchA } = this.result;
+    const members = this.index.groups!.members;
+    const budget = ctx.budget;
     let top = 1;
     while (top > 0) {
       const f = top - 1;
@@ -996,78 +1093,35 @@ function toleranceMatch(
       const j = members[frameAt[f]!++]!;
       const holder = matchA[j]!;
       const pass = framePass[f]!;
-      if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === stamp) continue;
+      if (pass === 0 ? holder !== -1 : holder === -1 || visited[j] === this.stamp) continue;
       if (budget.left-- <= 0) {
         budget.exhausted = true;
         return false;
       }
-      const i = frameRow[f]!;
-      if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, rowE(i), rowA(j))) continue;
+      if (!rowsEqual(ctx.E, ctx.A, ctx.pairs, ctx.tol, this.rowE(frameRow[f]!), this.rowA(j))) continue;
       frameVia[f] = j;
       if (pass === 0) {
-        // A free partner: flip the path, every frame takes the row it came through.
-        for (let q = f; q >= 0; q--) {
-          const ii = frameRow[q]!;
-          const jj = frameVia[q]!;
-          matchA[jj] = ii;
-          matchE[ii] = jj;
-          record(ii, rowE(ii), rowA(jj));
-        }
+        this.flip(f);
         return true;
       }
-      visited[j] = stamp;
-      if (push(top, holder)) top++;
+      visited[j] = this.stamp;
+      if (this.push(top, holder)) top++;
     }
     return false;
-  };
-  // Expected rows in the order of their first tolerant number: greedy pairing along sorted values
-  // is already maximum on one float column (intervals), so augmenting paths stay short.
-  const pending: number[] = [];
-  for (let i = 0; i < eList.length; i++) if (matchE[i] === -1 && !(skip && skip[rowE(i)])) pending.push(i);
-  const firstTolerant = ctx.tolerantPairs[0]!;
-  const sortValues = Float64Array.from(pending, (i) =>
-    numericValue(kindOf(ctx, 'E', firstTolerant), cellOf(ctx, 'E', rowE(i), firstTolerant)),
-  );
-  const sorted = Array.from(argsortDoubles(sortValues), (k) => pending[k]!);
-  const run = () => {
-    for (const i of sorted) {
-      if (matchE[i] !== -1) continue;
-      stamp++;
-      if (augment(i)) {
-        result.matched++;
-        result.toleranceMatched++;
-        if (result.matched === eList.length || result.matched === aList.length) return;
-      }
-      if (budget.exhausted) return;
+  }
+
+  /** A free partner found: flip the path, every frame takes the row it came through. */
+  private flip(f: number): void {
+    const { matchE, matchA } = this.result;
+    for (let q = f; q >= 0; q--) {
+      const ii = this.frameRow[q]!;
+      const jj = this.frameVia[q]!;
+      matchA[jj] = ii;
+      matchE[ii] = jj;
+      this.byTolerance[ii] = 1;
+      recordDeltas(this.ctx, this.result, ii, this.rowE(ii), this.rowA(jj));
     }
-  };
-  // Stage 1: the leftover actual rows only.
-  index.groups = buildGroups(ctx, index, freePositions(matchA));
-  run();
-  if (budget.exhausted || result.matched === eList.length || result.matched === aList.length) return;
-  // Stage 2: every actual row in a group of a still unmatched expected row. An augmenting path stays
-  // in one group and ends at a free actual row, so groups without one are skipped.
-  const key = new Int32Array(2);
-  const wanted = new KeySet();
-  for (let i = 0; i < eList.length; i++) {
-    if (matchE[i] !== -1 || (skip && skip[rowE(i)])) continue;
-    rowKey(ctx, 'E', rowE(i), key, true);
-    wanted.add(key[0]!, key[1]!);
   }
-  const reachable = new KeySet();
-  for (let j = 0; j < aList.length; j++) {
-    if (matchA[j] !== -1) continue;
-    rowKey(ctx, 'A', rowA(j), key, true);
-    if (wanted.has(key[0]!, key[1]!)) reachable.add(key[0]!, key[1]!);
-  }
-  if (reachable.size === 0) return;
-  const keep: number[] = [];
-  for (let j = 0; j < aList.length; j++) {
-    rowKey(ctx, 'A', rowA(j), key, true);
-    if (reachable.has(key[0]!, key[1]!)) keep.push(j);
-  }
-  index.groups = buildGroups(ctx, index, Int32Array.from(keep));
-  run();
 }
 
 /**

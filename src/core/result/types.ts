@@ -6,6 +6,7 @@
  */
 import type { JsonValue } from '../value/json-codec.ts';
 import type { Kind } from '../value/kind.ts';
+import type { Shape } from '../vocabulary.ts';
 import type { ComparisonConfig, ComparisonMode } from './config.ts';
 import type { RowWitness } from './witness.ts';
 
@@ -391,7 +392,7 @@ export interface ResultComparison {
 }
 
 /** A case's declared shape (corpus `shape`). */
-export type CaseShape = 'scalar' | 'group_by' | 'top_n' | 'time_series' | 'rows';
+export type CaseShape = Shape;
 
 export interface CompareOptions {
   /** With `scalar`, the actual result must be exactly one row and one column. */

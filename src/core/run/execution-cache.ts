@@ -8,14 +8,23 @@
  * and every failure (a timeout or an exhausted budget depends on the moment).
  */
 import { FROZEN_CLOCK_FUNCTIONS, NONDETERMINISTIC, UNFROZEN_CLOCK_FUNCTIONS } from '../corpus/lint.ts';
-import { findNowLiterals, findWords } from '../corpus/sql-tokens.ts';
+import { findWordsIn, nowLiteralsIn, tokenize } from '../corpus/sql-tokens.ts';
 import { DEFAULT_MAX_ROWS, type Engine, type ExecuteOptions, type ExecuteOutcome } from '../engine.ts';
+import { LruCache } from '../structure/memo.ts';
 
 const VOLATILE = [...NONDETERMINISTIC, ...FROZEN_CLOCK_FUNCTIONS, ...UNFROZEN_CLOCK_FUNCTIONS];
+/** Asked on every execute: a reference is executed once per case that uses it. */
+const repeatable = new LruCache<boolean>(4096);
 
 /** Whether two executions of this text on the same data always give the same rows. */
 export function isRepeatable(sql: string): boolean {
-  return findWords(sql, VOLATILE).length === 0 && findNowLiterals(sql).length === 0;
+  let answer = repeatable.get(sql);
+  if (answer === undefined) {
+    const tokens = tokenize(sql);
+    answer = findWordsIn(tokens, VOLATILE).length === 0 && nowLiteralsIn(tokens).length === 0;
+    repeatable.set(sql, answer);
+  }
+  return answer;
 }
 
 export interface ExecutionCacheOptions {

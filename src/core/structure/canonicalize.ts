@@ -40,7 +40,8 @@ export function canonicalizeQuery(
 function applyRules(query: Query, dialect: Dialect, rules: readonly CanonicalRule[]): CanonicalSql {
   const applied = new Set<string>();
   let cur = query;
-  let text = printQuery(cur, dialect);
+  // The text before any rule is only the answer when no rule changes anything: printed then, not before.
+  let text: string | null = null;
   for (let pass = 0; pass < 4; pass++) {
     let changed = false;
     for (const rule of rules) {
@@ -57,7 +58,11 @@ function applyRules(query: Query, dialect: Dialect, rules: readonly CanonicalRul
     if (printed === text && pass > 0) break;
     text = printed;
   }
-  return { sql: text, query: cur, applied: RULES.filter((r) => applied.has(r.name)).map((r) => r.name) };
+  return {
+    sql: text ?? printQuery(cur, dialect),
+    query: cur,
+    applied: RULES.filter((r) => applied.has(r.name)).map((r) => r.name),
+  };
 }
 
 /** Canonical SQL for SQL text, a parse result or a tree. Never throws for user SQL. */

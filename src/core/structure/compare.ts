@@ -16,9 +16,10 @@
  */
 import type { Dialect } from './grammar.ts';
 import type { Cte, Expr, FromItem, Ident, OrderItem, Query, Select } from './ir.ts';
-import { conjuncts, forEachExpr, mapExpr, mapQuery, mapSelectExprs } from './ir.ts';
+import { conjuncts, forEachExpr, holdsQuery, mapExpr, mapItems, mapQuery, mapSelectExprs, patch } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
-import { printExpr, printQuery } from './print.ts';
+import { memoByTree } from './memo.ts';
+import { printExpr, printExprBare, printFrom, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
 import { mapAllExprs, mapAllIdents } from './rules/walk.ts';
 
@@ -97,8 +98,6 @@ const lc = (s: string) => s.toLowerCase();
 export function resolveOutputRefs(s: Select): Select {
   const byAlias = new Map<string, Expr>();
   for (const c of s.columns) if (c.alias) byAlias.set(lc(c.alias.value), c.expr);
-  const inputNames = new Set<string>();
-  for (const c of s.columns) forEachExpr(c.expr, (x) => void (x.kind === 'column' && inputNames.add(lc(x.name.value))));
   const byRef = (e: Expr, ordinals: boolean): Expr => {
     if (ordinals && e.kind === 'number' && /^\d+$/.test(e.text)) {
       const item = s.columns[Number(e.text) - 1];
@@ -112,12 +111,12 @@ export function resolveOutputRefs(s: Select): Select {
       return x;
     });
   };
-  return {
-    ...s,
-    groupBy: s.groupBy.map((g) => byRef(g, true)),
+  // Shares what names no output column (a query without such references comes back as it is).
+  return patch(s, {
+    groupBy: mapItems(s.groupBy, (g) => byRef(g, true)),
     having: s.having ? byRef(s.having, false) : null,
-    orderBy: s.orderBy.map((o) => ({ ...o, expr: byRef(o.expr, true) })),
-  };
+    orderBy: mapItems(s.orderBy, (o) => patch(o, { expr: byRef(o.expr, true) })),
+  });
 }
 
 function scopeOf(select: Select, dialect: Dialect): Scope {
@@ -148,7 +147,16 @@ function scopeOf(select: Select, dialect: Dialect): Scope {
     return e;
   });
   const placeholder = (q: Query): Expr => ({ kind: 'raw', sql: `‹${label(q)}›` });
+  // Each item's text is asked for several times (items, keys, join graph): printed once per node.
+  const texts = new Map<Expr, string>();
   const text = (e: Expr): string => {
+    let t = texts.get(e);
+    if (t === undefined) texts.set(e, (t = printMasked(e)));
+    return t;
+  };
+  const printMasked = (e: Expr): string => {
+    // Most items hold no nested query: the printer's text as it is (kept for shared nodes).
+    if (!holdsQuery(e)) return printExprBare(e, dialect);
     const masked = mapExpr({ ...e, parens: false } as Expr, (x) => {
       if (x.kind === 'subquery') return { kind: 'raw', sql: `(‹${label(x.query)}›)` };
       if (x.kind === 'exists') return { kind: 'raw', sql: `${x.not ? 'NOT EXISTS' : 'EXISTS'} (‹${label(x.query)}›)` };
@@ -159,8 +167,14 @@ function scopeOf(select: Select, dialect: Dialect): Scope {
   };
   const only = select.from.length === 1 ? select.from[0]! : null;
   const single = only && only.source.kind === 'table' ? (only.alias ?? only.source.name) : null;
-  const key = (e: Expr): string =>
-    single ? text(mapExpr(e, (x) => (x.kind === 'column' && !x.table ? { ...x, table: single } : x))) : text(e);
+  const keys = new Map<Expr, string>();
+  const qualified = (x: Expr): Expr => (x.kind === 'column' && !x.table ? { ...x, table: single } : x);
+  const key = (e: Expr): string => {
+    if (!single) return text(e);
+    let k = keys.get(e);
+    if (k === undefined) keys.set(e, (k = printMasked(mapExpr(e, qualified))));
+    return k;
+  };
   return { select, subqueries, text, key };
 }
 
@@ -215,9 +229,7 @@ function tokens(text: string): Set<string> {
   return new Set(text.toLowerCase().match(/[a-z_][a-z0-9_.]*|\d+(\.\d+)?|'[^']*'|"[^"]*"|[<>=!]+/g) ?? []);
 }
 
-function jaccard(a: string, b: string): number {
-  const ta = tokens(a);
-  const tb = tokens(b);
+function jaccard(ta: Set<string>, tb: Set<string>): number {
   let inter = 0;
   for (const t of ta) if (tb.has(t)) inter++;
   const union = ta.size + tb.size - inter;
@@ -247,13 +259,38 @@ function leftFunction(e: Expr | null): string | null {
   return left?.kind === 'func' ? lc(left.name) : null;
 }
 
+/**
+ * What pairing asks of an item beyond its text, worked out once per item: a
+ * shared side's items (a reference's) meet every candidate's, each against
+ * each of the other side's leftovers.
+ */
+interface Traits {
+  anchor?: string | null;
+  leftFunction?: string | null;
+  tokens?: Set<string>;
+  /** The text with every column qualifier dropped. */
+  stripped?: string;
+  /** Each column's qualifier (lower case), null when unqualified. */
+  qualifiers?: (string | null)[];
+}
+
+const itemTraits = new WeakMap<Item, Traits>();
+
+function traits(i: Item): Traits {
+  let t = itemTraits.get(i);
+  if (!t) itemTraits.set(i, (t = {}));
+  return t;
+}
+
 function similarity(a: Item, b: Item): number {
-  const ka = anchor(a.expr);
-  if (ka && ka === anchor(b.expr)) return 1;
+  const ta = traits(a);
+  const tb = traits(b);
+  const ka = (ta.anchor ??= anchor(a.expr));
+  if (ka && ka === (tb.anchor ??= anchor(b.expr))) return 1;
   if (a.expr?.kind === 'func' && b.expr?.kind === 'func' && lc(a.expr.name) === lc(b.expr.name)) return 0.8;
-  const fa = leftFunction(a.expr);
-  if (fa && fa === leftFunction(b.expr)) return 0.7;
-  return jaccard(a.text, b.text);
+  const fa = (ta.leftFunction ??= leftFunction(a.expr));
+  if (fa && fa === (tb.leftFunction ??= leftFunction(b.expr))) return 0.7;
+  return jaccard((ta.tokens ??= tokens(a.text)), (tb.tokens ??= tokens(b.text)));
 }
 
 /**
@@ -261,19 +298,21 @@ function similarity(a: Item, b: Item): number {
  * over `cars_data, car_names` can only be `cars_data.cylinders` if the query
  * runs (SQLite and DuckDB reject an ambiguous name), so it matches it.
  */
-function equalUpToQualifiers(a: Expr, b: Expr): boolean {
+function equalUpToQualifiers(a: Item, b: Item): boolean {
   const strip = (e: Expr) =>
     printExpr(
       mapExpr({ ...e, parens: false } as Expr, (x) => (x.kind === 'column' && x.table ? { ...x, table: null } : x)),
     );
-  if (strip(a) !== strip(b)) return false;
+  const ta = traits(a);
+  const tb = traits(b);
+  if ((ta.stripped ??= strip(a.expr!)) !== (tb.stripped ??= strip(b.expr!))) return false;
   const cols = (e: Expr) => {
     const out: (string | null)[] = [];
     forEachExpr(e, (x) => void (x.kind === 'column' && out.push(x.table ? lc(x.table.value) : null)));
     return out;
   };
-  const ca = cols(a);
-  const cb = cols(b);
+  const ca = (ta.qualifiers ??= cols(a.expr!));
+  const cb = (tb.qualifiers ??= cols(b.expr!));
   return ca.length === cb.length && ca.every((q, i) => q === null || cb[i] === null || q === cb[i]);
 }
 
@@ -289,6 +328,39 @@ function sameArgs(a: Extract<Expr, { kind: 'func' }>, b: Extract<Expr, { kind: '
   return (
     a.args.map((x) => printExpr(x)).join(',') === b.args.map((x) => printExpr(x)).join(',') && a.distinct === b.distinct
   );
+}
+
+/** The items neither side kept: similar ones pair up as updates, the rest are removes and inserts. */
+function pairLeftovers(
+  clause: ClauseName,
+  expected: Item[],
+  actual: Item[],
+  keptE: Set<number>,
+  usedA: Set<number>,
+): EditItem[] {
+  const label = CLAUSE_LABEL[clause];
+  const edits: EditItem[] = [];
+  const restE = expected.map((e, i) => ({ e, i })).filter(({ i }) => !keptE.has(i));
+  const restA = actual.map((a, j) => ({ a, j })).filter(({ j }) => !usedA.has(j));
+  const candidates: { i: number; j: number; s: number }[] = [];
+  for (const { e, i } of restE) for (const { a, j } of restA) candidates.push({ i, j, s: similarity(e, a) });
+  candidates.sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
+  const pairedE = new Set<number>();
+  const pairedA = new Set<number>();
+  for (const c of candidates) {
+    if (c.s < 0.5 || pairedE.has(c.i) || pairedA.has(c.j)) continue;
+    pairedE.add(c.i);
+    pairedA.add(c.j);
+    const e = expected[c.i]!;
+    const a = actual[c.j]!;
+    edits.push({ op: 'update', clause, expected: e.text, actual: a.text, text: describeUpdate(clause, e, a) });
+  }
+  for (const { e, i } of restE)
+    if (!pairedE.has(i))
+      edits.push({ op: 'remove', clause, expected: e.text, text: `${label} is missing \`${e.text}\`` });
+  for (const { a, j } of restA)
+    if (!pairedA.has(j)) edits.push({ op: 'insert', clause, actual: a.text, text: `${label} adds \`${a.text}\`` });
+  return edits;
 }
 
 /** Multiset diff: identical items keep, similar leftovers update, the rest insert/remove. */
@@ -322,7 +394,7 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
   });
   expected.forEach((e, i) => {
     if (keptE.has(i) || !e.expr) return;
-    const j = actual.findIndex((a, k) => !usedA.has(k) && a.expr !== null && equalUpToQualifiers(e.expr!, a.expr));
+    const j = actual.findIndex((a, k) => !usedA.has(k) && a.expr !== null && equalUpToQualifiers(e, a));
     if (j < 0) return;
     usedA.add(j);
     keptE.add(i);
@@ -334,26 +406,7 @@ function diffItems(clause: ClauseName, expected: Item[], actual: Item[], opts: {
       text: `${label} keeps \`${e.text}\` (written \`${actual[j]!.text}\`)`,
     });
   });
-  const restE = expected.map((e, i) => ({ e, i })).filter(({ i }) => !keptE.has(i));
-  const restA = actual.map((a, j) => ({ a, j })).filter(({ j }) => !usedA.has(j));
-  const candidates: { i: number; j: number; s: number }[] = [];
-  for (const { e, i } of restE) for (const { a, j } of restA) candidates.push({ i, j, s: similarity(e, a) });
-  candidates.sort((x, y) => y.s - x.s || x.i - y.i || x.j - y.j);
-  const pairedE = new Set<number>();
-  const pairedA = new Set<number>();
-  for (const c of candidates) {
-    if (c.s < 0.5 || pairedE.has(c.i) || pairedA.has(c.j)) continue;
-    pairedE.add(c.i);
-    pairedA.add(c.j);
-    const e = expected[c.i]!;
-    const a = actual[c.j]!;
-    edits.push({ op: 'update', clause, expected: e.text, actual: a.text, text: describeUpdate(clause, e, a) });
-  }
-  for (const { e, i } of restE)
-    if (!pairedE.has(i))
-      edits.push({ op: 'remove', clause, expected: e.text, text: `${label} is missing \`${e.text}\`` });
-  for (const { a, j } of restA)
-    if (!pairedA.has(j)) edits.push({ op: 'insert', clause, actual: a.text, text: `${label} adds \`${a.text}\`` });
+  edits.push(...pairLeftovers(clause, expected, actual, keptE, usedA));
   return edits;
 }
 
@@ -424,23 +477,7 @@ const INNER_KINDS = new Set(['FIRST', 'COMMA', 'INNER', 'CROSS']);
 function fromName(f: FromItem, scope: Scope, dialect: Dialect): string {
   switch (f.source.kind) {
     case 'table':
-      return printQuery(
-        {
-          kind: 'select',
-          with: null,
-          distinct: null,
-          columns: [],
-          from: [{ ...f, alias: null, join: 'FIRST', on: null, using: null }],
-          where: null,
-          groupBy: [],
-          having: null,
-          windows: [],
-          orderBy: [],
-          limit: null,
-          offset: null,
-        },
-        dialect,
-      ).replace(/^SELECT\s+FROM /, '');
+      return printFrom([{ ...f, alias: null, join: 'FIRST', on: null, using: null }], dialect);
     case 'derived':
       return `(‹${scope.subqueries.find((s) => s.query === (f.source as { query: Query }).query)?.label ?? 'subquery'}›)`;
     default:
@@ -510,48 +547,98 @@ interface Side {
   setop: Extract<Query, { kind: 'setop' }> | null;
 }
 
+const sides = new Map<Dialect, WeakMap<Query, Side>>();
+
+/**
+ * One query prepared for comparison, once per tree: a reference is compared
+ * with every candidate for it, and its tree (canonical, then comparison form)
+ * is the same object each time.
+ */
 function side(q: Query, dialect: Dialect): Side {
+  let memo = sides.get(dialect);
+  if (!memo) sides.set(dialect, (memo = new WeakMap()));
+  let s = memo.get(q);
+  if (!s) memo.set(q, (s = prepareSide(q, dialect)));
+  return s;
+}
+
+function prepareSide(q: Query, dialect: Dialect): Side {
   const setop = q.kind === 'setop' ? q : null;
   let first: Query = q;
   while (first.kind === 'setop') first = first.arms[0]!;
   const select = resolveOutputRefs(first);
-  return { query: q, select, scope: scopeOf(select, dialect), setop };
+  const scope = scopeOf(select, dialect);
+  // A set operation's ORDER BY / LIMIT / OFFSET lie outside the first SELECT: their subqueries are numbered
+  // now, in the order compareSides reads them, so that a shared side never changes once made.
+  if (setop) {
+    for (const o of setop.orderBy) {
+      scope.text(o.expr);
+      scope.key(o.expr);
+    }
+    for (const x of [setop.limit, setop.offset]) if (x) scope.text(x);
+  }
+  return { query: q, select, scope, setop };
 }
 
-function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): ClauseMatch {
-  const aligned = alignAliases(E.select, A0.select);
-  const A: Side = aligned === A0.select ? A0 : { ...A0, select: aligned, scope: scopeOf(aligned, dialect) };
-  const e = E.select;
-  const a = A.select;
-  const te = E.scope.text;
-  const ta = A.scope.text;
-  const keyFn = new Map<(x: Expr) => string, (x: Expr) => string>([
-    [te, E.scope.key],
-    [ta, A.scope.key],
-  ]);
-  const items = (xs: Expr[], t: (x: Expr) => string): Item[] =>
-    xs.map((x) => ({ text: t(x), key: keyFn.get(t)?.(x), expr: x }));
-  const clauses = {} as Record<ClauseName, ClauseDiff>;
+/** What one side brings to each clause: its items and their texts. */
+interface SideItems {
+  select: Item[];
+  graph: JoinGraph;
+  joinPredicates: Item[];
+  /** The JOIN clause's items as shown: tables with their join type, then the join predicates. */
+  joinTexts: string[];
+  where: Item[];
+  groupBy: Item[];
+  having: Item[];
+  order: { item: Item; o: OrderItem }[];
+  limit: string[];
+  distinct: string[];
+  windows: Item[];
+}
 
-  // SELECT: the projection as a multiset (aliases ignored), order reported as moves.
-  const pe = items(
-    e.columns.map((c) => c.expr),
-    te,
-  );
-  const pa = items(
-    a.columns.map((c) => c.expr),
-    ta,
-  );
-  clauses.select = finish(
-    'select',
-    pe.map((x) => x.text),
-    pa.map((x) => x.text),
-    diffItems('select', pe, pa, { ordered: true }),
-  );
+const sideItems = new WeakMap<Side, SideItems>();
 
-  // JOIN: tables with join types, and join predicates (ON, or WHERE equalities between two FROM items).
-  const ge = joinGraph(e, E.scope, dialect);
-  const ga = joinGraph(a, A.scope, dialect);
+/** A side's items, once per side (a shared side, a reference's, once for all its candidates). */
+function itemsOf(S: Side, dialect: Dialect): SideItems {
+  let out = sideItems.get(S);
+  if (out) return out;
+  const s = S.select;
+  const { text, key } = S.scope;
+  // Read in the order the clauses are compared: a subquery first met here is numbered in that order.
+  const items = (xs: Expr[]): Item[] => xs.map((x) => ({ text: text(x), key: key(x), expr: x }));
+  const select = items(s.columns.map((c) => c.expr));
+  const graph = joinGraph(s, S.scope, dialect);
+  const joinPredicates = items(graph.predicates);
+  const tableText = (t: { name: string; kind: string }) => (t.kind === 'INNER' ? t.name : `${t.kind} ${t.name}`);
+  const joinTexts = [...graph.tables.map(tableText), ...graph.predicates.map(text)];
+  const where = items(graph.filters);
+  const groupBy = items(s.groupBy);
+  const having = items(conjuncts(s.having));
+  // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
+  const order = (S.setop ? S.setop.orderBy : s.orderBy).map((o) => ({
+    item: { text: text(o.expr), key: key(o.expr), expr: o.expr },
+    o,
+  }));
+  const tail = S.setop ?? s;
+  const limit = [
+    ...(tail.limit ? [`LIMIT ${text(tail.limit)}`] : []),
+    ...(tail.offset ? [`OFFSET ${text(tail.offset)}`] : []),
+  ];
+  const distinct = s.distinct
+    ? [s.distinct.on ? `DISTINCT ON (${s.distinct.on.map(text).join(', ')})` : 'DISTINCT']
+    : [];
+  const windows = items(windowCalls(s));
+  out = { select, graph, joinPredicates, joinTexts, where, groupBy, having, order, limit, distinct, windows };
+  sideItems.set(S, out);
+  return out;
+}
+
+const texts = (xs: Item[]) => xs.map((x) => x.text);
+
+/** JOIN: tables with join types, and join predicates (ON, or WHERE equalities between two FROM items). */
+function compareJoins(ei: SideItems, ai: SideItems, e: Select, a: Select): ClauseDiff {
+  const ge = ei.graph;
+  const ga = ai.graph;
   const joinEdits: EditItem[] = [];
   const usedA = new Set<number>();
   const keptE = new Set<number>();
@@ -587,65 +674,20 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
       joinEdits.push({ op: 'insert', clause: 'join', actual: t.name, text: `JOIN adds table \`${t.name}\`` });
   });
   joinEdits.push(
-    ...diffItems('join', items(ge.predicates, te), items(ga.predicates, ta)).map((x) => ({
+    ...diffItems('join', ei.joinPredicates, ai.joinPredicates).map((x) => ({
       ...x,
       text: x.text.replace(/^JOIN (is missing|adds|keeps) /, 'JOIN $1 condition '),
     })),
   );
-  const tableText = (t: { name: string; kind: string }) => (t.kind === 'INNER' ? t.name : `${t.kind} ${t.name}`);
-  const joinExpected = [...ge.tables.map(tableText), ...ge.predicates.map(te)];
-  const joinActual = [...ga.tables.map(tableText), ...ga.predicates.map(ta)];
-  clauses.join = finish('join', joinExpected, joinActual, joinEdits, {
+  const joinExpected = [...ei.joinTexts];
+  const joinActual = [...ai.joinTexts];
+  return finish('join', joinExpected, joinActual, joinEdits, {
     expected: e.from.length > 1,
     actual: a.from.length > 1,
   });
+}
 
-  const we = items(ge.filters, te);
-  const wa = items(ga.filters, ta);
-  clauses.where = finish(
-    'where',
-    we.map((x) => x.text),
-    wa.map((x) => x.text),
-    diffItems('where', we, wa),
-  );
-
-  const gbe = items(e.groupBy, te);
-  const gba = items(a.groupBy, ta);
-  clauses.group_by = finish(
-    'group_by',
-    gbe.map((x) => x.text),
-    gba.map((x) => x.text),
-    diffItems('group_by', gbe, gba),
-  );
-
-  const he = items(conjuncts(e.having), te);
-  const ha = items(conjuncts(a.having), ta);
-  clauses.having = finish(
-    'having',
-    he.map((x) => x.text),
-    ha.map((x) => x.text),
-    diffItems('having', he, ha),
-  );
-
-  // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
-  const orderE = E.setop ? E.setop.orderBy : e.orderBy;
-  const orderA = A.setop ? A.setop.orderBy : a.orderBy;
-  const oe = orderE.map((o) => ({ item: { text: te(o.expr), key: E.scope.key(o.expr), expr: o.expr }, o }));
-  const oa = orderA.map((o) => ({ item: { text: ta(o.expr), key: A.scope.key(o.expr), expr: o.expr }, o }));
-  const orderEdits = diffOrder(oe, oa);
-  clauses.order_by = finish(
-    'order_by',
-    orderEdits.flatMap((x) => (x.expected ? [x.expected] : [])),
-    orderEdits.flatMap((x) => (x.actual ? [x.actual] : [])),
-    orderEdits,
-  );
-
-  const limitOf = (q: { limit: Expr | null; offset: Expr | null }, t: (x: Expr) => string) => [
-    ...(q.limit ? [`LIMIT ${t(q.limit)}`] : []),
-    ...(q.offset ? [`OFFSET ${t(q.offset)}`] : []),
-  ];
-  const le = limitOf(E.setop ?? e, te);
-  const la = limitOf(A.setop ?? a, ta);
+function compareLimits(le: string[], la: string[]): ClauseDiff {
   const limitEdits: EditItem[] = [];
   for (const kw of ['LIMIT', 'OFFSET']) {
     const x = le.find((s) => s.startsWith(kw));
@@ -659,10 +701,10 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
     else if (x) limitEdits.push({ op: 'remove', clause: 'limit_offset', expected: x, text: `${x} is missing` });
     else if (y) limitEdits.push({ op: 'insert', clause: 'limit_offset', actual: y, text: `${y} was added` });
   }
-  clauses.limit_offset = finish('limit_offset', le, la, limitEdits);
+  return finish('limit_offset', le, la, limitEdits);
+}
 
-  const de = e.distinct ? [e.distinct.on ? `DISTINCT ON (${e.distinct.on.map(te).join(', ')})` : 'DISTINCT'] : [];
-  const da = a.distinct ? [a.distinct.on ? `DISTINCT ON (${a.distinct.on.map(ta).join(', ')})` : 'DISTINCT'] : [];
+function compareDistinct(de: string[], da: string[]): ClauseDiff {
   const distinctEdits: EditItem[] = [];
   if (de[0] && da[0])
     distinctEdits.push(
@@ -673,16 +715,49 @@ function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): Clau
   else if (de[0])
     distinctEdits.push({ op: 'remove', clause: 'distinct', expected: de[0], text: `${de[0]} is missing` });
   else if (da[0]) distinctEdits.push({ op: 'insert', clause: 'distinct', actual: da[0], text: `${da[0]} was added` });
-  clauses.distinct = finish('distinct', de, da, distinctEdits);
+  return finish('distinct', de, da, distinctEdits);
+}
 
-  const wfe = items(windowCalls(e), te);
-  const wfa = items(windowCalls(a), ta);
-  clauses.window = finish(
-    'window',
-    wfe.map((x) => x.text),
-    wfa.map((x) => x.text),
-    diffItems('window', wfe, wfa),
+function compareSides(E: Side, A0: Side, dialect: Dialect, path: string[]): ClauseMatch {
+  const aligned = alignAliases(E.select, A0.select);
+  const A: Side = aligned === A0.select ? A0 : { ...A0, select: aligned, scope: scopeOf(aligned, dialect) };
+  const e = E.select;
+  const a = A.select;
+  const ei = itemsOf(E, dialect);
+  const ai = itemsOf(A, dialect);
+  const clauses = {} as Record<ClauseName, ClauseDiff>;
+
+  // SELECT: the projection as a multiset (aliases ignored), order reported as moves.
+  clauses.select = finish(
+    'select',
+    texts(ei.select),
+    texts(ai.select),
+    diffItems('select', ei.select, ai.select, { ordered: true }),
   );
+
+  clauses.join = compareJoins(ei, ai, e, a);
+  clauses.where = finish('where', texts(ei.where), texts(ai.where), diffItems('where', ei.where, ai.where));
+  clauses.group_by = finish(
+    'group_by',
+    texts(ei.groupBy),
+    texts(ai.groupBy),
+    diffItems('group_by', ei.groupBy, ai.groupBy),
+  );
+  clauses.having = finish('having', texts(ei.having), texts(ai.having), diffItems('having', ei.having, ai.having));
+
+  const orderEdits = diffOrder(ei.order, ai.order);
+  clauses.order_by = finish(
+    'order_by',
+    orderEdits.flatMap((x) => (x.expected ? [x.expected] : [])),
+    orderEdits.flatMap((x) => (x.actual ? [x.actual] : [])),
+    orderEdits,
+  );
+
+  clauses.limit_offset = compareLimits([...ei.limit], [...ai.limit]);
+
+  clauses.distinct = compareDistinct([...ei.distinct], [...ai.distinct]);
+
+  clauses.window = finish('window', texts(ei.windows), texts(ai.windows), diffItems('window', ei.windows, ai.windows));
 
   clauses.set_operators = compareSetOps(E, A, dialect, path);
   clauses.ctes = compareCtes(E.query, A.query, dialect, path);
@@ -940,11 +1015,19 @@ export function compareClauses(
  * which is strict, still tells them apart).
  */
 function comparisonForm(q: Query, dialect: Dialect): Query {
-  let out = mapAllIdents(q, (id) => {
-    const value = id.value.toLowerCase();
-    return { value, quoted: !/^[a-z_][a-z0-9_]*$/.test(value) };
+  // Once per canonical tree: a reference's is shared by every candidate compared with it.
+  return memoByTree(`comparison:${dialect}`, q, () => {
+    const out = mapAllIdents(q, lowerIdent);
+    return dialect === 'sqlite' ? mapAllExprs(out, singleQuoted) : out;
   });
-  if (dialect === 'sqlite')
-    out = mapAllExprs(out, (e) => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e));
-  return out;
 }
+
+const PLAIN = /^[a-z_][a-z0-9_]*$/;
+
+function lowerIdent(id: Ident): Ident {
+  const value = id.value.toLowerCase();
+  const quoted = !PLAIN.test(value);
+  return value === id.value && quoted === id.quoted ? id : { value, quoted };
+}
+
+const singleQuoted = (e: Expr): Expr => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e);

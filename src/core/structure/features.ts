@@ -6,12 +6,12 @@
  * resolved where that is safe and the texts are canonical SQL.
  */
 import type { Dialect } from './grammar.ts';
-import type { Expr, Query, Select } from './ir.ts';
+import type { Expr, Query, Select, OrderItem } from './ir.ts';
 import { AGGREGATES, childQueries, conjuncts, forEachExpr, selectExprs } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
 import { memoByTree } from './memo.ts';
 import { resolveOutputRefs } from './compare.ts';
-import { printExpr } from './print.ts';
+import { printExpr, printExprBare } from './print.ts';
 
 /** A column reference: table is the qualifier as written after canonicalization (a table name, or a remaining alias). */
 export interface ColumnRefFeature {
@@ -198,7 +198,7 @@ function filterOf(e: Expr, clause: 'where' | 'having', d: Dialect): FilterFeatur
 
 function orderKeys(items: Select['orderBy'], d: Dialect): OrderKeyFeature[] {
   return items.map((o) => ({
-    expr: printExpr({ ...o.expr, parens: false } as Expr, d),
+    expr: printExprBare(o.expr, d),
     direction: o.dir ?? 'ASC',
     nulls: o.nulls,
   }));
@@ -243,7 +243,41 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
   while (s.kind === 'setop') s = s.arms[0]!;
   // ORDER BY / GROUP BY / HAVING references to output aliases and ordinals name their expressions.
   const sel = resolveOutputRefs(s);
-  const text = (e: Expr) => printExpr({ ...e, parens: false } as Expr, dialect);
+  // Without the node's own parentheses; the printer keeps the texts of shared (frozen) nodes.
+  const text = (e: Expr) => printExprBare(e, dialect);
+  const ordering = q.kind === 'setop' ? q.orderBy : sel.orderBy;
+  const { joinConditions, isJoinCondition, whereParts } = joinsOf(sel, text);
+  const limitSource = q.kind === 'setop' ? q : sel;
+  return {
+    projections: sel.columns.map((c) => ({
+      expr: text(c.expr),
+      alias: c.alias?.value ?? null,
+      aggregate: hasAggregate(c.expr),
+      window: hasWindow(c.expr),
+      columns: columnsOf(c.expr),
+    })),
+    distinct: !!sel.distinct,
+    aggregates: aggregatesOf(sel, ordering, text),
+    groupBy: sel.groupBy.map(text),
+    groupedColumns: sel.groupBy.flatMap(columnsOf),
+    filters: [
+      ...whereParts.filter((e) => sel.from.length < 2 || !isJoinCondition(e)).map((e) => filterOf(e, 'where', dialect)),
+      ...conjuncts(sel.having).map((e) => filterOf(e, 'having', dialect)),
+    ],
+    joinConditions,
+    tables: sel.from.map((f) => tableOf(f, dialect)),
+    orderBy: orderKeys(ordering, dialect),
+    limit: numberOrText(limitSource.limit, dialect),
+    offset: numberOrText(limitSource.offset, dialect),
+    windows: windowsOf(sel, text, dialect),
+    setOperators: q.kind === 'setop' ? q.ops : [],
+    ctes: (q.with?.ctes ?? []).map((c) => c.name.value),
+    subqueryCount: countNested(q),
+  };
+}
+
+/** Plain aggregate calls (not window ones) of the SELECT list, HAVING and ORDER BY, in that order. */
+function aggregatesOf(sel: Select, ordering: readonly OrderItem[], text: (e: Expr) => string): AggregateFeature[] {
   const aggregates: AggregateFeature[] = [];
   const collectAggs = (e: Expr, clause: AggregateFeature['clause']) =>
     forEachExpr(e, (x) => {
@@ -261,11 +295,11 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
     });
   sel.columns.forEach((c) => collectAggs(c.expr, 'select'));
   if (sel.having) collectAggs(sel.having, 'having');
-  const ordering = q.kind === 'setop' ? q.orderBy : sel.orderBy;
   ordering.forEach((o) => collectAggs(o.expr, 'order_by'));
+  return aggregates;
+}
 
-  const groupBy = sel.groupBy;
-
+function windowsOf(sel: Select, text: (e: Expr) => string, dialect: Dialect): WindowFeature[] {
   const windows: WindowFeature[] = [];
   for (const c of sel.columns)
     forEachExpr(c.expr, (x) => {
@@ -277,7 +311,11 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
           orderBy: orderKeys(x.over.orderBy, dialect),
         });
     });
+  return windows;
+}
 
+/** Join conditions: the ON clauses, and WHERE equalities between columns of two different FROM items. */
+function joinsOf(sel: Select, text: (e: Expr) => string) {
   const bindings = new Set(
     sel.from.flatMap((f) =>
       f.alias ? [f.alias.value.toLowerCase()] : f.source.kind === 'table' ? [f.source.name.value.toLowerCase()] : [],
@@ -297,43 +335,21 @@ function featuresOf(q: Query, dialect: Dialect): ClauseFeatures {
     ...sel.from.flatMap((f) => conjuncts(f.on)),
     ...(sel.from.length > 1 ? whereParts.filter(isJoinCondition) : []),
   ].map(text);
-  const limitSource = q.kind === 'setop' ? q : sel;
+  return { joinConditions, isJoinCondition, whereParts };
+}
+
+function tableOf(f: Select['from'][number], dialect: Dialect): ClauseFeatures['tables'][number] {
   return {
-    projections: sel.columns.map((c) => ({
-      expr: text(c.expr),
-      alias: c.alias?.value ?? null,
-      aggregate: hasAggregate(c.expr),
-      window: hasWindow(c.expr),
-      columns: columnsOf(c.expr),
-    })),
-    distinct: !!sel.distinct,
-    aggregates,
-    groupBy: groupBy.map(text),
-    groupedColumns: groupBy.flatMap(columnsOf),
-    filters: [
-      ...whereParts.filter((e) => sel.from.length < 2 || !isJoinCondition(e)).map((e) => filterOf(e, 'where', dialect)),
-      ...conjuncts(sel.having).map((e) => filterOf(e, 'having', dialect)),
-    ],
-    joinConditions,
-    tables: sel.from.map((f) => ({
-      name:
-        f.source.kind === 'table'
-          ? f.source.name.value
-          : f.source.kind === 'derived'
-            ? '(subquery)'
-            : f.source.kind === 'values'
-              ? '(values)'
-              : printExpr(f.source.call, dialect),
-      alias: f.alias?.value ?? null,
-      join: ['FIRST', 'COMMA', 'INNER', 'CROSS'].includes(f.join) ? 'INNER' : f.join,
-      derived: f.source.kind === 'derived',
-    })),
-    orderBy: orderKeys(ordering, dialect),
-    limit: numberOrText(limitSource.limit, dialect),
-    offset: numberOrText(limitSource.offset, dialect),
-    windows,
-    setOperators: q.kind === 'setop' ? q.ops : [],
-    ctes: (q.with?.ctes ?? []).map((c) => c.name.value),
-    subqueryCount: countNested(q),
+    name:
+      f.source.kind === 'table'
+        ? f.source.name.value
+        : f.source.kind === 'derived'
+          ? '(subquery)'
+          : f.source.kind === 'values'
+            ? '(values)'
+            : printExpr(f.source.call, dialect),
+    alias: f.alias?.value ?? null,
+    join: ['FIRST', 'COMMA', 'INNER', 'CROSS'].includes(f.join) ? 'INNER' : f.join,
+    derived: f.source.kind === 'derived',
   };
 }

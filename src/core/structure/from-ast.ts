@@ -371,121 +371,136 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
   if (typeof n === 'number') return { kind: 'number', text: String(n) };
   if (typeof n === 'string') return { kind: 'raw', sql: n };
   if (n.ast) return { kind: 'subquery', query: adaptQuery(n.ast, ctx) };
-  switch (n.type) {
-    case 'column_ref': {
-      if (n.collate) return raw(n, ctx);
-      const table = n.table ? identOf(n.table, ctx) : null;
-      if (n.column === '*') return { kind: 'star', table };
-      if (n.schema || n.db) return raw(n, ctx);
-      // The postgresql grammar reads an unterminated-looking '...\' as a column named by a string.
-      const colExpr = n.column?.expr;
-      if (colExpr && (colExpr.type === 'single_quote_string' || colExpr.type === 'string'))
-        return { kind: 'string', value: String(colExpr.value), quote: "'" };
-      const col = identOf(n.column, ctx);
-      return { kind: 'column', table, name: col };
-    }
-    case 'star':
-      return { kind: 'star', table: null };
-    case 'number':
-    case 'bigint':
-      return { kind: 'number', text: String(n.value) };
-    case 'single_quote_string':
-    case 'string':
-      return { kind: 'string', value: String(n.value), quote: "'" };
-    case 'double_quote_string':
-      return { kind: 'string', value: String(n.value), quote: '"' };
-    case 'bool':
-    case 'boolean':
-      return { kind: 'bool', value: n.value === true || String(n.value).toUpperCase() === 'TRUE' };
-    case 'null':
-      return { kind: 'null' };
-    case 'date':
-    case 'time':
-    case 'timestamp':
-    case 'datetime':
-      return { kind: 'typed', type: String(n.type).toUpperCase(), value: String(n.value) };
-    case 'binary_expr':
-      return binary(n, ctx);
-    case 'unary_expr': {
-      const op = String(n.operator).toUpperCase();
-      if (op === 'NOT') return { kind: 'not', arg: expr(n.expr, ctx) };
-      if (op === 'NOT EXISTS' || op === 'EXISTS') {
-        const q = n.expr?.ast ?? n.expr;
-        return { kind: 'exists', not: op === 'NOT EXISTS', query: adaptQuery(q, ctx) };
-      }
-      return { kind: 'unary', op, arg: expr(n.expr, ctx) };
-    }
-    case 'expr_list': {
-      const items = (n.value ?? []).map((v: AstNode) => expr(v, ctx));
-      return { kind: 'list', items };
-    }
-    case 'aggr_func': {
-      const name = nameOfFunc(n.name);
-      const a = n.args ?? {};
-      if (a.separator || a.parentheses === false) return raw(n, ctx);
-      const args: Expr[] = a.expr ? argList(a.expr, ctx) : [];
-      return {
-        kind: 'func',
-        name,
-        args,
-        distinct: /distinct/i.test(String(a.distinct ?? '')),
-        aggregate: true,
-        filter: n.filter?.where ? expr(n.filter.where, ctx) : null,
-        over: over(n.over, ctx),
-        orderBy: adaptOrder(a.orderby, ctx),
-      };
-    }
-    case 'function':
-    case 'window_func': {
-      const name = nameOfFunc(n.name);
-      const upper = name.toUpperCase();
-      if (upper === 'NOT' && n.args?.value?.length === 1)
-        return { kind: 'not', arg: { ...expr(n.args.value[0], ctx), parens: true } };
-      if ((upper === 'EXISTS' || upper === 'NOT EXISTS') && n.args?.value?.length === 1) {
-        const q = n.args.value[0];
-        return { kind: 'exists', not: upper === 'NOT EXISTS', query: adaptQuery(q.ast ?? q, ctx) };
-      }
-      if (n.args_parentheses === false || n.suffix || n.within_group) return raw(n, ctx);
-      return {
-        kind: 'func',
-        name,
-        args: argList(n.args, ctx),
-        distinct: false,
-        aggregate: AGGREGATES.has(name.toLowerCase()),
-        filter: n.filter?.where ? expr(n.filter.where, ctx) : null,
-        over: over(n.over, ctx),
-        orderBy: [],
-      };
-    }
-    case 'case': {
-      const whens: { when: Expr; then: Expr }[] = [];
-      let elseExpr: Expr | null = null;
-      for (const a of n.args ?? []) {
-        if (a.type === 'when') whens.push({ when: expr(a.cond, ctx), then: expr(a.result, ctx) });
-        else elseExpr = expr(a.result, ctx);
-      }
-      return { kind: 'case', operand: n.expr ? expr(n.expr, ctx) : null, whens, else: elseExpr };
-    }
-    case 'cast': {
-      const target = Array.isArray(n.target) ? n.target : [n.target];
-      if (target.length !== 1) return raw(n, ctx);
-      const t = target[0];
-      let type = String(t.dataType ?? '').toUpperCase();
-      if (!type) return raw(n, ctx);
-      if (t.length !== undefined && t.length !== null)
-        type += `(${t.length}${t.scale !== undefined && t.scale !== null ? `, ${t.scale}` : ''})`;
-      if (Array.isArray(t.suffix) && t.suffix.length) return raw(n, ctx);
-      const style = n.symbol === '::' ? '::' : String(n.keyword).toLowerCase() === 'try_cast' ? 'try_cast' : 'cast';
-      return { kind: 'cast', expr: expr(n.expr, ctx), type, style };
-    }
-    case 'interval':
-      return { kind: 'interval', expr: expr(n.expr, ctx), unit: String(n.unit ?? '').toUpperCase() };
-    case 'extract':
-      if (!n.args?.source || n.args.cast_type) return raw(n, ctx);
-      return { kind: 'extract', field: String(n.args.field).toUpperCase(), source: expr(n.args.source, ctx) };
-    default:
-      return raw(n, ctx);
+  const read = NODE_READERS.get(n.type);
+  return read ? read(n, ctx) : raw(n, ctx);
+}
+
+type NodeReader = (n: AstNode, ctx: AdaptContext) => Expr;
+
+const stringOf =
+  (quote: "'" | '"'): NodeReader =>
+  (n) => ({ kind: 'string', value: String(n.value), quote });
+const numberOf: NodeReader = (n) => ({ kind: 'number', text: String(n.value) });
+const typedOf: NodeReader = (n) => ({ kind: 'typed', type: String(n.type).toUpperCase(), value: String(n.value) });
+const boolOf: NodeReader = (n) => ({
+  kind: 'bool',
+  value: n.value === true || String(n.value).toUpperCase() === 'TRUE',
+});
+
+/** The expression node types the adapter models, by the grammars' `type`; any other is kept as raw SQL. */
+const NODE_READERS = new Map<string, NodeReader>([
+  ['column_ref', columnRef],
+  ['star', () => ({ kind: 'star', table: null })],
+  ['number', numberOf],
+  ['bigint', numberOf],
+  ['single_quote_string', stringOf("'")],
+  ['string', stringOf("'")],
+  ['double_quote_string', stringOf('"')],
+  ['bool', boolOf],
+  ['boolean', boolOf],
+  ['null', () => ({ kind: 'null' })],
+  ['date', typedOf],
+  ['time', typedOf],
+  ['timestamp', typedOf],
+  ['datetime', typedOf],
+  ['binary_expr', (n, ctx) => binary(n, ctx)],
+  ['unary_expr', unary],
+  ['expr_list', (n, ctx) => ({ kind: 'list', items: (n.value ?? []).map((v: AstNode) => expr(v, ctx)) })],
+  ['aggr_func', aggregateCall],
+  ['function', functionCall],
+  ['window_func', functionCall],
+  ['case', caseOf],
+  ['cast', castOf],
+  ['interval', (n, ctx) => ({ kind: 'interval', expr: expr(n.expr, ctx), unit: String(n.unit ?? '').toUpperCase() })],
+  [
+    'extract',
+    (n, ctx) =>
+      !n.args?.source || n.args.cast_type
+        ? raw(n, ctx)
+        : { kind: 'extract', field: String(n.args.field).toUpperCase(), source: expr(n.args.source, ctx) },
+  ],
+]);
+
+function columnRef(n: AstNode, ctx: AdaptContext): Expr {
+  if (n.collate) return raw(n, ctx);
+  const table = n.table ? identOf(n.table, ctx) : null;
+  if (n.column === '*') return { kind: 'star', table };
+  if (n.schema || n.db) return raw(n, ctx);
+  // The postgresql grammar reads an unterminated-looking '...\' as a column named by a string.
+  const colExpr = n.column?.expr;
+  if (colExpr && (colExpr.type === 'single_quote_string' || colExpr.type === 'string'))
+    return { kind: 'string', value: String(colExpr.value), quote: "'" };
+  return { kind: 'column', table, name: identOf(n.column, ctx) };
+}
+
+function unary(n: AstNode, ctx: AdaptContext): Expr {
+  const op = String(n.operator).toUpperCase();
+  if (op === 'NOT') return { kind: 'not', arg: expr(n.expr, ctx) };
+  if (op === 'NOT EXISTS' || op === 'EXISTS') {
+    const q = n.expr?.ast ?? n.expr;
+    return { kind: 'exists', not: op === 'NOT EXISTS', query: adaptQuery(q, ctx) };
   }
+  return { kind: 'unary', op, arg: expr(n.expr, ctx) };
+}
+
+function aggregateCall(n: AstNode, ctx: AdaptContext): Expr {
+  const a = n.args ?? {};
+  if (a.separator || a.parentheses === false) return raw(n, ctx);
+  return {
+    kind: 'func',
+    name: nameOfFunc(n.name),
+    args: a.expr ? argList(a.expr, ctx) : [],
+    distinct: /distinct/i.test(String(a.distinct ?? '')),
+    aggregate: true,
+    filter: n.filter?.where ? expr(n.filter.where, ctx) : null,
+    over: over(n.over, ctx),
+    orderBy: adaptOrder(a.orderby, ctx),
+  };
+}
+
+function functionCall(n: AstNode, ctx: AdaptContext): Expr {
+  const name = nameOfFunc(n.name);
+  const upper = name.toUpperCase();
+  if (upper === 'NOT' && n.args?.value?.length === 1)
+    return { kind: 'not', arg: { ...expr(n.args.value[0], ctx), parens: true } };
+  if ((upper === 'EXISTS' || upper === 'NOT EXISTS') && n.args?.value?.length === 1) {
+    const q = n.args.value[0];
+    return { kind: 'exists', not: upper === 'NOT EXISTS', query: adaptQuery(q.ast ?? q, ctx) };
+  }
+  if (n.args_parentheses === false || n.suffix || n.within_group) return raw(n, ctx);
+  return {
+    kind: 'func',
+    name,
+    args: argList(n.args, ctx),
+    distinct: false,
+    aggregate: AGGREGATES.has(name.toLowerCase()),
+    filter: n.filter?.where ? expr(n.filter.where, ctx) : null,
+    over: over(n.over, ctx),
+    orderBy: [],
+  };
+}
+
+function caseOf(n: AstNode, ctx: AdaptContext): Expr {
+  const whens: { when: Expr; then: Expr }[] = [];
+  let elseExpr: Expr | null = null;
+  for (const a of n.args ?? []) {
+    if (a.type === 'when') whens.push({ when: expr(a.cond, ctx), then: expr(a.result, ctx) });
+    else elseExpr = expr(a.result, ctx);
+  }
+  return { kind: 'case', operand: n.expr ? expr(n.expr, ctx) : null, whens, else: elseExpr };
+}
+
+function castOf(n: AstNode, ctx: AdaptContext): Expr {
+  const target = Array.isArray(n.target) ? n.target : [n.target];
+  if (target.length !== 1) return raw(n, ctx);
+  const t = target[0];
+  let type = String(t.dataType ?? '').toUpperCase();
+  if (!type) return raw(n, ctx);
+  if (t.length !== undefined && t.length !== null)
+    type += `(${t.length}${t.scale !== undefined && t.scale !== null ? `, ${t.scale}` : ''})`;
+  if (Array.isArray(t.suffix) && t.suffix.length) return raw(n, ctx);
+  const style = n.symbol === '::' ? '::' : String(n.keyword).toLowerCase() === 'try_cast' ? 'try_cast' : 'cast';
+  return { kind: 'cast', expr: expr(n.expr, ctx), type, style };
 }
 
 function raw(n: AstNode, ctx: AdaptContext): Expr {

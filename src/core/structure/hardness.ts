@@ -22,10 +22,13 @@ import { ok } from '../errors.ts';
 import type { Dialect } from './grammar.ts';
 import type { Expr, Query, Select } from './ir.ts';
 import { firstSelect } from './ir.ts';
+import { memoByTree } from './memo.ts';
 import { parseSql } from './parse.ts';
+import { SPIDER_DIFFICULTIES, type SpiderDifficulty } from '../vocabulary.ts';
 
-export type Hardness = 'easy' | 'medium' | 'hard' | 'extra';
-export const HARDNESS_LEVELS: readonly Hardness[] = ['easy', 'medium', 'hard', 'extra'];
+/** Spider's hardness levels are its difficulty labels. */
+export type Hardness = SpiderDifficulty;
+export const HARDNESS_LEVELS: readonly Hardness[] = SPIDER_DIFFICULTIES;
 
 export interface HardnessResult {
   hardness: Hardness;
@@ -100,7 +103,12 @@ function orderAggs(e: Expr): number {
   return 0;
 }
 
+/** Spider's three counts for a parsed tree, once per tree (the structure section and the case's difficulty both ask). */
 export function hardnessCounts(query: Query): Omit<HardnessResult, 'hardness'> {
+  return memoByTree('hardness', query, () => countsOf(query));
+}
+
+function countsOf(query: Query): Omit<HardnessResult, 'hardness'> {
   const s = firstSelect(query);
   const where = condition(s.where);
   const having = condition(s.having);

@@ -627,7 +627,8 @@ export function mapQuery(query: Query, fn: (s: Select) => Select): Query {
   const recur = (q: Query) => mapQuery(q, fn);
   const mapWith = (w: WithClause | null): WithClause | null =>
     w ? patch(w, { ctes: mapItems(w.ctes, (c) => patch(c, { query: recur(c.query) })) }) : null;
-  const deep = (e: Expr) => mapExpr(e, (x) => x, recur);
+  // Only expressions that hold a query have a SELECT to reach: the others are left as they are.
+  const deep = (e: Expr) => (holdsQuery(e) ? mapExpr(e, (x) => x, recur) : e);
   if (query.kind === 'setop') {
     return patch(query, {
       with: mapWith(query.with),
@@ -647,6 +648,16 @@ export function mapQuery(query: Query, fn: (s: Select) => Select): Query {
     }),
   });
   return fn(s);
+}
+
+/** Does the expression hold a nested query (subquery, EXISTS, IN (SELECT ...))? */
+export function holdsQuery(e: Expr): boolean {
+  let found = false;
+  forEachExpr(e, (x) => {
+    if (x.kind === 'subquery' || x.kind === 'exists' || (x.kind === 'in' && x.query)) found = true;
+    return !found;
+  });
+  return found;
 }
 
 /** Every SELECT of a tree (pre-order), nested ones included. */

@@ -51,7 +51,9 @@ export class LruCache<V> {
 export function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    // Indexed and for-in loops: no key array per node (this runs on every parsed tree).
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    else for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
   }
   return value;
 }

@@ -76,20 +76,52 @@ export function printQuery(q: Query, dialect: PrintDialect = 'duckdb'): string {
   return new Printer(dialect).query(q);
 }
 
+/** An expression as SQL without its own parentheses (`printExpr({ ...e, parens: false })`). */
+export function printExprBare(e: Expr, dialect: PrintDialect = 'duckdb'): string {
+  return new Printer(dialect).bare(e);
+}
+
+/** A FROM list as SQL (the text after `FROM`). */
+export function printFrom(items: FromItem[], dialect: PrintDialect = 'duckdb'): string {
+  return new Printer(dialect).from(items);
+}
+
+/**
+ * Texts of frozen expressions (the shared trees of memo.ts), per dialect: a
+ * frozen node never changes, and the same nodes are printed many times over
+ * (sort keys of several rules in every pass, clause texts, features, probes).
+ */
+const frozenTexts = new Map<PrintDialect, WeakMap<Expr | Query, string>>();
+
+function textsOf(dialect: PrintDialect): WeakMap<Expr | Query, string> {
+  let texts = frozenTexts.get(dialect);
+  if (!texts) frozenTexts.set(dialect, (texts = new WeakMap()));
+  return texts;
+}
+
 export function printExpr(e: Expr, dialect: PrintDialect = 'duckdb'): string {
   return new Printer(dialect).expr(e);
 }
 
 class Printer {
-  constructor(readonly dialect: PrintDialect) {}
+  private readonly texts: WeakMap<Expr | Query, string>;
+  constructor(readonly dialect: PrintDialect) {
+    this.texts = textsOf(dialect);
+  }
 
   private id(i: Ident): string {
     return printIdent(i, this.dialect);
   }
 
   query(q: Query): string {
-    const body = q.kind === 'select' ? this.select(q) : this.setop(q);
-    return body;
+    // Nested queries of shared trees are printed again by every comparison with them (subqueries, arms, CTEs).
+    const frozen = Object.isFrozen(q);
+    let text = frozen ? this.texts.get(q) : undefined;
+    if (text === undefined) {
+      text = q.kind === 'select' ? this.select(q) : this.setop(q);
+      if (frozen) this.texts.set(q, text);
+    }
+    return text;
   }
 
   private withClause(w: WithClause | null): string {
@@ -136,7 +168,7 @@ class Printer {
     return out + this.tail(s.orderBy, s.limit, s.offset);
   }
 
-  private from(items: FromItem[]): string {
+  from(items: FromItem[]): string {
     let out = '';
     items.forEach((f, i) => {
       const src = this.fromSource(f);
@@ -191,8 +223,18 @@ class Printer {
   }
 
   expr(e: Expr): string {
-    const text = this.exprBare(e);
+    const text = this.bare(e);
     return e.parens ? `(${text})` : text;
+  }
+
+  bare(e: Expr): string {
+    const frozen = Object.isFrozen(e);
+    let text = frozen ? this.texts.get(e) : undefined;
+    if (text === undefined) {
+      text = this.exprBare(e);
+      if (frozen) this.texts.set(e, text);
+    }
+    return text;
   }
 
   private exprBare(e: Expr): string {

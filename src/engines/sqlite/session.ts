@@ -118,6 +118,8 @@ const VERSIONS = new WeakMap<SqlJsStatic, string>();
 export class SqliteSession implements EngineSession {
   private db: Database | null = null;
   private loaded: FixtureInfo | null = null;
+  /** The digest taken at load, while no SQL has run since (a run asks for it again before its first query). */
+  private untouchedDigest: string | null = null;
 
   constructor(private readonly SQL: SqlJsStatic) {}
 
@@ -147,6 +149,7 @@ export class SqliteSession implements EngineSession {
     this.db?.close();
     this.db = null;
     this.loaded = null;
+    this.untouchedDigest = null;
     if (fixture.files.length === 0) return fail('input.invalid', `Fixture "${fixture.name}" has no files.`);
     const unsupported = fixture.files.find((f) => f.format !== 'sql' && f.format !== 'sqlite');
     if (unsupported)
@@ -187,6 +190,9 @@ export class SqliteSession implements EngineSession {
           }
         }
       }
+      // A connection that never writes keeps its shared lock: without this, every statement
+      // asks sql.js's in-memory file system for a hot journal (a fifth of a light query's time).
+      this.db.exec('PRAGMA locking_mode=EXCLUSIVE');
       this.db.exec('PRAGMA query_only=1');
       const tables = this.tables();
       const digest = await this.contentDigest();
@@ -200,6 +206,7 @@ export class SqliteSession implements EngineSession {
         ...(fixture.asOf ? { asOf: fixture.asOf } : {}),
         loadMs: performance.now() - started,
       };
+      this.untouchedDigest = digest.value;
       return ok(this.loaded);
     } catch (thrown) {
       this.db?.close();
@@ -280,6 +287,7 @@ export class SqliteSession implements EngineSession {
 
   async contentDigest(): Promise<Outcome<string>> {
     if (!this.db) return fail('fixture.not_loaded', 'No fixture is loaded.');
+    if (this.untouchedDigest !== null) return ok(this.untouchedDigest);
     try {
       const dumps = this.tables().map((t) => {
         const statement = this.db!.prepare(`SELECT * FROM ${IDENT(t.name)}`);
@@ -325,6 +333,7 @@ export class SqliteSession implements EngineSession {
   async explain(sql: string): Promise<Outcome<PlanSummary>> {
     const db = this.db;
     if (!db) return fail('fixture.not_loaded', 'Load a fixture before planning queries.');
+    this.untouchedDigest = null;
     const pre = rejectedByPrecheck(sql);
     if (pre && !pre.ok) return { ok: false, error: pre.error };
     try {
@@ -354,30 +363,59 @@ export class SqliteSession implements EngineSession {
     const db = this.db;
     if (!db || !this.loaded)
       return { ok: false, error: { code: 'fixture.not_loaded', message: 'Load a fixture before running queries.' } };
+    this.untouchedDigest = null;
     // Several sessions can share a thread (a grading worker): the clock is this fixture's.
     freezeClock(this.loaded.asOf);
     const pre = rejectedByPrecheck(sql);
     if (pre) return pre;
-    // sql.js finalizes each iterated statement when the iterator moves on:
-    // keep only the text, then prepare it again.
-    const texts: string[] = [];
+    // SQLite's own reading decides how many statements there are. sql.js finalizes an
+    // iterated statement when the iterator moves on: when nothing but separators follows
+    // the first one, it runs as compiled; otherwise every statement is read first.
+    let text: string;
     try {
-      for (const statement of db.iterateStatements(sql)) texts.push(statement.getSQL());
+      const statements = db.iterateStatements(sql);
+      const first = statements.next();
+      if (!first.done && /^[\s;]*$/.test(statements.getRemainingSQL())) {
+        try {
+          return this.runGated(sql, first.value, options, elapsed);
+        } finally {
+          first.value.free();
+        }
+      }
+      const texts = first.done ? [] : [first.value.getSQL()];
+      for (let next = statements.next(); !next.done; next = statements.next()) texts.push(next.value.getSQL());
+      if (texts.length !== 1) return rejectedStatement(sql, `${texts.length} statements`, elapsed());
+      text = texts[0]!;
     } catch (thrown) {
       return executionError('sqlite', messageOf(thrown), elapsed());
-    }
-    if (texts.length !== 1) return rejectedStatement(sql, `${texts.length} statements`, elapsed());
-    const text = texts[0]!.replace(/;\s*$/, '');
-    try {
-      db.prepare(`SELECT * FROM (\n${text}\n)`).free();
-    } catch (thrown) {
-      // The statement compiled on its own (iterateStatements prepared it), so failing as a
-      // subquery means it is not a read query: the gate refuses it.
-      return rejectedStatement(sql, messageOf(thrown), elapsed());
     }
     let statement: Statement | null = null;
     try {
       statement = db.prepare(text);
+      return this.runGated(sql, statement, options, elapsed);
+    } catch (thrown) {
+      return executionError('sqlite', messageOf(thrown), elapsed());
+    } finally {
+      statement?.free();
+    }
+  }
+
+  /** One compiled statement: refused unless it compiles as a subquery (a read query), else its rows. */
+  private runGated(
+    sql: string,
+    statement: Statement,
+    options: HostExecuteOptions,
+    elapsed: () => number,
+  ): ExecuteOutcome {
+    const text = statement.getSQL().replace(/;\s*$/, '');
+    try {
+      this.db!.prepare(`SELECT * FROM (\n${text}\n)`).free();
+    } catch (thrown) {
+      // The statement compiled on its own, so failing as a subquery means it is not a
+      // read query: the gate refuses it.
+      return rejectedStatement(sql, messageOf(thrown), elapsed());
+    }
+    try {
       const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
       const result = this.materialize(statement, options.maxRows, budget);
       if (result.tooMany === 'rows') return tooManyRows(options.maxRows, elapsed());
@@ -385,8 +423,6 @@ export class SqliteSession implements EngineSession {
       return { ok: true, value: { columns: result.columns, rows: result.rows, elapsedMs: elapsed() } };
     } catch (thrown) {
       return executionError('sqlite', messageOf(thrown), elapsed());
-    } finally {
-      statement?.free();
     }
   }
 }

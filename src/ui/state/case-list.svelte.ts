@@ -5,6 +5,7 @@
  * per run and table in module state, so going back to the results page
  * finds the filters as they were.
  */
+import { DIFFICULTIES } from '../../core/vocabulary.ts';
 import type { CaseReport } from '../../core/run/grade-run.ts';
 
 export interface CaseRow {
@@ -35,7 +36,7 @@ export const SORT_LABEL: Record<SortKey, string> = {
 /** The sorts a one-run table offers (change is the run-vs-run table's). */
 export const RUN_SORTS: SortKey[] = ['corpus', 'id', 'outcome', 'reason_code', 'fixture', 'difficulty'];
 const CHANGE_ORDER = ['regressed', 'fixed', 'unchanged_wrong', 'unchanged_right'];
-const DIFFICULTY_ORDER = ['easy', 'medium', 'hard', 'extra', 'simple', 'moderate', 'challenging'];
+const DIFFICULTY_ORDER: readonly string[] = DIFFICULTIES;
 
 export const ALL = '';
 

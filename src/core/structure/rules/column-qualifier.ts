@@ -1,6 +1,7 @@
 import type { Expr, Select } from '../ir.ts';
 import { mapExpr, mapQuery, mapSelectExprs } from '../ir.ts';
 import type { CanonicalRule } from './types.ts';
+import { FACT, holds } from './facts.ts';
 
 const lc = (s: string) => s.toLowerCase();
 
@@ -25,5 +26,5 @@ export const columnQualifier: CanonicalRule = {
   name: 'column-qualifier',
   description:
     'In a SELECT over a single FROM item, `t.col` is written `col` (it can only mean that item), except where `col` is also an output alias.',
-  apply: (q) => mapQuery(q, unqualify),
+  apply: (q) => (holds(q, FACT.qualified) ? mapQuery(q, unqualify) : q),
 };

@@ -1,6 +1,7 @@
 import type { Select } from '../ir.ts';
 import { andAll, conjuncts, mapQuery } from '../ir.ts';
 import type { CanonicalRule } from './types.ts';
+import { FACT, holds } from './facts.ts';
 
 const INNER = new Set(['FIRST', 'COMMA', 'INNER', 'CROSS']);
 
@@ -21,5 +22,5 @@ export const implicitJoin: CanonicalRule = {
   name: 'implicit-join',
   description:
     'Inner joins are written as a comma list with their ON predicates in WHERE (a JOIN b ON p WHERE w ≡ a, b WHERE p AND w), only when every join of that FROM is INNER or CROSS without USING.',
-  apply: (q) => mapQuery(q, toImplicit),
+  apply: (q) => (holds(q, FACT.explicitJoin) ? mapQuery(q, toImplicit) : q),
 };

@@ -2,6 +2,7 @@ import type { Expr } from '../ir.ts';
 import type { CanonicalRule } from './types.ts';
 import { compareExprs } from './order-key.ts';
 import { mapAllExprs } from './walk.ts';
+import { FACT, holds } from './facts.ts';
 
 const MIRROR: Record<string, string> = { '=': '=', '<>': '<>', '!=': '!=', '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
 
@@ -15,5 +16,5 @@ export const mirroredComparison: CanonicalRule = {
   name: 'mirrored-comparison',
   description:
     'Comparisons are oriented one way: column before expression before literal, ties broken by text, mirroring the operator (3 < a → a > 3; b = a → a = b).',
-  apply: (q) => mapAllExprs(q, orient),
+  apply: (q) => (holds(q, FACT.comparison) ? mapAllExprs(q, orient) : q),
 };

@@ -1,5 +1,5 @@
 import type { Expr } from '../ir.ts';
-import { printExpr } from '../print.ts';
+import { printExprBare } from '../print.ts';
 
 /** Operand class for ordering: columns first, then computed expressions, then literals. */
 function rank(e: Expr): number {
@@ -23,7 +23,7 @@ function rank(e: Expr): number {
 export function compareExprs(a: Expr, b: Expr): number {
   const r = rank(a) - rank(b);
   if (r !== 0) return r;
-  const ta = printExpr({ ...a, parens: false });
-  const tb = printExpr({ ...b, parens: false });
+  const ta = printExprBare(a);
+  const tb = printExprBare(b);
   return ta < tb ? -1 : ta > tb ? 1 : 0;
 }

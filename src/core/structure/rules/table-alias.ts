@@ -1,6 +1,7 @@
 import type { Expr, FromItem, Ident, Query, Select } from '../ir.ts';
 import { childQueries, forEachExpr, mapExpr, mapQuery, mapSelectExprs, selectExprs } from '../ir.ts';
 import type { CanonicalRule } from './types.ts';
+import { FACT, holds } from './facts.ts';
 
 const lc = (s: string) => s.toLowerCase();
 
@@ -113,5 +114,5 @@ export const tableAlias: CanonicalRule = {
   name: 'table-alias',
   description:
     'A table alias is replaced by the table name it stands for (FROM singer AS T1 … T1.name → FROM singer … singer.name) when the table occurs once in its scope and no nested scope would capture the name differently.',
-  apply: (q) => mapQuery(q, resolve),
+  apply: (q) => (holds(q, FACT.alias) ? mapQuery(q, resolve) : q),
 };

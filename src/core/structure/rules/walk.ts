@@ -1,6 +1,5 @@
 /** Generic rebuilding walks over the IR, shared by the rules. */
 import type { Expr, Ident, Query } from '../ir.ts';
-import { mapItems } from '../ir.ts';
 
 const EXPR_KINDS = new Set([
   'column',
@@ -36,32 +35,46 @@ export function isExpr(v: unknown): v is Expr {
 }
 
 function isIdent(v: unknown): v is Ident {
-  if (!isObject(v)) return false;
-  const keys = Object.keys(v);
-  return keys.length === 2 && typeof v.value === 'string' && typeof v.quoted === 'boolean';
+  // The two field tests first: Object.keys allocates, and most objects are not identifiers.
+  if (!isObject(v) || typeof v.value !== 'string' || typeof v.quoted !== 'boolean') return false;
+  return Object.keys(v).length === 2;
 }
 
 /** Children first; a node none of whose children changed is visited as it is (the tree shares what no rule touched). */
 function rebuild(value: unknown, visit: (v: unknown) => unknown): unknown {
-  if (Array.isArray(value)) return mapItems(value, (x) => rebuild(x, visit));
-  if (isObject(value)) {
-    let out: Record<string, unknown> | null = null;
-    for (const k in value) {
-      const v = value[k];
-      const r = rebuild(v, visit);
-      if (out) out[k] = r;
-      else if (r !== v) {
-        out = {};
-        for (const before in value) {
-          if (before === k) break;
-          out[before] = value[before];
-        }
-        out[k] = r;
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return rebuildArray(value, visit);
+  const rec = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in rec) {
+    const v = rec[k];
+    const r = rebuild(v, visit);
+    if (out) out[k] = r;
+    else if (r !== v) {
+      out = {};
+      for (const before in rec) {
+        if (before === k) break;
+        out[before] = rec[before];
       }
+      out[k] = r;
     }
-    return visit(out ?? value);
   }
-  return value;
+  return visit(out ?? value);
+}
+
+/** mapItems without a closure per array (this walk runs over every node of every tree, for several rules). */
+function rebuildArray(items: readonly unknown[], visit: (v: unknown) => unknown): unknown[] {
+  let out: unknown[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const x = items[i];
+    const y = rebuild(x, visit);
+    if (out) out.push(y);
+    else if (y !== x) {
+      out = items.slice(0, i);
+      out.push(y);
+    }
+  }
+  return out ?? (items as unknown[]);
 }
 
 /** Apply `fn` to every expression of the tree, nested queries included, children first. */

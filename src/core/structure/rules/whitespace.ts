@@ -1,5 +1,7 @@
+import type { Expr } from '../ir.ts';
 import type { CanonicalRule } from './types.ts';
 import { mapAllExprs } from './walk.ts';
+import { FACT, holds } from './facts.ts';
 
 /** Collapse runs of whitespace outside quotes (the printer lays out everything else). */
 export function collapseWhitespace(sql: string): string {
@@ -24,9 +26,15 @@ export function collapseWhitespace(sql: string): string {
   return out;
 }
 
+function collapseRaw(e: Expr): Expr {
+  if (e.kind !== 'raw') return e;
+  const sql = collapseWhitespace(e.sql);
+  return sql === e.sql ? e : { ...e, sql };
+}
+
 export const whitespace: CanonicalRule = {
   name: 'whitespace',
   description:
     'Whitespace and line breaks carry no meaning: the printer emits single spaces; SQL fragments kept verbatim (constructs the layer does not model) have their whitespace collapsed outside quotes.',
-  apply: (q) => mapAllExprs(q, (e) => (e.kind === 'raw' ? { ...e, sql: collapseWhitespace(e.sql) } : e)),
+  apply: (q) => (holds(q, FACT.raw) ? mapAllExprs(q, collapseRaw) : q),
 };
