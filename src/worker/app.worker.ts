@@ -13,6 +13,7 @@ import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.
 import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
 import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
+import { runSelfCheck, type SelfCheckReport } from '../core/corpus/selfcheck.ts';
 import {
   browserEngineFor,
   crossEngineNames,
@@ -26,7 +27,7 @@ import {
   type FixtureSource,
 } from '../core/engine.ts';
 import { fail, messageOf, ok, type Outcome, type VerdictError } from '../core/errors.ts';
-import { resolveEvaluationConfig, SHAPES } from '../core/evaluation/request.ts';
+import { parseEvaluationRequest } from '../core/evaluation/request.ts';
 import {
   createProvider,
   standardRuntime,
@@ -45,14 +46,7 @@ import {
 } from '../core/result/index.ts';
 import { encodeResultTable, type JsonResultTable } from '../core/value/json-codec.ts';
 import type { ResultTable } from '../core/value/kind.ts';
-import {
-  gradeRun,
-  selfCheck,
-  type CaseReport,
-  type GradeProgress,
-  type RunReport,
-  type SelfCheckFinding,
-} from '../core/run/grade-run.ts';
+import { gradeRun, type CaseReport, type GradeProgress, type RunReport } from '../core/run/grade-run.ts';
 import { evaluateStef, evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
@@ -662,20 +656,31 @@ const api = {
     return controller !== undefined;
   },
 
-  /** Run the oracle self-check of a corpus on its fixtures (the user's, by name, else the built-ins). */
-  async selfCheckCorpus(
-    input: InputFile,
-    fixtures?: Record<string, FixtureSource>,
-  ): Promise<Outcome<{ checked: number; findings: SelfCheckFinding[] }>> {
+  /**
+   * The self-check of a corpus (SPEC 4), the one `sql-verdict selfcheck` runs: every reference against its frozen
+   * result at zero tolerance, and the golden lint. On its own engine, the user's fixtures by name, else the built-ins.
+   */
+  async selfCheckCorpus(input: InputFile, fixtures?: Record<string, FixtureSource>): Promise<Outcome<SelfCheckReport>> {
     const corpus = await corpusFrom(input);
     if (!corpus.loaded) return fail('input.invalid', `Corpus ${input.file} has errors.`);
-    const engine = browserEngineFor(corpus.loaded.corpus.engine);
+    const engine = openEngine(browserEngineFor(corpus.loaded.corpus.engine));
     try {
-      return ok(await selfCheck(corpus.loaded.corpus, (name) => pooledEngine(engine, name, fixtures?.[name])));
+      return ok(
+        await runSelfCheck(corpus.loaded, engine, {
+          fixtures: async (name) => {
+            const own = fixtures?.[name];
+            if (own) return { source: { ...own, name } };
+            const builtIn = await fetchBuiltInFixture(name);
+            return builtIn.ok ? { source: { ...builtIn.value, name } } : null;
+          },
+        }),
+      );
     } catch (thrown) {
       return fail('execution.error', `The self-check of ${input.file} stopped: ${messageOf(thrown)}`, {
         raw: messageOf(thrown),
       });
+    } finally {
+      await engine.close();
     }
   },
 
@@ -737,39 +742,35 @@ const api = {
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const provider = judge.value;
-    const config = resolveEvaluationConfig(input.config ?? {});
-    if (!config.ok) return config;
-    const shape = input.shape ?? null;
-    if (shape !== null && !(SHAPES as readonly string[]).includes(shape))
-      return fail('input.invalid', `Unknown shape "${shape}" (one of ${SHAPES.join(', ')}).`);
-    const others = config.value.cross_engine
+    // The request is built and validated where every request is (evaluation/request.ts).
+    // The app's own default timeout, unless the input (a shared case's config) sets one.
+    const timeoutMs = input.timeoutMs ?? (input.config ? input.config.query_timeout_ms : DEFAULT_TIMEOUT_MS);
+    const request = parseEvaluationRequest({
+      user_query: input.question,
+      actual_sql: input.actualSql,
+      expected_sql: input.expectedSql,
+      config: {
+        ...input.config,
+        ...(timeoutMs !== undefined ? { query_timeout_ms: timeoutMs } : {}),
+        enable_ai_judge: provider !== null,
+      },
+      context: {
+        fixture: name,
+        order_matters: input.orderMatters ?? false,
+        ...(input.shape ? { shape: input.shape } : {}),
+      },
+    });
+    if (!request.ok) return request;
+    const others = request.value.config.cross_engine
       ? await otherEngines(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture)
       : ok([]);
     if (!others.ok) return others;
     try {
-      const report = await evaluate(
-        {
-          user_query: input.question,
-          actual_sql: input.actualSql,
-          expected_sql: input.expectedSql,
-          config: {
-            ...config.value,
-            query_timeout_ms: input.timeoutMs ?? (input.config ? config.value.query_timeout_ms : DEFAULT_TIMEOUT_MS),
-            enable_ai_judge: provider !== null,
-          },
-          context: {
-            fixture: name,
-            order_matters: input.orderMatters ?? false,
-            ...(shape ? { shape: shape as (typeof SHAPES)[number] } : {}),
-          },
-        },
-        pooled.value,
-        {
-          ...(provider ? { judge: { provider } } : {}),
-          ...((config.value.neighbours ?? 0) > 0 ? { neighbourHost: neighbourHost() } : {}),
-          ...(others.value.length ? { otherEngines: others.value.map((engine) => ({ engine })) } : {}),
-        },
-      );
+      const report = await evaluate(request.value, pooled.value, {
+        ...(provider ? { judge: { provider } } : {}),
+        ...((request.value.config.neighbours ?? 0) > 0 ? { neighbourHost: neighbourHost() } : {}),
+        ...(others.value.length ? { otherEngines: others.value.map((engine) => ({ engine })) } : {}),
+      });
       return ok(report);
     } catch (thrown) {
       return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });

@@ -8,7 +8,8 @@
  * differs from the stamp shows MISMATCH.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
@@ -17,7 +18,7 @@ import { strataCounts, type Corpus } from '../../src/core/corpus/types.ts';
 import { hardness } from '../../src/core/structure/hardness.ts';
 import { dialectOfEngine } from '../../src/core/structure/grammar.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
 
 // Each test starts the production app in Chromium beside the engine tests' workers: minutes, not seconds, on a busy
 // CI machine (the suite's 60 s default is for the unit tests).
@@ -36,6 +37,7 @@ const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'fixtures/fixtures.
   fixtures: Record<string, { content_digest: string }>;
 };
 
+const tmp = mkdtempSync(path.join(tmpdir(), 'sql-verdict-corpus-view-'));
 let app: ServedApp;
 let browser: Browser;
 let page: Page;
@@ -216,7 +218,18 @@ describe('corpus browser in Chromium (production build)', () => {
     expect(Number(await text('selfcheck-checked'))).toBe(64);
     expect(await page.locator('[data-testid=selfcheck-findings] li').count()).toBe(1);
     const finding = page.locator('[data-testid=selfcheck-findings] li[data-case="retail-customer-count"]');
-    expect(await finding.textContent()).toMatch(/no longer returns its frozen result/);
+    expect(await finding.textContent()).toMatch(
+      /no longer returns its frozen expected result\. .*expected 161, got 160/,
+    );
+    // The one self-check: the CLI's `selfcheck` gives the same findings on the same file.
+    const file = path.join(tmp, 'goldens-tampered.yaml');
+    writeFileSync(file, tampered);
+    const cli = await runCli(['selfcheck', '--corpus', file, '--json'], { expectExit: [1] });
+    const [cliReport] = (JSON.parse(cli.stdout) as { corpora: { findings: { case_id?: string; code: string }[] }[] })
+      .corpora;
+    expect(cliReport!.findings.map((f) => `${f.case_id}: ${f.code}`)).toEqual([
+      'retail-customer-count: expected_mismatch',
+    ]);
     // The finding's case id filters the table to that case.
     await finding.getByRole('button').click();
     await expect.poll(() => caseRows().count()).toBe(1);

@@ -245,6 +245,33 @@ export async function runSelfCheck(
   return report;
 }
 
+/** A case whose reference the oracle check runs: it has both a reference and a frozen result. */
+export type OracleCase = CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> };
+
+export const hasOracle = (c: CorpusCase): c is OracleCase => !!(c.referenceSql && c.expected);
+
+/**
+ * The oracle check of one reference (SPEC 4): its fresh result against its frozen one, under the comparison
+ * policy at zero tolerance. The one definition `selfcheck` (with the golden lint around it) and `run` (before
+ * each case, blocking the grading) both use. Null when the reference reproduces its result.
+ */
+export function expectedMismatch(
+  c: OracleCase,
+  actual: ResultTable,
+  compare: ResultCompare = zeroTolerancePolicyCompare,
+): SelfCheckFinding | null {
+  const verdict = compare(c.expected, actual, { orderMatters: c.orderMatters, ...(c.shape ? { shape: c.shape } : {}) });
+  if (verdict.equal) return null;
+  return {
+    case_id: c.id,
+    fixture: c.fixture,
+    code: 'expected_mismatch',
+    severity: 'error',
+    message: SELF_CHECK_FINDINGS.expected_mismatch,
+    evidence: verdict.reasons,
+  };
+}
+
 interface CaseContext {
   compare: ResultCompare;
   budget: number;
@@ -300,18 +327,8 @@ async function checkCase(
     findings.push({ ...at, code: 'empty_result', severity: 'error', message: SELF_CHECK_FINDINGS.empty_result });
 
   if (c.expected) {
-    const verdict = ctx.compare(c.expected, actual, {
-      orderMatters: c.orderMatters,
-      ...(c.shape ? { shape: c.shape } : {}),
-    });
-    if (!verdict.equal)
-      findings.push({
-        ...at,
-        code: 'expected_mismatch',
-        severity: 'error',
-        message: SELF_CHECK_FINDINGS.expected_mismatch,
-        evidence: verdict.reasons,
-      });
+    const mismatch = expectedMismatch(c as OracleCase, actual, ctx.compare);
+    if (mismatch) findings.push(mismatch);
   } else
     findings.push({
       ...at,

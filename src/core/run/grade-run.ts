@@ -5,7 +5,8 @@
  * summary (accuracy, both refusal arms, the 2×2, RS(c), strata, pyramid).
  * A write, a runaway query or a crash in one case never stops the run.
  */
-import type { Corpus, CorpusCase, LoadedCorpus } from '../corpus/types.ts';
+import { expectedMismatch, hasOracle, type OracleCase, type SelfCheckFinding } from '../corpus/selfcheck.ts';
+import type { CorpusCase, LoadedCorpus } from '../corpus/types.ts';
 import type { LoadedRun, RunRecord } from '../corpus/load-run.ts';
 import type { CancelSignal, Engine, EngineName } from '../engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
@@ -22,7 +23,6 @@ import {
 } from '../judge/index.ts';
 import type { EvaluateOptions, StagedEvaluation } from '../pipeline.ts';
 import { TOOL_VERSION, type EvaluationReport } from '../report/report.ts';
-import { compareResults } from '../result/compare.ts';
 import { asEvaluation, type CaseGrader } from './case-grader.ts';
 import { dialectOfEngine } from '../structure/grammar.ts';
 import { parseSql } from '../structure/parse.ts';
@@ -51,11 +51,6 @@ export interface GradeProgress {
   total: number;
   id: string;
   step: GradeStep;
-}
-
-export interface SelfCheckFinding {
-  id: string;
-  problem: string;
 }
 
 export interface GradeRunInput {
@@ -194,60 +189,28 @@ export interface RunReport {
   };
 }
 
-/** A case whose reference the self-check runs: it has both a reference and a frozen result. */
-const hasOracle = (
-  c: CorpusCase,
-): c is CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> } =>
-  !!(c.referenceSql && c.expected);
-
-/** One reference executed and compared with its frozen result, zero tolerance: what is wrong with it, or null. */
-async function checkReference(
-  c: CorpusCase & { referenceSql: string; expected: NonNullable<CorpusCase['expected']> },
-  engineFor: GradeRunInput['engineFor'],
-): Promise<SelfCheckFinding | null> {
+/**
+ * One reference before its cases are graded: its fixture loads, it runs, and it reproduces its frozen result
+ * (the self-check's oracle check, `expectedMismatch`). The finding, or null.
+ */
+async function checkReference(c: OracleCase, engineFor: GradeRunInput['engineFor']): Promise<SelfCheckFinding | null> {
+  const at = { case_id: c.id, fixture: c.fixture, severity: 'error' as const };
   const engine = await engineFor(c.fixture);
-  if (!engine.ok) return { id: c.id, problem: `fixture ${c.fixture}: ${engine.error.message}` };
-  const run = await engine.value.execute(c.referenceSql);
-  if (!run.ok) return { id: c.id, problem: `the reference fails: ${run.error.message}` };
-  const comparison = compareResults(
-    c.expected,
-    run.value,
-    {
-      comparison_mode: c.orderMatters ? 'order-sensitive' : 'order-insensitive',
-      numeric_abs_tolerance: 0,
-      numeric_rel_tolerance: 0,
-    },
-    c.shape ? { shape: c.shape } : {},
-  );
-  if (!comparison.result_equality_family.mode_pass)
+  if (!engine.ok)
     return {
-      id: c.id,
-      problem: `the reference no longer returns its frozen result: ${comparison.reasons[0]?.message ?? 'results differ'}`,
+      ...at,
+      code: 'fixture_unavailable',
+      message: `Fixture "${c.fixture}" did not load: ${engine.error.message}`,
     };
-  return null;
-}
-
-/** Execute every reference and compare with its frozen result, zero tolerance. */
-export async function selfCheck(
-  corpus: Corpus,
-  engineFor: GradeRunInput['engineFor'],
-  onProgress?: (id: string) => void,
-): Promise<{ checked: number; findings: SelfCheckFinding[] }> {
-  const findings: SelfCheckFinding[] = [];
-  let checked = 0;
-  for (const c of corpus.cases) {
-    if (!hasOracle(c)) continue;
-    onProgress?.(c.id);
-    checked++;
-    const finding = await checkReference(c, engineFor);
-    if (finding) findings.push(finding);
-  }
-  return { checked, findings };
+  const run = await engine.value.execute(c.referenceSql);
+  if (!run.ok) return { ...at, code: 'reference_failed', message: `The reference does not run: ${run.error.message}` };
+  const mismatch = expectedMismatch(c, run.value);
+  return mismatch && { ...mismatch, message: `${mismatch.message} ${mismatch.evidence?.[0] ?? ''}`.trim() };
 }
 
 /**
  * The self-check of a run, alongside the grading: every reference, in corpus
- * order, one at a time (the same check as `selfCheck`), while the cases are
+ * order, one at a time (`checkReference`), while the cases are
  * graded. A case starts only once its own reference is checked (`until`),
  * so the first case waits for one reference instead of all of them; after a
  * finding no further case starts, the other references are still checked and
@@ -316,9 +279,9 @@ class OracleCheck {
   refusal(): Outcome<never> {
     return fail(
       'input.invalid',
-      `The oracle self-check failed, grading refused: ${this.findings.map((f) => `${f.id} (${f.problem})`).join('; ')}`,
+      `The oracle self-check failed, grading refused: ${this.findings.map((f) => `${f.case_id} (${f.message})`).join('; ')}`,
       {
-        location: this.findings.map((f) => f.id).join(', '),
+        location: this.findings.map((f) => f.case_id).join(', '),
       },
     );
   }

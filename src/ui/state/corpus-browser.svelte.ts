@@ -10,7 +10,7 @@ import type { CorpusDescription, DescribedCase } from '../../core/corpus/describ
 import type { SchemaDescription } from '../../core/corpus/schema-description.ts';
 import type { EngineName, FixtureSource } from '../../core/engine.ts';
 import { messageOf, type Outcome, type VerdictError } from '../../core/errors.ts';
-import type { SelfCheckFinding } from '../../core/run/grade-run.ts';
+import type { SelfCheckFinding } from '../../core/corpus/selfcheck.ts';
 import type { InputFile } from '../../worker/app.worker.ts';
 import type { AppClient } from './app-client.ts';
 import { BUILT_IN_CORPORA, BUILT_IN_FIXTURES, DEMO_CORPUS, fetchAsset } from './builtins.ts';
@@ -229,7 +229,7 @@ export class CorpusBrowser {
     try {
       const outcome = await this.backend.selfCheckCorpus(input, sources);
       next = outcome.ok
-        ? { running: false, checked: outcome.value.checked, findings: outcome.value.findings, error: null }
+        ? { running: false, checked: outcome.value.references_checked, findings: outcome.value.findings, error: null }
         : { running: false, checked: null, findings: [], error: outcome.error };
     } catch (thrown) {
       next = {
