@@ -8,11 +8,13 @@ import { corpusMismatch } from '../core/corpus/binding.ts';
 import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { parseReferencePorts, portCorpus, type ReferencePorts } from '../core/corpus/dialect-ports.ts';
+import { BUILT_IN_CORPORA } from '../core/vocabulary.ts';
 import { CliError } from './cli-error.ts';
 import type { Io } from './io.ts';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BUILT_IN_CORPORA = ['execution_goldens', 'refusal_battery'];
+
+export { BUILT_IN_CORPORA };
 
 function readBytes(file: string, cwd: string, what: string): Uint8Array {
   try {
@@ -24,7 +26,8 @@ function readBytes(file: string, cwd: string, what: string): Uint8Array {
 
 /** A corpus path, or the name of a built-in corpus. */
 export function corpusPath(spec: string, cwd: string): string {
-  if (BUILT_IN_CORPORA.includes(spec)) return path.join(REPO_ROOT, 'fixtures', 'corpora', `${spec}.yaml`);
+  if ((BUILT_IN_CORPORA as readonly string[]).includes(spec))
+    return path.join(REPO_ROOT, 'fixtures', 'corpora', `${spec}.yaml`);
   return path.resolve(cwd, spec);
 }
 

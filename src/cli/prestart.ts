@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FixtureInfo } from '../core/engine.ts';
+import { BUILT_IN_CORPORA } from '../core/vocabulary.ts';
 import type { Outcome } from '../core/errors.ts';
 import { openEngine } from '../engines/node.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
@@ -22,7 +23,7 @@ import { fixtureSourceFor } from './fixtures.ts';
 
 const require = createRequire(import.meta.url);
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BUILT_IN = new Set(['execution_goldens', 'refusal_battery']);
+const BUILT_IN = new Set<string>(BUILT_IN_CORPORA);
 
 /** The options the run's engine pool gives a native DuckDB engine (engine-pool.ts, run.ts). */
 export const NATIVE_POOL_OPTIONS = { warmSpare: 'after-restart', duckdbDriver: 'native' } as const;

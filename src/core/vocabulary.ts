@@ -14,3 +14,9 @@ export const BIRD_DIFFICULTIES = ['simple', 'moderate', 'challenging'] as const;
 /** Every label a case may state, Spider's first. */
 export const DIFFICULTIES = [...SPIDER_DIFFICULTIES, ...BIRD_DIFFICULTIES] as const;
 export type Difficulty = (typeof DIFFICULTIES)[number];
+
+/**
+ * The built-in corpora (fixtures/corpora/NAME.yaml), by the name `--corpus NAME` takes; the demo's first.
+ * The CLI resolves these names and the app lists these files.
+ */
+export const BUILT_IN_CORPORA = ['execution_goldens', 'refusal_battery'] as const;

@@ -7,6 +7,7 @@ import manifest from '../../../fixtures/fixtures.json';
 import retailSchema from '../../../fixtures/retail.schema.yaml?raw';
 import retailMonthlySchema from '../../../fixtures/retail_monthly.schema.yaml?raw';
 import demoRunUrl from '../assets/demo-flawed.run.json?url';
+import { BUILT_IN_CORPORA as BUILT_IN_CORPUS_NAMES } from '../../core/vocabulary.ts';
 
 export interface BuiltInAsset {
   /** File name as shown and as recorded in reports. */
@@ -45,16 +46,20 @@ export const BUILT_IN_PORTS: Record<string, BuiltInAsset> = Object.fromEntries(
   }),
 );
 
-const CORPUS_NOTES: Record<string, string> = {
-  'execution_goldens.yaml': '64 business questions with reference SQL and frozen results',
-  'refusal_battery.yaml': 'questions the system must refuse, and controls it must answer',
+const CORPUS_NOTES: Record<(typeof BUILT_IN_CORPUS_NAMES)[number], string> = {
+  execution_goldens: '64 business questions with reference SQL and frozen results',
+  refusal_battery: 'questions the system must refuse, and controls it must answer',
 };
 
-export const DEMO_CORPUS = 'execution_goldens.yaml';
+export const DEMO_CORPUS = `${BUILT_IN_CORPUS_NAMES[0]}.yaml`;
 export const DEMO_RUN = 'demo-flawed.run.json';
 
 export const BUILT_IN_CORPORA: BuiltInAsset[] = Object.entries(corpusUrls)
-  .map(([path, url]) => ({ file: baseName(path), url, note: CORPUS_NOTES[baseName(path)] ?? '' }))
+  .map(([path, url]) => ({
+    file: baseName(path),
+    url,
+    note: (CORPUS_NOTES as Record<string, string>)[baseName(path).replace(/\.yaml$/, '')] ?? '',
+  }))
   .sort((a, b) => (a.file === DEMO_CORPUS ? -1 : b.file === DEMO_CORPUS ? 1 : a.file.localeCompare(b.file)));
 
 export const BUILT_IN_RUNS: BuiltInAsset[] = [
