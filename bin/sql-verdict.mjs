@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The package runs the compiled CLI (lib/, built by `npm run build:lib`, which `prepare` runs):
 // no tsx at run time. In a checkout, src/ is the truth: when any source file is newer than the
-// build (or there is none), the CLI runs from source through tsx, a devDependency.
+// build (or there is none), the CLI runs from source through tsx, a devDependency. Only what lib/ is
+// compiled from counts: the app's own files (src/ui, .svelte) never make the CLI run from source.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -12,7 +13,9 @@ function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = `${dir}/${entry.name}`;
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+    if (entry.isDirectory()) {
+      if (!(dir === src && entry.name === 'ui')) newest = Math.max(newest, newestMtime(full));
+    } else if (/\.m?[jt]s$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
 }
