@@ -43,6 +43,8 @@ export interface AppSample {
   runMs: number | null;
   /** Same-origin .js URL paths the document loaded before its load event. */
   pageScripts: string[];
+  /** Same-origin .js URL paths the document loaded after its load event (until the sample ended). */
+  lateScripts: string[];
   /** .js URL paths requested by dedicated workers (not the page, not the service worker). */
   workerScripts: string[];
 }
@@ -50,7 +52,7 @@ export interface AppSample {
 export interface AppBenchResult {
   chromium: string;
   samples: AppSample[];
-  payload: { page: FileSize[]; worker: FileSize[]; serviceWorker: FileSize[] };
+  payload: { page: FileSize[]; late: FileSize[]; worker: FileSize[]; serviceWorker: FileSize[] };
 }
 
 export interface FileSize {
@@ -80,13 +82,7 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
     });
     await page.goto(`${origin}/`, { waitUntil: 'load' });
     // The document's script graph (module scripts and preloads); a Worker's script, fetched by the page too, has initiatorType "other".
-    const pageScripts = await page.evaluate(() =>
-      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
-        .filter((e) => e.initiatorType === 'script' || e.initiatorType === 'link')
-        .map((e) => new URL(e.name))
-        .filter((u) => u.origin === location.origin && u.pathname.endsWith('.js'))
-        .map((u) => u.pathname),
-    );
+    const pageScripts = await page.evaluate(documentScripts);
     const button = page.getByTestId('run-demo');
     await button.waitFor();
     await page.waitForFunction(
@@ -117,18 +113,30 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
       if (status?.trim() !== 'done') throw new Error(`the demo run ended ${status}`);
       runMs = doneAt - clickAt;
     }
-    const pageSet = new Set(pageScripts);
+    // What the document loaded after its load event (the views bundle the boot script imports, lazy views).
+    const pageSet = new Set(await page.evaluate(documentScripts));
+    const lateScripts = [...pageSet].filter((p) => !pageScripts.includes(p));
     const workerScripts = [...requested].filter((p) => p.endsWith('.js') && !pageSet.has(p) && !p.endsWith('/sw.js'));
     return {
       firstCaseFromNavigationMs: firstCaseAt,
       firstCaseFromClickMs: firstCaseAt - clickAt,
       runMs,
       pageScripts,
+      lateScripts,
       workerScripts,
     };
   } finally {
     await context.close();
   }
+}
+
+/** The same-origin .js files the document has loaded as scripts or module preloads so far (a Worker's script, fetched by the page too, has initiatorType "other"). */
+function documentScripts(): string[] {
+  return (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    .filter((e) => e.initiatorType === 'script' || e.initiatorType === 'link')
+    .map((e) => new URL(e.name))
+    .filter((u) => u.origin === location.origin && u.pathname.endsWith('.js'))
+    .map((u) => u.pathname);
 }
 
 export async function benchApp(options: { runs?: number } = {}): Promise<AppBenchResult> {
@@ -147,8 +155,13 @@ export async function benchApp(options: { runs?: number } = {}): Promise<AppBenc
     for (let i = 0; i < runs; i++) samples.push(await sample(browser, app.origin, i === 0));
     const rel = (p: string) => p.replace(/^\//, '');
     const page = [...new Set(samples.flatMap((s) => s.pageScripts))].sort().map((p) => gz(rel(p)));
+    const pageSet = new Set(samples.flatMap((s) => s.pageScripts));
+    const late = [...new Set(samples.flatMap((s) => s.lateScripts))]
+      .filter((p) => !pageSet.has(p))
+      .sort()
+      .map((p) => gz(rel(p)));
     const worker = [...new Set(samples.flatMap((s) => s.workerScripts))].sort().map((p) => gz(rel(p)));
-    return { chromium: browser.version(), samples, payload: { page, worker, serviceWorker: [gz('sw.js')] } };
+    return { chromium: browser.version(), samples, payload: { page, late, worker, serviceWorker: [gz('sw.js')] } };
   } finally {
     await browser.close();
     await app.close();
@@ -173,6 +186,7 @@ export function appFigures(result: AppBenchResult): Figure[] {
     },
     { name: 'app.demo_run_ms', value: full.runMs!, unit: 'ms' },
     { name: 'app.js_page_gzip9_kib', value: kb(sum(result.payload.page, 'gzipBytes')), unit: 'KiB' },
+    { name: 'app.js_page_after_load_gzip9_kib', value: kb(sum(result.payload.late, 'gzipBytes')), unit: 'KiB' },
     { name: 'app.js_workers_gzip9_kib', value: kb(sum(result.payload.worker, 'gzipBytes')), unit: 'KiB' },
   ];
 }
@@ -187,6 +201,7 @@ export function formatAppBench(result: AppBenchResult): string {
     ),
   );
   out.push('  page JS at first paint (loaded before the load event):', ...result.payload.page.map(line));
+  out.push('  page JS after the load event (the views, lazy parts):', ...result.payload.late.map(line));
   out.push(
     '  worker JS (app worker, engine host, engine workers; requested during the demo run):',
     ...result.payload.worker.map(line),
