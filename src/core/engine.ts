@@ -3,7 +3,7 @@
  * `src/engines`), in the browser and in Node, and a PostgreSQL server in the
  * CLI (`postgres`); the core only ever sees this.
  */
-import type { Outcome, VerdictError } from './errors.ts';
+import { messageOf, type Outcome, type VerdictError } from './errors.ts';
 import type { Column, ResultTable } from './value/kind.ts';
 
 export const ENGINE_NAMES = ['duckdb', 'sqlite', 'pglite', 'postgres'] as const;
@@ -82,6 +82,12 @@ export interface QueryResult extends ResultTable {
 
 export type ExecuteOutcome =
   { ok: true; value: QueryResult } | { ok: false; error: VerdictError & { elapsedMs?: number } };
+
+/** An execution that threw instead of answering (a bug, a lost engine): an outcome all the same, its text kept. */
+export function thrownExecution(thrown: unknown): ExecuteOutcome {
+  const message = messageOf(thrown);
+  return { ok: false, error: { code: 'execution.error', category: 'unknown_error', message, raw: message } };
+}
 
 /** A query plan reduced to what the performance scores need. */
 export interface PlanSummary {

@@ -3,7 +3,13 @@
  * one session and turns anything thrown into data, so nothing user-supplied
  * throws across the worker boundary.
  */
-import type { EngineName, ExecuteOutcome, FixtureInfo, FixtureSource } from '../core/engine.ts';
+import {
+  thrownExecution,
+  type EngineName,
+  type ExecuteOutcome,
+  type FixtureInfo,
+  type FixtureSource,
+} from '../core/engine.ts';
 import { fail, messageOf, type Outcome } from '../core/errors.ts';
 import type { EngineHostApi, EngineSession, HostExecuteOptions, HostSettings } from './host-api.ts';
 
@@ -46,15 +52,7 @@ export function createHostApi(createSession: SessionFactory): EngineHostApi {
       try {
         return await need().execute(String(sql), options);
       } catch (thrown) {
-        return {
-          ok: false,
-          error: {
-            code: 'execution.error',
-            category: 'unknown_error',
-            message: messageOf(thrown),
-            raw: messageOf(thrown),
-          },
-        };
+        return thrownExecution(thrown);
       }
     },
     async explain(sql: string, options?: { analyze?: boolean }) {

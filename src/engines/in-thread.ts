@@ -9,6 +9,7 @@
  * `sandbox.timeout` outcome a supervised engine gives (src/engines/supervisor.ts).
  */
 import {
+  thrownExecution,
   DEFAULT_MAX_ROWS,
   DEFAULT_TIMEOUT_MS,
   type Engine,
@@ -179,15 +180,7 @@ export class InThreadEngine implements Engine {
         ...(options.maxResultBytes !== undefined ? { maxResultBytes: options.maxResultBytes } : {}),
       });
     } catch (thrown) {
-      outcome = {
-        ok: false,
-        error: {
-          code: 'execution.error',
-          category: 'unknown_error',
-          message: messageOf(thrown),
-          raw: messageOf(thrown),
-        },
-      };
+      outcome = thrownExecution(thrown);
     } finally {
       this.watch.end();
     }

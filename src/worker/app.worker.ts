@@ -15,6 +15,7 @@ import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/probl
 import type { LoadedCorpus } from '../core/corpus/types.ts';
 import { runSelfCheck, type SelfCheckReport } from '../core/corpus/selfcheck.ts';
 import {
+  thrownExecution,
   browserEngineFor,
   crossEngineNames,
   DEFAULT_TIMEOUT_MS,
@@ -333,6 +334,11 @@ function pooledEngine(engine: EngineName, name: string, source?: FixtureSource):
   return pending;
 }
 
+/** A request's fixture: a built-in's name, or a user's fixture (its source, by its name). */
+function fixtureOf(fixture: string | FixtureSource): { name: string; source: FixtureSource | undefined } {
+  return typeof fixture === 'string' ? { name: fixture, source: undefined } : { name: fixture.name, source: fixture };
+}
+
 /** The engine, with every query of this grading stopped by its abort signal. */
 function withSignal(engine: Engine, signal: AbortSignal): Engine {
   return {
@@ -439,15 +445,7 @@ const api = {
       });
       return answer(outcome, engine.restarts !== restartsBefore);
     } catch (thrown) {
-      return answer({
-        ok: false,
-        error: {
-          code: 'execution.error',
-          category: 'unknown_error',
-          message: messageOf(thrown),
-          raw: messageOf(thrown),
-        },
-      });
+      return answer(thrownExecution(thrown));
     } finally {
       if (inFlight.get(runId) === controller) inFlight.delete(runId);
     }
@@ -732,12 +730,8 @@ const api = {
   /** One comparison (SPEC 1.4): the full pipeline on a built-in or given fixture. */
   async compare(input: CompareInput): Promise<Outcome<EvaluationReport>> {
     if (!isEngineName(input.engine)) return unknownEngine(input.engine);
-    const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
-    const pooled = await pooledEngine(
-      input.engine,
-      name,
-      typeof input.fixture === 'string' ? undefined : input.fixture,
-    );
+    const { name, source } = fixtureOf(input.fixture);
+    const pooled = await pooledEngine(input.engine, name, source);
     if (!pooled.ok) return pooled;
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
@@ -761,9 +755,7 @@ const api = {
       },
     });
     if (!request.ok) return request;
-    const others = request.value.config.cross_engine
-      ? await otherEngines(input.engine, name, typeof input.fixture === 'string' ? undefined : input.fixture)
-      : ok([]);
+    const others = request.value.config.cross_engine ? await otherEngines(input.engine, name, source) : ok([]);
     if (!others.ok) return others;
     try {
       const report = await evaluate(request.value, pooled.value, {
@@ -789,12 +781,8 @@ const api = {
       return fail('input.invalid', `maxRows must be a whole number from 1 to 1,000,000 (got ${maxRows}).`, {
         location: 'maxRows',
       });
-    const name = typeof input.fixture === 'string' ? input.fixture : input.fixture.name;
-    const pooled = await pooledEngine(
-      input.engine,
-      name,
-      typeof input.fixture === 'string' ? undefined : input.fixture,
-    );
+    const { name, source } = fixtureOf(input.fixture);
+    const pooled = await pooledEngine(input.engine, name, source);
     if (!pooled.ok) return pooled;
     const engine = pooled.value;
     const timeoutMs = input.timeoutMs ?? DEFAULT_TIMEOUT_MS;
