@@ -113,7 +113,7 @@ async function sample(browser: Browser, origin: string, full: boolean): Promise<
       if (status?.trim() !== 'done') throw new Error(`the demo run ended ${status}`);
       runMs = doneAt - clickAt;
     }
-    // What the document loaded after its load event (the views bundle the boot script imports, lazy views).
+    // What the document loaded after its load event (lazy views).
     const pageSet = new Set(await page.evaluate(documentScripts));
     const lateScripts = [...pageSet].filter((p) => !pageScripts.includes(p));
     const workerScripts = [...requested].filter((p) => p.endsWith('.js') && !pageSet.has(p) && !p.endsWith('/sw.js'));
