@@ -256,36 +256,25 @@ class Scanner {
 
   /** <xq>: '…' with '' for a quote, continued across a newline. */
   private quotedString(p: number): Token {
-    let j = p + 1;
-    for (;;) {
-      const c = this.at(j);
-      if (c < 0) throw new ScanError('unterminated quoted string');
-      if (c !== 39) {
-        j++;
-        continue;
-      }
-      if (this.at(j + 1) === 39) {
-        j += 2;
-        continue;
-      }
-      const more = this.quoteContinue(j);
-      if (more) {
-        j += more;
-        continue;
-      }
-      this.pos = j + 1;
-      return { start: p, type: STRING };
-    }
+    return this.quoted(p, p + 1, true, 'unterminated quoted string');
   }
 
   /** <xb>/<xh>: B'…' and X'…' (no '' escape), continued across a newline. */
   private bitString(p: number): Token {
-    let j = p + 2;
+    return this.quoted(p, p + 2, false, 'unterminated bit string literal');
+  }
+
+  /** The body of a quoted literal from `j` (after its opening quote) to its closing quote. */
+  private quoted(p: number, j: number, doubledQuote: boolean, unterminated: string): Token {
     for (;;) {
       const c = this.at(j);
-      if (c < 0) throw new ScanError('unterminated bit string literal');
+      if (c < 0) throw new ScanError(unterminated);
       if (c !== 39) {
         j++;
+        continue;
+      }
+      if (doubledQuote && this.at(j + 1) === 39) {
+        j += 2;
         continue;
       }
       const more = this.quoteContinue(j);
