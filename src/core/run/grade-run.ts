@@ -528,12 +528,15 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     // Waits that can let a judged case finish (and open a review) come before the review check below.
     if (index > 0 && firstRecorded) await firstRecorded;
     if (!(await digestTaken(c.fixture))) break;
-    if (openReviews > 0) await untilReviewed();
     if (input.signal?.aborted || failure || fixtureFailure) break;
     if (oracle) {
       await oracle.until(index);
       if (oracle.findings.length) break;
     }
+    // Last before the case starts: a judge answer that arrived during the waits above may have opened a review,
+    // and another may arrive while one is pending.
+    while (openReviews > 0 && !input.signal?.aborted) await untilReviewed();
+    if (input.signal?.aborted || failure || fixtureFailure) break;
     const record = records.get(c.id);
     const previous = kept.get(c.id);
     if (previous) {

@@ -500,7 +500,12 @@ export class Workspace {
         update({ fixtureDigests: info.fixtureDigests, keptOnResume: info.resumed }, true);
       },
       progress: (event: GradeProgress & { elapsedMs: number }) => {
-        this.progress = { ...event, done };
+        // With a judge, an earlier case can finish after a later one started: the bar shows the furthest case.
+        const shown = this.progress;
+        this.progress =
+          shown && event.step !== 'selfcheck' && shown.step !== 'selfcheck' && event.index < shown.index
+            ? { ...shown, elapsedMs: event.elapsedMs, done }
+            : { ...event, done };
       },
       caseDone: (report: CaseReport, index: number) => {
         this.firstCaseAt ??= performance.now();
