@@ -1,11 +1,10 @@
 /** Engines for a corpus run: one per fixture, started and loaded on first use, closed together. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { Engine, EngineName } from '../core/engine.ts';
+import type { EngineName } from '../core/engine.ts';
 import { GradingPool, type GradingPoolOptions } from '../engines/grading-pool.ts';
-import { fail, ok, type Outcome } from '../core/errors.ts';
 import { openEngine } from '../engines/node.ts';
-import type { SupervisedEngine } from '../engines/supervisor.ts';
+import { EnginePool as SharedEnginePool } from '../engines/engine-pool.ts';
 import { CliError } from './cli-error.ts';
 import { fixtureSourceFor } from './fixtures.ts';
 import { takePrestarted } from './prestart.ts';
@@ -36,50 +35,32 @@ export function gradingPoolFor(
   return new GradingPool(engineName, (fixture) => fixtureSourceFor(engineName, overrides, cwd, fixture), options);
 }
 
-export class EnginePool {
-  private readonly engines = new Map<string, Promise<Outcome<Engine>>>();
-  private readonly opened: SupervisedEngine[] = [];
-
+/**
+ * The CLI's engines of a corpus run (engines/engine-pool.ts): fixtures by name, built in or given with
+ * `--fixture NAME=PATH`, on engine threads; the engine `run` started before it read the corpus (prestart.ts) is
+ * taken for its fixture.
+ */
+export class EnginePool extends SharedEnginePool {
   constructor(
-    private readonly engineName: EngineName,
-    private readonly overrides: Map<string, string>,
-    private readonly cwd: string,
+    engineName: EngineName,
+    overrides: Map<string, string>,
+    cwd: string,
     /**
      * warmSpare: false for callers whose queries are not expected to time out (tests of grading itself): the spare
      * is a second engine start and fixture load per fixture. 'after-restart' (native DuckDB, which interrupts a
      * query past its timeout without replacing its thread): a spare only once a thread was replaced.
      */
-    private readonly options: { warmSpare?: boolean | 'after-restart' } = {},
-  ) {}
-
-  engineFor = (fixture: string): Promise<Outcome<Engine>> => {
-    let pending = this.engines.get(fixture);
-    if (!pending) {
-      pending = this.open(fixture);
-      this.engines.set(fixture, pending);
-    }
-    return pending;
-  };
-
-  private async open(fixture: string): Promise<Outcome<Engine>> {
-    const source = fixtureSourceFor(this.engineName, this.overrides, this.cwd, fixture);
-    if (!source.ok) return source;
-    const warmSpare = this.options.warmSpare ?? true;
-    // The engine `run` started for this fixture before it read the corpus (prestart.ts), when it is this one.
-    const started = takePrestarted(this.engineName, fixture, this.cwd, this.overrides.has(fixture), { warmSpare });
+    options: { warmSpare?: boolean | 'after-restart' } = {},
+  ) {
     // One engine per fixture for the whole run: a warm spare makes a timeout or an
     // out-of-memory cost no engine start and fixture reload (see SupervisorOptions.warmSpare).
-    const engine = started?.engine ?? openEngine(this.engineName, { warmSpare });
-    this.opened.push(engine);
-    const loaded = await (started?.loaded ?? engine.load(source.value));
-    mark(`fixture ${fixture}: loaded (supervised)`);
-    if (!loaded.ok)
-      return fail(loaded.error.code, `Fixture ${fixture}: ${loaded.error.message}`, { location: fixture });
-    return ok(engine);
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.opened.map((e) => e.close()));
+    const warmSpare = options.warmSpare ?? true;
+    super({
+      open: () => openEngine(engineName, { warmSpare }),
+      source: (fixture) => fixtureSourceFor(engineName, overrides, cwd, fixture),
+      started: (fixture) => takePrestarted(engineName, fixture, cwd, overrides.has(fixture), { warmSpare }),
+      onLoaded: (fixture) => mark(`fixture ${fixture}: loaded (supervised)`),
+    });
   }
 }
 

@@ -54,10 +54,10 @@ import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
 import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from '../core/import/common.ts';
 import { importBird } from '../core/import/bird.ts';
 import { importSpider } from '../core/import/spider.ts';
-import { SwitchingEngines } from './switching-engines.ts';
 import { monitorLog, type MonitorInput, type MonitorListener, type MonitoredLog } from './stef-monitor.ts';
 import { applyPreset, type PolicyPreset } from '../core/run/preset-grade.ts';
 import { openEngine } from '../engines/browser.ts';
+import { EnginePool } from '../engines/engine-pool.ts';
 import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
 
@@ -256,19 +256,22 @@ function firstRows(sql: string, maxRows: number): string {
   return `SELECT * FROM (\n${body}\n) AS full_result_rows LIMIT ${maxRows}`;
 }
 
-const gradePool = new Map<string, Promise<Outcome<Engine>>>();
-const gradePoolEngines = new Map<string, SupervisedEngine>();
+/**
+ * The engines of corpus runs, one pool per engine kind, kept for later runs. One engine per fixture for a whole
+ * run: a warm spare from the start doubled the DuckDB-WASM starts and fixture loads of every run (the demo: 2 more
+ * engines competing with the self-check) to save a reload after a timeout; it is kept only once a timeout happened.
+ */
+const gradePools = new Map<EngineName, EnginePool>();
 const grades = new Map<string, AbortController>();
 /** Log analyses of the Monitor view, by monitorId (cancelMonitor). */
 const monitors = new Map<string, AbortController>();
 
-function sourceKey(engine: EngineName, name: string, source: FixtureSource | undefined): string {
-  if (!source) return `${engine}:builtin:${name}`;
+/** Tells versions of a user's fixture apart (the same name, other files). */
+function sourceKey(name: string, source: FixtureSource): string {
   const bytes = source.files.reduce((n, f) => n + f.bytes.length, 0);
-  return `${engine}:user:${name}:${source.files.map((f) => f.fileName).join(',')}:${bytes}`;
+  return `user:${name}:${source.files.map((f) => f.fileName).join(',')}:${bytes}`;
 }
 
-/** An engine holding `name` (a user fixture when given, else the built-in), kept for later runs. */
 /**
  * config.cross_engine: the fixture on every other engine that loads it (a built-in SQL dump: DuckDB, SQLite and PGlite;
  * a given fixture: the engines all its files load on), pooled as the graded engine is.
@@ -296,42 +299,47 @@ async function otherEngines(graded: EngineName, name: string, source?: FixtureSo
   return ok(engines);
 }
 
+/** An engine holding `name` (a user fixture when given, else the built-in), kept for later runs. */
 function pooledEngine(engine: EngineName, name: string, source?: FixtureSource): Promise<Outcome<Engine>> {
-  const key = sourceKey(engine, name, source);
-  let pending = gradePool.get(key);
-  if (!pending) {
-    pending = (async (): Promise<Outcome<Engine>> => {
-      let fixture = source;
-      if (!fixture) {
-        if (!BUILT_IN_FIXTURES.includes(name))
-          return fail(
-            'input.not_found',
-            `Fixture "${name}" is neither built in (${BUILT_IN_FIXTURES.join(', ')}) nor loaded: add its file on the home page.`,
-            { location: name },
-          );
-        const fetched = await fetchBuiltInFixture(name);
-        if (!fetched.ok) return fetched;
-        fixture = fetched.value;
-      }
-      // One engine per fixture for a whole corpus run. A warm spare from the start doubled the
-      // DuckDB-WASM starts and fixture loads of every run (the demo: 2 more engines competing with
-      // the self-check) to save a reload after a timeout; it is kept only once a timeout happened.
-      const opened = openEngine(engine, { warmSpare: 'after-restart' });
-      gradePoolEngines.set(key, opened);
-      const loaded = await opened.load({ ...fixture, name });
-      if (!loaded.ok) {
-        gradePoolEngines.delete(key);
-        await opened.close();
-        return fail(loaded.error.code, `Fixture ${name}: ${loaded.error.message}`, { location: name });
-      }
-      return ok(opened);
-    })();
-    gradePool.set(key, pending);
-    void pending.then((r) => {
-      if (!r.ok) gradePool.delete(key);
+  let pool = gradePools.get(engine);
+  if (!pool) {
+    pool = new EnginePool({
+      open: () => openEngine(engine, { warmSpare: 'after-restart' }),
+      source: builtInFixture,
     });
+    gradePools.set(engine, pool);
   }
-  return pending;
+  return pool.engineFor(name, source ? { key: sourceKey(name, source), source } : undefined);
+}
+
+async function builtInFixture(name: string): Promise<Outcome<FixtureSource>> {
+  if (!BUILT_IN_FIXTURES.includes(name))
+    return fail(
+      'input.not_found',
+      `Fixture "${name}" is neither built in (${BUILT_IN_FIXTURES.join(', ')}) nor loaded: add its file on the home page.`,
+      { location: name },
+    );
+  return fetchBuiltInFixture(name);
+}
+
+/**
+ * The app's `--db-dir`: a benchmark folder names dozens of databases, and an engine host worker per database would
+ * cost a worker (and its wasm) each. One engine is reloaded with the database the next case needs, as the CLI's
+ * DbDirPool does (cases come grouped by database, so reloading is rare).
+ */
+function switchingPool(engine: EngineName, sources: Record<string, FixtureSource>): EnginePool {
+  return new EnginePool({
+    open: () => openEngine(engine),
+    source: (name) =>
+      sources[name]
+        ? ok(sources[name])
+        : fail(
+            'input.not_found',
+            `No database file for ${name}: add ${name}.sqlite (or its folder) to the dropped files.`,
+            { location: name },
+          ),
+    capacity: 1,
+  });
 }
 
 /** A request's fixture: a built-in's name, or a user's fixture (its source, by its name). */
@@ -537,7 +545,7 @@ const api = {
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const provider = judge.value;
-    const switching = input.switchEngines ? new SwitchingEngines(engine, input.fixtures ?? {}) : null;
+    const switching = input.switchEngines ? switchingPool(engine, input.fixtures ?? {}) : null;
     const engineFor = async (name: string): Promise<Outcome<Engine>> => {
       const pooled = switching
         ? await switching.engineFor(name)
@@ -889,10 +897,9 @@ const api = {
   async close(): Promise<void> {
     for (const controller of inFlight.values()) controller.abort();
     for (const controller of grades.values()) controller.abort();
-    const closing = [...engines.values(), ...gradePoolEngines.values()].map((e) => e.close());
+    const closing = [...[...engines.values()].map((e) => e.close()), ...[...gradePools.values()].map((p) => p.close())];
     engines.clear();
-    gradePool.clear();
-    gradePoolEngines.clear();
+    gradePools.clear();
     await Promise.allSettled(closing);
   },
 };

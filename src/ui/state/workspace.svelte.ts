@@ -500,10 +500,12 @@ export class Workspace {
         update({ fixtureDigests: info.fixtureDigests, keptOnResume: info.resumed }, true);
       },
       progress: (event: GradeProgress & { elapsedMs: number }) => {
-        // With a judge, an earlier case can finish after a later one started: the bar shows the furthest case.
+        // With a judge, an earlier case can finish after a later one started: while grading, the bar shows the
+        // furthest case (the self-check and the policy pass count from the first case again).
         const shown = this.progress;
+        const grading = (step: GradeProgress['step']) => step !== 'selfcheck' && step !== 'policy';
         this.progress =
-          shown && event.step !== 'selfcheck' && shown.step !== 'selfcheck' && event.index < shown.index
+          shown && grading(event.step) && grading(shown.step) && event.index < shown.index
             ? { ...shown, elapsedMs: event.elapsedMs, done }
             : { ...event, done };
       },
