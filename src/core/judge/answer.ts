@@ -136,14 +136,11 @@ function describe(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
-/** Check `value` against {@link JUDGE_ANSWER_SCHEMA}; labels are matched ignoring case, `_`, `-` and spaces. */
-export function validateJudgeAnswer(value: unknown): Parsed<JudgeAnswer> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, errors: [`the answer must be one JSON object, got ${describe(value)}`] };
-  }
-  const source = value as Record<string, unknown>;
-  const errors: string[] = [];
-
+/**
+ * Readers of the answer's fields. Each records what is wrong with its field
+ * in `errors` and returns a stand-in, so one pass reports every problem.
+ */
+function fieldReaders(source: Record<string, unknown>, errors: string[]) {
   function label<T extends string>(field: string, allowed: readonly T[]): T {
     const raw = source[field];
     const found = typeof raw === 'string' ? allowed.find((option) => labelKey(option) === labelKey(raw)) : undefined;
@@ -180,6 +177,39 @@ export function validateJudgeAnswer(value: unknown): Parsed<JudgeAnswer> {
     }
     return integer ? Math.round(raw) : raw;
   }
+  return { label, text, list, number };
+}
+
+/** The suggested fix, trimmed; null when null, blank, or in error (not a string, too long). */
+function readSuggestedSql(source: Record<string, unknown>, errors: string[]): string | null {
+  // The article's name for the fix is accepted too.
+  const sqlField =
+    'suggested_sql' in source
+      ? 'suggested_sql'
+      : 'suggested_improved_sql' in source
+        ? 'suggested_improved_sql'
+        : 'suggested_sql';
+  const sql = source[sqlField];
+  if (sql === null) return null;
+  if (typeof sql !== 'string') {
+    errors.push(`suggested_sql: expected a string or null, got ${describe(sql)}`);
+    return null;
+  }
+  if (sql.length > ANSWER_CAPS.sql) {
+    errors.push(`suggested_sql: longer than ${ANSWER_CAPS.sql} characters`);
+    return null;
+  }
+  return sql.trim() || null;
+}
+
+/** Check `value` against {@link JUDGE_ANSWER_SCHEMA}; labels are matched ignoring case, `_`, `-` and spaces. */
+export function validateJudgeAnswer(value: unknown): Parsed<JudgeAnswer> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return { ok: false, errors: [`the answer must be one JSON object, got ${describe(value)}`] };
+  }
+  const source = value as Record<string, unknown>;
+  const errors: string[] = [];
+  const { label, text, list, number } = fieldReaders(source, errors);
 
   const answer: JudgeAnswer = {
     intent_adequacy_judgment: label('intent_adequacy_judgment', INTENT_ADEQUACY),
@@ -202,20 +232,7 @@ export function validateJudgeAnswer(value: unknown): Parsed<JudgeAnswer> {
 
   if (typeof source.ambiguous_case === 'boolean') answer.ambiguous_case = source.ambiguous_case;
   else errors.push(`ambiguous_case: expected true or false, got ${describe(source.ambiguous_case)}`);
-
-  // The article's name for the fix is accepted too.
-  const sqlField =
-    'suggested_sql' in source
-      ? 'suggested_sql'
-      : 'suggested_improved_sql' in source
-        ? 'suggested_improved_sql'
-        : 'suggested_sql';
-  const sql = source[sqlField];
-  if (sql === null || (typeof sql === 'string' && !sql.trim())) answer.suggested_sql = null;
-  else if (typeof sql === 'string') answer.suggested_sql = sql.length > ANSWER_CAPS.sql ? null : sql.trim();
-  else errors.push(`suggested_sql: expected a string or null, got ${describe(sql)}`);
-  if (typeof sql === 'string' && sql.length > ANSWER_CAPS.sql)
-    errors.push(`suggested_sql: longer than ${ANSWER_CAPS.sql} characters`);
+  answer.suggested_sql = readSuggestedSql(source, errors);
 
   return errors.length ? { ok: false, errors } : { ok: true, value: answer };
 }

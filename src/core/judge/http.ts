@@ -103,6 +103,85 @@ async function attempt(
   }
 }
 
+function cancelled(url: string, attempts: number): HttpOutcome {
+  return {
+    ok: false,
+    attempts,
+    error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }),
+  };
+}
+
+/** An attempt that ended without an HTTP status: cancelled, timed out, or failed in the network. */
+function noResponseFailure(
+  result: Exclude<AttemptResult, { kind: 'response' }>,
+  url: string,
+  options: TransportOptions,
+  attempts: number,
+): HttpOutcome {
+  switch (result.kind) {
+    case 'cancelled':
+      return cancelled(url, attempts);
+    case 'timeout':
+      return {
+        ok: false,
+        attempts,
+        error: verdictError(
+          'judge.timeout',
+          `The judge at ${url} did not answer within ${options.timeoutMs} ms. A local model may need a longer timeout, or the server is overloaded.`,
+          { location: url },
+        ),
+      };
+    case 'network':
+      return {
+        ok: false,
+        attempts,
+        error: verdictError(
+          'judge.cors_or_network',
+          `Could not reach the judge at ${url}: the request failed without an HTTP status. ` +
+            'Check the URL and that the server is running. In a browser this is also how a CORS refusal looks: ' +
+            "the server must allow this page's origin (Access-Control-Allow-Origin and the headers the request sends).",
+          { raw: result.message, location: url },
+        ),
+      };
+  }
+}
+
+function authFailure(url: string, status: number, text: string, attempts: number): HttpOutcome {
+  return {
+    ok: false,
+    attempts,
+    status,
+    body: text,
+    error: verdictError(
+      'judge.auth',
+      `The judge at ${url} refused the credentials (HTTP ${status}). Check the API key (the settings panel in the app, SQL_VERDICT_JUDGE_KEY in the CLI) and that it may use this model.`,
+      { raw: snippet(text), location: url },
+    ),
+  };
+}
+
+/** A non-2xx status that ends the call: a client error, or a 429 or 5xx once the retries are spent. */
+function statusFailure(url: string, status: number, text: string, attempts: number, retryable: boolean): HttpOutcome {
+  const what =
+    status === 429 ? 'is rate-limiting requests' : status >= 500 ? 'had a server error' : 'rejected the request';
+  const after = retryable ? ` after ${attempts} attempts` : '';
+  return {
+    ok: false,
+    attempts,
+    status,
+    body: text,
+    error: verdictError('judge.http_error', `The judge at ${url} ${what} (HTTP ${status})${after}.`, {
+      raw: snippet(text),
+      location: url,
+    }),
+  };
+}
+
+/** The wait before retry number `tries`: the server's Retry-After (capped) when given, else the backoff. */
+function retryDelayMs(retryAfter: number | null, tries: number, options: TransportOptions): number {
+  return retryAfter !== null ? Math.min(retryAfter, options.maxRetryAfterMs) : backoffMs(tries, options);
+}
+
 /**
  * POST `body` to `url`. 2xx is success; 429 and 5xx are retried; anything
  * else ends the call with a coded error. `label` names the endpoint in
@@ -121,78 +200,16 @@ export async function postJson(
   for (let tries = 0; ; tries++) {
     const attempts = tries + 1;
     const result = await attempt(runtime, url, allHeaders, payload, options.timeoutMs, signal);
-    switch (result.kind) {
-      case 'cancelled':
-        return {
-          ok: false,
-          attempts,
-          error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }),
-        };
-      case 'timeout':
-        return {
-          ok: false,
-          attempts,
-          error: verdictError(
-            'judge.timeout',
-            `The judge at ${url} did not answer within ${options.timeoutMs} ms. A local model may need a longer timeout, or the server is overloaded.`,
-            { location: url },
-          ),
-        };
-      case 'network':
-        return {
-          ok: false,
-          attempts,
-          error: verdictError(
-            'judge.cors_or_network',
-            `Could not reach the judge at ${url}: the request failed without an HTTP status. ` +
-              'Check the URL and that the server is running. In a browser this is also how a CORS refusal looks: ' +
-              "the server must allow this page's origin (Access-Control-Allow-Origin and the headers the request sends).",
-            { raw: result.message, location: url },
-          ),
-        };
-      case 'response':
-        break;
-    }
+    if (result.kind !== 'response') return noResponseFailure(result, url, options, attempts);
     const { status, text } = result;
     if (status >= 200 && status < 300) return { ok: true, value: { status, text, attempts } };
-    if (status === 401 || status === 403) {
-      return {
-        ok: false,
-        attempts,
-        status,
-        body: text,
-        error: verdictError(
-          'judge.auth',
-          `The judge at ${url} refused the credentials (HTTP ${status}). Check the API key (the settings panel in the app, SQL_VERDICT_JUDGE_KEY in the CLI) and that it may use this model.`,
-          { raw: snippet(text), location: url },
-        ),
-      };
-    }
+    if (status === 401 || status === 403) return authFailure(url, status, text, attempts);
     const retryable = status === 429 || status >= 500;
     if (retryable && tries < options.maxRetries) {
-      const wait =
-        result.retryAfter !== null ? Math.min(result.retryAfter, options.maxRetryAfterMs) : backoffMs(tries, options);
-      const slept = await sleep(runtime, wait, signal);
-      if (!slept)
-        return {
-          ok: false,
-          attempts,
-          error: verdictError('run.cancelled', 'The judge request was cancelled.', { location: url }),
-        };
+      const slept = await sleep(runtime, retryDelayMs(result.retryAfter, tries, options), signal);
+      if (!slept) return cancelled(url, attempts);
       continue;
     }
-    const what =
-      status === 429 ? 'is rate-limiting requests' : status >= 500 ? 'had a server error' : 'rejected the request';
-    const after = retryable ? ` after ${attempts} attempts` : '';
-    return {
-      ok: false,
-      attempts,
-      status,
-      body: text,
-      error: verdictError('judge.http_error', `The judge at ${url} ${what} (HTTP ${status})${after}.`, {
-        raw: snippet(text),
-        location: url,
-      }),
-    };
+    return statusFailure(url, status, text, attempts, retryable);
   }
 }

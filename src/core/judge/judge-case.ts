@@ -9,9 +9,9 @@ import type { VerdictError } from '../errors.ts';
 import { messageOf, verdictError } from '../errors.ts';
 import type { JudgeAnswer, OverallVerdict } from './answer.ts';
 import { parseJudgeAnswer } from './answer.ts';
-import type { PromptCaps, JudgeInput } from './prompt.ts';
+import type { PromptCaps, JudgeInput, JudgePrompt } from './prompt.ts';
 import { buildJudgePrompt, PROMPT_VERSION, repairMessage } from './prompt.ts';
-import type { ChatMessage, JudgeProvider, ProviderKind, TokenUsage } from './provider.ts';
+import type { ChatMessage, Completion, JudgeProvider, ProviderKind, TokenUsage } from './provider.ts';
 
 export const DEFAULT_JUDGE_THRESHOLD = 0.92;
 
@@ -192,6 +192,93 @@ async function verify(
   }
 }
 
+/** Add one completion's HTTP attempts, latency, answering model and token usage to the record. */
+function addCompletion(record: CaseJudgment, c: Completion): void {
+  record.http_attempts += c.attempts;
+  record.latency_ms += c.latency_ms;
+  record.model_id = c.model_id;
+  record.usage = {
+    input_tokens: record.usage.input_tokens + c.usage.input_tokens,
+    output_tokens: record.usage.output_tokens + c.usage.output_tokens,
+    usage_reported: record.usage.usage_reported || c.usage.usage_reported,
+  };
+}
+
+/**
+ * Ask for the judgment, with one repair round when the answer does not fit
+ * the schema. A failure is recorded in `record`; null when no valid answer came.
+ */
+async function requestAnswer(
+  provider: JudgeProvider,
+  prompt: JudgePrompt,
+  record: CaseJudgment,
+  signal: CancelSignal | undefined,
+): Promise<JudgeAnswer | null> {
+  const messages: ChatMessage[] = [{ role: 'user', content: prompt.user }];
+  let answer: JudgeAnswer | null = null;
+
+  for (let round = 0; round < 2 && !answer; round++) {
+    const completion = await provider.complete({ system: prompt.system, messages }, signal).catch(
+      (thrown: unknown) =>
+        ({
+          ok: false,
+          error: verdictError('judge.http_error', `The judge provider failed: ${messageOf(thrown)}`),
+        }) as const,
+    );
+    record.requests += 1;
+    if (!completion.ok) {
+      record.status = completion.error.code === 'run.cancelled' ? 'cancelled' : 'error';
+      record.error = completion.error;
+      break;
+    }
+    const c = completion.value;
+    addCompletion(record, c);
+    const parsed = parseJudgeAnswer(c.text);
+    if (parsed.ok) {
+      answer = parsed.value;
+    } else if (round === 0) {
+      record.repair_attempted = true;
+      messages.push(
+        { role: 'assistant', content: c.text.slice(0, REPAIR_ECHO_CAP) },
+        { role: 'user', content: repairMessage(parsed.errors) },
+      );
+    } else {
+      record.status = 'error';
+      record.error = verdictError(
+        'judge.invalid_answer',
+        `The judge's answer did not match the judgment schema after one repair attempt: ${parsed.errors.slice(0, 3).join('; ')}.`,
+        {
+          raw: parsed.errors.join('\n'),
+        },
+      );
+    }
+  }
+  return answer;
+}
+
+/** Record a valid answer: the advisory mapping and its consistency flag. */
+function recordAnswer(record: CaseJudgment, answer: JudgeAnswer): void {
+  record.status = 'judged';
+  record.judgment = answer;
+  record.ai_advisory_verdict = advisoryVerdict(answer.overall_verdict);
+  record.verdict_consistency_flag = record.ai_advisory_verdict === record.deterministic_verdict;
+  if (!record.verdict_consistency_flag)
+    record.warnings.push(consistencyWarning(record.deterministic_verdict, record.ai_advisory_verdict));
+}
+
+/** Run the suggested SQL through the caller's sandbox; one that does not pass is flagged as no fix. */
+async function verifySuggestedFix(
+  record: CaseJudgment,
+  sql: string,
+  verifyFix: VerifyFix | undefined,
+  signal: CancelSignal | undefined,
+): Promise<void> {
+  record.suggested_fix = await verify(sql, verifyFix, signal);
+  if (record.suggested_fix.verified && !record.suggested_fix.passes) {
+    record.warnings.push('The suggested SQL was executed and does not pass against the reference; it is not a fix.');
+  }
+}
+
 /**
  * Judge one case. Never throws for a provider or answer problem: those are
  * recorded in `error`. With no provider (`null`) the case is skipped as
@@ -216,68 +303,11 @@ export async function judgeCase(
     return record;
   }
 
-  const prompt = buildJudgePrompt(input, options.caps);
-  const messages: ChatMessage[] = [{ role: 'user', content: prompt.user }];
-  let answer: JudgeAnswer | null = null;
-
-  for (let round = 0; round < 2 && !answer; round++) {
-    const completion = await provider.complete({ system: prompt.system, messages }, signal).catch(
-      (thrown: unknown) =>
-        ({
-          ok: false,
-          error: verdictError('judge.http_error', `The judge provider failed: ${messageOf(thrown)}`),
-        }) as const,
-    );
-    record.requests += 1;
-    if (!completion.ok) {
-      record.status = completion.error.code === 'run.cancelled' ? 'cancelled' : 'error';
-      record.error = completion.error;
-      break;
-    }
-    const c = completion.value;
-    record.http_attempts += c.attempts;
-    record.latency_ms += c.latency_ms;
-    record.model_id = c.model_id;
-    record.usage = {
-      input_tokens: record.usage.input_tokens + c.usage.input_tokens,
-      output_tokens: record.usage.output_tokens + c.usage.output_tokens,
-      usage_reported: record.usage.usage_reported || c.usage.usage_reported,
-    };
-    const parsed = parseJudgeAnswer(c.text);
-    if (parsed.ok) {
-      answer = parsed.value;
-    } else if (round === 0) {
-      record.repair_attempted = true;
-      messages.push(
-        { role: 'assistant', content: c.text.slice(0, REPAIR_ECHO_CAP) },
-        { role: 'user', content: repairMessage(parsed.errors) },
-      );
-    } else {
-      record.status = 'error';
-      record.error = verdictError(
-        'judge.invalid_answer',
-        `The judge's answer did not match the judgment schema after one repair attempt: ${parsed.errors.slice(0, 3).join('; ')}.`,
-        {
-          raw: parsed.errors.join('\n'),
-        },
-      );
-    }
-  }
+  const answer = await requestAnswer(provider, buildJudgePrompt(input, options.caps), record, signal);
   record.cost_estimate = costEstimate(record.usage, options.prices);
   if (!answer) return record;
 
-  record.status = 'judged';
-  record.judgment = answer;
-  record.ai_advisory_verdict = advisoryVerdict(answer.overall_verdict);
-  record.verdict_consistency_flag = record.ai_advisory_verdict === record.deterministic_verdict;
-  if (!record.verdict_consistency_flag)
-    record.warnings.push(consistencyWarning(record.deterministic_verdict, record.ai_advisory_verdict));
-
-  if (answer.suggested_sql) {
-    record.suggested_fix = await verify(answer.suggested_sql, options.verifyFix, signal);
-    if (record.suggested_fix.verified && !record.suggested_fix.passes) {
-      record.warnings.push('The suggested SQL was executed and does not pass against the reference; it is not a fix.');
-    }
-  }
+  recordAnswer(record, answer);
+  if (answer.suggested_sql) await verifySuggestedFix(record, answer.suggested_sql, options.verifyFix, signal);
   return record;
 }

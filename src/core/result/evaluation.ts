@@ -56,6 +56,28 @@ export function unmatched(match: Int32Array, list: Int32Array): Int32Array {
   return out;
 }
 
+/** Do two mappings pair the same columns in the same order? */
+function sameMapping(a: Mapping, b: Mapping): boolean {
+  return a.length === b.length && a.every(([i, j], k) => b[k]![0] === i && b[k]![1] === j);
+}
+
+/** One derived result per evaluation, computed on first use (`forget` drops it from `cache`). */
+function perEvaluation<T>(compute: (ev: MappingEvaluation) => T): {
+  get: (ev: MappingEvaluation) => T;
+  cache: Map<MappingEvaluation, T>;
+} {
+  const cache = new Map<MappingEvaluation, T>();
+  const get = (ev: MappingEvaluation): T => {
+    let result = cache.get(ev);
+    if (result === undefined) {
+      result = compute(ev);
+      cache.set(ev, result);
+    }
+    return result;
+  };
+  return { get, cache };
+}
+
 export function createEvaluator(
   E: Side,
   A: Side,
@@ -66,18 +88,11 @@ export function createEvaluator(
   const allE = allRows(E.n);
   const allA = allRows(A.n);
   const evaluations: MappingEvaluation[] = [];
-  const orders = new Map<MappingEvaluation, OrderResult>();
-  const indexes = new Map<MappingEvaluation, { aIndex: RowIndex; eIndex: RowIndex }>();
-  const sets = new Map<MappingEvaluation, SetResult>();
 
   // One tolerance budget for every alignment the comparison tries: the total work stays bounded.
   const budget = { left: SEARCH_LIMITS.toleranceComparisons, exhausted: false };
   const evaluate = (mapping: Mapping): MappingEvaluation => {
-    const known = evaluations.find(
-      (ev) =>
-        ev.mapping.length === mapping.length &&
-        ev.mapping.every(([i, j], k) => mapping[k]![0] === i && mapping[k]![1] === j),
-    );
+    const known = evaluations.find((ev) => sameMapping(ev.mapping, mapping));
     if (known) return known;
     const ev = prepareEvaluation({ E, A, tol, setMode, budget, allE, allA }, mapping);
     evaluations.push(ev);
@@ -90,42 +105,23 @@ export function createEvaluator(
     }
     return ev.match;
   };
-  const orderOf = (ev: MappingEvaluation): OrderResult => {
-    let result = orders.get(ev);
-    if (!result) {
-      const match = matchOf(ev);
-      result = ev.bagPass ? checkOrder(ev.ctx, keys, match.matchE) : { pass: false, tieGroups: 0, violation: null };
-      orders.set(ev, result);
-    }
-    return result;
-  };
-  const indexesOf = (ev: MappingEvaluation) => {
-    let found = indexes.get(ev);
-    if (!found) {
-      found = { aIndex: ev.prepared.index, eIndex: buildIndex(ev.ctx, 'E', allE, true) };
-      indexes.set(ev, found);
-    }
-    return found;
-  };
-  const setOf = (ev: MappingEvaluation): SetResult => {
-    let result = sets.get(ev);
-    if (!result) {
-      result = setResultOf(ev, matchOf(ev), allE, allA, setMode, () => indexesOf(ev).eIndex);
-      sets.set(ev, result);
-    }
-    return result;
-  };
+  const orders = perEvaluation((ev): OrderResult => {
+    const match = matchOf(ev);
+    return ev.bagPass ? checkOrder(ev.ctx, keys, match.matchE) : { pass: false, tieGroups: 0, violation: null };
+  });
+  const indexes = perEvaluation((ev) => ({ aIndex: ev.prepared.index, eIndex: buildIndex(ev.ctx, 'E', allE, true) }));
+  const sets = perEvaluation((ev) => setResultOf(ev, matchOf(ev), allE, allA, setMode, () => indexes.get(ev).eIndex));
   const rowsAgree = (ev: MappingEvaluation): boolean => {
     if (!ev.possible) return false;
     matchOf(ev);
-    return setMode ? setOf(ev).pass : ev.bagPass;
+    return setMode ? sets.get(ev).pass : ev.bagPass;
   };
   const forget = (ev: MappingEvaluation): void => {
     const at = evaluations.indexOf(ev);
     if (at >= 0) evaluations.splice(at, 1);
-    orders.delete(ev);
-    indexes.delete(ev);
-    sets.delete(ev);
+    orders.cache.delete(ev);
+    indexes.cache.delete(ev);
+    sets.cache.delete(ev);
   };
   return {
     allE,
@@ -133,9 +129,9 @@ export function createEvaluator(
     evaluate,
     forget,
     matchOf,
-    orderOf,
-    setOf,
-    indexesOf,
+    orderOf: orders.get,
+    setOf: sets.get,
+    indexesOf: indexes.get,
     rowsAgree,
     budgetExhausted: () => budget.exhausted,
   };

@@ -783,52 +783,75 @@ export function matchLists(ctx: MatchContext, eList: Int32Array, aList: Int32Arr
   return matchPrepared(ctx, prepareMatch(ctx, eList, aList, identity));
 }
 
-/** The exact phase, then the tolerance phase, on a prepared matching. */
-export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListMatch {
-  const { eList, aList, identity, eKeys, index } = prepared;
-  const nE = eList.length;
-  const matchE = new Int32Array(nE).fill(-1);
-  const matchA = new Int32Array(aList.length).fill(-1);
-  const skip = ctx.eUnmatchable;
-  const { table, next, slots } = index;
-  const firsts = new Int32Array(slots);
-  for (let s = 0; s < slots; s++) firsts[s] = table[s * 3]!;
-  index.firsts = firsts;
-  const { E, A, pairs, tol } = ctx;
-  const at = new Int32Array(BLOCK);
-  const aRows = A.rows;
+/** A matching with no pair yet; with tolerant columns, room for each pair's differences. */
+function emptyListMatch(ctx: MatchContext, nE: number, nA: number): ListMatch {
   const T = ctx.tolerantPairs.length;
-  const result: ListMatch = {
-    matchE,
-    matchA,
+  return {
+    matchE: new Int32Array(nE).fill(-1),
+    matchA: new Int32Array(nA).fill(-1),
     matched: 0,
     toleranceMatched: 0,
     byTolerance: null,
     deltas: T > 0 ? new Float64Array(nE * T) : null,
     recorded: T > 0 ? new Uint8Array(nE) : null,
   };
+}
+
+/** Copy each slot's chain start before the exact phase consumes `table` heads (see `chainStart`). */
+function keepChainStarts(index: RowIndex): void {
+  const { table, slots } = index;
+  const firsts = new Int32Array(slots);
+  for (let s = 0; s < slots; s++) firsts[s] = table[s * 3]!;
+  index.firsts = firsts;
+}
+
+/** For expected positions base..end-1, the table offset of the slot with their key (-1: none) into `at[i - base]`. */
+function findBlockSlots(
+  eKeys: Int32Array,
+  table: Int32Array,
+  slots: number,
+  base: number,
+  end: number,
+  at: Int32Array,
+): void {
+  for (let i = base; i < end; i++) {
+    const k1 = eKeys[i * 2]!;
+    const k2 = eKeys[i * 2 + 1]!;
+    let s = slotOf(k1, slots);
+    for (;;) {
+      const o = s * 3;
+      if (table[o] === -1) {
+        at[i - base] = -1;
+        break;
+      }
+      if (table[o + 1] === k1 && table[o + 2] === k2) {
+        at[i - base] = o;
+        break;
+      }
+      s = s + 1 === slots ? 0 : s + 1;
+    }
+  }
+}
+
+/** The exact phase, then the tolerance phase, on a prepared matching. */
+export function matchPrepared(ctx: MatchContext, prepared: PreparedMatch): ListMatch {
+  const { eList, aList, identity, eKeys, index } = prepared;
+  const nE = eList.length;
+  const result = emptyListMatch(ctx, nE, aList.length);
+  const { matchE, matchA } = result;
+  const skip = ctx.eUnmatchable;
+  const { table, next, slots } = index;
+  keepChainStarts(index);
+  const { E, A, pairs, tol } = ctx;
+  const at = new Int32Array(BLOCK);
+  const aRows = A.rows;
+  const T = ctx.tolerantPairs.length;
   let touched = 0;
   let matched = 0;
   // In blocks: find every slot of a block first (independent loads overlap), then verify.
   for (let base = 0; base < nE; base += BLOCK) {
     const end = Math.min(nE, base + BLOCK);
-    for (let i = base; i < end; i++) {
-      const k1 = eKeys[i * 2]!;
-      const k2 = eKeys[i * 2 + 1]!;
-      let s = slotOf(k1, slots);
-      for (;;) {
-        const o = s * 3;
-        if (table[o] === -1) {
-          at[i - base] = -1;
-          break;
-        }
-        if (table[o + 1] === k1 && table[o + 2] === k2) {
-          at[i - base] = o;
-          break;
-        }
-        s = s + 1 === slots ? 0 : s + 1;
-      }
-    }
+    findBlockSlots(eKeys, table, slots, base, end, at);
     // Touch the candidate rows and their cells first: these loads do not depend on each other, so the
     // memory system serves them in parallel and the verification below finds them in cache.
     for (let i = base; i < end; i++) {
