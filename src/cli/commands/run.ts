@@ -1,6 +1,8 @@
 // Only what comes before the engines start is imported here: the grading code (the pipeline, its SQL grammars)
 // and the report writers load while the first fixture's engine starts and loads (runCommand), not before.
-import type { CaseReport, RunReport } from '../../core/run/grade-run.ts';
+import type { CaseReport, GradeRunInput, RunReport } from '../../core/run/grade-run.ts';
+import type { LoadedCorpus } from '../../core/corpus/types.ts';
+import type * as HtmlModule from '../../core/report/html.ts';
 import type { HtmlCaseDetail } from '../../core/report/html.ts';
 import { CASE_REPORT_INDENT, RunReportWriter } from '../report-stream.ts';
 import { shardOption, withShard } from '../shard.ts';
@@ -26,7 +28,7 @@ import {
   ORACLE_HELP,
   oracleConfig,
 } from '../oracle-flags.ts';
-import { outputs } from '../outputs.ts';
+import { outputs, type Outputs } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
 import { mark, timelineOn } from '../../engines/timeline.ts';
@@ -168,50 +170,135 @@ export function summarizeRunReport(
   return lines.join('\n');
 }
 
+const RUN_FLAGS = {
+  corpus: { type: 'string' },
+  run: { type: 'string' },
+  ports: { type: 'string' },
+  fixture: { type: 'string', multiple: true },
+  'db-dir': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'max-result-bytes': { type: 'string' },
+  'reliability-c': { type: 'string' },
+  out: { type: 'string' },
+  markdown: { type: 'string' },
+  junit: { type: 'string' },
+  csv: { type: 'string' },
+  html: { type: 'string' },
+  judge: { type: 'boolean' },
+  'judge-threshold': { type: 'string' },
+  'judge-concurrency': { type: 'string' },
+  include: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  'allow-corpus-mismatch': { type: 'boolean' },
+  shard: { type: 'string' },
+  ...ORACLE_FLAGS,
+  'min-accuracy': { type: 'string' },
+  'min-refusal-recall': { type: 'string' },
+  'max-over-refusal': { type: 'string' },
+  policy: { type: 'string' },
+  'keep-distinct': { type: 'boolean' },
+  'ves-iterations': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type RunFlags = ReturnType<typeof parseFlags<typeof RUN_FLAGS>>['values'];
+
+/** `sql-verdict run`: flags and files → gradeRun (then a policy preset) → the report and its exports. */
 export async function runCommand(argv: string[], io: Io): Promise<number> {
   // A benchmark's own files (Spider, BIRD, CSV): see bench.ts.
   const has = (flag: string) => argv.some((a) => a === flag || a.startsWith(`${flag}=`));
   if (has('--format') || (has('--db-dir') && !has('--corpus')))
     return (await import('./bench.ts')).benchRunCommand(argv, io);
-  const { values, positionals } = parseFlags('run', argv, {
-    corpus: { type: 'string' },
-    run: { type: 'string' },
-    ports: { type: 'string' },
-    fixture: { type: 'string', multiple: true },
-    'db-dir': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    'max-result-bytes': { type: 'string' },
-    'reliability-c': { type: 'string' },
-    out: { type: 'string' },
-    markdown: { type: 'string' },
-    junit: { type: 'string' },
-    csv: { type: 'string' },
-    html: { type: 'string' },
-    judge: { type: 'boolean' },
-    'judge-threshold': { type: 'string' },
-    'judge-concurrency': { type: 'string' },
-    include: { type: 'string', multiple: true },
-    json: { type: 'boolean' },
-    'allow-corpus-mismatch': { type: 'boolean' },
-    shard: { type: 'string' },
-    ...ORACLE_FLAGS,
-    'min-accuracy': { type: 'string' },
-    'min-refusal-recall': { type: 'string' },
-    'max-over-refusal': { type: 'string' },
-    policy: { type: 'string' },
-    'keep-distinct': { type: 'boolean' },
-    'ves-iterations': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseFlags('run', argv, RUN_FLAGS);
   if (values.help) {
     io.out(RUN_HELP);
     return EXIT.ok;
   }
   if (positionals.length) throw new CliError(`run: unexpected argument "${positionals[0]}".`);
+  const options = runOptions(values, io);
+  const out = outputs(
+    'run',
+    io,
+    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
+    { json: values.json },
+  );
+  mark('run command loaded, flags parsed');
+  const progress = progressReporter(io, { json: values.json });
+  const { read, corpus, run } = await runInputs(values, io);
+  mark('corpus and run read');
+  const engines = runEngines(values, corpus, read, io);
+  // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
+  // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
+  const writer = values.out && values.out !== '-' && !options.preset ? new RunReportWriter(values.out, io) : null;
+  const kept = new KeptForOutputs(!!values.html);
+  try {
+    // A shard is a selection of cases before the run loop (src/core/report/merge.ts).
+    const gradedCorpus = options.shard ? options.shard.select(corpus) : corpus;
+    // The first case's fixture starts loading now (its engine thread starts): the grading code loads meanwhile.
+    const first = gradedCorpus.corpus.cases[0];
+    if (first) void engines.pool.engineFor(first.fixture).catch(() => undefined);
+    const [{ gradeRun }, html] = await Promise.all([
+      import('../../core/run/grade-run.ts'),
+      values.html ? import('../../core/report/html.ts') : null,
+    ]);
+    kept.html = html;
+    mark('grading code loaded');
+    const graded = await gradeRun({
+      corpus: gradedCorpus,
+      run,
+      engineFor: engines.pool.engineFor,
+      ...(engines.neighbourHost ? { neighbourHost: engines.neighbourHost } : {}),
+      ...(engines.crossEngines ? { crossEngine: engines.crossEngines } : {}),
+      ...(engines.grader ? { grader: engines.grader } : {}),
+      ...gradeSettings(options, engines.oracle),
+      retainCases: !!values.json || values.out === '-' || options.preset !== null,
+      onCase: (k, index) => {
+        writer?.add(k, index);
+        kept.add(k, index);
+      },
+      onProgress: (p) => {
+        if (timelineOn && p.index === 0) mark(`case 1: ${p.step}`);
+        if (p.step === 'done') progress.update(p.index + 1, p.total, p.id);
+      },
+    });
+    progress.end();
+    if (!graded.ok) throw new CliError(graded.error.message);
+    let report = withShard(graded.value, options.shard, corpus);
+    const unavailable = engines.crossEngines?.unavailable ?? [];
+    if (report.cross_engine && unavailable.length)
+      report = { ...report, cross_engine: { ...report.cross_engine, unavailable } };
+    if (options.preset) report = await withPreset(report, options, corpus, run, engines.pool.engineFor);
+    if (writer) writer.finish(report);
+    else if (values.out === '-') printJson(io.out, report);
+    else if (values.out) out.write(values.out, () => prettyJson(report)); // under a preset: written whole
+    return await exportsAndVerdict(report, values, options, out, kept, io);
+  } finally {
+    writer?.abort();
+    await engines.close();
+  }
+}
+
+/** The corpus (with its --ports) and the run, checked against each other. */
+async function runInputs(values: RunFlags, io: Io) {
+  const ports = readPorts(values.ports === undefined ? [] : [values.ports], io);
+  const read = await readCorpus(values.corpus!, io);
+  checkPortsUsed(ports, [read]);
+  const corpus = withPorts(read, ports);
+  const run = await readRun(
+    values.run!,
+    corpus.corpus.cases.map((k) => k.id),
+    io,
+    { corpus, allowMismatch: values['allow-corpus-mismatch'] === true },
+  );
+  return { read, corpus, run };
+}
+
+/** Every flag of `run` checked before anything is read (in this order: the first bad one is named). */
+function runOptions(values: RunFlags, io: Io) {
   if (!values.corpus) throw new CliError('run: --corpus is required.\nRun "sql-verdict run --help" for usage.');
   if (!values.run) throw new CliError('run: --run is required.\nRun "sql-verdict run --help" for usage.');
-  const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
-  if (!Number.isFinite(c) || c < 0)
+  const reliabilityC = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
+  if (!Number.isFinite(reliabilityC) || reliabilityC < 0)
     throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   const maxResultBytes = byteSize('--max-result-bytes', values['max-result-bytes']);
@@ -236,25 +323,58 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const shard = shardOption(values.shard, thresholds);
   if (preset && shard)
     throw new CliError('--policy does not go with --shard (merge the shards, then grade under the preset).');
-  const out = outputs(
-    'run',
-    io,
-    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
-    { json: values.json },
-  );
-  mark('run command loaded, flags parsed');
-  const progress = progressReporter(io, { json: values.json });
-  const ports = readPorts(values.ports === undefined ? [] : [values.ports], io);
-  const read = await readCorpus(values.corpus, io);
-  checkPortsUsed(ports, [read]);
-  const corpus = withPorts(read, ports);
-  const run = await readRun(
-    values.run,
-    corpus.corpus.cases.map((k) => k.id),
-    io,
-    { corpus, allowMismatch: values['allow-corpus-mismatch'] === true },
-  );
-  mark('corpus and run read');
+  const keepDistinct = values['keep-distinct'] ?? false;
+  return {
+    reliabilityC,
+    timeoutMs,
+    maxResultBytes,
+    judge,
+    threshold,
+    judgeConcurrency,
+    include,
+    thresholds,
+    preset,
+    keepDistinct,
+    vesIterations,
+    shard,
+  };
+}
+
+type RunOptions = ReturnType<typeof runOptions>;
+
+/** What gradeRun is told besides the inputs: the comparison settings, the judge and RS(c)'s penalty. */
+function gradeSettings(options: RunOptions, oracle: ReturnType<typeof oracleConfig>): Partial<GradeRunInput> {
+  const { judge, threshold } = options;
+  return {
+    config: {
+      query_timeout_ms: options.timeoutMs,
+      ...(options.maxResultBytes !== undefined ? { max_result_bytes: options.maxResultBytes } : {}),
+      ...(judge ? { enable_ai_judge: true } : {}),
+      ...(options.include.length ? { include: options.include } : {}),
+      ...oracle,
+    },
+    ...(judge
+      ? {
+          judge: {
+            provider: judge.provider,
+            options: { prices: judge.prices, policy: judge.policy, ...(threshold !== undefined ? { threshold } : {}) },
+          },
+          judgeConcurrency: options.judgeConcurrency,
+        }
+      : {}),
+    reliabilityPenalty: options.reliabilityC,
+  };
+}
+
+/**
+ * The engines of a run. Worker threads sized to the cores grade whole cases, each with its own engines (see
+ * engines/grading-pool.ts): the supervised engines' report with the same CPU and less than half the memory
+ * (docs/benchmarks.md). Cases are graded here, on supervised engines one per fixture, with --neighbours (the
+ * neighbour databases need scratch engines the workers do not have), --cross-engine, SQL_VERDICT_WORKERS=0, a
+ * PostgreSQL corpus, and native DuckDB (the pool's watchdog stops a runaway by terminating its worker, which aborts
+ * the process while a native query runs; a supervised native engine interrupts the query instead).
+ */
+function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, io: Io) {
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir'])
@@ -263,176 +383,148 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
   const neighbourHost = (oracle.neighbours as number | undefined)
     ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd))
     : null;
-  // Worker threads sized to the cores grade whole cases, each with its own engines (see engines/grading-pool.ts).
-  // Neighbour databases need scratch engines the workers do not have: with --neighbours the cases are graded here.
-  // The pool gives the supervised engines' report (tests/pipeline/grading-pool.test.ts) with the same CPU and less
-  // than half the memory (docs/benchmarks.md); its in-thread sessions are SQLite and DuckDB's.
-  // SQL_VERDICT_WORKERS=0 grades on supervised engines, one per fixture.
-  // Native DuckDB grades on supervised engines too: the pool's watchdog stops a runaway by terminating its worker,
-  // which aborts the process while a native query runs; a supervised native engine interrupts the query instead.
   // Unless told, DuckDB corpora grade on native DuckDB where its binding loads, else on DuckDB-WASM (duckdb-choice.ts).
-  if (corpus.corpus.engine === 'duckdb')
+  const engine = corpus.corpus.engine;
+  if (engine === 'duckdb')
     chooseDuckDb(
       corpus.corpus.cases.map((k) => k.fixture),
       overrides,
       io,
     );
-  const nativeDuckDb = corpus.corpus.engine === 'duckdb' && duckDbDriverOf({}) === 'native';
+  const nativeDuckDb = engine === 'duckdb' && duckDbDriverOf({}) === 'native';
   // --cross-engine: the other dialects' engines per fixture, on this thread too (the pool's threads have none).
   const crossEngines = oracle.cross_engine ? nodeCrossEngines(corpus, read, overrides, io.cwd) : null;
-  const usePool =
+  const grader =
     io.env.SQL_VERDICT_WORKERS !== '0' &&
     !neighbourHost &&
     !nativeDuckDb &&
     !crossEngines &&
-    (corpus.corpus.engine === 'sqlite' || corpus.corpus.engine === 'duckdb');
-  const pool = usePool
-    ? gradingPoolFor(corpus.corpus.engine, overrides, io.cwd, {
-        ...workersFromEnv(io.env),
-        print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted },
-      })
-    : new EnginePool(corpus.corpus.engine, overrides, io.cwd, {
-        // Native DuckDB stops a query past its timeout by interrupting it: its thread is replaced only after a
-        // crash or an out-of-memory, so no spare loads beside the first fixture (it would slow it down).
-        warmSpare: nativeDuckDb ? 'after-restart' : true,
-      });
-  // --out FILE streams case reports as they are graded; only --json and --out - need them all in memory at the end.
-  // Under a preset the cases are re-judged after grading, so the report is written whole at the end.
-  const writer = values.out && values.out !== '-' && !preset ? new RunReportWriter(values.out, io) : null;
-  const flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
-  // What JUnit needs of each case (question, time), kept instead of the case reports.
-  // What the HTML report shows of each failing case (its SQL and result samples), kept only with --html.
-  const failing: HtmlCaseDetail[] = [];
-  const slim: { id: string; question: string; report: { run_metadata: { timings_ms: { total: number } } } | null }[] =
-    [];
-  try {
-    // A shard is a selection of cases before the run loop (src/core/report/merge.ts).
-    const gradedCorpus = shard ? shard.select(corpus) : corpus;
-    // The first case's fixture starts loading now (its engine thread starts): the grading code loads meanwhile.
-    const first = gradedCorpus.corpus.cases[0];
-    if (first) void pool.engineFor(first.fixture).catch(() => undefined);
-    const [{ gradeRun }, html] = await Promise.all([
-      import('../../core/run/grade-run.ts'),
-      values.html ? import('../../core/report/html.ts') : null,
-    ]);
-    mark('grading code loaded');
-    const graded = await gradeRun({
-      corpus: gradedCorpus,
-      run,
-      engineFor: pool.engineFor,
-      ...(neighbourHost ? { neighbourHost } : {}),
-      ...(crossEngines ? { crossEngine: crossEngines } : {}),
-      ...(usePool ? { grader: pool as ReturnType<typeof gradingPoolFor> } : {}),
-      config: {
-        query_timeout_ms: timeoutMs,
-        ...(maxResultBytes !== undefined ? { max_result_bytes: maxResultBytes } : {}),
-        ...(judge ? { enable_ai_judge: true } : {}),
-        ...(include.length ? { include } : {}),
-        ...oracle,
-      },
-      ...(judge
-        ? {
-            judge: {
-              provider: judge.provider,
-              options: {
-                prices: judge.prices,
-                policy: judge.policy,
-                ...(threshold !== undefined ? { threshold } : {}),
-              },
-            },
-            judgeConcurrency,
-          }
-        : {}),
-      reliabilityPenalty: c,
-      retainCases: !!values.json || values.out === '-' || preset !== null,
-      onCase: (k, index) => {
-        writer?.add(k, index);
-        if (
-          values.html &&
-          k.outcome !== 'correct' &&
-          k.outcome !== 'correct_refusal' &&
-          failing.length < HTML_MAX_FAILURES
-        )
-          failing.push(html!.htmlCaseDetail(k));
-        if (k.review_flags.length) flagged[index] = { id: k.id, review_flags: k.review_flags };
-        slim[index] = {
-          id: k.id,
-          question: k.question,
-          report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null,
-        };
-      },
-      onProgress: (p) => {
-        if (timelineOn && p.index === 0) mark(`case 1: ${p.step}`);
-        if (p.step === 'done') progress.update(p.index + 1, p.total, p.id);
-      },
+    (engine === 'sqlite' || engine === 'duckdb')
+      ? gradingPoolFor(engine, overrides, io.cwd, {
+          ...workersFromEnv(io.env),
+          print: { indent: CASE_REPORT_INDENT, remember: rememberPrinted },
+        })
+      : null;
+  const pool =
+    grader ??
+    new EnginePool(engine, overrides, io.cwd, {
+      // Native DuckDB stops a query past its timeout by interrupting it: its thread is replaced only after a
+      // crash or an out-of-memory, so no spare loads beside the first fixture (it would slow it down).
+      warmSpare: nativeDuckDb ? 'after-restart' : true,
     });
-    progress.end();
-    if (!graded.ok) throw new CliError(graded.error.message);
-    let report = withShard(graded.value, shard, corpus);
-    if (report.cross_engine && crossEngines?.unavailable.length)
-      report = { ...report, cross_engine: { ...report.cross_engine, unavailable: crossEngines.unavailable } };
-    if (preset) {
-      const { applyPreset } = await import('../../core/run/preset-grade.ts');
-      const withPreset = await applyPreset({
-        report,
-        corpus,
-        run,
-        engineFor: pool.engineFor,
-        preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
-        config: { query_timeout_ms: timeoutMs },
-        reliabilityPenalty: c,
-        vesIterations,
-      });
-      if (!withPreset.ok) throw new CliError(withPreset.error.message);
-      report = withPreset.value;
-    }
-    if (writer) writer.finish(report);
-    else if (values.out === '-') printJson(io.out, report);
-    else if (values.out) out.write(values.out, () => prettyJson(report)); // under a preset: written whole
-    if (values.markdown) {
-      const { toMarkdown } = await import('../../core/gate/export/markdown.ts');
-      out.write(values.markdown, () => toMarkdown(report.summary));
-    }
-    if (values.junit) {
-      const { junitDetailsOf, toJUnit } = await import('../../core/gate/export/junit.ts');
-      out.write(values.junit, () =>
-        toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: slim })),
-      );
-    }
-    if (values.csv) {
-      const { toCsv } = await import('../../core/gate/export/csv.ts');
-      out.write(values.csv, () => toCsv(report.summary));
-    }
-    out.write(values.html, () =>
-      html!.toHtml({
-        summary: report.summary,
-        details: failing,
-        maxFailures: HTML_MAX_FAILURES,
-        generatedAt: new Date().toISOString(),
-      }),
-    );
-    const verdicts = checkThresholds(report.summary, thresholds);
-    if (values.json) printJson(io.out, report);
-    else
-      out.print(
-        [
-          summarizeRunReport(
-            report,
-            flagged.filter((k) => k !== undefined),
-          ),
-          ...(report.policy_preset ? (await import('../../core/run/preset-lines.ts')).presetLines(report) : []),
-          ...verdicts.lines,
-        ].join('\n'),
-      );
-    if (shard) return EXIT.ok;
-    if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
-    return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
-  } finally {
-    writer?.abort();
-    await pool.close();
-    await neighbourHost?.close();
-    await crossEngines?.close();
+  return {
+    oracle,
+    neighbourHost,
+    crossEngines,
+    grader,
+    pool,
+    async close() {
+      await pool.close();
+      await neighbourHost?.close();
+      await crossEngines?.close();
+    },
+  };
+}
+
+/**
+ * What the exports need of each case, kept as the cases are graded instead of the case reports: JUnit's question
+ * and time, the review flags, and (with --html) the SQL and result samples of the failing cases.
+ */
+class KeptForOutputs {
+  readonly flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
+  readonly failing: HtmlCaseDetail[] = [];
+  readonly slim: {
+    id: string;
+    question: string;
+    report: { run_metadata: { timings_ms: { total: number } } } | null;
+  }[] = [];
+  html: typeof HtmlModule | null = null;
+
+  constructor(private readonly withHtml: boolean) {}
+
+  add(k: CaseReport, index: number): void {
+    const failed = k.outcome !== 'correct' && k.outcome !== 'correct_refusal';
+    if (this.withHtml && failed && this.failing.length < HTML_MAX_FAILURES)
+      this.failing.push(this.html!.htmlCaseDetail(k));
+    if (k.review_flags.length) this.flagged[index] = { id: k.id, review_flags: k.review_flags };
+    this.slim[index] = {
+      id: k.id,
+      question: k.question,
+      report: k.report ? { run_metadata: { timings_ms: { total: k.report.run_metadata.timings_ms.total } } } : null,
+    };
   }
+}
+
+/** --policy spider|bird: the answered cases judged again under the benchmark's own rules. */
+async function withPreset(
+  report: RunReport,
+  options: RunOptions,
+  corpus: LoadedCorpus,
+  run: Awaited<ReturnType<typeof runInputs>>['run'],
+  engineFor: GradeRunInput['engineFor'],
+): Promise<RunReport> {
+  const { applyPreset } = await import('../../core/run/preset-grade.ts');
+  const graded = await applyPreset({
+    report,
+    corpus,
+    run,
+    engineFor,
+    preset: { name: options.preset!, keepDistinct: options.keepDistinct },
+    config: { query_timeout_ms: options.timeoutMs },
+    reliabilityPenalty: options.reliabilityC,
+    vesIterations: options.vesIterations,
+  });
+  if (!graded.ok) throw new CliError(graded.error.message);
+  return graded.value;
+}
+
+/** The Markdown, JUnit, CSV and HTML exports, the summary (or the report with --json), and the exit status. */
+async function exportsAndVerdict(
+  report: RunReport,
+  values: RunFlags,
+  options: RunOptions,
+  out: Outputs,
+  kept: KeptForOutputs,
+  io: Io,
+): Promise<number> {
+  if (values.markdown) {
+    const { toMarkdown } = await import('../../core/gate/export/markdown.ts');
+    out.write(values.markdown, () => toMarkdown(report.summary));
+  }
+  if (values.junit) {
+    const { junitDetailsOf, toJUnit } = await import('../../core/gate/export/junit.ts');
+    out.write(values.junit, () =>
+      toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: kept.slim })),
+    );
+  }
+  if (values.csv) {
+    const { toCsv } = await import('../../core/gate/export/csv.ts');
+    out.write(values.csv, () => toCsv(report.summary));
+  }
+  out.write(values.html, () =>
+    kept.html!.toHtml({
+      summary: report.summary,
+      details: kept.failing,
+      maxFailures: HTML_MAX_FAILURES,
+      generatedAt: new Date().toISOString(),
+    }),
+  );
+  const verdicts = checkThresholds(report.summary, options.thresholds);
+  if (values.json) printJson(io.out, report);
+  else
+    out.print(
+      [
+        summarizeRunReport(
+          report,
+          kept.flagged.filter((k) => k !== undefined),
+        ),
+        ...(report.policy_preset ? (await import('../../core/run/preset-lines.ts')).presetLines(report) : []),
+        ...verdicts.lines,
+      ].join('\n'),
+    );
+  if (options.shard) return EXIT.ok;
+  if (verdicts.lines.length) return verdicts.met ? EXIT.ok : EXIT.failed;
+  return report.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
 }
 
 export async function selfcheckCommand(argv: string[], io: Io): Promise<number> {
