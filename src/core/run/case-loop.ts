@@ -18,7 +18,7 @@ import { caseDifficulty, evaluateCase, type CaseEvaluation } from './case-refere
 import { caseCrossEngine, CrossEngineTally } from './cross-engine-summary.ts';
 import type { FixtureDigests } from './fixture-digests.ts';
 import { caseResultOf, reasonFor } from './case-outcome.ts';
-import type { CaseReport, GradeRunInput } from './grade-run.ts';
+import type { CaseReport, GradeRunInput } from './run-report.ts';
 import type { OracleCheck } from './oracle-check.ts';
 import { reviewFlags } from './review.ts';
 

@@ -2,7 +2,7 @@
 import type { RunRecord } from '../corpus/load-run.ts';
 import type { CaseResult } from '../gate/outcome.ts';
 import type { EvaluationReport } from '../report/report.ts';
-import type { CaseReport } from './grade-run.ts';
+import type { CaseReport } from './run-report.ts';
 
 /** The summary's view of a graded case. */
 export function caseResultOf(c: CaseReport, record: RunRecord | undefined, tags?: readonly string[]): CaseResult {

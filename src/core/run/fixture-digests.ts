@@ -5,7 +5,7 @@
  */
 import type { CorpusCase } from '../corpus/types.ts';
 import { fail, ok, type Outcome } from '../errors.ts';
-import type { GradeRunInput, RunReport } from './grade-run.ts';
+import type { GradeRunInput, RunReport } from './run-report.ts';
 
 /**
  * When the digests before are taken. `together`: all of them first (something needs them all at the start: a

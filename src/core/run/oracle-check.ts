@@ -5,7 +5,7 @@
 import { expectedMismatch, hasOracle, type OracleCase, type SelfCheckFinding } from '../corpus/selfcheck.ts';
 import type { CorpusCase } from '../corpus/types.ts';
 import { fail, type Outcome } from '../errors.ts';
-import type { GradeRunInput } from './grade-run.ts';
+import type { GradeRunInput } from './run-report.ts';
 
 /**
  * One reference before its cases are graded: its fixture loads, it runs, and it reproduces its frozen result

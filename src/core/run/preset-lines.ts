@@ -5,7 +5,7 @@
  * the CLI and the app's results view show the same text.
  */
 import type { RunReport } from './grade-run.ts';
-import { POLICY_DIFFERENCES, type BirdFigures, type PolicyDifference } from './preset-grade.ts';
+import { POLICY_DIFFERENCES, type BirdFigures, type PolicyDifference } from './preset-report.ts';
 
 function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
