@@ -292,6 +292,33 @@ describe('results an analyst can work with', () => {
     expect(foreign).toEqual([]);
   });
 
+  test('typing while the SQL editor loads: it takes over the focus and the selection, so nothing typed is misplaced', async () => {
+    // A page of its own whose editor chunk is held back until the textarea has the focus and a selection.
+    const own = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 1280, height: 900 } });
+    try {
+      const p = await own.newPage();
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await p.route(/\/codemirror-[^/]*\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await p.goto(`${app.origin}/#/playground`);
+      const textarea = p.locator('textarea[data-testid="pg-actual"]');
+      await textarea.waitFor({ timeout: 30_000 });
+      await textarea.click();
+      await p.keyboard.press('Control+A');
+      release();
+      const editor = p.locator('.cm-content[data-testid="pg-actual"]');
+      await editor.waitFor({ timeout: 30_000 });
+      // Typed into the editor that replaced the textarea: it replaces the selected text, as in the textarea.
+      await p.keyboard.type('SELECT 42');
+      await expect.poll(async () => (await editor.innerText()).replace(/[\s\u200b]+/g, ' ').trim()).toBe('SELECT 42');
+    } finally {
+      await own.close();
+    }
+  });
+
   test('Compare: McNemar and the interval of the difference as the CLI prints them; A beside B histograms with STEF Φ; the case table filtered, sorted, j / k, Enter, Next, Esc', async () => {
     // B: the CLI's strong report, opened from its file (no second grading in the browser).
     await page.goto(`${app.origin}/#/`);

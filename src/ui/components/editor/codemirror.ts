@@ -36,7 +36,8 @@ export interface EditorOptions {
 export interface SqlEditorHandle {
   setDoc(doc: string): void;
   setLanguage(dialect: 'duckdb' | 'sqlite', schema: SqlSchema | null): void;
-  focus(): void;
+  /** Focus, with this selection (offsets into the text) when given. */
+  focus(selection?: { anchor: number; head: number }): void;
   destroy(): void;
 }
 
@@ -113,7 +114,14 @@ export function createSqlEditor(host: HTMLElement, options: EditorOptions): SqlE
     setLanguage(dialect, schema) {
       view.dispatch({ effects: lang.reconfigure(language(dialect, schema)) });
     },
-    focus: () => view.focus(),
+    focus(selection) {
+      if (selection) {
+        const end = view.state.doc.length;
+        const at = (n: number) => Math.max(0, Math.min(end, n));
+        view.dispatch({ selection: { anchor: at(selection.anchor), head: at(selection.head) } });
+      }
+      view.focus();
+    },
     destroy: () => {
       view.destroy();
       parent.remove();
