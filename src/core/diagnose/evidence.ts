@@ -6,7 +6,7 @@ import type { ClauseMatch, EditItem } from '../structure/compare.ts';
 import { childQueries, type Query } from '../structure/ir.ts';
 import type { ClauseFeatures } from '../structure/features.ts';
 import type { ResultComparison } from '../result/types.ts';
-import type { ColumnMismatchEntry, DiagnoseInput, SourceClause } from './attribute.ts';
+import type { ColumnMismatchEntry, DiagnoseInput, SourceClause } from './types.ts';
 
 export const round = (x: number) => Math.round(x * 1000) / 1000;
 export const clamp = (x: number) => Math.max(0, Math.min(1, x));

@@ -5,7 +5,7 @@
  * what an earlier one found — and is documented in docs/diagnostics.md.
  */
 import type { EditItem } from '../structure/compare.ts';
-import type { SourceClause } from './attribute.ts';
+import type { SourceClause } from './types.ts';
 import { aggregateCalls, clamp, editsOf, round, type AttributionEvidence, type Candidate } from './evidence.ts';
 import { TRANSPLANT_LABEL, TRANSPLANT_SOURCE } from './transplant.ts';
 

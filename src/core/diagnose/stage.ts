@@ -8,7 +8,8 @@ import type { Diagnosed, Tolerated } from '../evaluation/case-record.ts';
 import { compareResults } from '../result/compare.ts';
 import { identicalResults } from '../result/identical.ts';
 import type { ResultTable } from '../value/kind.ts';
-import { diagnose, type CounterfactualResult } from './attribute.ts';
+import { diagnose } from './attribute.ts';
+import type { CounterfactualResult } from './types.ts';
 import { planTransplants } from './transplant.ts';
 
 /** Rows that repeat an earlier row (counted on at most 200,000 rows). */

@@ -12,14 +12,14 @@
  *
  * See docs/architecture.md ("One evaluation, stage by stage").
  */
-import type { CounterfactualResult, Diagnosis } from '../diagnose/attribute.ts';
+import type { CounterfactualResult, Diagnosis } from '../diagnose/types.ts';
 import { sha256Text } from '../digest/sha256.ts';
 import type { Engine, ExecuteOutcome, QueryResult } from '../engine.ts';
 import type { EvaluationReport, Validity, Warning } from '../report/report.ts';
 import type { ComparisonConfig } from '../result/config.ts';
 import type { ResultComparison } from '../result/types.ts';
-import type { NeighbourEvidence } from '../neighbours/stage.ts';
-import type { CrossEngineEvidence } from '../oracle/stage.ts';
+import type { NeighbourEvidence } from '../neighbours/types.ts';
+import type { CrossEngineEvidence } from '../oracle/cross-engine.ts';
 import type { ClauseFeatures } from '../structure/features.ts';
 import type { Dialect } from '../structure/grammar.ts';
 import type { ParseOutcome } from '../structure/parse.ts';

@@ -33,6 +33,7 @@ import { hashSeed, rngFrom, type Rng } from './prng.ts';
 import { freshValue, fitValue, keyOf, rolesOf, shiftDate, type ColumnRole } from './roles.ts';
 import { targetedRows } from './witness.ts';
 import { quoteIdent, type FixtureSnapshot, type SnapshotColumn } from './snapshot.ts';
+import type { NeighbourData, TableChanges } from './types.ts';
 
 /** Bumped when the same seed would give other data: reports name it so a seed is reproducible. */
 export const GENERATOR_VERSION = 3;
@@ -44,24 +45,6 @@ export const GENERATOR_VERSION = 3;
  * neighbours per case affordable (world_1's city has 4,079).
  */
 export const MAX_NEIGHBOUR_ROWS = 1000;
-
-export interface TableChanges {
-  table: string;
-  rows_before: number;
-  rows_after: number;
-  dropped: number;
-  duplicated: number;
-  perturbed: number;
-  nulled: number;
-  planted: number;
-  tied: number;
-}
-
-export interface NeighbourData {
-  seed: number;
-  tables: { name: string; rows: Cell[][] }[];
-  changes: TableChanges[];
-}
 
 /** The seed of neighbour `index` of a case: a function of the base seed and the index only. */
 export function neighbourSeed(baseSeed: number, index: number): number {

@@ -16,50 +16,18 @@ import { limitTieStatus, nullOrderStatus } from '../oracle/limit-tie.ts';
 import type { Warning } from '../report/report.ts';
 import { compareResults } from '../result/compare.ts';
 import { resultVerdict, type CoincidentalMatch } from '../result/types.ts';
-import { encodeResultTable, type JsonResultTable } from '../value/json-codec.ts';
+import { encodeResultTable } from '../value/json-codec.ts';
 import type { Cell, ResultTable } from '../value/kind.ts';
-import { GENERATOR_VERSION, generateNeighbour, neighbourDump, neighbourSeed, type TableChanges } from './generate.ts';
+import { GENERATOR_VERSION, generateNeighbour, neighbourDump, neighbourSeed } from './generate.ts';
 import type { NeighbourHost } from './host.ts';
 import { planNeighbours, type NeighbourPlan } from './plan.ts';
+import type { NeighbourCounterexample, NeighbourEvidence, TableChanges } from './types.ts';
+
+export type { NeighbourCounterexample, NeighbourEvidence } from './types.ts';
 
 export const DEFAULT_NEIGHBOUR_SEED = 1;
 export const DEFAULT_NEIGHBOUR_BUDGET_MS = 10_000;
 const SAMPLE_ROWS = 10;
-
-export interface NeighbourCounterexample {
-  index: number;
-  seed: number;
-  /** What the generator changed, per table. */
-  changes: TableChanges[];
-  /** Why the results differ (the comparison's reasons, or the candidate's error). */
-  reasons: { code: string; message: string }[];
-  expected_rows: number;
-  actual_rows: number | null;
-  /** Rows of one side with no equal row on the other (by value, in the reference's column order when aligned). */
-  only_expected: string[][];
-  only_actual: string[][];
-  expected_sample: JsonResultTable & { total_rows: number };
-  actual_sample: (JsonResultTable & { total_rows: number }) | null;
-  actual_error: string | null;
-}
-
-export interface NeighbourEvidence {
-  requested: number;
-  generator_version: number;
-  base_seed: number;
-  /** Neighbours on which both queries ran and were compared. */
-  checked: number;
-  agreed: number;
-  discarded: { index: number; seed: number; reason: string }[];
-  budget_ms: number;
-  budget_exhausted: boolean;
-  elapsed_ms: number;
-  /** Why no neighbour ran (too large a fixture, a nondeterministic reference...), else null. */
-  skipped: string | null;
-  counterexample: NeighbourCounterexample | null;
-  /** What the plan read from the queries (literals per column, tie columns). */
-  plan: { hints: number; tie_columns: string[] };
-}
 
 function sample(table: ResultTable) {
   return {

@@ -23,7 +23,7 @@ import type { ColumnHint, NeighbourPlan } from './plan.ts';
 import { hashSeed, rngFrom, type Rng } from './prng.ts';
 import { fitValue, keyOf, rolesOf, type ColumnRole } from './roles.ts';
 import type { FixtureSnapshot, SnapshotTable } from './snapshot.ts';
-import type { NeighbourData, TableChanges } from './generate.ts';
+import type { NeighbourData, TableChanges } from './types.ts';
 
 interface Drawn {
   table: SnapshotTable;

@@ -10,7 +10,7 @@
  */
 import type { Engine, EngineName, ExecuteOptions, ExecuteOutcome } from '../engine.ts';
 import type { VerdictError } from '../errors.ts';
-import type { Warning } from '../report/report.ts';
+import type { Warning } from '../report/warning.ts';
 import { compareResults } from '../result/compare.ts';
 import type { ComparisonConfig } from '../result/config.ts';
 import { resultVerdict, type CompareOptions } from '../result/types.ts';

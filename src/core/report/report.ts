@@ -4,16 +4,19 @@
  * (REPORT_VERSION), validated by the tests against every report they make.
  */
 import type { CaseJudgment } from '../judge/index.ts';
-import type { ColumnMismatchEntry, DiagnosticScores, Finding } from '../diagnose/attribute.ts';
+import type { ColumnMismatchEntry, DiagnosticScores, Finding } from '../diagnose/types.ts';
 import type { VerdictError, ErrorCategory } from '../errors.ts';
-import type { NeighbourEvidence } from '../neighbours/stage.ts';
-import type { CrossEngineEvidence } from '../oracle/stage.ts';
+import type { NeighbourEvidence } from '../neighbours/types.ts';
+import type { CrossEngineEvidence } from '../oracle/cross-engine.ts';
 import type { ResultComparison } from '../result/types.ts';
 import type { ResourceCost } from '../score/resource-cost.ts';
 import type { Severity } from '../score/scoring.ts';
 import type { StructuralComparison } from '../structure/structure.ts';
 import type { JsonResultTable } from '../value/json-codec.ts';
 import type { Intermediates } from './intermediates.ts';
+import type { Warning } from './warning.ts';
+
+export type { Warning } from './warning.ts';
 
 /**
  * 1.1.0: `per_column_mismatch_map` (the seed's glossary name) replaces
@@ -51,11 +54,6 @@ export interface CounterfactualEvidence {
   executed: boolean;
   agrees: boolean;
   error?: string;
-}
-
-export interface Warning {
-  code: string;
-  message: string;
 }
 
 export interface EvaluationReport {

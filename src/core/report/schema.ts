@@ -7,7 +7,7 @@
  */
 import { ENGINE_NAMES } from '../engine.ts';
 import { ERROR_CATEGORIES } from '../errors.ts';
-import { SOURCE_CLAUSES } from '../diagnose/attribute.ts';
+import { SOURCE_CLAUSES } from '../diagnose/types.ts';
 import { SEVERITIES } from '../score/scoring.ts';
 import { OPTIONAL_REPORT_KEYS, REPORT_KEY_ORDER, REPORT_VERSION } from './report.ts';
 

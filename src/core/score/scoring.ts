@@ -13,7 +13,7 @@
  *   failure and the judge threshold (0.92) only reaches passes that look
  *   structurally unlike the reference.
  */
-import type { DiagnosticScores } from '../diagnose/attribute.ts';
+import type { DiagnosticScores } from '../diagnose/types.ts';
 import type { ResultComparison } from '../result/types.ts';
 
 export const SEVERITIES = ['pass', 'minor issue', 'moderate issue', 'major issue', 'critical failure'] as const;

@@ -5,7 +5,7 @@
 import type { CancelSignal } from '../../engine.ts';
 import type { Outcome } from '../../errors.ts';
 import { postJson } from '../http.ts';
-import type { Completion, CompletionRequest, JudgeProvider, ProviderConfig } from '../provider.ts';
+import type { Completion, CompletionRequest, JudgeProvider, ProviderConfig } from '../provider-types.ts';
 import type { JudgeRuntime } from '../runtime.ts';
 import { completion, DEFAULT_MAX_TOKENS, isRecord, parseBody, protocolError, transportOf, trimBase } from './common.ts';
 

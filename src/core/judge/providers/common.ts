@@ -2,7 +2,7 @@ import type { VerdictError } from '../../errors.ts';
 import { verdictError } from '../../errors.ts';
 import type { TransportOptions } from '../http.ts';
 import { DEFAULT_TRANSPORT } from '../http.ts';
-import type { Completion, ProviderConfig } from '../provider.ts';
+import type { Completion, ProviderConfig } from '../provider-types.ts';
 
 export const DEFAULT_MAX_TOKENS = 1500;
 

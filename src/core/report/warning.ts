@@ -1,0 +1,5 @@
+/** A warning on a case report: a stable code and a sentence for people. */
+export interface Warning {
+  code: string;
+  message: string;
+}
