@@ -230,26 +230,47 @@ function isAnswerSet(c: CaseResult): boolean {
   return c.arm !== 'must_refuse' && c.outcome !== 'broken_reference';
 }
 
-/**
- * Summarize one graded run. `cases` must hold exactly one record per corpus
- * case (the pipeline turns a missing run record into `no_query`).
- */
-export function summarizeRun(
-  cases: readonly CaseResult[],
-  corpusMeta: CorpusMeta,
-  runMeta: RunMeta,
-  options: SummaryOptions = {},
-): Outcome<RunSummary> {
-  const c = options.reliabilityPenalty ?? 1;
+/** The cases of a run split by what each figure is measured on. */
+interface ArmSets {
+  answerSet: CaseResult[];
+  mustRefuse: CaseResult[];
+  mustAnswer: CaseResult[];
+  unarmed: CaseResult[];
+}
+
+function countOf(list: readonly CaseResult[], o: CaseOutcome): number {
+  return list.filter((k) => k.outcome === o).length;
+}
+
+function idsOf(list: readonly CaseResult[], o: CaseOutcome): string[] {
+  return list.filter((k) => k.outcome === o).map((k) => k.id);
+}
+
+function countOutcomes(list: readonly CaseResult[]): OutcomeCounts {
+  const counts = emptyOutcomeCounts();
+  for (const k of list) counts[k.outcome]++;
+  return counts;
+}
+
+function stratumOf(k: CaseResult): string {
+  return k.stratum ?? NO_STRATUM;
+}
+
+/** The first reason the inputs cannot be summarized, or null. */
+function invalidInput(cases: readonly CaseResult[], size: number, c: number): Outcome<never> | null {
   if (!Number.isFinite(c) || c < 0)
     return fail('input.invalid', `The reliability penalty c must be a finite number ≥ 0 (got ${String(c)}).`);
-  const size = corpusMeta.size ?? cases.length;
   if (size !== cases.length) {
     return fail(
       'input.invalid',
       `The corpus has ${size} cases but ${cases.length} case results were given; every case needs a result (a missing record is no_query).`,
     );
   }
+  return invalidCase(cases);
+}
+
+/** A repeated id, an unknown outcome or an outcome its arm cannot have, or null. */
+function invalidCase(cases: readonly CaseResult[]): Outcome<never> | null {
   const seen = new Set<string>();
   for (const k of cases) {
     if (seen.has(k.id)) return fail('input.invalid', `Case id ${k.id} appears twice.`, { location: k.id });
@@ -267,134 +288,148 @@ export function summarizeRun(
       );
     }
   }
+  return null;
+}
 
-  const outcomes = emptyOutcomeCounts();
-  for (const k of cases) outcomes[k.outcome]++;
+function armSets(cases: readonly CaseResult[]): ArmSets {
+  return {
+    answerSet: cases.filter(isAnswerSet),
+    mustRefuse: cases.filter((k) => k.arm === 'must_refuse'),
+    mustAnswer: cases.filter((k) => k.arm === 'must_answer'),
+    unarmed: cases.filter((k) => k.arm === undefined),
+  };
+}
 
-  const answerSet = cases.filter(isAnswerSet);
-  const mustRefuse = cases.filter((k) => k.arm === 'must_refuse');
-  const mustAnswer = cases.filter((k) => k.arm === 'must_answer');
-  const unarmed = cases.filter((k) => k.arm === undefined);
-  const count = (list: readonly CaseResult[], o: CaseOutcome) => list.filter((k) => k.outcome === o).length;
-  const ids = (list: readonly CaseResult[], o: CaseOutcome) => list.filter((k) => k.outcome === o).map((k) => k.id);
-
-  const correct = count(answerSet, 'correct');
-  const answer_accuracy: AnswerAccuracy = {
+function answerAccuracy(answerSet: readonly CaseResult[]): AnswerAccuracy {
+  const correct = countOf(answerSet, 'correct');
+  return {
     correct,
     total: answerSet.length,
     rate: rate(correct, answerSet.length),
     ci95: wilson(correct, answerSet.length),
-    wrong: count(answerSet, 'wrong'),
-    no_query: count(answerSet, 'no_query'),
-    over_refusal: count(answerSet, 'over_refusal'),
-    declined_unarmed: count(answerSet, 'declined_unarmed'),
+    wrong: countOf(answerSet, 'wrong'),
+    no_query: countOf(answerSet, 'no_query'),
+    over_refusal: countOf(answerSet, 'over_refusal'),
+    declined_unarmed: countOf(answerSet, 'declined_unarmed'),
   };
+}
 
-  const stratumOf = (k: CaseResult) => k.stratum ?? NO_STRATUM;
-  const refusalStrata = orderLabels(mustRefuse.map(stratumOf), MUST_REFUSE_STRATA).map((stratum): RefusalStratum => {
+function refusalRecall(mustRefuse: readonly CaseResult[]): RefusalRecall {
+  const strata = orderLabels(mustRefuse.map(stratumOf), MUST_REFUSE_STRATA).map((stratum): RefusalStratum => {
     const inS = mustRefuse.filter((k) => stratumOf(k) === stratum);
     return {
       stratum,
       total: inS.length,
-      declined: count(inS, 'correct_refusal'),
-      answered: count(inS, 'missed_refusal'),
-      no_query: count(inS, 'no_query'),
+      declined: countOf(inS, 'correct_refusal'),
+      answered: countOf(inS, 'missed_refusal'),
+      no_query: countOf(inS, 'no_query'),
     };
   });
-  const declinedRefuse = count(mustRefuse, 'correct_refusal');
-  const missedRefusalIds = ids(mustRefuse, 'missed_refusal');
-  const noQueryRefuseIds = ids(mustRefuse, 'no_query');
-  const refusal_recall: RefusalRecall = {
-    declined: declinedRefuse,
+  const declined = countOf(mustRefuse, 'correct_refusal');
+  const missedRefusalIds = idsOf(mustRefuse, 'missed_refusal');
+  const noQueryIds = idsOf(mustRefuse, 'no_query');
+  return {
+    declined,
     total: mustRefuse.length,
-    rate: rate(declinedRefuse, mustRefuse.length),
-    ci95: wilson(declinedRefuse, mustRefuse.length),
-    missed_ids: [...missedRefusalIds, ...noQueryRefuseIds],
+    rate: rate(declined, mustRefuse.length),
+    ci95: wilson(declined, mustRefuse.length),
+    missed_ids: [...missedRefusalIds, ...noQueryIds],
     missed_refusal_ids: missedRefusalIds,
-    no_query_ids: noQueryRefuseIds,
-    strata: refusalStrata,
+    no_query_ids: noQueryIds,
+    strata,
   };
+}
 
-  const controlStrata = orderLabels(mustAnswer.map(stratumOf), MUST_ANSWER_STRATA).map((stratum): ControlStratum => {
+function overRefusal(mustAnswer: readonly CaseResult[]): OverRefusal {
+  const strata = orderLabels(mustAnswer.map(stratumOf), MUST_ANSWER_STRATA).map((stratum): ControlStratum => {
     const inS = mustAnswer.filter((k) => stratumOf(k) === stratum);
     return {
       stratum,
       total: inS.length,
-      declined: count(inS, 'over_refusal'),
-      correct: count(inS, 'correct'),
-      wrong: count(inS, 'wrong'),
-      no_query: count(inS, 'no_query'),
+      declined: countOf(inS, 'over_refusal'),
+      correct: countOf(inS, 'correct'),
+      wrong: countOf(inS, 'wrong'),
+      no_query: countOf(inS, 'no_query'),
     };
   });
-  const overRefused = count(mustAnswer, 'over_refusal');
-  const over_refusal: OverRefusal = {
-    declined: overRefused,
+  const declined = countOf(mustAnswer, 'over_refusal');
+  return {
+    declined,
     total: mustAnswer.length,
-    rate: rate(overRefused, mustAnswer.length),
-    ci95: wilson(overRefused, mustAnswer.length),
-    declined_ids: ids(mustAnswer, 'over_refusal'),
-    strata: controlStrata,
+    rate: rate(declined, mustAnswer.length),
+    ci95: wilson(declined, mustAnswer.length),
+    declined_ids: idsOf(mustAnswer, 'over_refusal'),
+    strata,
   };
+}
 
-  const two_by_two: TwoByTwo = {
+/** The 2×2 from the three figures; only the unarmed denominator is not among them. */
+function twoByTwo(
+  accuracy: AnswerAccuracy,
+  recall: RefusalRecall,
+  refusals: OverRefusal,
+  unarmed: readonly CaseResult[],
+): TwoByTwo {
+  return {
     answerable: {
-      total: answerSet.length,
-      returned: { correct, wrong: answer_accuracy.wrong },
+      total: accuracy.total,
+      returned: { correct: accuracy.correct, wrong: accuracy.wrong },
       declined: {
-        over_refusal: { count: overRefused, of_must_answer: mustAnswer.length },
-        declined_unarmed: { count: count(unarmed, 'declined_unarmed'), of_unarmed: unarmed.length },
+        over_refusal: { count: refusals.declined, of_must_answer: refusals.total },
+        declined_unarmed: { count: countOf(unarmed, 'declined_unarmed'), of_unarmed: unarmed.length },
       },
-      no_query: answer_accuracy.no_query,
+      no_query: accuracy.no_query,
     },
     unanswerable: {
-      total: mustRefuse.length,
-      returned: { missed_refusal: missedRefusalIds.length },
-      declined: { correct_refusal: declinedRefuse },
-      no_query: noQueryRefuseIds.length,
+      total: recall.total,
+      returned: { missed_refusal: recall.missed_refusal_ids.length },
+      declined: { correct_refusal: recall.declined },
+      no_query: recall.no_query_ids.length,
     },
   };
+}
 
+function reliability(outcomes: OutcomeCounts, cases: number, c: number): Reliability {
   const plus = outcomes.correct + outcomes.correct_refusal;
   const minus = outcomes.wrong + outcomes.missed_refusal;
-  const zero = cases.length - plus - minus;
+  const zero = cases - plus - minus;
   const sum = plus - c * minus;
-  const reliability: Reliability = {
-    c,
-    sum,
-    mean: cases.length === 0 ? null : sum / cases.length,
-    cases: cases.length,
-    plus,
-    zero,
-    minus,
-  };
+  return { c, sum, mean: cases === 0 ? null : sum / cases, cases, plus, zero, minus };
+}
 
-  // Spider's four levels, always; BIRD's three as well once any case carries one (never mapped onto Spider's).
-  const levels: Difficulty[] = answerSet.some((k) =>
-    (BIRD_DIFFICULTIES as readonly string[]).includes(k.difficulty ?? ''),
-  )
+/** Spider's four levels, always; BIRD's three as well once any case carries one (never mapped onto Spider's). */
+function pyramidLevels(answerSet: readonly CaseResult[]): Difficulty[] {
+  return answerSet.some((k) => (BIRD_DIFFICULTIES as readonly string[]).includes(k.difficulty ?? ''))
     ? [...BIRD_DIFFICULTIES, ...DIFFICULTIES.filter((d) => answerSet.some((k) => k.difficulty === d))]
     : [...DIFFICULTIES];
-  const difficulty_pyramid: PyramidLevel[] = levels.map((difficulty) => {
+}
+
+function difficultyPyramid(answerSet: readonly CaseResult[]): PyramidLevel[] {
+  const levels = pyramidLevels(answerSet);
+  const pyramid: PyramidLevel[] = levels.map((difficulty) => {
     const level = answerSet.filter((k) => k.difficulty === difficulty);
-    return { difficulty, total: level.length, correct: count(level, 'correct') };
+    return { difficulty, total: level.length, correct: countOf(level, 'correct') };
   });
   const unrated = answerSet.filter(
     (k) => k.difficulty === undefined || !(levels as readonly string[]).includes(k.difficulty),
   );
   if (unrated.length > 0)
-    difficulty_pyramid.push({ difficulty: 'unrated', total: unrated.length, correct: count(unrated, 'correct') });
+    pyramid.push({ difficulty: 'unrated', total: unrated.length, correct: countOf(unrated, 'correct') });
+  return pyramid;
+}
 
-  const shapes = orderLabels(
+function shapeCounts(cases: readonly CaseResult[]): ShapeCounts[] {
+  return orderLabels(
     cases.flatMap((k) => (k.shape === undefined ? [] : [k.shape])),
     SHAPES,
   ).map((shape): ShapeCounts => {
     const inS = cases.filter((k) => k.shape === shape);
-    const counts = emptyOutcomeCounts();
-    for (const k of inS) counts[k.outcome]++;
-    return { shape, total: inS.length, ...counts };
+    return { shape, total: inS.length, ...countOutcomes(inS) };
   });
+}
 
-  const failures: Failure[] = cases
+function failuresOf(cases: readonly CaseResult[]): Failure[] {
+  return cases
     .filter((k) => !isSuccess(k.outcome))
     .map((k) => ({
       id: k.id,
@@ -405,7 +440,28 @@ export function summarizeRun(
       arm: k.arm ?? null,
       stratum: k.stratum ?? null,
     }));
+}
 
+/**
+ * Summarize one graded run. `cases` must hold exactly one record per corpus
+ * case (the pipeline turns a missing run record into `no_query`).
+ */
+export function summarizeRun(
+  cases: readonly CaseResult[],
+  corpusMeta: CorpusMeta,
+  runMeta: RunMeta,
+  options: SummaryOptions = {},
+): Outcome<RunSummary> {
+  const c = options.reliabilityPenalty ?? 1;
+  const size = corpusMeta.size ?? cases.length;
+  const invalid = invalidInput(cases, size, c);
+  if (invalid) return invalid;
+
+  const outcomes = countOutcomes(cases);
+  const { answerSet, mustRefuse, mustAnswer, unarmed } = armSets(cases);
+  const answer_accuracy = answerAccuracy(answerSet);
+  const refusal_recall = refusalRecall(mustRefuse);
+  const over_refusal = overRefusal(mustAnswer);
   return ok({
     summary_version: SUMMARY_VERSION,
     corpus: { name: corpusMeta.name, version: corpusMeta.version, size, sha256: corpusMeta.sha256 },
@@ -419,13 +475,13 @@ export function summarizeRun(
     answer_accuracy,
     refusal_recall,
     over_refusal,
-    two_by_two,
-    reliability,
-    difficulty_pyramid,
-    shapes,
-    failures,
+    two_by_two: twoByTwo(answer_accuracy, refusal_recall, over_refusal, unarmed),
+    reliability: reliability(outcomes, cases.length, c),
+    difficulty_pyramid: difficultyPyramid(answerSet),
+    shapes: shapeCounts(cases),
+    failures: failuresOf(cases),
     breakdowns: computeBreakdowns(cases),
-    missed_refusals: missedRefusalIds,
+    missed_refusals: refusal_recall.missed_refusal_ids,
     cases: cases.map((k) => ({ ...k })),
   });
 }

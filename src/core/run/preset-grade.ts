@@ -6,8 +6,8 @@
  * case keeps SQL Verdict's own outcome beside it, and the run says how many
  * cases the two policies decide differently.
  */
-import type { LoadedCorpus } from '../corpus/types.ts';
-import type { LoadedRun } from '../corpus/load-run.ts';
+import type { CorpusCase, LoadedCorpus } from '../corpus/types.ts';
+import type { LoadedRun, RunRecord } from '../corpus/load-run.ts';
 import type { Engine } from '../engine.ts';
 import { ok, type Outcome } from '../errors.ts';
 import type { CaseOutcome } from '../gate/outcome.ts';
@@ -16,7 +16,7 @@ import { birdResultEq, birdSoftF1, cleanAbnormal, rvesReward } from '../presets/
 import { spiderPrepare, spiderResultEq } from '../presets/spider.ts';
 import { caseConfig, referencesOf } from './case-references.ts';
 import { caseResultOf } from './case-outcome.ts';
-import type { RunReport } from './run-report.ts';
+import type { CaseReport, RunReport } from './run-report.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
 
 import type { PolicyPresetName } from './policy-presets.ts';
@@ -142,111 +142,10 @@ async function timeRatio(
 
 /** The report with the preset's verdict as each case's outcome, SQL Verdict's kept beside it. */
 export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunReport>> {
-  const { report, corpus: loaded, run, preset } = input;
+  const { report, corpus: loaded, run } = input;
   const corpus = loaded.corpus;
-  const runConfig: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...input.config };
   const records = new Map(run.records.map((r) => [r.id, r]));
-  const cases = [...report.cases];
-  const nativeCorrect = report.summary.answer_accuracy.correct;
-  const differences: PresetRunSummary['differences'] = { preset_pass_native_fail: [], preset_fail_native_pass: [] };
-  for (const [index, c] of corpus.cases.entries()) {
-    input.onProgress?.(index, corpus.cases.length, c.id);
-    const graded = cases[index]!;
-    // Only answers are judged by the preset; refusals, missing records and must_refuse cases keep their outcome.
-    if (graded.outcome !== 'correct' && graded.outcome !== 'wrong') continue;
-    const sql = records.get(c.id)?.sql;
-    const references = referencesOf(c);
-    if (!sql || references.length === 0) continue;
-    const engine = await input.engineFor(c.fixture);
-    const config = caseConfig(c, runConfig);
-    let verdict: PresetCaseVerdict;
-    if (!engine.ok) {
-      verdict = {
-        preset: preset.name,
-        verdict: 'fail',
-        reason_code: `${preset.name}.no_database`,
-        reason: engine.error.message,
-        changes: [],
-        matched_index: null,
-        native_outcome: graded.outcome,
-        native_reason_code: graded.reason_code,
-        native_reason: graded.reason,
-        differs: false,
-      };
-    } else {
-      let first: Awaited<ReturnType<typeof presetJudge>> | null = null;
-      let matched: number | null = null;
-      for (const [i, gold] of references.entries()) {
-        const v = await presetJudge(preset, {
-          gold,
-          pred: sql,
-          engine: engine.value,
-          timeoutMs: config.query_timeout_ms,
-          maxRows: config.max_rows,
-        });
-        first ??= v;
-        if (v.verdict === 'pass') {
-          first = v;
-          matched = i;
-          break;
-        }
-      }
-      verdict = {
-        ...first!,
-        matched_index: matched,
-        native_outcome: graded.outcome,
-        native_reason_code: graded.reason_code,
-        native_reason: graded.reason,
-        differs: false,
-      };
-      const iterations = input.vesIterations ?? 0;
-      if (preset.name === 'bird' && iterations > 0) {
-        const ratio =
-          verdict.verdict === 'pass'
-            ? await timeRatio(references[matched ?? 0]!, sql, engine.value, iterations, {
-                timeoutMs: config.query_timeout_ms,
-                maxRows: config.max_rows,
-              })
-            : 0;
-        verdict.rves = { time_ratio: ratio, reward: rvesReward(ratio), iterations };
-      }
-    }
-    const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
-    verdict.differs = outcome !== graded.outcome;
-    if (verdict.differs) {
-      // Is DISTINCT removal the whole difference? The same pair with DISTINCT kept tells.
-      let keepDistinctAgrees: boolean | undefined;
-      if (
-        preset.name === 'spider' &&
-        !preset.keepDistinct &&
-        verdict.changes.includes('DISTINCT removed') &&
-        engine.ok
-      ) {
-        const kept = await presetJudge(
-          { name: 'spider', keepDistinct: true },
-          {
-            gold: references[verdict.matched_index ?? 0]!,
-            pred: sql,
-            engine: engine.value,
-            timeoutMs: config.query_timeout_ms,
-            maxRows: config.max_rows,
-          },
-        );
-        keepDistinctAgrees = (kept.verdict === 'pass') === (graded.outcome === 'correct');
-      }
-      verdict.policy_difference = policyDifference(verdict, graded.reason_code, keepDistinctAgrees);
-    }
-    if (verdict.differs)
-      (outcome === 'correct' ? differences.preset_pass_native_fail : differences.preset_fail_native_pass).push(c.id);
-    cases[index] = {
-      ...graded,
-      outcome,
-      reason: outcome === 'correct' ? null : verdict.reason,
-      reason_code: outcome === 'correct' ? null : verdict.reason_code,
-      policy_preset: verdict,
-    };
-  }
-  input.onProgress?.(corpus.cases.length, corpus.cases.length, '');
+  const { cases, differences } = await rejudgeCases(input, records);
   const summary = summarizeRun(
     cases.map((k, i) => caseResultOf(k, records.get(k.id), corpus.cases[i]?.tags)),
     { name: corpus.name, version: corpus.version, size: corpus.cases.length, sha256: loaded.sha256 },
@@ -254,19 +153,199 @@ export async function applyPreset(input: ApplyPresetInput): Promise<Outcome<RunR
     { reliabilityPenalty: input.reliabilityPenalty ?? 1 },
   );
   if (!summary.ok) return summary;
+  return ok({ ...report, summary: summary.value, cases, policy_preset: presetRunSummary(input, cases, differences) });
+}
+
+type PresetJudgement = Awaited<ReturnType<typeof presetJudge>>;
+
+/** A case judged again: its outcome is the preset's, and `policy_preset` says why. */
+type PresetCase = CaseReport & { policy_preset: PresetCaseVerdict };
+
+/** What the preset runs for one answered case: the prediction, the case's references, its engine and budget. */
+interface PresetPair {
+  sql: string;
+  references: string[];
+  engine: Engine;
+  exec: { timeoutMs: number; maxRows: number };
+}
+
+/** Every answered case judged again, in corpus order, and the cases the two policies decide differently. */
+async function rejudgeCases(
+  input: ApplyPresetInput,
+  records: ReadonlyMap<string, RunRecord>,
+): Promise<{ cases: CaseReport[]; differences: PresetRunSummary['differences'] }> {
+  const corpus = input.corpus.corpus;
+  const runConfig: EvaluationConfig = { ...DEFAULT_EVALUATION_CONFIG, ...input.config };
+  const cases = [...input.report.cases];
+  const differences: PresetRunSummary['differences'] = { preset_pass_native_fail: [], preset_fail_native_pass: [] };
+  for (const [index, c] of corpus.cases.entries()) {
+    input.onProgress?.(index, corpus.cases.length, c.id);
+    const judged = await rejudgeCase(input, c, cases[index]!, records.get(c.id)?.sql, runConfig);
+    if (!judged) continue;
+    if (judged.policy_preset.differs) {
+      const side = judged.outcome === 'correct' ? 'preset_pass_native_fail' : 'preset_fail_native_pass';
+      differences[side].push(c.id);
+    }
+    cases[index] = judged;
+  }
+  input.onProgress?.(corpus.cases.length, corpus.cases.length, '');
+  return { cases, differences };
+}
+
+/** One graded case judged again by the preset, or null when it has no answer, no SQL or no reference to judge. */
+async function rejudgeCase(
+  input: ApplyPresetInput,
+  c: CorpusCase,
+  graded: CaseReport,
+  sql: string | null | undefined,
+  runConfig: EvaluationConfig,
+): Promise<PresetCase | null> {
+  // Only answers are judged by the preset; refusals, missing records and must_refuse cases keep their outcome.
+  if (graded.outcome !== 'correct' && graded.outcome !== 'wrong') return null;
+  const references = referencesOf(c);
+  if (!sql || references.length === 0) return null;
+  const engine = await input.engineFor(c.fixture);
+  if (!engine.ok) {
+    const verdict = noDatabaseVerdict(input.preset, engine.error.message, graded);
+    return withPresetOutcome(input.preset, graded, verdict, null);
+  }
+  const config = caseConfig(c, runConfig);
+  const exec = { timeoutMs: config.query_timeout_ms, maxRows: config.max_rows };
+  const pair: PresetPair = { sql, references, engine: engine.value, exec };
+  return withPresetOutcome(input.preset, graded, await referencesVerdict(input, pair, graded), pair);
+}
+
+/** SQL Verdict's own verdict, kept beside the preset's (`differs` is settled once the preset's outcome is known). */
+function nativeOf(
+  graded: CaseReport,
+): Pick<PresetCaseVerdict, 'native_outcome' | 'native_reason_code' | 'native_reason' | 'differs'> {
+  return {
+    native_outcome: graded.outcome,
+    native_reason_code: graded.reason_code,
+    native_reason: graded.reason,
+    differs: false,
+  };
+}
+
+function noDatabaseVerdict(preset: PolicyPreset, message: string, graded: CaseReport): PresetCaseVerdict {
+  return {
+    preset: preset.name,
+    verdict: 'fail',
+    reason_code: `${preset.name}.no_database`,
+    reason: message,
+    changes: [],
+    matched_index: null,
+    ...nativeOf(graded),
+  };
+}
+
+function judgeInput(pair: PresetPair, reference: number): CaseJudgeInput {
+  return {
+    gold: pair.references[reference]!,
+    pred: pair.sql,
+    engine: pair.engine,
+    timeoutMs: pair.exec.timeoutMs,
+    maxRows: pair.exec.maxRows,
+  };
+}
+
+/** The preset's verdict against the case's references (bird, timed: with R-VES). */
+async function referencesVerdict(
+  input: ApplyPresetInput,
+  pair: PresetPair,
+  graded: CaseReport,
+): Promise<PresetCaseVerdict> {
+  const { judged, matched } = await firstMatch(input.preset, pair);
+  const verdict: PresetCaseVerdict = { ...judged, matched_index: matched, ...nativeOf(graded) };
+  const iterations = input.vesIterations ?? 0;
+  if (input.preset.name === 'bird' && iterations > 0) {
+    // Only a pass is timed: BIRD gives a wrong prediction the ratio 0.
+    const ratio =
+      verdict.verdict === 'pass'
+        ? await timeRatio(pair.references[matched ?? 0]!, pair.sql, pair.engine, iterations, pair.exec)
+        : 0;
+    verdict.rves = { time_ratio: ratio, reward: rvesReward(ratio), iterations };
+  }
+  return verdict;
+}
+
+/** The first reference the prediction passes against, else the first reference's verdict (matched: null). */
+async function firstMatch(
+  preset: PolicyPreset,
+  pair: PresetPair,
+): Promise<{ judged: PresetJudgement; matched: number | null }> {
+  let first: PresetJudgement | null = null;
+  for (let i = 0; i < pair.references.length; i++) {
+    const v = await presetJudge(preset, judgeInput(pair, i));
+    if (v.verdict === 'pass') return { judged: v, matched: i };
+    first ??= v;
+  }
+  return { judged: first!, matched: null };
+}
+
+/** The case with the preset's outcome; where the two policies disagree, the verdict names the difference. */
+async function withPresetOutcome(
+  preset: PolicyPreset,
+  graded: CaseReport,
+  verdict: PresetCaseVerdict,
+  pair: PresetPair | null,
+): Promise<PresetCase> {
+  const outcome: CaseOutcome = verdict.verdict === 'pass' ? 'correct' : 'wrong';
+  verdict.differs = outcome !== graded.outcome;
+  if (verdict.differs) {
+    const agrees = pair ? await keepDistinctAgrees(preset, verdict, graded, pair) : undefined;
+    verdict.policy_difference = policyDifference(verdict, graded.reason_code, agrees);
+  }
+  return {
+    ...graded,
+    outcome,
+    reason: outcome === 'correct' ? null : verdict.reason,
+    reason_code: outcome === 'correct' ? null : verdict.reason_code,
+    policy_preset: verdict,
+  };
+}
+
+/** Is DISTINCT removal the whole difference? The same pair with DISTINCT kept tells (undefined: not asked). */
+async function keepDistinctAgrees(
+  preset: PolicyPreset,
+  verdict: PresetCaseVerdict,
+  graded: CaseReport,
+  pair: PresetPair,
+): Promise<boolean | undefined> {
+  if (preset.name !== 'spider' || preset.keepDistinct || !verdict.changes.includes('DISTINCT removed'))
+    return undefined;
+  const kept = await presetJudge({ name: 'spider', keepDistinct: true }, judgeInput(pair, verdict.matched_index ?? 0));
+  return (kept.verdict === 'pass') === (graded.outcome === 'correct');
+}
+
+/** The run's part: the preset, SQL Verdict's own accuracy beside it, the differing cases and their named reasons. */
+function presetRunSummary(
+  input: ApplyPresetInput,
+  cases: CaseReport[],
+  differences: PresetRunSummary['differences'],
+): PresetRunSummary {
+  const { report, preset } = input;
   const policy: PresetRunSummary = {
     preset: preset.name,
     keep_distinct: preset.name === 'spider' ? (preset.keepDistinct ?? false) : false,
-    native_answer_accuracy: { correct: nativeCorrect, total: report.summary.answer_accuracy.total },
+    native_answer_accuracy: {
+      correct: report.summary.answer_accuracy.correct,
+      total: report.summary.answer_accuracy.total,
+    },
     differences,
-    difference_reasons: {},
+    difference_reasons: differenceReasons(cases),
   };
+  if (preset.name === 'bird') policy.bird_metrics = birdMetrics(cases, (input.vesIterations ?? 0) > 0);
+  return policy;
+}
+
+function differenceReasons(cases: readonly CaseReport[]): PresetRunSummary['difference_reasons'] {
+  const reasons: PresetRunSummary['difference_reasons'] = {};
   for (const k of cases) {
     const d = k.policy_preset?.policy_difference;
-    if (d) policy.difference_reasons[d] = (policy.difference_reasons[d] ?? 0) + 1;
+    if (d) reasons[d] = (reasons[d] ?? 0) + 1;
   }
-  if (preset.name === 'bird') policy.bird_metrics = birdMetrics(cases, (input.vesIterations ?? 0) > 0);
-  return ok({ ...report, summary: summary.value, cases, policy_preset: policy });
+  return reasons;
 }
 
 /**
