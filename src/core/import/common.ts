@@ -90,6 +90,29 @@ export function importedBenchmark(format: BenchmarkFormat, parts: ImportedParts)
 export type ImportResult =
   { ok: true; imported: ImportedBenchmark; problems: LoadProblem[] } | { ok: false; problems: LoadProblem[] };
 
+/** The result of an import that stopped at an error: nothing imported, the problems so far. */
+export function importFailed(problems: LoadProblem[]): ImportResult {
+  return { ok: false, problems };
+}
+
+/** The result of an import whose files had no error, with the user's agent and model when given. */
+export function importSucceeded(
+  format: BenchmarkFormat,
+  problems: LoadProblem[],
+  parts: Omit<ImportedParts, 'agent' | 'model'>,
+  names: { agent?: string; model?: string },
+): ImportResult {
+  return {
+    ok: true,
+    problems,
+    imported: importedBenchmark(format, {
+      ...parts,
+      ...(names.agent !== undefined ? { agent: names.agent } : {}),
+      ...(names.model !== undefined ? { model: names.model } : {}),
+    }),
+  };
+}
+
 export class Problems {
   readonly list: LoadProblem[] = [];
   constructor(readonly file: string) {}
@@ -161,6 +184,36 @@ export function readJsonTop<T extends 'list' | 'object'>(
     return null;
   }
   return { value: v as T extends 'list' ? unknown[] : Record<string, unknown>, lines: topLevelLines(text!) };
+}
+
+/** Where a problem points: its file, and line, case and field when known. */
+export type ProblemAt = Omit<LoadProblem, 'severity' | 'code' | 'message'>;
+
+/** Where a problem with a JSON list's element points: the file, the element's line when known, its index. */
+export function elementAt(
+  file: string,
+  line: number | undefined,
+  index: number,
+): { file: string; line?: number; case_index: number } {
+  return { file, ...(line !== undefined ? { line } : {}), case_index: index };
+}
+
+/** A JSON list's element as an object, or null with an invalid_field problem (`shape` lists its fields). */
+export function elementObject(
+  item: unknown,
+  index: number,
+  at: ProblemAt,
+  shape: string,
+  problems: LoadProblem[],
+): Record<string, unknown> | null {
+  if (typeof item === 'object' && item !== null && !Array.isArray(item)) return item as Record<string, unknown>;
+  problems.push({
+    severity: 'error',
+    code: 'invalid_field',
+    ...at,
+    message: `Element ${index} must be an object {${shape}}.`,
+  });
+  return null;
 }
 
 /**
@@ -270,6 +323,16 @@ export function runJsonl(imported: ImportedBenchmark): string {
   ];
   for (const r of imported.records) lines.push(JSON.stringify({ id: r.id, sql: r.sql }));
   return `${lines.join('\n')}\n`;
+}
+
+/** SQL Verdict's reading of whether a reference's row order matters: it has an ORDER BY. */
+export function ordersRows(sql: string): boolean {
+  return /\border\s+by\b/i.test(sql);
+}
+
+/** A prediction as a run record: a blank one is no query. */
+export function predictionRecord(id: string, sql: string): ImportedRecord {
+  return { id, sql: sql.trim() === '' ? null : sql };
 }
 
 /** A file name without folders and extension (a system's name from its predictions file). */

@@ -7,19 +7,23 @@
  * whose `generated_query` (or `sql`, `predicted_sql`) column is aligned by
  * row, or that column in the questions CSV itself.
  */
-import type { LoadProblem } from '../corpus/problems.ts';
+import { hasErrors, type LoadProblem } from '../corpus/problems.ts';
 import { tokenize } from '../sql/lexer.ts';
 import {
   baseName,
-  importedBenchmark,
   checkDatabases,
+  importFailed,
+  importSucceeded,
   indexId,
+  ordersRows,
+  predictionRecord,
   textOf,
   type DatabaseFolder,
   type ImportedCase,
   type ImportedRecord,
   type ImportResult,
   type InputFile,
+  type ProblemAt,
 } from './common.ts';
 
 export interface CsvImportInput {
@@ -145,29 +149,85 @@ export function expandAlternatives(query: string, cap = MAX_ALTERNATIVES): strin
   return out;
 }
 
-function header(row: CsvRow): Map<string, number> {
+type Columns = Map<string, number>;
+
+function header(row: CsvRow): Columns {
   return new Map(row.cells.map((h, i) => [h.trim().toLowerCase(), i]));
 }
 
-export function importCsv(input: CsvImportInput): ImportResult {
-  const problems: LoadProblem[] = [];
-  const fail = (): ImportResult => ({ ok: false, problems });
-  const errors = () => problems.some((p) => p.severity === 'error');
-  const file = input.questions.file;
-  const text = textOf(input.questions, problems);
-  if (text === null) return fail();
+function cellOf(row: CsvRow, cols: Columns, name: string): string | undefined {
+  const i = cols.get(name);
+  return i === undefined ? undefined : row.cells[i];
+}
+
+/** A CSV file's records, or null with its problem (not UTF-8, a quoted field not closed). */
+function readCsv(input: InputFile, problems: LoadProblem[]): CsvRow[] | null {
+  const text = textOf(input, problems);
+  if (text === null) return null;
   const parsed = parseCsv(text);
   if (parsed.error) {
     problems.push({
       severity: 'error',
       code: 'syntax_error',
-      file,
+      file: input.file,
       line: parsed.error.line,
       message: parsed.error.message,
     });
-    return fail();
+    return null;
   }
-  const [head, ...rows] = parsed.rows;
+  return parsed.rows;
+}
+
+/** The CSV that holds the predictions, header first. */
+interface PredictionCsv {
+  file: string;
+  rows: CsvRow[];
+}
+
+/** The questions CSV: its header's columns and the question rows under it. */
+interface QuestionsCsv {
+  file: string;
+  head: CsvRow;
+  cols: Columns;
+  rows: CsvRow[];
+}
+
+export function importCsv(input: CsvImportInput): ImportResult {
+  const problems: LoadProblem[] = [];
+  const sheet = readQuestions(input.questions, problems);
+  if (!sheet) return importFailed(problems);
+  const { file, rows } = sheet;
+  const cases = rows.flatMap((row, i) => csvCase(sheet, row, i, problems) ?? []);
+  if (hasErrors(problems)) return importFailed(problems);
+  checkDatabases(
+    cases.map((c, i) => ({ db: c.fixture, line: rows[i]!.line, field: 'db_name', file, case_id: c.id })),
+    input.databases,
+    problems,
+  );
+  const pred = readPredictions(input.pred, sheet, problems);
+  if (hasErrors(problems)) return importFailed(problems);
+  const records = pred ? predictionRecords(pred, rows, cases, file, problems) : [];
+  if (!records) return importFailed(problems);
+  return importSucceeded(
+    'csv',
+    problems,
+    {
+      corpusName: input.corpusName ?? baseName(file),
+      description: `Imported from the questions CSV ${file}.`,
+      cases,
+      records,
+      predFile: pred?.file ?? null,
+    },
+    input,
+  );
+}
+
+/** The questions CSV, or null when it cannot be read or its header lacks question, query or db_name. */
+function readQuestions(input: InputFile, problems: LoadProblem[]): QuestionsCsv | null {
+  const file = input.file;
+  const all = readCsv(input, problems);
+  if (!all) return null;
+  const [head, ...rows] = all;
   if (!head) {
     problems.push({
       severity: 'error',
@@ -176,7 +236,7 @@ export function importCsv(input: CsvImportInput): ImportResult {
       line: 1,
       message: 'The CSV is empty; it needs a header line question,query,db_name.',
     });
-    return fail();
+    return null;
   }
   const cols = header(head);
   for (const required of ['question', 'query', 'db_name'])
@@ -189,140 +249,113 @@ export function importCsv(input: CsvImportInput): ImportResult {
         field: required,
         message: `The header has no '${required}' column (it has ${head.cells.join(', ')}).`,
       });
-  if (errors()) return fail();
-  const cell = (row: CsvRow, name: string) => {
-    const i = cols.get(name);
-    return i === undefined ? undefined : row.cells[i];
-  };
-  const cases: ImportedCase[] = [];
-  for (const [i, row] of rows.entries()) {
-    const id = indexId('q', i, rows.length);
-    const at = { file, line: row.line, case_index: i, case_id: id };
-    if (row.cells.length !== head.cells.length) {
-      problems.push({
-        severity: 'error',
-        code: 'invalid_field',
-        ...at,
-        message: `The row has ${row.cells.length} field(s); the header has ${head.cells.length}.`,
-      });
-      continue;
-    }
-    const question = cell(row, 'question')!.trim();
-    const query = cell(row, 'query')!.trim();
-    const db = cell(row, 'db_name')!.trim();
-    let bad = false;
-    for (const [field, value] of [
-      ['question', question],
-      ['query', query],
-      ['db_name', db],
-    ] as const)
-      if (value === '') {
-        problems.push({ severity: 'error', code: 'missing_field', ...at, field, message: `'${field}' is empty.` });
-        bad = true;
-      }
-    if (bad) continue;
-    const references = expandAlternatives(query);
-    if (references === null || references.length === 0) {
-      problems.push({
-        severity: 'error',
-        code: 'invalid_field',
-        ...at,
-        field: 'query',
-        message:
-          references === null
-            ? `The query's {…} alternatives expand to more than ${MAX_ALTERNATIVES} queries.`
-            : 'The query is empty.',
-      });
-      continue;
-    }
-    const category = cell(row, 'query_category')?.trim();
-    const instructions = cell(row, 'instructions')?.trim();
-    cases.push({
-      id,
-      fixture: db,
-      question,
-      ...(instructions ? { evidence: instructions } : {}),
-      reference_sql: references.length === 1 ? references[0]! : references,
-      shape: 'rows',
-      order_matters: /\border\s+by\b/i.test(references[0]!),
-      tags: [db, ...(category ? [category] : [])],
-    });
-  }
-  if (errors()) return fail();
-  checkDatabases(
-    cases.map((c, i) => ({ db: c.fixture, line: rows[i]!.line, field: 'db_name', file, case_id: c.id })),
-    input.databases,
-    problems,
-  );
+  return hasErrors(problems) ? null : { file, head, cols, rows };
+}
 
-  // Predictions: their own CSV, or a generated_query column beside the questions.
-  let records: ImportedRecord[] = [];
-  let predFile: string | null = null;
-  const predIn = input.pred
-    ? (() => {
-        const t = textOf(input.pred!, problems);
-        if (t === null) return null;
-        const p = parseCsv(t);
-        if (p.error) {
-          problems.push({
-            severity: 'error',
-            code: 'syntax_error',
-            file: input.pred!.file,
-            line: p.error.line,
-            message: p.error.message,
-          });
-          return null;
-        }
-        return { file: input.pred!.file, rows: p.rows };
-      })()
-    : PRED_COLUMNS.some((c) => cols.has(c))
-      ? { file, rows: parsed.rows }
-      : null;
-  if (errors()) return fail();
-  if (predIn) {
-    predFile = predIn.file;
-    const [phead, ...prows] = predIn.rows;
-    const pcols = phead ? header(phead) : new Map<string, number>();
-    const column = PRED_COLUMNS.find((c) => pcols.has(c));
-    if (!phead || column === undefined) {
-      problems.push({
-        severity: 'error',
-        code: 'missing_field',
-        file: predIn.file,
-        line: phead?.line ?? 1,
-        field: 'generated_query',
-        message: `The predictions CSV needs a column ${PRED_COLUMNS.join(' or ')}${phead ? ` (it has ${phead.cells.join(', ')})` : ''}.`,
-      });
-      return fail();
-    }
-    if (prows.length !== rows.length) {
-      problems.push({
-        severity: 'error',
-        code: 'count_mismatch',
-        file: predIn.file,
-        line: prows.length > rows.length ? prows[rows.length]!.line : (prows[prows.length - 1]?.line ?? phead.line) + 1,
-        field: column,
-        message: `${predIn.file} has ${prows.length} prediction row(s); ${file} has ${rows.length} question row(s): they are matched by row.`,
-      });
-      return fail();
-    }
-    records = prows.map((r, i) => {
-      const sql = r.cells[pcols.get(column)!] ?? '';
-      return { id: cases[i]!.id, sql: sql.trim() === '' ? null : sql };
+/** A question row as a case, with every query its `{…}` and `;` alternatives stand for; null with its problems. */
+function csvCase(sheet: QuestionsCsv, row: CsvRow, i: number, problems: LoadProblem[]): ImportedCase | null {
+  const id = indexId('q', i, sheet.rows.length);
+  const at = { file: sheet.file, line: row.line, case_index: i, case_id: id };
+  if (row.cells.length !== sheet.head.cells.length) {
+    problems.push({
+      severity: 'error',
+      code: 'invalid_field',
+      ...at,
+      message: `The row has ${row.cells.length} field(s); the header has ${sheet.head.cells.length}.`,
     });
+    return null;
   }
-  if (errors()) return fail();
+  const cell = (name: string) => cellOf(row, sheet.cols, name);
+  const question = cell('question')!.trim();
+  const query = cell('query')!.trim();
+  const db = cell('db_name')!.trim();
+  if (!hasNonEmptyCells({ question, query, db_name: db }, at, problems)) return null;
+  const references = expandAlternatives(query);
+  if (references === null || references.length === 0) {
+    problems.push({
+      severity: 'error',
+      code: 'invalid_field',
+      ...at,
+      field: 'query',
+      message:
+        references === null
+          ? `The query's {…} alternatives expand to more than ${MAX_ALTERNATIVES} queries.`
+          : 'The query is empty.',
+    });
+    return null;
+  }
+  const category = cell('query_category')?.trim();
+  const instructions = cell('instructions')?.trim();
   return {
-    ok: true,
-    problems,
-    imported: importedBenchmark('csv', {
-      corpusName: input.corpusName ?? baseName(file),
-      description: `Imported from the questions CSV ${file}.`,
-      cases,
-      records,
-      predFile: predFile,
-      ...(input.agent !== undefined ? { agent: input.agent } : {}),
-      ...(input.model !== undefined ? { model: input.model } : {}),
-    }),
+    id,
+    fixture: db,
+    question,
+    ...(instructions ? { evidence: instructions } : {}),
+    reference_sql: references.length === 1 ? references[0]! : references,
+    shape: 'rows',
+    order_matters: ordersRows(references[0]!),
+    tags: [db, ...(category ? [category] : [])],
   };
+}
+
+function hasNonEmptyCells(cells: Record<string, string>, at: ProblemAt, problems: LoadProblem[]): boolean {
+  let ok = true;
+  for (const [field, value] of Object.entries(cells))
+    if (value === '') {
+      problems.push({ severity: 'error', code: 'missing_field', ...at, field, message: `'${field}' is empty.` });
+      ok = false;
+    }
+  return ok;
+}
+
+/** Predictions: their own CSV, or a generated_query column beside the questions; null when there are none. */
+function readPredictions(
+  input: InputFile | undefined,
+  sheet: QuestionsCsv,
+  problems: LoadProblem[],
+): PredictionCsv | null {
+  if (input) {
+    const rows = readCsv(input, problems);
+    return rows ? { file: input.file, rows } : null;
+  }
+  return PRED_COLUMNS.some((c) => sheet.cols.has(c)) ? { file: sheet.file, rows: [sheet.head, ...sheet.rows] } : null;
+}
+
+/**
+ * The predictions' records, matched to the question rows by position; null
+ * when the CSV has no prediction column or not one row per question.
+ */
+function predictionRecords(
+  pred: PredictionCsv,
+  rows: CsvRow[],
+  cases: ImportedCase[],
+  file: string,
+  problems: LoadProblem[],
+): ImportedRecord[] | null {
+  const [phead, ...prows] = pred.rows;
+  const pcols = phead ? header(phead) : new Map<string, number>();
+  const column = PRED_COLUMNS.find((c) => pcols.has(c));
+  if (!phead || column === undefined) {
+    problems.push({
+      severity: 'error',
+      code: 'missing_field',
+      file: pred.file,
+      line: phead?.line ?? 1,
+      field: 'generated_query',
+      message: `The predictions CSV needs a column ${PRED_COLUMNS.join(' or ')}${phead ? ` (it has ${phead.cells.join(', ')})` : ''}.`,
+    });
+    return null;
+  }
+  if (prows.length !== rows.length) {
+    problems.push({
+      severity: 'error',
+      code: 'count_mismatch',
+      file: pred.file,
+      line: prows.length > rows.length ? prows[rows.length]!.line : (prows[prows.length - 1]?.line ?? phead.line) + 1,
+      field: column,
+      message: `${pred.file} has ${prows.length} prediction row(s); ${file} has ${rows.length} question row(s): they are matched by row.`,
+    });
+    return null;
+  }
+  return prows.map((r, i) => predictionRecord(cases[i]!.id, r.cells[pcols.get(column)!] ?? ''));
 }

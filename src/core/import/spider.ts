@@ -7,11 +7,16 @@
  * turns. Lines are read as the official evaluator reads them: stripped, and a
  * prediction ends at its first tab.
  */
-import type { LoadProblem } from '../corpus/problems.ts';
+import { hasErrors, type LoadProblem } from '../corpus/problems.ts';
 import {
   baseName,
-  importedBenchmark,
   checkDatabases,
+  elementAt,
+  elementObject,
+  importFailed,
+  importSucceeded,
+  indexId,
+  ordersRows,
   readJsonTop,
   textOf,
   type DatabaseFolder,
@@ -19,6 +24,7 @@ import {
   type ImportedRecord,
   type ImportResult,
   type InputFile,
+  type ProblemAt,
 } from './common.ts';
 
 export interface SpiderImportInput {
@@ -70,7 +76,43 @@ interface Gold {
 
 export function importSpider(input: SpiderImportInput): ImportResult {
   const problems: LoadProblem[] = [];
-  const fail = (): ImportResult => ({ ok: false, problems });
+  const gold = readGoldAndQuestions(input, problems);
+  if (!gold) return importFailed(problems);
+  const goldFile = input.gold?.file ?? input.questions!.file;
+  checkDatabases(
+    gold.flat().map((g) => ({ db: g.db, line: g.line || undefined, field: 'db_id', file: g.file })),
+    input.databases,
+    problems,
+  );
+  const ids = caseIds(gold);
+  const cases = gold.flatMap((session, s) => session.map((g, t) => spiderCase(g, ids[s]![t]!)));
+  let records: ImportedRecord[] = [];
+  if (input.pred) {
+    const predicted = readPredictions(input.pred, gold, ids, goldFile, problems);
+    if (!predicted) return importFailed(problems);
+    records = predicted;
+  }
+  if (hasErrors(problems)) return importFailed(problems);
+  return importSucceeded(
+    'spider',
+    problems,
+    {
+      corpusName: input.corpusName ?? baseName(goldFile),
+      description: `Imported from the Spider layout: ${[input.gold?.file, input.questions?.file].filter(Boolean).join(' + ')}.`,
+      cases,
+      records,
+      predFile: input.pred?.file ?? null,
+    },
+    input,
+  );
+}
+
+/**
+ * The gold in interactions: the gold file's, with dev.json's questions
+ * matched by position when both are given, or dev.json's as one interaction.
+ * Null when neither is given or either file has an error.
+ */
+function readGoldAndQuestions(input: SpiderImportInput, problems: LoadProblem[]): Gold[][] | null {
   if (!input.gold && !input.questions) {
     problems.push({
       severity: 'error',
@@ -79,206 +121,210 @@ export function importSpider(input: SpiderImportInput): ImportResult {
       field: 'gold',
       message: 'Spider needs a gold file (SQL<TAB>db_id per line) or dev.json.',
     });
-    return fail();
+    return null;
   }
+  const questions = input.questions ? readQuestions(input.questions, problems) : null;
+  if (input.questions && !questions) return null;
+  if (!input.gold) return [questions!];
+  const gold = readGold(input.gold, problems);
+  if (!gold) return null;
+  if (questions && !matchQuestions(gold.flat(), questions, input.questions!.file, input.gold.file, problems))
+    return null;
+  return gold;
+}
 
-  // dev.json: questions, and the gold when no gold file is given.
-  let questions: Gold[] | null = null;
-  if (input.questions) {
-    const file = input.questions.file;
-    const top = readJsonTop(
-      input.questions,
-      'list',
-      'Spider dev.json is a list of {db_id, query, question} objects.',
-      problems,
-    );
-    if (!top) return fail();
-    const lines = top.lines;
-    questions = [];
-    for (const [i, item] of top.value.entries()) {
-      const line = lines[i];
-      const at = { file, ...(line !== undefined ? { line } : {}), case_index: i };
-      if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-        problems.push({
-          severity: 'error',
-          code: 'invalid_field',
-          ...at,
-          message: `Element ${i} must be an object {db_id, query, question}.`,
-        });
-        continue;
-      }
-      const r = item as Record<string, unknown>;
-      let bad = false;
-      for (const field of ['db_id', 'query', 'question'] as const) {
-        if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') {
-          problems.push({
-            severity: 'error',
-            code: r[field] === undefined ? 'missing_field' : 'invalid_field',
-            ...at,
-            field,
-            message: `Element ${i} needs a non-empty string '${field}'.`,
-          });
-          bad = true;
-        }
-      }
-      if (!bad)
-        questions.push({
-          sql: (r.query as string).trim(),
-          db: r.db_id as string,
-          line: line ?? 0,
-          file,
-          question: r.question as string,
-        });
-    }
-    if (problems.some((p) => p.severity === 'error')) return fail();
-  }
-
-  // The gold file, in interactions.
-  let gold: Gold[][];
-  if (input.gold) {
-    const file = input.gold.file;
-    const text = textOf(input.gold, problems);
-    if (text === null) return fail();
-    gold = splitSessions(text).map((session) =>
-      session.flatMap((l) => {
-        const fields = l.text.split('\t');
-        if (fields.length !== 2 || fields[0]!.trim() === '' || fields[1]!.trim() === '') {
-          problems.push({
-            severity: 'error',
-            code: 'invalid_field',
-            file,
-            line: l.line,
-            field:
-              fields.length < 2 ? 'db_id' : fields.length > 2 ? 'db_id' : fields[0]!.trim() === '' ? 'sql' : 'db_id',
-            message: `A gold line is SQL<TAB>db_id; this one has ${fields.length} tab-separated field(s).`,
-          });
-          return [];
-        }
-        return [{ sql: fields[0]!.trim(), db: fields[1]!.trim(), line: l.line, file }];
-      }),
-    );
-    if (problems.some((p) => p.severity === 'error')) return fail();
-    const flat = gold.flat();
-    if (questions) {
-      if (questions.length !== flat.length) {
-        problems.push({
-          severity: 'error',
-          code: 'count_mismatch',
-          file: input.questions!.file,
-          field: 'questions',
-          message: `${input.questions!.file} has ${questions.length} questions; the gold file ${file} has ${flat.length} lines: they are matched by position.`,
-        });
-        return fail();
-      }
-      flat.forEach((g, i) => {
-        const q = questions![i]!;
-        if (q.db !== g.db)
-          problems.push({
-            severity: 'error',
-            code: 'invalid_field',
-            file,
-            line: g.line,
-            field: 'db_id',
-            case_index: i,
-            message: `The gold line names db_id '${g.db}'; question ${i} of ${q.file} (line ${q.line}) names '${q.db}'.`,
-          });
-        else g.question = q.question;
-      });
-      if (problems.some((p) => p.severity === 'error')) return fail();
-    }
-  } else gold = [questions!];
-
-  const multi = gold.length > 1;
-  const total = gold.reduce((n, s) => n + s.length, 0);
-  const width = Math.max(4, String(total - 1).length);
-  const idOf = (s: number, t: number, index: number) =>
-    multi
-      ? `i${String(s).padStart(Math.max(3, String(gold.length - 1).length), '0')}-t${String(t).padStart(2, '0')}`
-      : `q${String(index).padStart(width, '0')}`;
-
-  checkDatabases(
-    gold.flat().map((g) => ({ db: g.db, line: g.line || undefined, field: 'db_id', file: g.file })),
-    input.databases,
-    problems,
-  );
-
-  const cases: ImportedCase[] = [];
-  const ids: string[][] = [];
-  let index = 0;
-  gold.forEach((session, s) => {
-    ids.push([]);
-    session.forEach((g, t) => {
-      const id = idOf(s, t, index++);
-      ids[s]!.push(id);
-      cases.push({
-        id,
-        fixture: g.db,
-        question: g.question ?? `(no question given: ${g.file} line ${g.line})`,
-        reference_sql: g.sql,
-        shape: 'rows',
-        // SQL Verdict's own reading; the spider preset applies the official one (`order by` in the gold).
-        order_matters: /\border\s+by\b/i.test(g.sql),
-        tags: [g.db],
-      });
+/** dev.json's entries as gold with their questions; null when the file or an entry has an error. */
+function readQuestions(input: InputFile, problems: LoadProblem[]): Gold[] | null {
+  const file = input.file;
+  const top = readJsonTop(input, 'list', 'Spider dev.json is a list of {db_id, query, question} objects.', problems);
+  if (!top) return null;
+  const questions: Gold[] = [];
+  for (const [i, item] of top.value.entries()) {
+    const line = top.lines[i];
+    const at = elementAt(file, line, i);
+    const r = elementObject(item, i, at, 'db_id, query, question', problems);
+    if (!r || !hasRequiredStrings(r, i, at, problems)) continue;
+    questions.push({
+      sql: (r.query as string).trim(),
+      db: r.db_id as string,
+      line: line ?? 0,
+      file,
+      question: r.question as string,
     });
-  });
+  }
+  return hasErrors(problems) ? null : questions;
+}
 
-  let records: ImportedRecord[] = [];
-  if (input.pred) {
-    const file = input.pred.file;
-    const text = textOf(input.pred, problems);
-    if (text === null) return fail();
-    const pred = splitSessions(text);
-    const goldFile = input.gold?.file ?? input.questions!.file;
-    if (pred.length !== gold.length) {
-      const predLines = pred.flat().length;
-      const firstExtra = pred[gold.length]?.[0]?.line;
+function hasRequiredStrings(r: Record<string, unknown>, i: number, at: ProblemAt, problems: LoadProblem[]): boolean {
+  let ok = true;
+  for (const field of ['db_id', 'query', 'question'] as const) {
+    if (typeof r[field] !== 'string' || (r[field] as string).trim() === '') {
       problems.push({
         severity: 'error',
-        code: 'count_mismatch',
-        file,
-        ...(firstExtra !== undefined ? { line: firstExtra } : { line: text.split(/\r\n|\r|\n/).length }),
-        field: 'prediction',
-        message:
-          multi || pred.length > 1
-            ? `${file} has ${pred.length} interaction(s) (blank-line separated) and ${predLines} prediction(s); ${goldFile} has ${gold.length} interaction(s) and ${total} line(s).`
-            : `${file} has ${predLines} prediction(s); ${goldFile} has ${total}: predictions are matched to the gold by line.`,
+        code: r[field] === undefined ? 'missing_field' : 'invalid_field',
+        ...at,
+        field,
+        message: `Element ${i} needs a non-empty string '${field}'.`,
       });
-      return fail();
+      ok = false;
     }
-    pred.forEach((session, s) => {
-      const want = gold[s]!.length;
-      if (session.length !== want) {
-        const line = session.length > want ? session[want]!.line : (session[session.length - 1]?.line ?? 0) + 1;
-        problems.push({
-          severity: 'error',
-          code: 'count_mismatch',
-          file,
-          line,
-          field: 'prediction',
-          message: multi
-            ? `Interaction ${s} has ${session.length} prediction(s); the gold's has ${want} (gold lines ${gold[s]![0]!.line}–${gold[s]![want - 1]!.line}).`
-            : `${file} has ${session.length} prediction(s); ${goldFile} has ${want}: predictions are matched to the gold by line.`,
-        });
-      }
-    });
-    if (problems.some((p) => p.severity === 'error')) return fail();
-    records = pred.flatMap((session, s) => session.map((l, t) => ({ id: ids[s]![t]!, sql: l.text.split('\t')[0]! })));
   }
-  if (problems.some((p) => p.severity === 'error')) return fail();
+  return ok;
+}
 
-  const source = input.gold?.file ?? input.questions!.file;
+/** The gold file's `SQL<TAB>db_id` lines in interactions; null when it is not UTF-8 or a line is malformed. */
+function readGold(input: InputFile, problems: LoadProblem[]): Gold[][] | null {
+  const text = textOf(input, problems);
+  if (text === null) return null;
+  const gold = splitSessions(text).map((session) => session.flatMap((l) => goldLine(l, input.file, problems)));
+  return hasErrors(problems) ? null : gold;
+}
+
+function goldLine(l: Line, file: string, problems: LoadProblem[]): Gold[] {
+  const fields = l.text.split('\t');
+  if (fields.length === 2 && fields[0]!.trim() !== '' && fields[1]!.trim() !== '')
+    return [{ sql: fields[0]!.trim(), db: fields[1]!.trim(), line: l.line, file }];
+  problems.push({
+    severity: 'error',
+    code: 'invalid_field',
+    file,
+    line: l.line,
+    field: fields.length === 2 && fields[0]!.trim() === '' ? 'sql' : 'db_id',
+    message: `A gold line is SQL<TAB>db_id; this one has ${fields.length} tab-separated field(s).`,
+  });
+  return [];
+}
+
+/**
+ * dev.json's questions given to the gold lines, by position: both files must
+ * have as many entries, on the same databases. False when they disagree.
+ */
+function matchQuestions(
+  gold: Gold[],
+  questions: Gold[],
+  qfile: string,
+  file: string,
+  problems: LoadProblem[],
+): boolean {
+  if (questions.length !== gold.length) {
+    problems.push({
+      severity: 'error',
+      code: 'count_mismatch',
+      file: qfile,
+      field: 'questions',
+      message: `${qfile} has ${questions.length} questions; the gold file ${file} has ${gold.length} lines: they are matched by position.`,
+    });
+    return false;
+  }
+  gold.forEach((g, i) => {
+    const q = questions[i]!;
+    if (q.db !== g.db)
+      problems.push({
+        severity: 'error',
+        code: 'invalid_field',
+        file,
+        line: g.line,
+        field: 'db_id',
+        case_index: i,
+        message: `The gold line names db_id '${g.db}'; question ${i} of ${q.file} (line ${q.line}) names '${q.db}'.`,
+      });
+    else g.question = q.question;
+  });
+  return !hasErrors(problems);
+}
+
+/** Case ids per interaction: `q0000` in a file of one, `i000-t00` (interaction, turn) in the test-suite layout. */
+function caseIds(gold: Gold[][]): string[][] {
+  if (gold.length > 1) {
+    const width = Math.max(3, String(gold.length - 1).length);
+    return gold.map((session, s) =>
+      session.map((_, t) => `i${String(s).padStart(width, '0')}-t${String(t).padStart(2, '0')}`),
+    );
+  }
+  const total = gold.reduce((n, s) => n + s.length, 0);
+  let index = 0;
+  return gold.map((session) => session.map(() => indexId('q', index++, total)));
+}
+
+function spiderCase(g: Gold, id: string): ImportedCase {
   return {
-    ok: true,
-    problems,
-    imported: importedBenchmark('spider', {
-      corpusName: input.corpusName ?? baseName(source),
-      description: `Imported from the Spider layout: ${[input.gold?.file, input.questions?.file].filter(Boolean).join(' + ')}.`,
-      cases,
-      records,
-      predFile: input.pred?.file ?? null,
-      ...(input.agent !== undefined ? { agent: input.agent } : {}),
-      ...(input.model !== undefined ? { model: input.model } : {}),
-    }),
+    id,
+    fixture: g.db,
+    question: g.question ?? `(no question given: ${g.file} line ${g.line})`,
+    reference_sql: g.sql,
+    shape: 'rows',
+    // SQL Verdict's own reading; the spider preset applies the official one (`order by` in the gold).
+    order_matters: ordersRows(g.sql),
+    tags: [g.db],
   };
+}
+
+/**
+ * The predictions file's records, one per gold line: it must have the gold's
+ * interactions, each with as many lines. Null when it does not.
+ */
+function readPredictions(
+  input: InputFile,
+  gold: Gold[][],
+  ids: string[][],
+  goldFile: string,
+  problems: LoadProblem[],
+): ImportedRecord[] | null {
+  const text = textOf(input, problems);
+  if (text === null) return null;
+  const pred = splitSessions(text);
+  if (pred.length !== gold.length) {
+    problems.push(interactionCountMismatch(input.file, text, pred, gold, goldFile));
+    return null;
+  }
+  const mismatches = pred.flatMap((session, s) => turnCountMismatch(input.file, session, s, gold, goldFile));
+  if (mismatches.length) {
+    problems.push(...mismatches);
+    return null;
+  }
+  // As the official evaluator reads a prediction: up to its first tab.
+  return pred.flatMap((session, s) => session.map((l, t) => ({ id: ids[s]![t]!, sql: l.text.split('\t')[0]! })));
+}
+
+function interactionCountMismatch(
+  file: string,
+  text: string,
+  pred: Line[][],
+  gold: Gold[][],
+  goldFile: string,
+): LoadProblem {
+  const total = gold.reduce((n, s) => n + s.length, 0);
+  const predLines = pred.flat().length;
+  const firstExtra = pred[gold.length]?.[0]?.line;
+  return {
+    severity: 'error',
+    code: 'count_mismatch',
+    file,
+    ...(firstExtra !== undefined ? { line: firstExtra } : { line: text.split(/\r\n|\r|\n/).length }),
+    field: 'prediction',
+    message:
+      gold.length > 1 || pred.length > 1
+        ? `${file} has ${pred.length} interaction(s) (blank-line separated) and ${predLines} prediction(s); ${goldFile} has ${gold.length} interaction(s) and ${total} line(s).`
+        : `${file} has ${predLines} prediction(s); ${goldFile} has ${total}: predictions are matched to the gold by line.`,
+  };
+}
+
+/** The interaction's problem when it has more or fewer predictions than the gold's, at the first line off. */
+function turnCountMismatch(file: string, session: Line[], s: number, gold: Gold[][], goldFile: string): LoadProblem[] {
+  const want = gold[s]!.length;
+  if (session.length === want) return [];
+  const line = session.length > want ? session[want]!.line : (session[session.length - 1]?.line ?? 0) + 1;
+  return [
+    {
+      severity: 'error',
+      code: 'count_mismatch',
+      file,
+      line,
+      field: 'prediction',
+      message:
+        gold.length > 1
+          ? `Interaction ${s} has ${session.length} prediction(s); the gold's has ${want} (gold lines ${gold[s]![0]!.line}–${gold[s]![want - 1]!.line}).`
+          : `${file} has ${session.length} prediction(s); ${goldFile} has ${want}: predictions are matched to the gold by line.`,
+    },
+  ];
 }
