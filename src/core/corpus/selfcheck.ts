@@ -8,6 +8,7 @@
  */
 import { sameDialect, type Engine, type EngineName, type FixtureSource } from '../engine.ts';
 import { canonicalCell } from '../digest/canonical-dump.ts';
+import type { VerdictError } from '../errors.ts';
 import type { ResultTable } from '../value/kind.ts';
 import type { ResultCompare } from './compare.ts';
 import { zeroTolerancePolicyCompare } from './policy-compare.ts';
@@ -108,6 +109,160 @@ function tableKey(table: ResultTable): string {
   return table.rows.map((row) => row.map((cell, i) => canonicalCell(table.columns[i]!, cell)).join('\t')).join('\n');
 }
 
+/** The settings every reference of one self-check runs under. */
+type SelfCheckSettings = Omit<CaseContext, 'hasAsOf'>;
+
+/** What one self-check carries from fixture to fixture. */
+interface SelfCheckRun {
+  engine: Engine;
+  options: SelfCheckOptions;
+  settings: SelfCheckSettings;
+  report: SelfCheckReport;
+  /** Tells the caller a case's status, numbered in the order the statuses are decided. */
+  progress: (c: CorpusCase, status: SelfCheckCaseResult['status']) => void;
+}
+
+function selfCheckSettings(options: SelfCheckOptions): SelfCheckSettings {
+  return {
+    compare: options.compare ?? zeroTolerancePolicyCompare,
+    budget: options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS,
+    // The stability check needs a second run at least.
+    runs: Math.max(2, options.runs ?? 2),
+  };
+}
+
+/** The report before any reference ran: not passed, no finding. */
+async function emptyReport(
+  input: Corpus | LoadedCorpus,
+  corpus: Corpus,
+  engine: Engine,
+  settings: SelfCheckSettings,
+): Promise<SelfCheckReport> {
+  return {
+    corpus: corpus.name,
+    corpus_version: corpus.version,
+    ...('sha256' in input ? { corpus_sha256: input.sha256 } : {}),
+    engine: engine.name,
+    engine_version: await engine.version(),
+    time_budget_ms: settings.budget,
+    runs_per_reference: settings.runs,
+    cases: corpus.cases.length,
+    references_checked: 0,
+    passed: false,
+    findings: [],
+    case_results: [],
+    fixtures: [],
+  };
+}
+
+function progressReporter(options: SelfCheckOptions, total: number): SelfCheckRun['progress'] {
+  let index = 0;
+  return (c, status) => options.onProgress?.({ case_id: c.id, index: index++, total, status });
+}
+
+/** The selected cases by fixture, each fixture loaded once, in the order they first appear. */
+function casesByFixture(cases: readonly CorpusCase[]): Map<string, CorpusCase[]> {
+  const byFixture = new Map<string, CorpusCase[]>();
+  for (const c of cases) byFixture.set(c.fixture, [...(byFixture.get(c.fixture) ?? []), c]);
+  return byFixture;
+}
+
+function recordCase(run: SelfCheckRun, c: CorpusCase, result: SelfCheckCaseResult): void {
+  run.report.case_results.push(result);
+  run.progress(c, result.status);
+}
+
+/** The fixture as resolved and loaded, or the finding that says why its references cannot run. */
+async function openFixture(
+  run: SelfCheckRun,
+  fixtureName: string,
+): Promise<{ resolved: ResolvedFixture; loadedDigest: string } | { unavailable: SelfCheckFinding }> {
+  const unavailable = (message: string) => ({
+    unavailable: { code: 'fixture_unavailable', severity: 'error', fixture: fixtureName, message } as const,
+  });
+  const resolved = await run.options.fixtures(fixtureName);
+  if (!resolved) return unavailable(`Fixture "${fixtureName}" is not known.`);
+  const loaded = await run.engine.load(resolved.source);
+  if (!loaded.ok) return unavailable(`Fixture "${fixtureName}" did not load: ${loaded.error.message}`);
+  return { resolved, loadedDigest: loaded.value.contentDigest };
+}
+
+/** The fixture's entry in the report, with a finding when it is not the one the manifest describes. */
+function recordFixture(
+  report: SelfCheckReport,
+  fixtureName: string,
+  resolved: ResolvedFixture,
+  loadedDigest: string,
+): SelfCheckFixture {
+  const record: SelfCheckFixture = { name: fixtureName, content_digest: loadedDigest };
+  if (resolved.source.asOf) record.as_of = resolved.source.asOf;
+  report.fixtures.push(record);
+  if (resolved.contentDigest && resolved.contentDigest !== loadedDigest)
+    report.findings.push({
+      code: 'fixture_digest_mismatch',
+      severity: 'error',
+      fixture: fixtureName,
+      message: `Fixture "${fixtureName}" loaded with content digest ${loadedDigest}; the manifest says ${resolved.contentDigest}.`,
+    });
+  return record;
+}
+
+/** One reference checked and its result recorded: failed when the check added an error. */
+async function checkReference(run: SelfCheckRun, c: CorpusCase, fixtureName: string, hasAsOf: boolean): Promise<void> {
+  const { findings } = run.report;
+  const before = findings.length;
+  const result = await checkCase(c, run.engine, { ...run.settings, hasAsOf }, findings);
+  run.report.references_checked++;
+  const failed = findings.slice(before).some((f) => f.severity === 'error');
+  const entry: SelfCheckCaseResult = { case_id: c.id, fixture: fixtureName, status: failed ? 'fail' : 'pass' };
+  if (result) {
+    entry.elapsed_ms = Math.round(result.elapsedMs * 10) / 10;
+    entry.rows = result.rows;
+  }
+  recordCase(run, c, entry);
+}
+
+/** The references must leave their fixture as it was loaded: its content digest is recomputed after them. */
+async function checkFixtureUnchanged(run: SelfCheckRun, record: SelfCheckFixture, loadedDigest: string): Promise<void> {
+  const after = await run.engine.contentDigest();
+  if (!after.ok) {
+    run.report.findings.push({
+      code: 'fixture_changed',
+      severity: 'error',
+      fixture: record.name,
+      message: `The content digest of "${record.name}" could not be recomputed: ${after.error.message}`,
+    });
+    return;
+  }
+  record.content_digest_after = after.value;
+  if (after.value !== loadedDigest)
+    run.report.findings.push({
+      code: 'fixture_changed',
+      severity: 'error',
+      fixture: record.name,
+      message: `Fixture "${record.name}" changed while the references ran (${loadedDigest} → ${after.value}).`,
+    });
+}
+
+/** The cases of one fixture: those without a reference recorded, the others run on the fixture loaded once. */
+async function checkFixture(run: SelfCheckRun, fixtureName: string, cases: CorpusCase[]): Promise<void> {
+  const withReference = cases.filter((c) => c.referenceSql !== undefined);
+  for (const c of cases.filter((x) => x.referenceSql === undefined))
+    recordCase(run, c, { case_id: c.id, fixture: fixtureName, status: 'no_reference' });
+  if (withReference.length === 0) return;
+  const opened = await openFixture(run, fixtureName);
+  if ('unavailable' in opened) {
+    run.report.findings.push(opened.unavailable);
+    for (const c of withReference) recordCase(run, c, { case_id: c.id, fixture: fixtureName, status: 'not_run' });
+    return;
+  }
+  const { resolved, loadedDigest } = opened;
+  const record = recordFixture(run.report, fixtureName, resolved, loadedDigest);
+  const hasAsOf = resolved.source.asOf !== undefined;
+  for (const c of withReference) await checkReference(run, c, fixtureName, hasAsOf);
+  await checkFixtureUnchanged(run, record, loadedDigest);
+}
+
 /**
  * Run the self-check of one corpus on one engine. Never throws for a bad
  * golden: every problem is a finding with the case id.
@@ -118,130 +273,20 @@ export async function runSelfCheck(
   options: SelfCheckOptions,
 ): Promise<SelfCheckReport> {
   const corpus = 'corpus' in input ? input.corpus : input;
-  const compare = options.compare ?? zeroTolerancePolicyCompare;
-  const budget = options.timeBudgetMs ?? DEFAULT_TIME_BUDGET_MS;
-  const runs = Math.max(2, options.runs ?? 2);
-  const findings: SelfCheckFinding[] = [];
-  const caseResults: SelfCheckCaseResult[] = [];
-  const fixtures: SelfCheckFixture[] = [];
-  const report: SelfCheckReport = {
-    corpus: corpus.name,
-    corpus_version: corpus.version,
-    ...('sha256' in input ? { corpus_sha256: input.sha256 } : {}),
-    engine: engine.name,
-    engine_version: await engine.version(),
-    time_budget_ms: budget,
-    runs_per_reference: runs,
-    cases: corpus.cases.length,
-    references_checked: 0,
-    passed: false,
-    findings,
-    case_results: caseResults,
-    fixtures,
-  };
-  const selected = corpus.cases.filter((c) => !options.only || options.only.includes(c.id));
-  const total = selected.length;
-  let index = 0;
-  const progress = (c: CorpusCase, status: SelfCheckCaseResult['status']) =>
-    options.onProgress?.({ case_id: c.id, index: index++, total, status });
-
+  const settings = selfCheckSettings(options);
+  const report = await emptyReport(input, corpus, engine, settings);
   if (!sameDialect(corpus.engine, engine.name)) {
-    findings.push({
+    report.findings.push({
       code: 'engine_mismatch',
       severity: 'error',
       message: `The corpus's reference SQL is written for ${corpus.engine}; the self-check was given ${engine.name}.`,
     });
-    report.passed = false;
     return report;
   }
-
-  const byFixture = new Map<string, CorpusCase[]>();
-  for (const c of selected) byFixture.set(c.fixture, [...(byFixture.get(c.fixture) ?? []), c]);
-
-  for (const [fixtureName, cases] of byFixture) {
-    const withReference = cases.filter((c) => c.referenceSql !== undefined);
-    for (const c of cases.filter((x) => x.referenceSql === undefined)) {
-      caseResults.push({ case_id: c.id, fixture: fixtureName, status: 'no_reference' });
-      progress(c, 'no_reference');
-    }
-    if (withReference.length === 0) continue;
-    const notRun = (reason: SelfCheckFinding) => {
-      findings.push(reason);
-      for (const c of withReference) {
-        caseResults.push({ case_id: c.id, fixture: fixtureName, status: 'not_run' });
-        progress(c, 'not_run');
-      }
-    };
-    const resolved = await options.fixtures(fixtureName);
-    if (!resolved) {
-      notRun({
-        code: 'fixture_unavailable',
-        severity: 'error',
-        fixture: fixtureName,
-        message: `Fixture "${fixtureName}" is not known.`,
-      });
-      continue;
-    }
-    const loaded = await engine.load(resolved.source);
-    if (!loaded.ok) {
-      notRun({
-        code: 'fixture_unavailable',
-        severity: 'error',
-        fixture: fixtureName,
-        message: `Fixture "${fixtureName}" did not load: ${loaded.error.message}`,
-      });
-      continue;
-    }
-    const fixtureRecord: SelfCheckFixture = { name: fixtureName, content_digest: loaded.value.contentDigest };
-    if (resolved.source.asOf) fixtureRecord.as_of = resolved.source.asOf;
-    fixtures.push(fixtureRecord);
-    if (resolved.contentDigest && resolved.contentDigest !== loaded.value.contentDigest)
-      findings.push({
-        code: 'fixture_digest_mismatch',
-        severity: 'error',
-        fixture: fixtureName,
-        message: `Fixture "${fixtureName}" loaded with content digest ${loaded.value.contentDigest}; the manifest says ${resolved.contentDigest}.`,
-      });
-
-    for (const c of withReference) {
-      const before = findings.length;
-      const result = await checkCase(
-        c,
-        engine,
-        { compare, budget, runs, hasAsOf: resolved.source.asOf !== undefined },
-        findings,
-      );
-      report.references_checked++;
-      const failed = findings.slice(before).some((f) => f.severity === 'error');
-      const entry: SelfCheckCaseResult = { case_id: c.id, fixture: fixtureName, status: failed ? 'fail' : 'pass' };
-      if (result) {
-        entry.elapsed_ms = Math.round(result.elapsedMs * 10) / 10;
-        entry.rows = result.rows;
-      }
-      caseResults.push(entry);
-      progress(c, entry.status);
-    }
-
-    const after = await engine.contentDigest();
-    if (after.ok) {
-      fixtureRecord.content_digest_after = after.value;
-      if (after.value !== loaded.value.contentDigest)
-        findings.push({
-          code: 'fixture_changed',
-          severity: 'error',
-          fixture: fixtureName,
-          message: `Fixture "${fixtureName}" changed while the references ran (${loaded.value.contentDigest} → ${after.value}).`,
-        });
-    } else
-      findings.push({
-        code: 'fixture_changed',
-        severity: 'error',
-        fixture: fixtureName,
-        message: `The content digest of "${fixtureName}" could not be recomputed: ${after.error.message}`,
-      });
-  }
-
-  report.passed = !findings.some((f) => f.severity === 'error');
+  const selected = corpus.cases.filter((c) => !options.only || options.only.includes(c.id));
+  const run: SelfCheckRun = { engine, options, settings, report, progress: progressReporter(options, selected.length) };
+  for (const [fixtureName, cases] of casesByFixture(selected)) await checkFixture(run, fixtureName, cases);
+  report.passed = !report.findings.some((f) => f.severity === 'error');
   return report;
 }
 
@@ -279,6 +324,108 @@ interface CaseContext {
   hasAsOf: boolean;
 }
 
+/** What a case's finding starts with: where it is. */
+const findingAt = (c: CorpusCase) => ({ case_id: c.id, fixture: c.fixture });
+
+/** The golden lint that reads the reference's text: a clock that is not frozen, randomness. */
+function lintReference(c: CorpusCase, sql: string, hasAsOf: boolean, findings: SelfCheckFinding[]): void {
+  for (const f of lintReferenceText(sql, hasAsOf))
+    findings.push({
+      ...findingAt(c),
+      code: f.code,
+      severity: 'error',
+      message: `${SELF_CHECK_FINDINGS[f.code]} ${f.message} (reference line ${f.line})`,
+    });
+}
+
+/** A first run that did not finish in time is over the budget; any other failure is a broken reference. */
+function firstRunFailure(c: CorpusCase, error: VerdictError, timeoutMs: number, budget: number): SelfCheckFinding {
+  const timedOut = error.code === 'sandbox.timeout';
+  return {
+    ...findingAt(c),
+    code: timedOut ? 'over_time_budget' : 'reference_failed',
+    severity: 'error',
+    message: timedOut
+      ? `The reference did not finish within ${timeoutMs} ms (budget ${budget} ms).`
+      : `The reference does not run: ${error.message}`,
+    evidence: [error.code, ...(error.category ? [error.category] : []), ...(error.raw ? [error.raw] : [])],
+  };
+}
+
+/** The first run's result as a golden: within the time budget, and not empty. */
+function checkFirstRun(
+  c: CorpusCase,
+  actual: ResultTable,
+  elapsedMs: number,
+  budget: number,
+  findings: SelfCheckFinding[],
+): void {
+  if (elapsedMs > budget)
+    findings.push({
+      ...findingAt(c),
+      code: 'over_time_budget',
+      severity: 'error',
+      message: `The reference took ${Math.round(elapsedMs)} ms; the budget is ${budget} ms.`,
+    });
+  if (actual.rows.length === 0)
+    findings.push({
+      ...findingAt(c),
+      code: 'empty_result',
+      severity: 'error',
+      message: SELF_CHECK_FINDINGS.empty_result,
+    });
+}
+
+/** The oracle check proper: the fresh result against the frozen one (a warning when there is none). */
+function checkExpected(c: CorpusCase, actual: ResultTable, compare: ResultCompare, findings: SelfCheckFinding[]): void {
+  if (c.expected) {
+    const mismatch = expectedMismatch(c as OracleCase, actual, compare);
+    if (mismatch) findings.push(mismatch);
+  } else
+    findings.push({
+      ...findingAt(c),
+      code: 'expected_missing',
+      severity: 'warning',
+      message: SELF_CHECK_FINDINGS.expected_missing,
+    });
+}
+
+/** Runs 2..runs must return the first run's result (as a bag unless order matters); the first difference is the finding. */
+async function checkStable(
+  c: CorpusCase,
+  sql: string,
+  actual: ResultTable,
+  engine: Engine,
+  repeat: { runs: number; timeoutMs: number },
+  findings: SelfCheckFinding[],
+): Promise<void> {
+  const firstKey = tableKey(actual);
+  const sorted = (key: string) => key.split('\n').sort().join('\n');
+  for (let run = 2; run <= repeat.runs; run++) {
+    const again = await engine.execute(sql, { timeoutMs: repeat.timeoutMs });
+    if (!again.ok) {
+      findings.push({
+        ...findingAt(c),
+        code: 'unstable_result',
+        severity: 'error',
+        message: `Run ${run} failed where run 1 succeeded: ${again.error.message}`,
+      });
+      return;
+    }
+    const key = tableKey(again.value);
+    const same = c.orderMatters ? key === firstKey : sorted(key) === sorted(firstKey);
+    if (!same) {
+      findings.push({
+        ...findingAt(c),
+        code: 'unstable_result',
+        severity: 'error',
+        message: `Run ${run} returned a different result than run 1 (${again.value.rows.length} vs ${actual.rows.length} rows).`,
+      });
+      return;
+    }
+  }
+}
+
 async function checkCase(
   c: CorpusCase,
   engine: Engine,
@@ -286,85 +433,20 @@ async function checkCase(
   findings: SelfCheckFinding[],
 ): Promise<{ elapsedMs: number; rows: number } | null> {
   const sql = c.referenceSql!;
-  const at = { case_id: c.id, fixture: c.fixture };
-  for (const f of lintReferenceText(sql, ctx.hasAsOf))
-    findings.push({
-      ...at,
-      code: f.code,
-      severity: 'error',
-      message: `${SELF_CHECK_FINDINGS[f.code]} ${f.message} (reference line ${f.line})`,
-    });
-
+  lintReference(c, sql, ctx.hasAsOf, findings);
+  // Past the budget is a finding with the time taken; only a reference far past it is cut off.
   const timeoutMs = Math.max(ctx.budget * 5, 10_000);
   const first = await engine.execute(sql, { timeoutMs });
   if (!first.ok) {
-    const timedOut = first.error.code === 'sandbox.timeout';
-    findings.push({
-      ...at,
-      code: timedOut ? 'over_time_budget' : 'reference_failed',
-      severity: 'error',
-      message: timedOut
-        ? `The reference did not finish within ${timeoutMs} ms (budget ${ctx.budget} ms).`
-        : `The reference does not run: ${first.error.message}`,
-      evidence: [
-        first.error.code,
-        ...(first.error.category ? [first.error.category] : []),
-        ...(first.error.raw ? [first.error.raw] : []),
-      ],
-    });
+    findings.push(firstRunFailure(c, first.error, timeoutMs, ctx.budget));
     return null;
   }
   const actual: ResultTable = { columns: first.value.columns, rows: first.value.rows };
-  const elapsedMs = first.value.elapsedMs;
-  if (elapsedMs > ctx.budget)
-    findings.push({
-      ...at,
-      code: 'over_time_budget',
-      severity: 'error',
-      message: `The reference took ${Math.round(elapsedMs)} ms; the budget is ${ctx.budget} ms.`,
-    });
-  if (actual.rows.length === 0)
-    findings.push({ ...at, code: 'empty_result', severity: 'error', message: SELF_CHECK_FINDINGS.empty_result });
-
-  if (c.expected) {
-    const mismatch = expectedMismatch(c as OracleCase, actual, ctx.compare);
-    if (mismatch) findings.push(mismatch);
-  } else
-    findings.push({
-      ...at,
-      code: 'expected_missing',
-      severity: 'warning',
-      message: SELF_CHECK_FINDINGS.expected_missing,
-    });
-
-  const firstKey = tableKey(actual);
-  const sorted = (key: string) => key.split('\n').sort().join('\n');
-  for (let run = 2; run <= ctx.runs; run++) {
-    const again = await engine.execute(sql, { timeoutMs });
-    if (!again.ok) {
-      findings.push({
-        ...at,
-        code: 'unstable_result',
-        severity: 'error',
-        message: `Run ${run} failed where run 1 succeeded: ${again.error.message}`,
-      });
-      break;
-    }
-    const key = tableKey(again.value);
-    const same = c.orderMatters ? key === firstKey : sorted(key) === sorted(firstKey);
-    if (!same) {
-      findings.push({
-        ...at,
-        code: 'unstable_result',
-        severity: 'error',
-        message: `Run ${run} returned a different result than run 1 (${again.value.rows.length} vs ${actual.rows.length} rows).`,
-      });
-      break;
-    }
-  }
-
+  checkFirstRun(c, actual, first.value.elapsedMs, ctx.budget, findings);
+  checkExpected(c, actual, ctx.compare, findings);
+  await checkStable(c, sql, actual, engine, { runs: ctx.runs, timeoutMs }, findings);
   await checkLimit(c, sql, actual, engine, findings);
-  return { elapsedMs, rows: actual.rows.length };
+  return { elapsedMs: first.value.elapsedMs, rows: actual.rows.length };
 }
 
 async function checkLimit(
@@ -374,7 +456,7 @@ async function checkLimit(
   engine: Engine,
   findings: SelfCheckFinding[],
 ): Promise<void> {
-  const at = { case_id: c.id, fixture: c.fixture };
+  const at = findingAt(c);
   const probe = limitTieProbes(
     sql,
     actual.columns.map((col) => col.name),

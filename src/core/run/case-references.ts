@@ -7,7 +7,7 @@
  */
 import type { CorpusCase } from '../corpus/types.ts';
 import type { CancelSignal, Engine } from '../engine.ts';
-import { resolveEvaluationConfig, type EvaluationConfig } from '../evaluation/request.ts';
+import { resolveEvaluationConfig, type EvaluationConfig, type EvaluationRequest } from '../evaluation/request.ts';
 import { evaluateStaged, type EvaluateOptions, type StagedEvaluation } from '../pipeline.ts';
 import { hardness } from '../structure/hardness.ts';
 
@@ -59,6 +59,109 @@ export function caseConfig(c: CorpusCase, runConfig: EvaluationConfig): Evaluati
   return resolved.ok ? resolved.value : runConfig;
 }
 
+/** The options of {@link evaluateCase}. */
+type CaseOptions = Parameters<typeof evaluateCase>[4];
+
+/** The candidate graded against one of the case's references; `index` picks the other engines' ports of it. */
+type GradeAgainst = (expectedSql: string, withFrozen: boolean, index?: number) => Promise<StagedEvaluation>;
+
+/** The pipeline's options a case passes on: only those it was given. */
+function stageOptionsOf(options: CaseOptions): EvaluateOptions {
+  return {
+    ...(options.judge ? { judge: options.judge } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.neighbourHost ? { neighbourHost: options.neighbourHost } : {}),
+  };
+}
+
+/** The reference at `index` on each other engine: its port there, else the graded text. */
+function otherEnginesAt(
+  otherEngines: CaseOptions['otherEngines'],
+  index: number,
+): Pick<EvaluateOptions, 'otherEngines'> {
+  return otherEngines?.length
+    ? {
+        otherEngines: otherEngines.map((o) => ({
+          engine: o.engine,
+          ...(o.references?.[index] !== undefined ? { expectedSql: o.references[index] } : {}),
+        })),
+      }
+    : {};
+}
+
+/** The request of one grading; a case with no reference SQL is graded against its frozen result instead. */
+function caseRequest(
+  c: CorpusCase,
+  sql: string,
+  expectedSql: string,
+  withFrozen: boolean,
+  config: EvaluationConfig,
+): EvaluationRequest {
+  return {
+    user_query: questionWithEvidence(c),
+    actual_sql: sql,
+    expected_sql: expectedSql,
+    ...(withFrozen && c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
+    config,
+    context: {
+      case_id: c.id,
+      fixture: c.fixture,
+      order_matters: c.orderMatters,
+      ...(c.shape ? { shape: c.shape } : {}),
+    },
+  };
+}
+
+function gradeAgainst(
+  c: CorpusCase,
+  sql: string,
+  engine: Engine,
+  config: EvaluationConfig,
+  options: CaseOptions,
+): GradeAgainst {
+  const stageOptions = stageOptionsOf(options);
+  return (expectedSql, withFrozen, index = 0) =>
+    evaluateStaged(caseRequest(c, sql, expectedSql, withFrozen, config), engine, {
+      ...stageOptions,
+      ...otherEnginesAt(options.otherEngines, index),
+    });
+}
+
+function referenceMatch(
+  references: readonly string[],
+  matchedIndex: number | null,
+  reportedIndex: number,
+  scores: number[],
+): ReferenceMatch {
+  return {
+    references: references.length,
+    matched_index: matchedIndex,
+    reported_index: reportedIndex,
+    reported_sql: references[reportedIndex]!,
+    scores,
+  };
+}
+
+/**
+ * Several references, graded in order until one passes. The candidate passes on the first it matches;
+ * when none passes, the report is about the closest (the first of the highest overall scores).
+ */
+async function firstMatchOrClosest(
+  references: readonly string[],
+  grade: GradeAgainst,
+): Promise<Pick<CaseEvaluation, 'staged' | 'reference'>> {
+  const scores = references.map(() => -1);
+  let best: { index: number; staged: StagedEvaluation } | null = null;
+  for (const [index, reference] of references.entries()) {
+    const staged = await grade(reference, index === 0, index);
+    scores[index] = staged.report.overall_score;
+    if (staged.report.deterministic_verdict === 'pass')
+      return { staged, reference: referenceMatch(references, index, index, scores) };
+    if (!best || staged.report.overall_score > best.staged.report.overall_score) best = { index, staged };
+  }
+  return { staged: best!.staged, reference: referenceMatch(references, null, best!.index, scores) };
+}
+
 export async function evaluateCase(
   c: CorpusCase,
   sql: string,
@@ -72,74 +175,10 @@ export async function evaluateCase(
     otherEngines?: readonly { engine: Engine; references?: readonly string[] }[];
   },
 ): Promise<CaseEvaluation> {
-  const config = caseConfig(c, runConfig);
+  const grade = gradeAgainst(c, sql, engine, caseConfig(c, runConfig), options);
   const references = referencesOf(c);
-  const stageOptions: EvaluateOptions = {
-    ...(options.judge ? { judge: options.judge } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.neighbourHost ? { neighbourHost: options.neighbourHost } : {}),
-  };
-  // The reference at `index` on each other engine: its port there, else the graded text.
-  const othersFor = (index: number) =>
-    options.otherEngines?.length
-      ? {
-          otherEngines: options.otherEngines.map((o) => ({
-            engine: o.engine,
-            ...(o.references?.[index] !== undefined ? { expectedSql: o.references[index] } : {}),
-          })),
-        }
-      : {};
-  const one = (expectedSql: string, withFrozen: boolean, index = 0) =>
-    evaluateStaged(
-      {
-        user_query: questionWithEvidence(c),
-        actual_sql: sql,
-        expected_sql: expectedSql,
-        ...(withFrozen && c.expected && !c.referenceSql ? { expected_result: c.expected } : {}),
-        config,
-        context: {
-          case_id: c.id,
-          fixture: c.fixture,
-          order_matters: c.orderMatters,
-          ...(c.shape ? { shape: c.shape } : {}),
-        },
-      },
-      engine,
-      { ...stageOptions, ...othersFor(index) },
-    );
   const configOverride = c.config ? { ...c.config } : null;
-  if (references.length <= 1) return { staged: await one(references[0] ?? '', true), reference: null, configOverride };
-
-  const scores = references.map(() => -1);
-  let best: { index: number; staged: StagedEvaluation } | null = null;
-  for (const [index, reference] of references.entries()) {
-    const staged = await one(reference, index === 0, index);
-    scores[index] = staged.report.overall_score;
-    if (staged.report.deterministic_verdict === 'pass') {
-      best = { index, staged };
-      return {
-        staged,
-        reference: {
-          references: references.length,
-          matched_index: index,
-          reported_index: index,
-          reported_sql: reference,
-          scores,
-        },
-        configOverride,
-      };
-    }
-    if (!best || staged.report.overall_score > best.staged.report.overall_score) best = { index, staged };
-  }
-  return {
-    staged: best!.staged,
-    reference: {
-      references: references.length,
-      matched_index: null,
-      reported_index: best!.index,
-      reported_sql: references[best!.index]!,
-      scores,
-    },
-    configOverride,
-  };
+  if (references.length <= 1)
+    return { staged: await grade(references[0] ?? '', true), reference: null, configOverride };
+  return { ...(await firstMatchOrClosest(references, grade)), configOverride };
 }
