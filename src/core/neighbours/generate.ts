@@ -28,11 +28,11 @@
  */
 import { bytesToHex } from '../value/json-codec.ts';
 import type { Cell } from '../value/kind.ts';
-import type { HintValue, NeighbourPlan } from './plan.ts';
+import type { ColumnHint, HintValue, NeighbourPlan } from './plan.ts';
 import { hashSeed, rngFrom, type Rng } from './prng.ts';
 import { freshValue, fitValue, keyOf, rolesOf, shiftDate, type ColumnRole } from './roles.ts';
 import { targetedRows } from './witness.ts';
-import { quoteIdent, type FixtureSnapshot, type SnapshotColumn } from './snapshot.ts';
+import { quoteIdent, type FixtureSnapshot, type SnapshotColumn, type SnapshotTable } from './snapshot.ts';
 import type { NeighbourData, TableChanges } from './types.ts';
 
 /** Bumped when the same seed would give other data: reports name it so a seed is reproducible. */
@@ -105,243 +105,373 @@ function coveredParents(snapshot: FixtureSnapshot): Set<string> {
   return out;
 }
 
+/** This neighbour's mix: each kind of change on in about half the neighbours, at its own rate. */
+interface Mix {
+  pDrop: number;
+  pDup: number;
+  pPerturb: number;
+  pNull: number;
+  plant: boolean;
+  tie: boolean;
+}
+
+function drawMix(rng: Rng): Mix {
+  return {
+    pDrop: rng.chance(0.5) ? 0.05 + rng.next() * 0.25 : 0,
+    pDup: rng.chance(0.5) ? 0.05 + rng.next() * 0.2 : 0,
+    pPerturb: rng.chance(0.6) ? 0.05 + rng.next() * 0.25 : 0,
+    pNull: rng.chance(0.4) ? 0.05 + rng.next() * 0.15 : 0,
+    plant: rng.chance(0.8),
+    tie: rng.chance(0.5),
+  };
+}
+
+/** The key columns of the tables drawn so far, by "table.column" (lower-case): what a foreign key may reference now. */
+interface DrawnKeys {
+  sets: Map<string, Set<string>>;
+  values: Map<string, Cell[]>;
+}
+
+/** What every table of one neighbour is drawn with. Tables are drawn in the snapshot's order, parents first. */
+interface Neighbour {
+  rng: Rng;
+  snapshot: FixtureSnapshot;
+  plan: NeighbourPlan;
+  mix: Mix;
+  /** Tables (lower-case) whose every row a child references in the fixture. */
+  covered: Set<string>;
+  drawn: DrawnKeys;
+}
+
+/** A table being drawn. */
+interface Drawing {
+  table: SnapshotTable;
+  roles: ColumnRole[];
+  rows: Cell[][];
+  changes: TableChanges;
+  /** Per column, the values rows hold (keyOf) after the drops, plus those duplicates and planting add. */
+  used: Set<string>[];
+}
+
+const parentColumn = (fk: { table: string; column: string }) => `${fk.table.toLowerCase()}.${fk.column.toLowerCase()}`;
+const parentKeys = (drawn: DrawnKeys, role: ColumnRole) =>
+  role.fk ? drawn.sets.get(parentColumn(role.fk)) : undefined;
+const parentValues = (drawn: DrawnKeys, role: ColumnRole) =>
+  role.fk ? drawn.values.get(parentColumn(role.fk)) : undefined;
+const roleNamed = (roles: ColumnRole[], name: string) => roles.find((r) => r.column.name.toLowerCase() === name);
+
 /** Generate the data of one neighbour (pure; the same inputs give the same rows). */
 export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan, seed: number): NeighbourData {
   const rng = rngFrom(seed);
-  // This neighbour's mix: each kind of change on in about half the neighbours, at its own rate.
-  const pDrop = rng.chance(0.5) ? 0.05 + rng.next() * 0.25 : 0;
-  const pDup = rng.chance(0.5) ? 0.05 + rng.next() * 0.2 : 0;
-  const pPerturb = rng.chance(0.6) ? 0.05 + rng.next() * 0.25 : 0;
-  const pNull = rng.chance(0.4) ? 0.05 + rng.next() * 0.15 : 0;
-  const plant = rng.chance(0.8);
-  const tie = rng.chance(0.5);
-  const covered = coveredParents(snapshot);
-  const keys = new Map<string, Set<string>>(); // "table.column" → current key values (parents first)
-  const keyValues = new Map<string, Cell[]>();
+  const n: Neighbour = {
+    rng,
+    snapshot,
+    plan,
+    mix: drawMix(rng),
+    covered: coveredParents(snapshot),
+    drawn: { sets: new Map(), values: new Map() },
+  };
   const out: NeighbourData = { seed, tables: [], changes: [] };
-
   for (const table of snapshot.tables) {
-    const roles = rolesOf(snapshot, table, plan);
-    const changes: TableChanges = {
-      table: table.name,
-      rows_before: table.rows.length,
-      rows_after: 0,
-      dropped: 0,
-      duplicated: 0,
-      perturbed: 0,
-      nulled: 0,
-      planted: 0,
-      tied: 0,
-    };
-    const parentKeys = (role: ColumnRole) =>
-      role.fk ? keys.get(`${role.fk.table.toLowerCase()}.${role.fk.column.toLowerCase()}`) : undefined;
-    const parentValues = (role: ColumnRole) =>
-      role.fk ? keyValues.get(`${role.fk.table.toLowerCase()}.${role.fk.column.toLowerCase()}`) : undefined;
-    const covering = roles.some((r) => r.covering);
-    const originalParent = new Map<number, Set<string>>();
-    for (const role of roles) {
-      if (!role.fk) continue;
-      const parent = snapshot.tables.find((t) => t.name.toLowerCase() === role.fk!.table.toLowerCase());
-      const at = parent?.columns.findIndex((c) => c.name.toLowerCase() === role.fk!.column.toLowerCase()) ?? -1;
-      if (parent && at >= 0) originalParent.set(role.index, new Set(parent.rows.map((r) => keyOf([r[at] ?? null]))));
-    }
-    // Drops (never below half the rows), then rows whose parent went.
-    let rows = table.rows.map((r) => [...r]);
-    if (rows.length > MAX_NEIGHBOUR_ROWS) {
-      const keep = rows
-        .map((_r, i) => [rng.next(), i] as const)
-        .sort((a, b) => a[0] - b[0])
-        .slice(0, MAX_NEIGHBOUR_ROWS)
-        .map(([, i]) => i)
-        .sort((a, b) => a - b);
-      changes.dropped += rows.length - keep.length;
-      rows = keep.map((i) => rows[i]!);
-    }
-    const minRows = Math.ceil(rows.length / 2);
-    rows = rows.filter((_r) => {
-      if (pDrop > 0 && !covering && rows.length - changes.dropped > minRows && rng.chance(pDrop)) {
-        changes.dropped++;
-        return false;
-      }
-      return true;
-    });
-    rows = rows.filter((r) => {
-      for (const role of roles) {
-        const current = parentKeys(role);
-        const v = r[role.index] ?? null;
-        if (!current || v === null) continue;
-        const k = keyOf([v]);
-        // A row that was already an orphan in the fixture stays as it was.
-        if (originalParent.get(role.index)?.has(k) && !current.has(k)) {
-          changes.dropped++;
-          return false;
-        }
-      }
-      return true;
-    });
-    // Duplicates with fresh values where the table needs them distinct.
-    const used = roles.map((role) => new Set(rows.map((r) => keyOf([r[role.index] ?? null]))));
-    const pkRoles = roles.filter((r) => table.primaryKey.some((c) => c.toLowerCase() === r.column.name.toLowerCase()));
-    const counter = { n: 0 };
-    // A parent every row of which has a child in the fixture keeps that: a duplicate (a fresh key) would have none.
-    if (pDup > 0 && !covered.has(table.name.toLowerCase())) {
-      const base = rows.length;
-      for (let i = 0; i < base && changes.duplicated < 200; i++) {
-        if (!rng.chance(pDup)) continue;
-        const copy = [...rows[i]!];
-        let okCopy = true;
-        for (const role of roles) {
-          if (!role.distinct) continue;
-          // Composite primary keys need one fresh part, not all.
-          if (pkRoles.length > 1 && pkRoles.includes(role) && !role.fk && role !== pkRoles.find((p) => !p.fk)) continue;
-          if (pkRoles.length > 1 && pkRoles.includes(role) && role.fk) continue;
-          // A fresh value in a foreign-key column would reference nothing.
-          if (role.fk) {
-            okCopy = false;
-            break;
-          }
-          const fresh = freshValue(role, used[role.index]!, counter);
-          if (fresh === null) {
-            okCopy = false;
-            break;
-          }
-          copy[role.index] = fresh;
-        }
-        if (pkRoles.length > 1 && pkRoles.every((p) => p.fk)) okCopy = false; // a junction row would repeat its key
-        if (!okCopy) continue;
-        for (const role of roles) used[role.index]!.add(keyOf([copy[role.index] ?? null]));
-        rows.push(copy);
-        changes.duplicated++;
-      }
-    }
-    // Perturbations within the domain; swaps for distinct columns.
-    for (const role of roles) {
-      if (role.key || pPerturb === 0) continue;
-      if (role.covering) continue;
-      const parents = parentValues(role);
-      for (let r = 0; r < rows.length; r++) {
-        if (!rng.chance(pPerturb)) continue;
-        const row = rows[r]!;
-        if (role.distinct) {
-          const other = rows[rng.int(rows.length)]!;
-          [row[role.index], other[role.index]] = [other[role.index] ?? null, row[role.index] ?? null];
-        } else if (role.fk) {
-          if (parents?.length) row[role.index] = rng.pick(parents);
-          else continue;
-        } else row[role.index] = perturbValue(rng, role.column, row[role.index] ?? null, role.domain);
-        changes.perturbed++;
-      }
-    }
-    // NULLs where the column allows them and it matters: at the neighbour's rate, and in one or two rows
-    // of a column the queries test with IS [NOT] NULL.
-    for (const role of roles) {
-      if (!role.mayNull || role.distinct) continue;
-      if (pNull > 0)
-        for (const row of rows)
-          if (row[role.index] !== null && rng.chance(pNull)) {
-            row[role.index] = null;
-            changes.nulled++;
-          }
-      if (plant && rows.length && plan.nullColumns.includes(role.column.name.toLowerCase()))
-        for (let n = 1 + rng.int(2); n > 0; n--) {
-          const row = rows[rng.int(rows.length)]!;
-          if (row[role.index] !== null) changes.nulled++;
-          row[role.index] = null;
-        }
-    }
-    // The queries' literals and their boundaries, in a few rows. A literal compared with `=` or IN
-    // that names at most one row of the fixture names at most one row here too (enforced below):
-    // planting it moves it to another row (or, when absent, puts it in one), so a query that reads it
-    // as a key (`x = (SELECT id … WHERE name = 'Kyle')`) stays right, while one that hard-codes the
-    // key it had in the fixture (`code = 'AFG'` for 'Afghanistan') does not.
-    // (Whether or not this neighbour plants: a duplicated row must not repeat such a literal either.)
-    const singular = new Map<number, Set<string>>(); // column index → literals (keyOf) kept to one row
-    for (const hint of plan.hints) {
-      const role = roles.find((r) => r.column.name.toLowerCase() === hint.column);
-      if (!role || role.key || role.fk || !hint.equality) continue;
-      for (const v of hint.values) {
-        const cell = fitValue(role.column, v);
-        if (cell === null) continue;
-        const k = keyOf([cell]);
-        if (table.rows.filter((r) => keyOf([r[role.index] ?? null]) === k).length <= 1)
-          singular.set(role.index, (singular.get(role.index) ?? new Set()).add(k));
-      }
-    }
-    if (plant && rows.length)
-      for (const hint of plan.hints) {
-        const role = roles.find((r) => r.column.name.toLowerCase() === hint.column);
-        if (!role || role.key || role.covering) continue;
-        // A foreign-key column takes a literal only when it is a key of the parent (the key still holds).
-        const parentHas = role.fk ? parentKeys(role) : undefined;
-        if (role.fk && !parentHas) continue;
-        const candidates = hint.values.flatMap(boundaryValues);
-        const times = 1 + rng.int(3);
-        for (let n = 0; n < times; n++) {
-          const value = fitValue(role.column, rng.pick(candidates));
-          if (value === null) continue;
-          if (parentHas && !parentHas.has(keyOf([value]))) continue;
-          if (role.distinct && used[role.index]!.has(keyOf([value]))) {
-            // A distinct column: the literal changes places with another row's value (it stays unique).
-            const at = rows.findIndex((r) => keyOf([r[role.index] ?? null]) === keyOf([value]));
-            const other = rng.int(rows.length);
-            if (!hint.equality || at < 0 || other === at) continue;
-            [rows[at]![role.index], rows[other]![role.index]] = [rows[other]![role.index] ?? null, value];
-            changes.planted++;
-            continue;
-          }
-          rows[rng.int(rows.length)]![role.index] = value;
-          used[role.index]!.add(keyOf([value]));
-          changes.planted++;
-        }
-      }
-    // Duplicates, perturbations and planting may have put a singular literal in several rows: one keeps it.
-    for (const [index, literals] of singular) {
-      const role = roles[index]!;
-      const others = role.domain.filter((v) => !literals.has(keyOf([v])));
-      for (const k of literals) {
-        const holders = rows.flatMap((r, i) => (keyOf([r[index] ?? null]) === k ? [i] : []));
-        if (holders.length <= 1) continue;
-        const keep = rng.pick(holders);
-        for (const i of holders) {
-          if (i === keep) continue;
-          if (others.length) rows[i]![index] = rng.pick(others);
-          else if (role.mayNull) rows[i]![index] = null;
-          changes.perturbed++;
-        }
-      }
-    }
-    // Ties at the extremes of ordering keys and MAX/MIN arguments.
-    if (tie && rows.length >= 2)
-      for (const name of plan.tieColumns) {
-        const role = roles.find((r) => r.column.name.toLowerCase() === name);
-        if (!role || role.key || role.fk || role.distinct) continue;
-        const present = rows
-          .map((r) => r[role.index] ?? null)
-          .filter((v): v is number | string => typeof v === 'number' || typeof v === 'string');
-        if (present.length < 2) continue;
-        const sorted = [...present].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        for (const extreme of [sorted[sorted.length - 1]!, sorted[0]!]) {
-          rows[rng.int(rows.length)]![role.index] = extreme;
-          changes.tied++;
-        }
-      }
-    for (const role of roles) {
-      if (!role.key) continue;
-      keys.set(
-        `${table.name.toLowerCase()}.${role.column.name.toLowerCase()}`,
-        new Set(rows.map((r) => keyOf([r[role.index] ?? null]))),
-      );
-      keyValues.set(
-        `${table.name.toLowerCase()}.${role.column.name.toLowerCase()}`,
-        rows.map((r) => r[role.index] ?? null).filter((v) => v !== null),
-      );
-    }
-    changes.rows_after = rows.length;
+    const { rows, changes } = drawTable(n, table);
     out.tables.push({ name: table.name, rows });
     out.changes.push(changes);
   }
   targetedRows(snapshot, plan, out);
   return out;
+}
+
+/** One table, change by change. Every step draws from the neighbour's one stream: their order is part of each seed's data. */
+function drawTable(n: Neighbour, table: SnapshotTable): Drawing {
+  const roles = rolesOf(n.snapshot, table, n.plan);
+  const changes = noChanges(table);
+  let rows = sampleRows(n.rng, table.rows, changes);
+  rows = dropAtRandom(n, roles, rows, changes);
+  rows = dropOrphans(n, roles, rows, changes);
+  const d: Drawing = { table, roles, rows, changes, used: roles.map((role) => keysIn(rows, role.index)) };
+  duplicateRows(n, d);
+  perturbRows(n, d);
+  addNulls(n, d);
+  const singular = singularLiterals(n.plan, d);
+  plantLiterals(n, d);
+  keepSingular(n.rng, d, singular);
+  plantTies(n, d);
+  recordKeys(n.drawn, d);
+  changes.rows_after = d.rows.length;
+  return d;
+}
+
+function noChanges(table: SnapshotTable): TableChanges {
+  return {
+    table: table.name,
+    rows_before: table.rows.length,
+    rows_after: 0,
+    dropped: 0,
+    duplicated: 0,
+    perturbed: 0,
+    nulled: 0,
+    planted: 0,
+    tied: 0,
+  };
+}
+
+const keysIn = (rows: Cell[][], index: number) => new Set(rows.map((r) => keyOf([r[index] ?? null])));
+
+/** The fixture's rows, copied; past MAX_NEIGHBOUR_ROWS, a random sample of them in their order. */
+function sampleRows(rng: Rng, fixtureRows: Cell[][], changes: TableChanges): Cell[][] {
+  const rows = fixtureRows.map((r) => [...r]);
+  if (rows.length <= MAX_NEIGHBOUR_ROWS) return rows;
+  const keep = rows
+    .map((_r, i) => [rng.next(), i] as const)
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, MAX_NEIGHBOUR_ROWS)
+    .map(([, i]) => i)
+    .sort((a, b) => a - b);
+  changes.dropped += rows.length - keep.length;
+  return keep.map((i) => rows[i]!);
+}
+
+/**
+ * Drops at the neighbour's rate, never below half the rows, and none in a table that covers its parent.
+ * (`dropped` already counts the sample's drops: a table sampled from 1,500 rows or more gets none at random.)
+ */
+function dropAtRandom(n: Neighbour, roles: ColumnRole[], rows: Cell[][], changes: TableChanges): Cell[][] {
+  const { pDrop } = n.mix;
+  const covering = roles.some((r) => r.covering);
+  const minRows = Math.ceil(rows.length / 2);
+  return rows.filter(() => {
+    if (pDrop > 0 && !covering && rows.length - changes.dropped > minRows && n.rng.chance(pDrop)) {
+      changes.dropped++;
+      return false;
+    }
+    return true;
+  });
+}
+
+/** Rows whose parent row went (foreign keys hold). A row that was already an orphan in the fixture stays as it was. */
+function dropOrphans(n: Neighbour, roles: ColumnRole[], rows: Cell[][], changes: TableChanges): Cell[][] {
+  const hadParent = fixtureParentKeys(n.snapshot, roles);
+  return rows.filter((r) => {
+    for (const role of roles) {
+      const current = parentKeys(n.drawn, role);
+      const v = r[role.index] ?? null;
+      if (!current || v === null) continue;
+      const k = keyOf([v]);
+      if (hadParent.get(role.index)?.has(k) && !current.has(k)) {
+        changes.dropped++;
+        return false;
+      }
+    }
+    return true;
+  });
+}
+
+/** Per foreign-key column (by index), the keys its parent has in the fixture. */
+function fixtureParentKeys(snapshot: FixtureSnapshot, roles: ColumnRole[]): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  for (const role of roles) {
+    const fk = role.fk;
+    if (!fk) continue;
+    const parent = snapshot.tables.find((t) => t.name.toLowerCase() === fk.table.toLowerCase());
+    const at = parent?.columns.findIndex((c) => c.name.toLowerCase() === fk.column.toLowerCase()) ?? -1;
+    if (parent && at >= 0) out.set(role.index, keysIn(parent.rows, at));
+  }
+  return out;
+}
+
+/** Duplicates at the neighbour's rate (200 a table at most), with fresh values where the table needs them distinct. */
+function duplicateRows(n: Neighbour, d: Drawing): void {
+  const { pDup } = n.mix;
+  // A parent every row of which has a child in the fixture keeps that: a duplicate (a fresh key) would have none.
+  if (pDup === 0 || n.covered.has(d.table.name.toLowerCase())) return;
+  const pkRoles = d.roles.filter((r) =>
+    d.table.primaryKey.some((c) => c.toLowerCase() === r.column.name.toLowerCase()),
+  );
+  const counter = { n: 0 };
+  const base = d.rows.length;
+  for (let i = 0; i < base && d.changes.duplicated < 200; i++) {
+    if (!n.rng.chance(pDup)) continue;
+    const copy = freshCopy(d, d.rows[i]!, pkRoles, counter);
+    if (!copy) continue;
+    for (const role of d.roles) d.used[role.index]!.add(keyOf([copy[role.index] ?? null]));
+    d.rows.push(copy);
+    d.changes.duplicated++;
+  }
+}
+
+/** A copy of a row with fresh values in its distinct columns, or null when one cannot have any. */
+function freshCopy(d: Drawing, row: Cell[], pkRoles: ColumnRole[], counter: { n: number }): Cell[] | null {
+  const copy = [...row];
+  for (const role of d.roles) {
+    if (!role.distinct) continue;
+    // Composite primary keys need one fresh part, not all.
+    if (pkRoles.length > 1 && pkRoles.includes(role) && !role.fk && role !== pkRoles.find((p) => !p.fk)) continue;
+    if (pkRoles.length > 1 && pkRoles.includes(role) && role.fk) continue;
+    // A fresh value in a foreign-key column would reference nothing.
+    if (role.fk) return null;
+    const fresh = freshValue(role, d.used[role.index]!, counter);
+    if (fresh === null) return null;
+    copy[role.index] = fresh;
+  }
+  if (pkRoles.length > 1 && pkRoles.every((p) => p.fk)) return null; // a junction row would repeat its key
+  return copy;
+}
+
+/** Perturbations within the domain at the neighbour's rate; swaps for distinct columns. Keys and covering columns keep theirs. */
+function perturbRows(n: Neighbour, d: Drawing): void {
+  const { pPerturb } = n.mix;
+  if (pPerturb === 0) return;
+  for (const role of d.roles) {
+    if (role.key || role.covering) continue;
+    const parents = parentValues(n.drawn, role);
+    for (const row of d.rows)
+      if (n.rng.chance(pPerturb) && perturbCell(n.rng, d.rows, row, role, parents)) d.changes.perturbed++;
+  }
+}
+
+/** Another value in one cell: false when there is none to take (a foreign key with no parent key drawn). */
+function perturbCell(rng: Rng, rows: Cell[][], row: Cell[], role: ColumnRole, parents: Cell[] | undefined): boolean {
+  if (role.distinct) {
+    const other = rows[rng.int(rows.length)]!;
+    [row[role.index], other[role.index]] = [other[role.index] ?? null, row[role.index] ?? null];
+  } else if (role.fk) {
+    if (!parents?.length) return false;
+    row[role.index] = rng.pick(parents);
+  } else row[role.index] = perturbValue(rng, role.column, row[role.index] ?? null, role.domain);
+  return true;
+}
+
+/**
+ * NULLs where the column allows them and it matters: at the neighbour's rate, and in one or two rows
+ * of a column the queries test with IS [NOT] NULL.
+ */
+function addNulls(n: Neighbour, d: Drawing): void {
+  const { pNull, plant } = n.mix;
+  for (const role of d.roles) {
+    if (!role.mayNull || role.distinct) continue;
+    if (pNull > 0)
+      for (const row of d.rows)
+        if (row[role.index] !== null && n.rng.chance(pNull)) {
+          row[role.index] = null;
+          d.changes.nulled++;
+        }
+    if (plant && d.rows.length && n.plan.nullColumns.includes(role.column.name.toLowerCase()))
+      for (let k = 1 + n.rng.int(2); k > 0; k--) {
+        const row = d.rows[n.rng.int(d.rows.length)]!;
+        if (row[role.index] !== null) d.changes.nulled++;
+        row[role.index] = null;
+      }
+  }
+}
+
+/**
+ * Per column index, the literals (keyOf) compared with `=` or IN that name at most one row of the
+ * fixture: they name at most one row here too (keepSingular). Planting moves such a literal to
+ * another row (or, when absent, puts it in one), so a query that reads it as a key
+ * (`x = (SELECT id … WHERE name = 'Kyle')`) stays right, while one that hard-codes the key it had
+ * in the fixture (`code = 'AFG'` for 'Afghanistan') does not. Whether or not this neighbour plants:
+ * a duplicated row must not repeat such a literal either.
+ */
+function singularLiterals(plan: NeighbourPlan, d: Drawing): Map<number, Set<string>> {
+  const singular = new Map<number, Set<string>>();
+  for (const hint of plan.hints) {
+    const role = roleNamed(d.roles, hint.column);
+    if (!role || role.key || role.fk || !hint.equality) continue;
+    for (const v of hint.values) {
+      const cell = fitValue(role.column, v);
+      if (cell === null) continue;
+      const k = keyOf([cell]);
+      if (d.table.rows.filter((r) => keyOf([r[role.index] ?? null]) === k).length <= 1)
+        singular.set(role.index, (singular.get(role.index) ?? new Set()).add(k));
+    }
+  }
+  return singular;
+}
+
+/** The queries' literals and their boundaries, in a few rows of the compared columns. */
+function plantLiterals(n: Neighbour, d: Drawing): void {
+  if (!n.mix.plant || !d.rows.length) return;
+  for (const hint of n.plan.hints) {
+    const role = roleNamed(d.roles, hint.column);
+    if (!role || role.key || role.covering) continue;
+    // A foreign-key column takes a literal only when it is a key of the parent (the key still holds).
+    const parentHas = role.fk ? parentKeys(n.drawn, role) : undefined;
+    if (role.fk && !parentHas) continue;
+    const candidates = hint.values.flatMap(boundaryValues);
+    const times = 1 + n.rng.int(3);
+    for (let k = 0; k < times; k++) {
+      const value = fitValue(role.column, n.rng.pick(candidates));
+      if (value === null) continue;
+      if (parentHas && !parentHas.has(keyOf([value]))) continue;
+      plantValue(n.rng, d, hint, role, value);
+    }
+  }
+}
+
+/** One literal in a random row; in a distinct column that holds it already, it changes places with another row's value (it stays unique). */
+function plantValue(rng: Rng, d: Drawing, hint: ColumnHint, role: ColumnRole, value: Cell): void {
+  const { rows } = d;
+  if (role.distinct && d.used[role.index]!.has(keyOf([value]))) {
+    const at = rows.findIndex((r) => keyOf([r[role.index] ?? null]) === keyOf([value]));
+    const other = rng.int(rows.length);
+    if (!hint.equality || at < 0 || other === at) return;
+    [rows[at]![role.index], rows[other]![role.index]] = [rows[other]![role.index] ?? null, value];
+    d.changes.planted++;
+    return;
+  }
+  rows[rng.int(rows.length)]![role.index] = value;
+  d.used[role.index]!.add(keyOf([value]));
+  d.changes.planted++;
+}
+
+/** Duplicates, perturbations and planting may have put a singular literal in several rows: one keeps it. */
+function keepSingular(rng: Rng, d: Drawing, singular: Map<number, Set<string>>): void {
+  for (const [index, literals] of singular) {
+    const role = d.roles[index]!;
+    const others = role.domain.filter((v) => !literals.has(keyOf([v])));
+    for (const k of literals) {
+      const holders = d.rows.flatMap((r, i) => (keyOf([r[index] ?? null]) === k ? [i] : []));
+      if (holders.length <= 1) continue;
+      const keep = rng.pick(holders);
+      for (const i of holders) {
+        if (i === keep) continue;
+        if (others.length) d.rows[i]![index] = rng.pick(others);
+        else if (role.mayNull) d.rows[i]![index] = null;
+        d.changes.perturbed++;
+      }
+    }
+  }
+}
+
+/** Ties at the extremes of ordering keys and MAX/MIN arguments. */
+function plantTies(n: Neighbour, d: Drawing): void {
+  if (!n.mix.tie || d.rows.length < 2) return;
+  for (const name of n.plan.tieColumns) {
+    const role = roleNamed(d.roles, name);
+    if (!role || role.key || role.fk || role.distinct) continue;
+    const present = d.rows
+      .map((r) => r[role.index] ?? null)
+      .filter((v): v is number | string => typeof v === 'number' || typeof v === 'string');
+    if (present.length < 2) continue;
+    const sorted = [...present].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const extreme of [sorted[sorted.length - 1]!, sorted[0]!]) {
+      d.rows[n.rng.int(d.rows.length)]![role.index] = extreme;
+      d.changes.tied++;
+    }
+  }
+}
+
+/** This table's key values, for the foreign keys of the tables drawn after it. */
+function recordKeys(drawn: DrawnKeys, d: Drawing): void {
+  for (const role of d.roles) {
+    if (!role.key) continue;
+    const at = `${d.table.name.toLowerCase()}.${role.column.name.toLowerCase()}`;
+    drawn.sets.set(at, keysIn(d.rows, role.index));
+    drawn.values.set(
+      at,
+      d.rows.map((r) => r[role.index] ?? null).filter((v) => v !== null),
+    );
+  }
 }
 
 function literal(column: SnapshotColumn, cell: Cell): string | null {

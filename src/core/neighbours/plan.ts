@@ -40,6 +40,8 @@ export interface NeighbourPlan {
 
 const COMPARISONS = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=']);
 const BOUNDS = new Set(['<', '<=', '>', '>=']);
+const OUTER_JOINS = new Set(['LEFT', 'RIGHT', 'FULL']);
+const ORDER_BY_ENDS = new Set(['LIMIT', 'OFFSET', 'UNION', 'EXCEPT', 'INTERSECT']);
 
 const isIdent = (t: Token | undefined): t is Token => !!t && (t.type === 'word' || t.type === 'quoted');
 
@@ -70,143 +72,200 @@ function columnAt(tokens: Token[], i: number, columns: ReadonlySet<string>): str
   return name;
 }
 
+/** What the plan gathers from every text. */
+interface Gathered {
+  /** The fixture's column names, lower-case. */
+  columns: ReadonlySet<string>;
+  hints: ColumnHint[];
+  ties: Set<string>;
+  mentioned: Set<string>;
+  nullColumns: Set<string>;
+  /** By the pair's sorted names: a pair met again keeps its place, in its latest order. */
+  joins: Map<string, [string, string]>;
+}
+
+/** One text being read. */
+interface SqlText {
+  tokens: Token[];
+  /** The first text: the reference. */
+  reference: boolean;
+  outerJoin: boolean;
+}
+
 /** The plan from the SQL texts (reference first) and the fixture's column names. */
 export function planNeighbours(sqls: readonly string[], columnNames: Iterable<string>): NeighbourPlan {
-  const columns = new Set([...columnNames].map((c) => c.toLowerCase()));
-  const hints: ColumnHint[] = [];
-  const ties = new Set<string>();
-  const mentioned = new Set<string>();
-  const nullColumns = new Set<string>();
-  const joins = new Map<string, [string, string]>();
-  for (const [at, sql] of sqls.entries()) {
-    const reference = at === 0;
-    const tokens = tokenize(sql);
-    const outerJoin = tokens.some(
-      (t, i) => ['LEFT', 'RIGHT', 'FULL'].includes(t.upper) && ['JOIN', 'OUTER'].includes(tokens[i + 1]?.upper ?? ''),
-    );
-    let inOrderBy = -1;
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      const col = columnAt(tokens, i, columns);
-      if (col) mentioned.add(col);
-      if (t.type === 'word' && t.upper === 'ORDER' && tokens[i + 1]?.upper === 'BY') inOrderBy = t.depth;
-      else if (
-        inOrderBy >= 0 &&
-        (t.depth < inOrderBy ||
-          (t.depth === inOrderBy &&
-            t.type === 'word' &&
-            ['LIMIT', 'OFFSET', 'UNION', 'EXCEPT', 'INTERSECT'].includes(t.upper)))
-      )
-        inOrderBy = -1;
-      if (col && inOrderBy >= 0) ties.add(col);
-      if (t.type === 'word' && t.upper === 'USING' && tokens[i + 1]?.text === '(')
-        for (let k = i + 2; tokens[k] && tokens[k]!.text !== ')'; k++) {
-          const using = columnAt(tokens, k, columns);
-          if (using) joins.set(`${using}\u0000${using}`, [using, using]);
-        }
-      if (t.type === 'word' && (t.upper === 'MAX' || t.upper === 'MIN') && tokens[i + 1]?.text === '(') {
-        // max(t.x) / max(x): the last identifier before the closing parenthesis.
-        let j = i + 2;
-        while (tokens[j] && tokens[j]!.text !== ')' && j < i + 6) j++;
-        const inner = columnAt(tokens, j - 1, columns);
-        if (inner) ties.add(inner);
-      }
-      if (!col) {
-        // literal OP column
-        const lit = literalAt(tokens, i, columns);
-        if (lit && tokens[i + lit.width]?.type === 'op' && COMPARISONS.has(tokens[i + lit.width]!.text)) {
-          let k = i + lit.width + 1;
-          while (isIdent(tokens[k]) && tokens[k + 1]?.text === '.' && isIdent(tokens[k + 2])) k += 2;
-          const target = columnAt(tokens, k, columns);
-          const op = tokens[i + lit.width]!.text;
-          if (target)
-            hints.push({
-              column: target,
-              values: [lit.value],
-              source: 'compare',
-              equality: ['=', '=='].includes(op),
-              bound: BOUNDS.has(op),
-              reference,
-            });
-        }
-        continue;
-      }
-      // Skip a dotted tail (t.col): `col` is already the last part when followed by an operator.
-      if (tokens[i + 1]?.text === '.') continue;
-      let j = i + 1;
-      const not = tokens[j]?.upper === 'NOT';
-      if (not) j++;
-      const next = tokens[j];
-      if (!next) continue;
-      if (
-        next.upper === 'IS' &&
-        (tokens[j + 1]?.upper === 'NULL' || (tokens[j + 1]?.upper === 'NOT' && tokens[j + 2]?.upper === 'NULL'))
-      ) {
-        if (at === 0 || !outerJoin) nullColumns.add(col);
-      } else if (next.type === 'op' && COMPARISONS.has(next.text)) {
-        const lit = literalAt(tokens, j + 1, columns);
-        if (lit)
-          hints.push({
-            column: col,
-            values: [lit.value],
-            source: 'compare',
-            equality: ['=', '=='].includes(next.text),
-            bound: BOUNDS.has(next.text),
-            reference,
-          });
-        else if (!not && next.text === '=') {
-          // column = column: a join (the last part of a dotted name on the right).
-          let k = j + 1;
-          while (isIdent(tokens[k]) && tokens[k + 1]?.text === '.' && isIdent(tokens[k + 2])) k += 2;
-          const other = columnAt(tokens, k, columns);
-          if (other) joins.set([col, other].sort().join('\u0000'), [col, other]);
-        }
-      } else if (next.upper === 'LIKE' || next.upper === 'GLOB' || next.upper === 'ILIKE') {
-        const lit = literalAt(tokens, j + 1, columns);
-        if (lit && typeof lit.value === 'string') {
-          const core = lit.value.replace(/[%*]/g, '').replace(/[_?]/g, 'x');
-          hints.push({
-            column: col,
-            values: [core, lit.value.replace(/%/g, 'a').replace(/_/g, 'b')],
-            source: 'like',
-            equality: false,
-            bound: false,
-            reference,
-          });
-        }
-      } else if (next.upper === 'IN' && tokens[j + 1]?.text === '(') {
-        const values: HintValue[] = [];
-        let k = j + 2;
-        for (;;) {
-          const lit = literalAt(tokens, k, columns);
-          if (!lit) break;
-          values.push(lit.value);
-          k += lit.width;
-          if (tokens[k]?.text !== ',') break;
-          k++;
-        }
-        if (values.length) hints.push({ column: col, values, source: 'in', equality: !not, bound: false, reference });
-      } else if (next.upper === 'BETWEEN') {
-        const low = literalAt(tokens, j + 1, columns);
-        const high =
-          low && tokens[j + 1 + low.width]?.upper === 'AND' ? literalAt(tokens, j + 2 + low.width, columns) : null;
-        if (low && high)
-          hints.push({
-            column: col,
-            values: [low.value, high.value],
-            source: 'between',
-            equality: false,
-            bound: true,
-            reference,
-          });
-      }
-    }
-  }
-  return {
-    hints,
-    tieColumns: [...ties],
-    mentioned: [...mentioned],
-    nullColumns: [...nullColumns],
-    joins: [...joins.values()],
+  const g: Gathered = {
+    columns: new Set([...columnNames].map((c) => c.toLowerCase())),
+    hints: [],
+    ties: new Set(),
+    mentioned: new Set(),
+    nullColumns: new Set(),
+    joins: new Map(),
   };
+  for (const [at, sql] of sqls.entries()) readText(g, sql, at === 0);
+  return {
+    hints: g.hints,
+    tieColumns: [...g.ties],
+    mentioned: [...g.mentioned],
+    nullColumns: [...g.nullColumns],
+    joins: [...g.joins.values()],
+  };
+}
+
+/** Token by token: the columns it names, ORDER BY keys, USING and MAX/MIN columns, and the predicates on columns. */
+function readText(g: Gathered, sql: string, reference: boolean): void {
+  const tokens = tokenize(sql);
+  const text: SqlText = { tokens, reference, outerJoin: hasOuterJoin(tokens) };
+  let inOrderBy = -1;
+  for (let i = 0; i < tokens.length; i++) {
+    const col = columnAt(tokens, i, g.columns);
+    if (col) g.mentioned.add(col);
+    inOrderBy = orderByDepth(tokens, i, inOrderBy);
+    if (col && inOrderBy >= 0) g.ties.add(col);
+    readUsing(g, tokens, i);
+    readExtreme(g, tokens, i);
+    if (col) readColumnPredicate(g, text, i, col);
+    else readLiteralFirst(g, text, i);
+  }
+}
+
+const hasOuterJoin = (tokens: Token[]) =>
+  tokens.some((t, i) => OUTER_JOINS.has(t.upper) && ['JOIN', 'OUTER'].includes(tokens[i + 1]?.upper ?? ''));
+
+/** The depth of the ORDER BY that the token at `i` is in (-1 when none): it runs to the end of its query or to a LIMIT, OFFSET or set operator. */
+function orderByDepth(tokens: Token[], i: number, inOrderBy: number): number {
+  const t = tokens[i]!;
+  if (t.type === 'word' && t.upper === 'ORDER' && tokens[i + 1]?.upper === 'BY') return t.depth;
+  if (
+    inOrderBy >= 0 &&
+    (t.depth < inOrderBy || (t.depth === inOrderBy && t.type === 'word' && ORDER_BY_ENDS.has(t.upper)))
+  )
+    return -1;
+  return inOrderBy;
+}
+
+/** USING (a, …): each column equated with itself. */
+function readUsing(g: Gathered, tokens: Token[], i: number): void {
+  const t = tokens[i]!;
+  if (t.type !== 'word' || t.upper !== 'USING' || tokens[i + 1]?.text !== '(') return;
+  for (let k = i + 2; tokens[k] && tokens[k]!.text !== ')'; k++) {
+    const using = columnAt(tokens, k, g.columns);
+    if (using) g.joins.set(`${using}\u0000${using}`, [using, using]);
+  }
+}
+
+/** max(t.x) / max(x): the last identifier before the closing parenthesis. */
+function readExtreme(g: Gathered, tokens: Token[], i: number): void {
+  const t = tokens[i]!;
+  if (t.type !== 'word' || (t.upper !== 'MAX' && t.upper !== 'MIN') || tokens[i + 1]?.text !== '(') return;
+  let j = i + 2;
+  while (tokens[j] && tokens[j]!.text !== ')' && j < i + 6) j++;
+  const inner = columnAt(tokens, j - 1, g.columns);
+  if (inner) g.ties.add(inner);
+}
+
+/** The last part of a dotted name starting at `k` (`a.b.c`: the index of `c`). */
+function lastNamePart(tokens: Token[], k: number): number {
+  while (isIdent(tokens[k]) && tokens[k + 1]?.text === '.' && isIdent(tokens[k + 2])) k += 2;
+  return k;
+}
+
+const compareHint = (column: string, value: HintValue, op: string, reference: boolean): ColumnHint => ({
+  column,
+  values: [value],
+  source: 'compare',
+  equality: ['=', '=='].includes(op),
+  bound: BOUNDS.has(op),
+  reference,
+});
+
+/** literal OP column. */
+function readLiteralFirst(g: Gathered, text: SqlText, i: number): void {
+  const { tokens } = text;
+  const lit = literalAt(tokens, i, g.columns);
+  if (!lit || tokens[i + lit.width]?.type !== 'op' || !COMPARISONS.has(tokens[i + lit.width]!.text)) return;
+  const target = columnAt(tokens, lastNamePart(tokens, i + lit.width + 1), g.columns);
+  if (target) g.hints.push(compareHint(target, lit.value, tokens[i + lit.width]!.text, text.reference));
+}
+
+/** column [NOT] followed by IS [NOT] NULL, a comparison, LIKE, IN (…) or BETWEEN. */
+function readColumnPredicate(g: Gathered, text: SqlText, i: number, col: string): void {
+  const { tokens } = text;
+  // Skip a dotted tail (t.col): `col` is already the last part when followed by an operator.
+  if (tokens[i + 1]?.text === '.') return;
+  let j = i + 1;
+  const not = tokens[j]?.upper === 'NOT';
+  if (not) j++;
+  const next = tokens[j];
+  if (!next) return;
+  if (
+    next.upper === 'IS' &&
+    (tokens[j + 1]?.upper === 'NULL' || (tokens[j + 1]?.upper === 'NOT' && tokens[j + 2]?.upper === 'NULL'))
+  ) {
+    if (text.reference || !text.outerJoin) g.nullColumns.add(col);
+  } else if (next.type === 'op' && COMPARISONS.has(next.text)) readComparison(g, text, j, col, not);
+  else if (next.upper === 'LIKE' || next.upper === 'GLOB' || next.upper === 'ILIKE') readLike(g, text, j, col);
+  else if (next.upper === 'IN' && tokens[j + 1]?.text === '(') readIn(g, text, j, col, not);
+  else if (next.upper === 'BETWEEN') readBetween(g, text, j, col);
+}
+
+/** column OP literal, or column = column (a join: the last part of a dotted name on the right). */
+function readComparison(g: Gathered, text: SqlText, j: number, col: string, not: boolean): void {
+  const { tokens } = text;
+  const op = tokens[j]!.text;
+  const lit = literalAt(tokens, j + 1, g.columns);
+  if (lit) g.hints.push(compareHint(col, lit.value, op, text.reference));
+  else if (!not && op === '=') {
+    const other = columnAt(tokens, lastNamePart(tokens, j + 1), g.columns);
+    if (other) g.joins.set([col, other].sort().join('\u0000'), [col, other]);
+  }
+}
+
+/** column LIKE pattern: the pattern's fixed part, and the pattern with its wildcards filled in. */
+function readLike(g: Gathered, text: SqlText, j: number, col: string): void {
+  const lit = literalAt(text.tokens, j + 1, g.columns);
+  if (!lit || typeof lit.value !== 'string') return;
+  const core = lit.value.replace(/[%*]/g, '').replace(/[_?]/g, 'x');
+  g.hints.push({
+    column: col,
+    values: [core, lit.value.replace(/%/g, 'a').replace(/_/g, 'b')],
+    source: 'like',
+    equality: false,
+    bound: false,
+    reference: text.reference,
+  });
+}
+
+/** column [NOT] IN (literal, …): the literals up to the first that is not one. */
+function readIn(g: Gathered, text: SqlText, j: number, col: string, not: boolean): void {
+  const { tokens } = text;
+  const values: HintValue[] = [];
+  let k = j + 2;
+  for (;;) {
+    const lit = literalAt(tokens, k, g.columns);
+    if (!lit) break;
+    values.push(lit.value);
+    k += lit.width;
+    if (tokens[k]?.text !== ',') break;
+    k++;
+  }
+  if (values.length)
+    g.hints.push({ column: col, values, source: 'in', equality: !not, bound: false, reference: text.reference });
+}
+
+/** column BETWEEN literal AND literal. */
+function readBetween(g: Gathered, text: SqlText, j: number, col: string): void {
+  const { tokens } = text;
+  const low = literalAt(tokens, j + 1, g.columns);
+  const high =
+    low && tokens[j + 1 + low.width]?.upper === 'AND' ? literalAt(tokens, j + 2 + low.width, g.columns) : null;
+  if (low && high)
+    g.hints.push({
+      column: col,
+      values: [low.value, high.value],
+      source: 'between',
+      equality: false,
+      bound: true,
+      reference: text.reference,
+    });
 }
