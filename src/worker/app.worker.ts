@@ -7,7 +7,7 @@
 import { expose } from 'comlink';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { corpusMismatch } from '../core/corpus/binding.ts';
-import { loadRun } from '../core/corpus/load-run.ts';
+import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
 import { portCorpusWith } from '../core/corpus/dialect-ports.ts';
 import { describeCorpus, type CorpusDescription } from '../core/corpus/describe.ts';
 import { parseSchemaDescription, type SchemaDescription } from '../core/corpus/schema-description.ts';
@@ -47,7 +47,13 @@ import {
 } from '../core/result/index.ts';
 import { encodeResultTable, type JsonResultTable } from '../core/value/json-codec.ts';
 import type { ResultTable } from '../core/value/kind.ts';
-import { gradeRun, type CaseReport, type GradeProgress, type RunReport } from '../core/run/grade-run.ts';
+import {
+  gradeRun,
+  type CaseReport,
+  type GradeProgress,
+  type GradeRunInput,
+  type RunReport,
+} from '../core/run/grade-run.ts';
 import { evaluateStef, evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
 import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
@@ -396,6 +402,111 @@ function judgeProvider(config: ProviderConfig | undefined): Outcome<JudgeProvide
   return config ? createProvider(config, standardRuntime(globalThis as unknown as StandardGlobals)) : ok(null);
 }
 
+/** The corpus of a grading (with its ports) and its run, checked against each other: the first problem is told. */
+async function gradeInputs(input: GradeInput): Promise<Outcome<{ corpus: LoadedCorpus; run: LoadedRun }>> {
+  const read = await corpusFrom(input.corpus);
+  if (!read.loaded)
+    return fail('input.invalid', `Corpus ${input.corpus.file} has errors; nothing was graded.`, {
+      location: input.corpus.file,
+    });
+  const ported = input.ports
+    ? portCorpusWith(read.loaded, new TextDecoder().decode(input.ports.bytes), input.ports.file)
+    : ok(read.loaded);
+  if (!ported.ok) return ported;
+  const corpus = ported.value;
+  const caseIds = corpus.corpus.cases.map((c) => c.id);
+  const run = await loadRun(input.run.bytes, { file: input.run.file, caseIds });
+  if (!run.ok || hasErrors(run.problems))
+    return fail('input.invalid', `Run file ${input.run.file} has errors; nothing was graded.`, {
+      location: input.run.file,
+    });
+  const mismatch = corpusMismatch(run.run.metadata, { name: corpus.corpus.name, sha256: corpus.sha256 });
+  if (mismatch && !input.allowCorpusMismatch)
+    return fail(
+      'input.invalid',
+      `${input.run.file} (field ${mismatch.field}): ${mismatch.text}. Nothing was graded; choose "Grade anyway" to grade it against this corpus.`,
+      { location: mismatch.field },
+    );
+  return ok({ corpus, run: run.run });
+}
+
+/** A grading's engine for a fixture (the switching pool's, else a pooled one), its queries stopped by `signal`. */
+function gradeEngineFor(
+  input: GradeInput,
+  engine: EngineName,
+  switching: EnginePool | null,
+  signal: AbortSignal,
+): GradeRunInput['engineFor'] {
+  return async (name) => {
+    const pooled = switching
+      ? await switching.engineFor(name)
+      : await pooledEngine(engine, name, input.fixtures?.[name]);
+    return pooled.ok ? ok(withSignal(pooled.value, signal)) : pooled;
+  };
+}
+
+/** What gradeRun is told besides the inputs and engines: the timeout, the judge, RS(c)'s penalty, a resume. */
+function gradeSettings(input: GradeInput, provider: JudgeProvider | null): Partial<GradeRunInput> {
+  return {
+    config: {
+      query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      ...(provider ? { enable_ai_judge: true } : {}),
+    },
+    ...(provider
+      ? {
+          judge: {
+            provider,
+            options: input.judge?.threshold !== undefined ? { threshold: input.judge.threshold } : {},
+          },
+          ...(input.judge?.concurrency ? { judgeConcurrency: input.judge.concurrency } : {}),
+        }
+      : {}),
+    reliabilityPenalty: input.reliabilityPenalty ?? 1,
+    ...(input.resume ? { resume: input.resume } : {}),
+  };
+}
+
+/** gradeRun's events, forwarded to the page; in review mode each flagged case waits for the reviewer. */
+function gradeEvents(
+  input: GradeInput,
+  listener: GradeListener | undefined,
+  progress: (event: GradeProgress) => void,
+): Pick<GradeRunInput, 'onStart' | 'onProgress' | 'onCase' | 'onReview'> {
+  return {
+    onStart: (info) => void listener?.started?.(info),
+    onProgress: progress,
+    onCase: (report, index) => void listener?.caseDone(report, index),
+    ...(input.review && listener?.review
+      ? { onReview: (report: CaseReport, index: number) => listener.review!(report, index) }
+      : {}),
+  };
+}
+
+/** input.preset: the CLI's step after grading (run.ts, bench.ts), the same core function on the same engines. */
+async function judgedAgain(
+  report: RunReport,
+  input: GradeInput,
+  graded: Pick<GradeRunInput, 'corpus' | 'run' | 'engineFor'>,
+  progress: (event: GradeProgress) => void,
+  signal: AbortSignal,
+): Promise<Outcome<RunReport>> {
+  const { vesIterations, ...preset } = input.preset!;
+  const judged = await applyPreset({
+    report,
+    ...graded,
+    preset,
+    config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
+    reliabilityPenalty: input.reliabilityPenalty ?? 1,
+    ...(vesIterations ? { vesIterations } : {}),
+    // The page shows "judging again under <preset>: case i of n" (it can take long with R-VES timings).
+    onProgress: (index, total, id) => progress({ index, total, id, step: 'policy' }),
+  });
+  // Cancelled while judging again: the remaining cases' queries were refused, so their preset verdicts mean nothing.
+  if (signal.aborted)
+    return fail('run.cancelled', 'The run was cancelled while it was judged again under the policy preset.');
+  return judged;
+}
+
 const api = {
   /** Start an engine ahead of use (DuckDB-WASM takes seconds to instantiate). */
   async startEngine(name: EngineName): Promise<Outcome<EngineStarted>> {
@@ -512,96 +623,33 @@ const api = {
    */
   async gradeCorpus(input: GradeInput, listener?: GradeListener): Promise<Outcome<RunReport>> {
     const started = performance.now();
-    const read = await corpusFrom(input.corpus);
-    if (!read.loaded)
-      return fail('input.invalid', `Corpus ${input.corpus.file} has errors; nothing was graded.`, {
-        location: input.corpus.file,
-      });
-    const ported = input.ports
-      ? portCorpusWith(read.loaded, new TextDecoder().decode(input.ports.bytes), input.ports.file)
-      : ok(read.loaded);
-    if (!ported.ok) return ported;
-    const corpus = { loaded: ported.value };
-    const caseIds = corpus.loaded.corpus.cases.map((c) => c.id);
-    const run = await loadRun(input.run.bytes, { file: input.run.file, caseIds });
-    if (!run.ok || hasErrors(run.problems))
-      return fail('input.invalid', `Run file ${input.run.file} has errors; nothing was graded.`, {
-        location: input.run.file,
-      });
-    const mismatch = corpusMismatch(run.run.metadata, {
-      name: corpus.loaded.corpus.name,
-      sha256: corpus.loaded.sha256,
-    });
-    if (mismatch && !input.allowCorpusMismatch)
-      return fail(
-        'input.invalid',
-        `${input.run.file} (field ${mismatch.field}): ${mismatch.text}. Nothing was graded; choose "Grade anyway" to grade it against this corpus.`,
-        { location: mismatch.field },
-      );
+    const inputs = await gradeInputs(input);
+    if (!inputs.ok) return inputs;
+    const { corpus, run } = inputs.value;
     const controller = new AbortController();
     grades.get(input.gradeId)?.abort();
     grades.set(input.gradeId, controller);
-    const engine = browserEngineFor(corpus.loaded.corpus.engine);
+    const engine = browserEngineFor(corpus.corpus.engine);
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
-    const provider = judge.value;
     const switching = input.switchEngines ? switchingPool(engine, input.fixtures ?? {}) : null;
-    const engineFor = async (name: string): Promise<Outcome<Engine>> => {
-      const pooled = switching
-        ? await switching.engineFor(name)
-        : await pooledEngine(engine, name, input.fixtures?.[name]);
-      return pooled.ok ? ok(withSignal(pooled.value, controller.signal)) : pooled;
-    };
+    const engineFor = gradeEngineFor(input, engine, switching, controller.signal);
+    // Every progress event the page hears carries the time since this call.
+    const progress = (event: GradeProgress): void =>
+      void listener?.progress({ ...event, elapsedMs: performance.now() - started });
     try {
       const graded = await gradeRun({
-        corpus: corpus.loaded,
-        run: run.run,
+        corpus,
+        run,
         engineFor,
         ...(switching ? { engineSwitching: true } : {}),
         selfCheckFirst: true,
-        config: {
-          query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-          ...(provider ? { enable_ai_judge: true } : {}),
-        },
-        ...(provider
-          ? {
-              judge: {
-                provider,
-                options: input.judge?.threshold !== undefined ? { threshold: input.judge.threshold } : {},
-              },
-              ...(input.judge?.concurrency ? { judgeConcurrency: input.judge.concurrency } : {}),
-            }
-          : {}),
-        reliabilityPenalty: input.reliabilityPenalty ?? 1,
+        ...gradeSettings(input, judge.value),
         signal: controller.signal,
-        ...(input.resume ? { resume: input.resume } : {}),
-        onStart: (info) => void listener?.started?.(info),
-        onProgress: (event) => void listener?.progress({ ...event, elapsedMs: performance.now() - started }),
-        onCase: (report, index) => void listener?.caseDone(report, index),
-        ...(input.review && listener?.review
-          ? { onReview: (report: CaseReport, index: number) => listener.review!(report, index) }
-          : {}),
+        ...gradeEvents(input, listener, progress),
       });
       if (!graded.ok || !input.preset) return graded;
-      // The CLI's step after grading (src/cli/commands/run.ts, bench.ts): the same core function on the same engines.
-      const { vesIterations, ...preset } = input.preset;
-      const judged = await applyPreset({
-        report: graded.value,
-        corpus: corpus.loaded,
-        run: run.run,
-        engineFor,
-        preset,
-        config: { query_timeout_ms: input.timeoutMs ?? DEFAULT_TIMEOUT_MS },
-        reliabilityPenalty: input.reliabilityPenalty ?? 1,
-        ...(vesIterations ? { vesIterations } : {}),
-        // The page shows "judging again under <preset>: case i of n" (it can take long with R-VES timings).
-        onProgress: (index, total, id) =>
-          void listener?.progress({ index, total, id, step: 'policy', elapsedMs: performance.now() - started }),
-      });
-      // Cancelled while judging again: the remaining cases' queries were refused, so their preset verdicts mean nothing.
-      if (controller.signal.aborted)
-        return fail('run.cancelled', 'The run was cancelled while it was judged again under the policy preset.');
-      return judged;
+      return await judgedAgain(graded.value, input, { corpus, run, engineFor }, progress, controller.signal);
     } catch (thrown) {
       return fail('execution.error', `Grading stopped: ${messageOf(thrown)}`, { raw: messageOf(thrown) });
     } finally {

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatProblem, hasErrors, type LoadProblem } from '../../core/corpus/problems.ts';
 import { loadCorpus } from '../../core/corpus/load-corpus.ts';
-import { loadRun } from '../../core/corpus/load-run.ts';
+import type { LoadedCorpus } from '../../core/corpus/types.ts';
+import { loadRun, type LoadedRun } from '../../core/corpus/load-run.ts';
 import { toCsv } from '../../core/gate/export/csv.ts';
 import { toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
@@ -188,26 +189,55 @@ async function readBenchmark(
   return { imported: result.imported, folder, sources };
 }
 
+const BENCH_RUN_FLAGS = {
+  ...FLAGS,
+  policy: { type: 'string' },
+  'keep-distinct': { type: 'boolean' },
+  'ves-iterations': { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'reliability-c': { type: 'string' },
+  shard: { type: 'string' },
+  out: { type: 'string' },
+  markdown: { type: 'string' },
+  junit: { type: 'string' },
+  csv: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+type BenchRunFlags = ReturnType<typeof parseFlags<typeof BENCH_RUN_FLAGS>>['values'];
+
+/** `run --format`: the benchmark's files → gradeRun on its database folder (then a policy preset) → the report. */
 export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags('run', argv, {
-    ...FLAGS,
-    policy: { type: 'string' },
-    'keep-distinct': { type: 'boolean' },
-    'ves-iterations': { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    'reliability-c': { type: 'string' },
-    shard: { type: 'string' },
-    out: { type: 'string' },
-    markdown: { type: 'string' },
-    junit: { type: 'string' },
-    csv: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+  const { values, positionals } = parseFlags('run', argv, BENCH_RUN_FLAGS);
   if (values.help) {
     io.out(BENCH_RUN_HELP);
     return EXIT.ok;
   }
   if (positionals.length) throw new CliError(`run: unexpected argument "${positionals[0]}".`);
+  const options = benchRunOptions(values);
+  const { imported, folder, sources, corpus, run } = await benchInputs(values, options.pred, io);
+  const pool = new DbDirPool(folder.files);
+  try {
+    const result = await gradeBenchmark(corpus, run, pool, options, io);
+    const full = withShard(
+      { ...result, benchmark: { format: imported.format, files: sources, db_dir: folder.dir } },
+      options.shard,
+      corpus,
+    );
+    if (values.out) writeOutput(values.out, prettyJson(full), io);
+    if (values.markdown) writeOutput(values.markdown, toMarkdown(result.summary), io);
+    if (values.junit) writeOutput(values.junit, toJUnit(result.summary), io);
+    if (values.csv) writeOutput(values.csv, toCsv(result.summary), io);
+    io.out(values.json ? prettyJson(full) : summarizeBenchReport(result, imported.format));
+    if (options.shard) return EXIT.ok;
+    return result.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
+  } finally {
+    await pool.close();
+  }
+}
+
+/** Every flag of `run --format` checked before a file is read (in this order: the first bad one is named). */
+function benchRunOptions(values: BenchRunFlags) {
   const policy = oneOf('--policy', values.policy, ['sql-verdict', ...POLICY_PRESETS] as const, 'sql-verdict')!;
   if (values['keep-distinct'] && policy !== 'spider') throw new CliError('--keep-distinct goes with --policy spider.');
   const preset = policy === 'sql-verdict' ? null : (policy as PolicyPresetName);
@@ -219,13 +249,20 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   const vesIterations =
     values['ves-iterations'] === undefined ? 0 : positiveInteger('--ves-iterations', values['ves-iterations'], 0);
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], preset ? 30_000 : 5000);
-  const c = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
-  if (!Number.isFinite(c) || c < 0)
+  const reliabilityC = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
+  if (!Number.isFinite(reliabilityC) || reliabilityC < 0)
     throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
   if (!values.pred) throw new CliError('run --format: --pred is required (the predictions to grade).');
   if (!values['db-dir'])
     throw new CliError('run --format: --db-dir DIR is required (DIR/<db>/<db>.sqlite for every db_id).');
+  const keepDistinct = values['keep-distinct'] ?? false;
+  return { preset, keepDistinct, shard, vesIterations, timeoutMs, reliabilityC, pred: values.pred };
+}
 
+type BenchRunOptions = ReturnType<typeof benchRunOptions>;
+
+/** The files imported (as `import` writes them), read back as the corpus and run that `run --corpus` would grade. */
+async function benchInputs(values: BenchRunFlags, pred: string, io: Io) {
   const { imported, folder, sources } = await readBenchmark(values, io, 'run');
   const corpusText = corpusYaml(imported);
   const label = sources.find((s) => s.role === 'gold' || s.role === 'questions')!.file;
@@ -236,7 +273,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   );
   if (!corpus.ok) throw new CliError(`Internal: the imported corpus does not load (listed above).`);
   const run = await loadRun(new TextEncoder().encode(runJsonl(imported)), {
-    file: values.pred,
+    file: pred,
     format: 'jsonl',
     caseIds: corpus.loaded.corpus.cases.map((k) => k.id),
   });
@@ -246,57 +283,49 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
     io,
   );
   if (!run.ok) throw new CliError('Internal: the imported run does not load (listed above).');
+  // --db-dir is required (benchRunOptions), so the folder was listed.
+  return { imported, folder: folder!, sources, corpus: corpus.loaded, run: run.run };
+}
 
-  const pool = new DbDirPool(folder!.files);
-  try {
-    let last = 0;
-    const config = { query_timeout_ms: timeoutMs };
-    const graded = await gradeRun({
-      corpus: shard ? shard.select(corpus.loaded) : corpus.loaded,
-      run: run.run,
-      engineFor: pool.engineFor,
-      engineSwitching: true,
-      config,
-      reliabilityPenalty: c,
-      onProgress: (p) => {
-        const now = Date.now();
-        if (p.step === 'done' && (now - last > 2000 || p.index + 1 === p.total)) {
-          last = now;
-          io.err(`graded ${p.index + 1}/${p.total} (${p.id})`);
-        }
-      },
-    });
-    if (!graded.ok) throw new CliError(graded.error.message);
-    let result: RunReport = graded.value;
-    if (preset) {
-      const withPreset = await applyPreset({
-        report: result,
-        corpus: corpus.loaded,
-        run: run.run,
-        engineFor: pool.engineFor,
-        preset: { name: preset, keepDistinct: values['keep-distinct'] ?? false },
-        config,
-        reliabilityPenalty: c,
-        vesIterations,
-      });
-      if (!withPreset.ok) throw new CliError(withPreset.error.message);
-      result = withPreset.value;
-    }
-    const full = withShard(
-      { ...result, benchmark: { format: imported.format, files: sources, db_dir: folder!.dir } },
-      shard,
-      corpus.loaded,
-    );
-    if (values.out) writeOutput(values.out, prettyJson(full), io);
-    if (values.markdown) writeOutput(values.markdown, toMarkdown(result.summary), io);
-    if (values.junit) writeOutput(values.junit, toJUnit(result.summary), io);
-    if (values.csv) writeOutput(values.csv, toCsv(result.summary), io);
-    io.out(values.json ? prettyJson(full) : summarizeBenchReport(result, imported.format));
-    if (shard) return EXIT.ok;
-    return result.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
-  } finally {
-    await pool.close();
-  }
+/** gradeRun on the folder's databases (progress on stderr every 2 s and at the end), then the preset's verdicts. */
+async function gradeBenchmark(
+  corpus: LoadedCorpus,
+  run: LoadedRun,
+  pool: DbDirPool,
+  options: BenchRunOptions,
+  io: Io,
+): Promise<RunReport> {
+  let last = 0;
+  const config = { query_timeout_ms: options.timeoutMs };
+  const graded = await gradeRun({
+    corpus: options.shard ? options.shard.select(corpus) : corpus,
+    run,
+    engineFor: pool.engineFor,
+    engineSwitching: true,
+    config,
+    reliabilityPenalty: options.reliabilityC,
+    onProgress: (p) => {
+      const now = Date.now();
+      if (p.step === 'done' && (now - last > 2000 || p.index + 1 === p.total)) {
+        last = now;
+        io.err(`graded ${p.index + 1}/${p.total} (${p.id})`);
+      }
+    },
+  });
+  if (!graded.ok) throw new CliError(graded.error.message);
+  if (!options.preset) return graded.value;
+  const withPreset = await applyPreset({
+    report: graded.value,
+    corpus,
+    run,
+    engineFor: pool.engineFor,
+    preset: { name: options.preset, keepDistinct: options.keepDistinct },
+    config,
+    reliabilityPenalty: options.reliabilityC,
+    vesIterations: options.vesIterations,
+  });
+  if (!withPreset.ok) throw new CliError(withPreset.error.message);
+  return withPreset.value;
 }
 
 function pct(n: number, d: number): string {

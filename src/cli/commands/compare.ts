@@ -115,31 +115,36 @@ export function summarizeReport(report: EvaluationReport): string {
   return lines.join('\n');
 }
 
+const COMPARE_FLAGS = {
+  fixture: { type: 'string' },
+  expected: { type: 'string' },
+  actual: { type: 'string' },
+  request: { type: 'string' },
+  question: { type: 'string' },
+  shape: { type: 'string' },
+  'order-matters': { type: 'boolean' },
+  mode: { type: 'string' },
+  set: { type: 'boolean' },
+  'strict-names': { type: 'boolean' },
+  'strict-order': { type: 'boolean' },
+  atol: { type: 'string' },
+  rtol: { type: 'string' },
+  config: { type: 'string' },
+  engine: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'as-of': { type: 'string' },
+  judge: { type: 'boolean' },
+  include: { type: 'string', multiple: true },
+  ...ORACLE_FLAGS,
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type CompareFlags = ReturnType<typeof parseFlags<typeof COMPARE_FLAGS>>['values'];
+
+/** `sql-verdict compare`: flags and files → evaluate on the fixture's engine(s) → the report or its summary. */
 export async function compareCommand(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseFlags('compare', argv, {
-    fixture: { type: 'string' },
-    expected: { type: 'string' },
-    actual: { type: 'string' },
-    request: { type: 'string' },
-    question: { type: 'string' },
-    shape: { type: 'string' },
-    'order-matters': { type: 'boolean' },
-    mode: { type: 'string' },
-    set: { type: 'boolean' },
-    'strict-names': { type: 'boolean' },
-    'strict-order': { type: 'boolean' },
-    atol: { type: 'string' },
-    rtol: { type: 'string' },
-    config: { type: 'string' },
-    engine: { type: 'string' },
-    'timeout-ms': { type: 'string' },
-    'as-of': { type: 'string' },
-    judge: { type: 'boolean' },
-    include: { type: 'string', multiple: true },
-    ...ORACLE_FLAGS,
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values, positionals } = parseFlags('compare', argv, COMPARE_FLAGS);
   if (values.help) {
     io.out(COMPARE_HELP);
     return EXIT.ok;
@@ -148,18 +153,58 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError(`compare: unexpected argument "${positionals[0]}" (SQL goes in --expected and --actual).`);
   if (!values.fixture)
     throw new CliError('compare: --fixture is required.\nRun "sql-verdict compare --help" for usage.');
+  const request = compareRequest(values, io);
+  const judge = values.judge ? judgeFromEnv(io.env) : null;
+  const engines = compareEngines(values.fixture, values, request, io);
+  try {
+    const fixtureName = await engines.load();
+    request.context.fixture ??= fixtureName;
+    const report = await evaluate(request, engines.engine, {
+      ...(judge
+        ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } }
+        : {}),
+      ...(engines.neighbourHost ? { neighbourHost: engines.neighbourHost } : {}),
+      ...(engines.others.length ? { otherEngines: engines.others.map((o) => ({ engine: o })) } : {}),
+    });
+    io.out(values.json ? prettyJson(report) : summarizeReport(report));
+    return report.deterministic_verdict === 'pass' ? EXIT.ok : EXIT.failed;
+  } finally {
+    await engines.close();
+  }
+}
 
-  let raw: Record<string, unknown>;
+/** Flags and files → a validated request (in this order, so the first bad flag is the one named). */
+function compareRequest(values: CompareFlags, io: Io): EvaluationRequest {
+  const raw = requestBody(values, io);
+  const config = compareConfig(values, raw, io);
+  const context: Record<string, unknown> = { ...((raw.context as Record<string, unknown> | undefined) ?? {}) };
+  const shape = oneOf('--shape', values.shape, SHAPES);
+  if (shape) context.shape = shape;
+  if (values['order-matters']) context.order_matters = true;
+  if (values.question !== undefined) raw.user_query = values.question;
+  const parsed = parseEvaluationRequest({ ...raw, config, context });
+  if (!parsed.ok)
+    throw new CliError(
+      `Invalid request${parsed.error.location ? ` (${parsed.error.location})` : ''}: ${parsed.error.message}`,
+    );
+  return parsed.value;
+}
+
+/** --request FILE (a JSON object), else the SQL of --expected and --actual. */
+function requestBody(values: CompareFlags, io: Io): Record<string, unknown> {
   if (values.request) {
     const parsed = readJson(values.request, io.cwd, 'request');
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new CliError(`request ${values.request} must be a JSON object.`);
-    raw = parsed as Record<string, unknown>;
-  } else {
-    if (values.expected === undefined) throw new CliError('compare: --expected is required (or --request FILE).');
-    if (values.actual === undefined) throw new CliError('compare: --actual is required (or --request FILE).');
-    raw = { expected_sql: values.expected, actual_sql: values.actual };
+    return parsed as Record<string, unknown>;
   }
+  if (values.expected === undefined) throw new CliError('compare: --expected is required (or --request FILE).');
+  if (values.actual === undefined) throw new CliError('compare: --actual is required (or --request FILE).');
+  return { expected_sql: values.expected, actual_sql: values.actual };
+}
+
+/** The request's config, then --config FILE over it, then each flag over both; checked whole. */
+function compareConfig(values: CompareFlags, raw: Record<string, unknown>, io: Io): Record<string, unknown> {
   const config: Record<string, unknown> = { ...((raw.config as Record<string, unknown> | undefined) ?? {}) };
   if (values.config) Object.assign(config, readJson(values.config, io.cwd, 'config'));
   const mode = oneOf('--mode', values.mode, COMPARISON_MODES);
@@ -181,57 +226,44 @@ export async function compareCommand(argv: string[], io: Io): Promise<number> {
   Object.assign(config, oracleConfig(values));
   const checked = resolveEvaluationConfig(config);
   if (!checked.ok) throw new CliError(`Invalid configuration: ${checked.error.message}`);
-  const context: Record<string, unknown> = { ...((raw.context as Record<string, unknown> | undefined) ?? {}) };
-  const shape = oneOf('--shape', values.shape, SHAPES);
-  if (shape) context.shape = shape;
-  if (values['order-matters']) context.order_matters = true;
-  if (values.question !== undefined) raw.user_query = values.question;
-  const parsed = parseEvaluationRequest({ ...raw, config, context });
-  if (!parsed.ok)
-    throw new CliError(
-      `Invalid request${parsed.error.location ? ` (${parsed.error.location})` : ''}: ${parsed.error.message}`,
-    );
-  const request: EvaluationRequest = parsed.value;
+  return config;
+}
 
-  const judge = values.judge ? judgeFromEnv(io.env) : null;
-  const fixture = resolveFixture(values.fixture, io.cwd, values['as-of']);
+/**
+ * The fixture's engine (--engine, else the first that loads it), the neighbours' scratch engines and, with
+ * --cross-engine, the fixture on every other engine that loads it (an SQL dump: DuckDB, SQLite and PGlite).
+ */
+function compareEngines(spec: string, values: CompareFlags, request: EvaluationRequest, io: Io) {
+  const fixture = resolveFixture(spec, io.cwd, values['as-of']);
   const requested = oneOf<EngineName>('--engine', values.engine, ENGINE_NAMES);
   if (requested && !fixture.engines.includes(requested))
-    throw new CliError(
-      `Fixture ${values.fixture} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`,
-    );
+    throw new CliError(`Fixture ${spec} cannot be loaded on ${requested} (it needs ${fixture.engines.join(' or ')}).`);
   const engine = openEngine(requested ?? fixture.engines[0]!);
   const neighbourHost = (request.config.neighbours ?? 0) > 0 ? nodeNeighbourHost(() => fixture.source.asOf) : null;
-  // --cross-engine: the same fixture on the other engines (an SQL dump loads on DuckDB, SQLite and PGlite).
   const otherNames = request.config.cross_engine ? crossEngineNames(engine.name, fixture.engines) : [];
   if (request.config.cross_engine && !otherNames.length)
     throw new CliError(
-      `--cross-engine: fixture ${values.fixture} loads on ${fixture.engines.join(' only')} (an SQL dump loads on DuckDB, SQLite and PGlite).`,
+      `--cross-engine: fixture ${spec} loads on ${fixture.engines.join(' only')} (an SQL dump loads on DuckDB, SQLite and PGlite).`,
     );
   const others = otherNames.map((name) => openEngine(name));
-  try {
-    // The engines start and load side by side (PGlite's start is the longest).
-    const [loaded, ...loads] = await Promise.all([engine, ...others].map((o) => o.load(fixture.source)));
-    loads.forEach((loadedOther, i) => {
-      if (!loadedOther!.ok)
-        throw new CliError(
-          `Cannot load fixture ${values.fixture} on ${others[i]!.name}: ${loadedOther!.error.message}`,
-        );
-    });
-    if (!loaded!.ok) throw new CliError(`Cannot load fixture ${values.fixture}: ${loaded!.error.message}`);
-    request.context.fixture ??= loaded!.value.name;
-    const report = await evaluate(request, engine, {
-      ...(judge
-        ? { judge: { provider: judge.provider, options: { prices: judge.prices, policy: judge.policy } } }
-        : {}),
-      ...(neighbourHost ? { neighbourHost } : {}),
-      ...(others.length ? { otherEngines: others.map((o) => ({ engine: o })) } : {}),
-    });
-    io.out(values.json ? prettyJson(report) : summarizeReport(report));
-    return report.deterministic_verdict === 'pass' ? EXIT.ok : EXIT.failed;
-  } finally {
-    await engine.close();
-    await neighbourHost?.close();
-    await Promise.all(others.map((o) => o.close()));
-  }
+  return {
+    engine,
+    neighbourHost,
+    others,
+    /** Every engine loads the fixture, side by side (PGlite's start is the longest); its name. */
+    async load(): Promise<string> {
+      const [loaded, ...loads] = await Promise.all([engine, ...others].map((o) => o.load(fixture.source)));
+      loads.forEach((loadedOther, i) => {
+        if (!loadedOther!.ok)
+          throw new CliError(`Cannot load fixture ${spec} on ${others[i]!.name}: ${loadedOther!.error.message}`);
+      });
+      if (!loaded!.ok) throw new CliError(`Cannot load fixture ${spec}: ${loaded!.error.message}`);
+      return loaded!.value.name;
+    },
+    async close() {
+      await engine.close();
+      await neighbourHost?.close();
+      await Promise.all(others.map((o) => o.close()));
+    },
+  };
 }
