@@ -9,6 +9,11 @@ const guard = (thrown: unknown) => {
   process.stderr.write(`${internalError(thrown, process.env)}\n`);
   process.exit(2);
 };
+// A reader that went away (`sql-verdict ... | head`) is not a bug: end quietly, as a process that SIGPIPE
+// stops does (status 141), so `set -o pipefail` still sees that the output was cut.
+process.stdout.on('error', (error: NodeJS.ErrnoException) =>
+  error.code === 'EPIPE' ? process.exit(141) : guard(error),
+);
 process.on('uncaughtException', guard);
 process.on('unhandledRejection', guard);
 const code = await main(process.argv.slice(2));

@@ -72,10 +72,26 @@ export function tempPathFor(target: string, part = ''): string {
   );
 }
 
+/** The folder of an output file, created if missing; a file in its way or a refused folder is the user's to fix. */
+export function makeOutputFolder(file: string, target: string): void {
+  const folder = path.dirname(target);
+  try {
+    mkdirSync(folder, { recursive: true });
+  } catch (thrown) {
+    const code = (thrown as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EEXIST' || code === 'ENOTDIR'
+        ? `a file stands where its folder ${folder} would be`
+        : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+          ? `the folder ${folder} cannot be created (${code})`
+          : (code ?? String(thrown));
+    throw new CliError(`Cannot write ${file}: ${why}.`);
+  }
+}
+
 export function writeOutput(file: string, text: string, io: Io): void {
   const target = path.resolve(io.cwd, file);
-  const folder = path.dirname(target);
-  mkdirSync(folder, { recursive: true });
+  makeOutputFolder(file, target);
   if (statOrNull(target)?.isDirectory()) throw new CliError(`${file} is a directory: give a file path.`);
   const temp = tempPathFor(target);
   const bytes = Buffer.from(text.endsWith('\n') ? text : `${text}\n`, 'utf8');

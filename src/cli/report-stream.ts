@@ -6,10 +6,10 @@
  * reports (gate, baseline, diff, the app) reads it unchanged, while the CLI
  * never holds more than a few case reports in memory.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { CaseReport, RunReport } from '../core/run/grade-run.ts';
-import { tempPathFor, type Io } from './io.ts';
+import { makeOutputFolder, tempPathFor, type Io } from './io.ts';
 import { prettyJson } from './json.ts';
 
 /** The placeholder the cases take in the printed report (a string JSON cannot otherwise hold here). */
@@ -32,7 +32,7 @@ export class RunReportWriter {
 
   constructor(file: string, io: Io) {
     this.target = path.resolve(io.cwd, file);
-    mkdirSync(path.dirname(this.target), { recursive: true });
+    makeOutputFolder(file, this.target);
     this.side = tempPathFor(this.target, 'cases.');
     this.partial = tempPathFor(this.target);
     this.fd = openSync(this.side, 'w');

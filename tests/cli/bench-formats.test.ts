@@ -324,6 +324,17 @@ describe('Spider layout', () => {
     );
   });
 
+  it('an output under a file is refused before grading, with one line (exit 2), and --out - prints the report', async () => {
+    writeFileSync(path.join(tmp, 'plain-file'), 'x');
+    const base = ['run', '--format', 'spider', '--gold', 'dev_gold.sql', '--pred', 'pred.txt', '--db-dir', 'database'];
+    const under = await cli([...base, '--out', path.join(tmp, 'plain-file', 'r.json')], spider);
+    expect(under.code).toBe(2);
+    expect(under.stderr).toMatch(/--out .*plain-file\/r\.json: .*plain-file is not a directory\./);
+    expect(under.stderr).not.toMatch(/graded|Internal error/);
+    const dash = await cli([...base, '--out', '-'], spider);
+    expect((JSON.parse(dash.stdout) as RunReport).kind).toBe('run');
+  });
+
   it('import writes a native corpus and run that `run --corpus` grades exactly as `run --format` does', async () => {
     const imp = await cli(
       [

@@ -3,6 +3,7 @@
  * baseline, diff --fail-on-regression, "-" as stdout for output flags, JUnit with times and questions,
  * progress on stderr (a bar on a terminal, plain lines otherwise).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -211,4 +212,23 @@ describe('progress on stderr', () => {
     p.update(2, 2, 'b');
     expect(lines).toEqual(['graded 1/2 (a)', 'graded 2/2 (b)']);
   });
+});
+
+describe('a reader that goes away', () => {
+  it('ends the command quietly with the status of a SIGPIPE (sql-verdict ... | head)', async () => {
+    const child = spawn(
+      process.execPath,
+      [path.join(repoRoot, 'bin', 'sql-verdict.mjs'), ...base('strong.jsonl'), '--json'],
+      {
+        env: { ...process.env, NO_COLOR: '1' },
+      },
+    );
+    // The reader closes before the report is printed: every write to stdout then fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/Internal error/);
+    expect(code).toBe(141);
+  }, 180_000);
 });

@@ -34,6 +34,7 @@ import { CliError, EXIT } from '../cli-error.ts';
 import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
 import { shardOption, withShard } from '../shard.ts';
 import { writeOutput, type Io } from '../io.ts';
+import { outputs } from '../outputs.ts';
 import { prettyJson } from '../json.ts';
 
 export const BENCH_RUN_HELP = `Usage: sql-verdict run --format spider|bird|csv [files] --db-dir DIR [options]
@@ -215,6 +216,13 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`run: unexpected argument "${positionals[0]}".`);
   const options = benchRunOptions(values);
+  // Output paths are checked before any work (as `run --corpus` does), not found unwritable after grading.
+  const outs = outputs(
+    'run',
+    io,
+    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv },
+    { json: values.json },
+  );
   const { imported, folder, sources, corpus, run } = await benchInputs(values, options.pred, io);
   const pool = new DbDirPool(folder.files);
   try {
@@ -224,11 +232,11 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
       options.shard,
       corpus,
     );
-    if (values.out) writeOutput(values.out, prettyJson(full), io);
-    if (values.markdown) writeOutput(values.markdown, toMarkdown(result.summary), io);
-    if (values.junit) writeOutput(values.junit, toJUnit(result.summary), io);
-    if (values.csv) writeOutput(values.csv, toCsv(result.summary), io);
-    io.out(values.json ? prettyJson(full) : summarizeBenchReport(result, imported.format));
+    outs.write(values.out, () => prettyJson(full));
+    outs.write(values.markdown, () => toMarkdown(result.summary));
+    outs.write(values.junit, () => toJUnit(result.summary));
+    outs.write(values.csv, () => toCsv(result.summary));
+    outs.print(values.json ? prettyJson(full) : summarizeBenchReport(result, imported.format));
     if (options.shard) return EXIT.ok;
     return result.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;
   } finally {
