@@ -93,7 +93,17 @@ interface Ctx {
   used: Set<number>;
 }
 
-function matchTime(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'question_filter'> {
+type Match = Omit<FilterMatch, 'source' | 'question_filter'>;
+
+interface DatedPredicates {
+  dated: { f: SqlFilter; i: number; w: DateWindow | null }[];
+  /** Per column, the intersection of its windows ("d >= '2024-01-01' AND d < '2025-01-01'"). */
+  groups: Map<string, { w: DateWindow; idx: number[] }>;
+  /** The columns' windows first, then each predicate's alone. */
+  candidates: { w: DateWindow; idx: number[] }[];
+}
+
+function datedPredicates(c: Ctx): DatedPredicates {
   const dated = c.spec.filters.map((f, i) => ({ f, i, w: predicateWindow(f) })).filter((x) => x.w);
   const groups = new Map<string, { w: DateWindow; idx: number[] }>();
   for (const x of dated) {
@@ -105,92 +115,110 @@ function matchTime(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'que
     } else groups.set(k, { w: x.w!, idx: [x.i] });
   }
   const candidates = [...groups.values(), ...dated.map((x) => ({ w: x.w!, idx: [x.i] }))];
-  const take = (idx: number[]) => {
-    idx.forEach((i) => c.used.add(i));
-    return idx.map((i) => c.spec.filters[i]!.expr);
+  return { dated, groups, candidates };
+}
+
+/** Mark the predicates used; their expressions. */
+function take(c: Ctx, idx: number[]): string[] {
+  idx.forEach((i) => c.used.add(i));
+  return idx.map((i) => c.spec.filters[i]!.expr);
+}
+
+function sameWindowMatch(w: DateWindow, d: DatedPredicates, c: Ctx): Match | null {
+  const hit = d.candidates.find((g) => sameWindow(g.w, w));
+  if (!hit) return null;
+  return { predicates: take(c, hit.idx), result: 'matched', note: `window ${showWindow(w)} matches`, uncertain: false };
+}
+
+/** "last 30 days" against CURRENT_DATE: a relative predicate naming the unit (and the count, unless it is 1). */
+function relativeMatch(relative: { n: number; unit: string }, c: Ctx): Match | null {
+  const rel = c.spec.filters
+    .map((f, i) => ({ f, i }))
+    .filter(
+      ({ f }) =>
+        RELATIVE.test(f.expr) &&
+        (relative.n === 1 || f.expr.includes(String(relative.n))) &&
+        f.expr.toLowerCase().includes(relative.unit),
+    );
+  if (!rel.length) return null;
+  const idx = rel.map(({ i }) => i);
+  return {
+    predicates: take(c, idx),
+    result: 'matched',
+    note: `relative window "last ${relative.n} ${relative.unit}" against the current date`,
+    uncertain: false,
   };
-  if (q.window) {
-    const hit = candidates.find((g) => sameWindow(g.w, q.window!));
-    if (hit)
-      return {
-        predicates: take(hit.idx),
-        result: 'matched',
-        note: `window ${showWindow(q.window)} matches`,
-        uncertain: false,
-      };
-  }
-  if (q.relative) {
-    const rel = c.spec.filters
-      .map((f, i) => ({ f, i }))
-      .filter(
-        ({ f }) =>
-          RELATIVE.test(f.expr) &&
-          (q.relative!.n === 1 || f.expr.includes(String(q.relative!.n))) &&
-          f.expr.toLowerCase().includes(q.relative!.unit),
-      );
-    if (rel.length)
-      return {
-        predicates: take(rel.map((x) => x.i)),
-        result: 'matched',
-        note: `relative window "last ${q.relative.n} ${q.relative.unit}" against the current date`,
-        uncertain: false,
-      };
-  }
-  if (!q.window) {
-    const any = c.spec.filters
-      .map((f, i) => ({ f, i }))
-      .filter(({ f, i }) => predicateWindow(f) || RELATIVE.test(f.expr) || dated.some((d) => d.i === i));
-    if (any.length)
-      return {
-        predicates: take(any.map((x) => x.i)),
-        result: 'matched',
-        note: 'window not resolved (no reference date): any date predicate is accepted',
-        uncertain: true,
-      };
+}
+
+/** No reference date resolved the window: any date predicate will do, with less confidence. */
+function unresolvedMatch(d: DatedPredicates, c: Ctx): Match {
+  const any = c.spec.filters
+    .map((f, i) => ({ f, i }))
+    .filter(({ f, i }) => predicateWindow(f) || RELATIVE.test(f.expr) || d.dated.some((x) => x.i === i));
+  const idx = any.map(({ i }) => i);
+  if (idx.length)
     return {
-      predicates: [],
-      result: 'missing',
-      note: 'no date predicate (window not resolved: no reference date)',
-      uncertain: true,
-    };
-  }
-  const covers = (w: DateWindow) =>
-    (!w.start || (q.window!.start !== null && w.start <= q.window!.start)) &&
-    (!w.end || (q.window!.end !== null && w.end >= q.window!.end));
-  const yearOf = q.window.start?.slice(0, 4) ?? q.window.end?.slice(0, 4) ?? '';
-  const wide = candidates.find((g) => covers(g.w));
-  if (
-    wide &&
-    (c.text.includes(q.window.start ?? '\u0000') ||
-      new RegExp(`\\b${yearOf}\\b`).test(
-        c.text.replace(/'[^']*'/g, (x) => (x.includes(q.window!.start ?? '\u0000') ? x : '')),
-      ) ||
-      c.text.includes(`${yearOf}-`))
-  )
-    return {
-      predicates: take(wide.idx),
+      predicates: take(c, idx),
       result: 'matched',
-      note: `SQL window ${showWindow(wide.w)} covers ${showWindow(q.window)}, which the expressions split by date`,
+      note: 'window not resolved (no reference date): any date predicate is accepted',
       uncertain: true,
     };
-  if (groups.size) {
-    const g = [...groups.values()][0]!;
-    return {
-      predicates: take(g.idx),
-      result: 'mismatched',
-      note: `SQL window ${showWindow(g.w)} differs from ${showWindow(q.window)}`,
-      uncertain: false,
-    };
-  }
+  return {
+    predicates: [],
+    result: 'missing',
+    note: 'no date predicate (window not resolved: no reference date)',
+    uncertain: true,
+  };
+}
+
+/** A wider SQL window, when the SQL also names the question's start or year (the expressions split it by date). */
+function coveringMatch(w: DateWindow, d: DatedPredicates, c: Ctx): Match | null {
+  const covers = (x: DateWindow) =>
+    (!x.start || (w.start !== null && x.start <= w.start)) && (!x.end || (w.end !== null && x.end >= w.end));
+  const yearOf = w.start?.slice(0, 4) ?? w.end?.slice(0, 4) ?? '';
+  const wide = d.candidates.find((g) => covers(g.w));
+  if (
+    !wide ||
+    !(
+      c.text.includes(w.start ?? '\u0000') ||
+      new RegExp(`\\b${yearOf}\\b`).test(
+        c.text.replace(/'[^']*'/g, (x) => (x.includes(w.start ?? '\u0000') ? x : '')),
+      ) ||
+      c.text.includes(`${yearOf}-`)
+    )
+  )
+    return null;
+  return {
+    predicates: take(c, wide.idx),
+    result: 'matched',
+    note: `SQL window ${showWindow(wide.w)} covers ${showWindow(w)}, which the expressions split by date`,
+    uncertain: true,
+  };
+}
+
+/** The SQL restricts the dates, to another window. */
+function otherWindowMatch(w: DateWindow, d: DatedPredicates, c: Ctx): Match | null {
+  if (!d.groups.size) return null;
+  const g = [...d.groups.values()][0]!;
+  return {
+    predicates: take(c, g.idx),
+    result: 'mismatched',
+    note: `SQL window ${showWindow(g.w)} differs from ${showWindow(w)}`,
+    uncertain: false,
+  };
+}
+
+/** No date predicate in the outer WHERE: the window's bound (or its year) elsewhere in the SQL is weak evidence. */
+function outsideWhereMatch(w: DateWindow, c: Ctx): Match {
   const year =
-    q.window.start &&
-    q.window.end &&
-    q.window.start.endsWith('-01-01') &&
-    q.window.end.endsWith('-01-01') &&
-    Number(q.window.end.slice(0, 4)) - Number(q.window.start.slice(0, 4)) === 1
-      ? q.window.start.slice(0, 4)
+    w.start &&
+    w.end &&
+    w.start.endsWith('-01-01') &&
+    w.end.endsWith('-01-01') &&
+    Number(w.end.slice(0, 4)) - Number(w.start.slice(0, 4)) === 1
+      ? w.start.slice(0, 4)
       : null;
-  const bound = q.window.start ?? q.window.end!;
+  const bound = w.start ?? w.end!;
   if (c.text.includes(bound) || (year && new RegExp(`\\b${year}\\b`).test(c.text)))
     return {
       predicates: [],
@@ -201,9 +229,20 @@ function matchTime(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'que
   return {
     predicates: [],
     result: 'missing',
-    note: `no predicate restricts the dates to ${showWindow(q.window)}`,
+    note: `no predicate restricts the dates to ${showWindow(w)}`,
     uncertain: false,
   };
+}
+
+/** A time filter: the same window, the same relative window, else weaker evidence or a mismatch. */
+function matchTime(q: QuestionFilter, c: Ctx): Match {
+  const d = datedPredicates(c);
+  const exact = q.window ? sameWindowMatch(q.window, d, c) : null;
+  if (exact) return exact;
+  const relative = q.relative ? relativeMatch(q.relative, c) : null;
+  if (relative) return relative;
+  if (!q.window) return unresolvedMatch(d, c);
+  return coveringMatch(q.window, d, c) ?? otherWindowMatch(q.window, d, c) ?? outsideWhereMatch(q.window, c);
 }
 
 function matchValue(q: QuestionFilter, c: Ctx): Omit<FilterMatch, 'source' | 'question_filter'> {
@@ -434,25 +473,20 @@ export function filterScore(
   }
 }
 
-/**
- * Align the question's filters (Q_u; Q_e resolves windows Q_u left open, and
- * its added constraints are drift) with the SQL's predicates.
- */
-export function alignFilters(
-  q: QuestionSpec,
-  e: QuestionSpec | null,
-  spec: SqlSpec,
-  sqlText: string,
-  rules: AppRules,
-): FilterAlignment {
-  const c: Ctx = { spec, text: sqlText.toLowerCase(), rules, used: new Set() };
-  const matches: FilterMatch[] = [];
+type Required = { f: QuestionFilter; source: FilterMatch['source']; note?: string };
+
+/** The question's filters; a time window Q_u leaves unresolved takes the next window Q_e states. */
+function requiredFilters(q: QuestionSpec, e: QuestionSpec | null): Required[] {
   const enrichedTime = e?.filters.filter((f) => f.kind === 'time' && f.window) ?? [];
-  const required: { f: QuestionFilter; source: FilterMatch['source']; note?: string }[] = q.filters.map((f) => {
+  return q.filters.map((f) => {
     if (f.kind === 'time' && !f.window && enrichedTime.length)
       return { f: enrichedTime.shift()!, source: 'enriched', note: `resolves "${f.phrase}"` };
     return { f, source: 'question' };
   });
+}
+
+/** Each required filter's match, in the question's order. */
+function matchRequired(required: Required[], c: Ctx): FilterMatch[] {
   // Constraints with a window or value first, so a loose match does not take a predicate a precise one needs.
   const order = [...required.keys()].sort(
     (a, b) =>
@@ -470,81 +504,119 @@ export function alignFilters(
       note: r.note ? `${r.note}; ${m.note}` : m.note,
     };
   }
-  matches.push(...results);
-  // SQL predicates whose literal value the user's question mentions are asked for.
+  return results;
+}
+
+/** A predicate on a value the question names; a negated one contradicts it unless the question negates it too. */
+function mentionMatch(f: SqlFilter, qText: string): FilterMatch {
+  const neg = NEQ.has(f.operator);
+  const opposite =
+    neg && !/\b(non-?|not|excluding|except|other than)\s*\w*\s*$/.test(qText.split(f.values[0]!)[0] ?? '');
+  return {
+    source: 'mention',
+    question_filter: `"${f.values.join(', ')}" mentioned in the question`,
+    predicates: [f.expr],
+    result: opposite ? 'mismatched' : 'matched',
+    note: opposite
+      ? `the SQL excludes '${f.values[0]}' (${f.operator}); the question mentions it`
+      : "the predicate's value is named in the question",
+    uncertain: false,
+  };
+}
+
+/** SQL predicates whose literal value the user's question mentions are asked for. */
+function mentionMatches(q: QuestionSpec, c: Ctx): FilterMatch[] {
   const qText = q.text.toLowerCase();
-  spec.filters.forEach((f, i) => {
+  const out: FilterMatch[] = [];
+  c.spec.filters.forEach((f, i) => {
     if (c.used.has(i) || !f.values.length || f.operator === 'IS' || f.operator === 'IS NOT') return;
-    if (f.values.every((x) => mentioned(x, qText)) && !benignRule(f, rules)) {
-      c.used.add(i);
-      const neg = NEQ.has(f.operator);
-      const opposite =
-        neg && !/\b(non-?|not|excluding|except|other than)\s*\w*\s*$/.test(qText.split(f.values[0]!)[0] ?? '');
-      matches.push({
-        source: 'mention',
-        question_filter: `"${f.values.join(', ')}" mentioned in the question`,
-        predicates: [f.expr],
-        result: opposite ? 'mismatched' : 'matched',
-        note: opposite
-          ? `the SQL excludes '${f.values[0]}' (${f.operator}); the question mentions it`
-          : "the predicate's value is named in the question",
-        uncertain: false,
-      });
-    }
+    if (!f.values.every((x) => mentioned(x, qText)) || benignRule(f, c.rules)) return;
+    c.used.add(i);
+    out.push(mentionMatch(f, qText));
   });
-  const extras: ExtraFilter[] = [];
+  return out;
+}
+
+/** A predicate only the enriched question asks for: it matches one of Q_e's own constraints, or Q_e names its values. */
+function askedOnlyByEnriched(f: SqlFilter, e: QuestionSpec | null, enrichedOnly: QuestionFilter[], c: Ctx): boolean {
+  const sub: Ctx = { spec: { ...c.spec, filters: [f] }, text: '', rules: c.rules, used: new Set() };
+  if (enrichedOnly.some((x) => matchFilter(x, sub).result === 'matched')) return true;
+  return !!e && f.values.length > 0 && f.values.every((x) => mentioned(x, e.text.toLowerCase()));
+}
+
+/** Why an unmatched predicate is there: benign by R_app, not judged, drift, or unasked. */
+function extraOf(f: SqlFilter, e: QuestionSpec | null, enrichedOnly: QuestionFilter[], c: Ctx): ExtraFilter {
+  const benign = benignRule(f, c.rules);
+  if (benign) return { predicate: f.expr, benign: true, kind: 'benign', reason: benign };
+  if (
+    !f.values.length &&
+    f.operator !== 'IS' &&
+    f.operator !== 'IS NOT' &&
+    !predicateWindow(f) &&
+    !RELATIVE.test(f.expr)
+  )
+    return {
+      predicate: f.expr,
+      benign: false,
+      kind: 'unverifiable',
+      reason: 'subquery or column-to-column predicate: not judged by the rules',
+    };
+  if (askedOnlyByEnriched(f, e, enrichedOnly, c))
+    return {
+      predicate: f.expr,
+      benign: false,
+      kind: 'drift',
+      reason: 'asked only by the enriched question, not by the user (drift)',
+    };
+  return {
+    predicate: f.expr,
+    benign: false,
+    kind: 'unasked',
+    reason: 'not asked in the question and not benign by R_app',
+  };
+}
+
+/** The predicates no question filter or mention accounts for. */
+function extraFilters(q: QuestionSpec, e: QuestionSpec | null, c: Ctx): ExtraFilter[] {
   const qKeys = new Set(q.filters.map((f) => describeFilter(f)));
   const enrichedOnly = (e?.filters ?? []).filter(
     (f) => !qKeys.has(describeFilter(f)) && !(f.kind === 'time' && q.filters.some((x) => x.kind === 'time')),
   );
-  spec.filters.forEach((f, i) => {
-    if (c.used.has(i)) return;
-    const benign = benignRule(f, rules);
-    if (benign) return extras.push({ predicate: f.expr, benign: true, kind: 'benign', reason: benign });
-    if (
-      !f.values.length &&
-      f.operator !== 'IS' &&
-      f.operator !== 'IS NOT' &&
-      !predicateWindow(f) &&
-      !RELATIVE.test(f.expr)
-    )
-      return extras.push({
-        predicate: f.expr,
-        benign: false,
-        kind: 'unverifiable',
-        reason: 'subquery or column-to-column predicate: not judged by the rules',
-      });
-    const sub: Ctx = { spec: { ...spec, filters: [f] }, text: '', rules, used: new Set() };
-    const drift =
-      enrichedOnly.find((x) => matchFilter(x, sub).result === 'matched') ??
-      (e && f.values.length && f.values.every((x) => mentioned(x, e.text.toLowerCase()))
-        ? (e.filters[0] ?? null)
-        : null);
-    if (drift || (e && f.values.length && f.values.every((x) => mentioned(x, e.text.toLowerCase()))))
-      return extras.push({
-        predicate: f.expr,
-        benign: false,
-        kind: 'drift',
-        reason: 'asked only by the enriched question, not by the user (drift)',
-      });
-    extras.push({
-      predicate: f.expr,
-      benign: false,
-      kind: 'unasked',
-      reason: 'not asked in the question and not benign by R_app',
-    });
+  const extras: ExtraFilter[] = [];
+  c.spec.filters.forEach((f, i) => {
+    if (!c.used.has(i)) extras.push(extraOf(f, e, enrichedOnly, c));
   });
+  return extras;
+}
+
+function statusOf(hit: number, total: number, extras: ExtraFilter[]): FilterStatus {
+  const counted = extras.filter((x) => x.kind !== 'unverifiable');
+  return hit < total
+    ? hit === 0
+      ? 'not_applied'
+      : 'partially_applied'
+    : counted.length
+      ? 'fully_applied_with_extras'
+      : 'fully_applied';
+}
+
+/**
+ * Align the question's filters (Q_u; Q_e resolves windows Q_u left open, and
+ * its added constraints are drift) with the SQL's predicates.
+ */
+export function alignFilters(
+  q: QuestionSpec,
+  e: QuestionSpec | null,
+  spec: SqlSpec,
+  sqlText: string,
+  rules: AppRules,
+): FilterAlignment {
+  const c: Ctx = { spec, text: sqlText.toLowerCase(), rules, used: new Set() };
+  const matches = [...matchRequired(requiredFilters(q, e), c), ...mentionMatches(q, c)];
+  const extras = extraFilters(q, e, c);
   const total = matches.length;
   const hit = matches.filter((m) => m.result === 'matched').length;
-  const counted = extras.filter((x) => x.kind !== 'unverifiable');
-  const status: FilterStatus =
-    hit < total
-      ? hit === 0
-        ? 'not_applied'
-        : 'partially_applied'
-      : counted.length
-        ? 'fully_applied_with_extras'
-        : 'fully_applied';
+  const status = statusOf(hit, total, extras);
   const { score, leniency } = filterScore(status, total ? hit / total : 1, extras);
   return { status, score, leniency, matches, extras };
 }

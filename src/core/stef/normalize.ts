@@ -1,5 +1,6 @@
 /** Normalization shared by both sides: values, terms, column names, dates. */
 import type { AppRules, DateWindow } from './types.ts';
+import type { Vocabulary } from './vocabulary/en.ts';
 
 /** A literal as canonical SQL or question text → a comparable value: unquoted, lower case, single spaces, plain numbers. */
 export function normValue(raw: string): string {
@@ -18,6 +19,12 @@ export function normValue(raw: string): string {
   const slash = /^(\d{4})\/(\d{1,2})\/(\d{1,2})$/.exec(s);
   if (slash) return `${slash[1]}-${slash[2]!.padStart(2, '0')}-${slash[3]!.padStart(2, '0')}`;
   return s;
+}
+
+/** A count in digits or in words ("30", "five"); null when it is neither. */
+export function numberOf(word: string, v: Vocabulary): number | null {
+  if (/^\d+$/.test(word)) return Number(word);
+  return v.numbers[word] ?? null;
 }
 
 /** Singular form of one English word (enough for matching column names). */
