@@ -58,12 +58,6 @@ function statOrNull(p: string) {
   }
 }
 
-/**
- * Write an output file (relative to the command's cwd), creating its folder;
- * text ends with a newline. Atomic: the text goes to a temporary file in the
- * same folder, is flushed, then renamed over the target, so a crash or kill
- * mid-write leaves the previous file whole.
- */
 /** A hidden temporary file beside `target` (same folder, so the final rename is atomic). */
 export function tempPathFor(target: string, part = ''): string {
   return path.join(
@@ -89,6 +83,12 @@ export function makeOutputFolder(file: string, target: string): void {
   }
 }
 
+/**
+ * Write an output file (relative to the command's cwd), creating its folder;
+ * text ends with a newline. Atomic: the text goes to a temporary file in the
+ * same folder, is flushed, then renamed over the target, so a crash or kill
+ * mid-write leaves the previous file whole.
+ */
 export function writeOutput(file: string, text: string, io: Io): void {
   const target = path.resolve(io.cwd, file);
   makeOutputFolder(file, target);

@@ -2,6 +2,8 @@
  * Output flags (--out, --markdown, --junit, --csv, ...): a file path, or "-" for stdout. Then stdout
  * carries only that file, so it pipes cleanly, and what the command would print moves to stderr.
  */
+import type { junitDetailsOf } from '../core/gate/export/junit.ts';
+import type { RunSummary } from '../core/gate/summary.ts';
 import { CliError } from './cli-error.ts';
 import { checkOutputPath, writeOutput, type Io } from './io.ts';
 
@@ -42,4 +44,38 @@ export function outputs(
       else io.out(text);
     },
   };
+}
+
+type JUnitSource = Parameters<typeof junitDetailsOf>[0];
+
+/** The summary's exports a run report may be asked for (run, run --format and merge write the same ones). */
+export interface SummaryExportFiles {
+  markdown?: string | undefined;
+  junit?: string | undefined;
+  csv?: string | undefined;
+}
+
+/**
+ * --markdown, --junit and --csv of a run report. JUnit gets each case's question and time from
+ * `cases` (slim copies are enough). The exporters load only when asked for: they are not on start-up's path.
+ */
+export async function writeSummaryExports(
+  out: Outputs,
+  files: SummaryExportFiles,
+  report: { summary: RunSummary; run_metadata?: JUnitSource['run_metadata']; cases?: JUnitSource['cases'] },
+): Promise<void> {
+  if (files.markdown) {
+    const { toMarkdown } = await import('../core/gate/export/markdown.ts');
+    out.write(files.markdown, () => toMarkdown(report.summary));
+  }
+  if (files.junit) {
+    const { junitDetailsOf, toJUnit } = await import('../core/gate/export/junit.ts');
+    out.write(files.junit, () =>
+      toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: report.cases })),
+    );
+  }
+  if (files.csv) {
+    const { toCsv } = await import('../core/gate/export/csv.ts');
+    out.write(files.csv, () => toCsv(report.summary));
+  }
 }

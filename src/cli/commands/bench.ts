@@ -10,9 +10,6 @@ import { formatProblem, hasErrors, type LoadProblem } from '../../core/corpus/pr
 import { loadCorpus } from '../../core/corpus/load-corpus.ts';
 import type { LoadedCorpus } from '../../core/corpus/types.ts';
 import { loadRun, type LoadedRun } from '../../core/corpus/load-run.ts';
-import { toCsv } from '../../core/gate/export/csv.ts';
-import { toJUnit } from '../../core/gate/export/junit.ts';
-import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import {
   BENCHMARK_FORMATS,
   corpusYaml,
@@ -34,7 +31,7 @@ import { CliError, EXIT } from '../cli-error.ts';
 import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
 import { shardOption, withShard } from '../shard.ts';
 import { writeOutput, type Io } from '../io.ts';
-import { outputs } from '../outputs.ts';
+import { outputs, writeSummaryExports } from '../outputs.ts';
 import { prettyJson } from '../json.ts';
 
 export const BENCH_RUN_HELP = `Usage: sql-verdict run --format spider|bird|csv [files] --db-dir DIR [options]
@@ -233,9 +230,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
       corpus,
     );
     outs.write(values.out, () => prettyJson(full));
-    outs.write(values.markdown, () => toMarkdown(result.summary));
-    outs.write(values.junit, () => toJUnit(result.summary));
-    outs.write(values.csv, () => toCsv(result.summary));
+    await writeSummaryExports(outs, values, full);
     outs.print(values.json ? prettyJson(full) : summarizeBenchReport(result, imported.format));
     if (options.shard) return EXIT.ok;
     return result.summary.failures.length === 0 ? EXIT.ok : EXIT.failed;

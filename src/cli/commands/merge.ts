@@ -4,16 +4,13 @@
  * The merged report of all N shards is the single-process report (timings
  * aside); the exit status then follows its verdicts as `run`'s would.
  */
-import { toCsv } from '../../core/gate/export/csv.ts';
-import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
-import { toMarkdown } from '../../core/gate/export/markdown.ts';
 import { mergeRunReports, type MergeInput } from '../../core/report/merge.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { readTextFile } from '../inputs.ts';
 import type { Io } from '../io.ts';
 import { prettyJson } from '../json.ts';
-import { outputs } from '../outputs.ts';
+import { outputs, writeSummaryExports } from '../outputs.ts';
 import { RunReportWriter } from '../report-stream.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
 import { summarizeRunReport } from './run.ts';
@@ -92,9 +89,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
       writer.abort();
     }
   } else out.write(values.out, () => prettyJson(report));
-  out.write(values.markdown, () => toMarkdown(report.summary));
-  out.write(values.junit, () => toJUnit(report.summary, undefined, junitDetailsOf(report)));
-  out.write(values.csv, () => toCsv(report.summary));
+  await writeSummaryExports(out, values, report);
   const partial = report.shard
     ? `Partial merge: shards ${report.shard.shards.join(', ')} of ${report.shard.count} (${report.cases.length} of ${report.shard.corpus_size} cases).`
     : null;

@@ -28,7 +28,7 @@ import {
   ORACLE_HELP,
   oracleConfig,
 } from '../oracle-flags.ts';
-import { outputs, type Outputs } from '../outputs.ts';
+import { outputs, type Outputs, writeSummaryExports } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
 import { mark, timelineOn } from '../../engines/timeline.ts';
@@ -487,20 +487,11 @@ async function exportsAndVerdict(
   kept: KeptForOutputs,
   io: Io,
 ): Promise<number> {
-  if (values.markdown) {
-    const { toMarkdown } = await import('../../core/gate/export/markdown.ts');
-    out.write(values.markdown, () => toMarkdown(report.summary));
-  }
-  if (values.junit) {
-    const { junitDetailsOf, toJUnit } = await import('../../core/gate/export/junit.ts');
-    out.write(values.junit, () =>
-      toJUnit(report.summary, undefined, junitDetailsOf({ run_metadata: report.run_metadata, cases: kept.slim })),
-    );
-  }
-  if (values.csv) {
-    const { toCsv } = await import('../../core/gate/export/csv.ts');
-    out.write(values.csv, () => toCsv(report.summary));
-  }
+  await writeSummaryExports(out, values, {
+    summary: report.summary,
+    run_metadata: report.run_metadata,
+    cases: kept.slim,
+  });
   out.write(values.html, () =>
     kept.html!.toHtml({
       summary: report.summary,
