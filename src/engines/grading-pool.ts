@@ -1,9 +1,10 @@
 /**
  * A pool of grading worker threads, sized to the cores: each grades whole
  * cases with its engines in its own thread (src/worker/grade.thread.ts),
- * so no message per query. This thread hands out cases (a fixture's cases
- * go to the same worker while it is not far behind, so its parses and
- * execution cache are warm), and gradeRun writes the results in corpus order.
+ * so no message per query. This thread queues the cases and each worker
+ * pulls the next when it has room (a case of a fixture it is home to first,
+ * so its parses and execution cache are warm); gradeRun writes the results
+ * in corpus order.
  *
  * A runaway query blocks its worker: every worker records the deadline and
  * key of its running query in a shared buffer; a watchdog here terminates a
@@ -37,8 +38,17 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
 const BOOT = new URL(FROM_SOURCE ? '../worker/thread-boot.mjs' : '../worker/grade.thread.js', import.meta.url);
 const ENTRY = new URL('../worker/grade.thread.ts', import.meta.url).href;
 
-/** Cases queued on one worker before a fixture's cases spill to a less busy one. */
-const PER_WORKER = 4;
+/** Cases sent ahead to a worker, so it never waits for this thread between two. */
+const PREFETCH = 2;
+/** How far down the queue a free worker looks for a case of a fixture it is home to, before it takes the first. */
+const LOOKAHEAD = 16;
+/**
+ * Cases in flight per worker (sent, queued here, or graded and waiting for
+ * an earlier one): a slow case (a 1.5 s correlated subquery on world_1)
+ * holds up the recording, and the other workers keep grading the cases
+ * behind it until this many are done.
+ */
+const WINDOW_PER_WORKER = 256;
 /** How often the watchdog looks, and the slack past a deadline before it stops a worker. */
 const WATCH_EVERY_MS = 20;
 const WATCH_SLACK_MS = 30;
@@ -78,6 +88,8 @@ export class GradingPool implements CaseGrader {
   private readonly slots: Slot[] = [];
   private readonly stopped = new Map<string, StoppedHow>();
   private readonly home = new Map<string, number>();
+  /** Cases not yet sent to a worker, in corpus order: a worker takes one when it has room (work is pulled, not pushed). */
+  private readonly queued: Job[] = [];
   private readonly engines = new Map<string, Promise<Outcome<Engine>>>();
   private wasm: Promise<CompiledWasm | undefined> | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
@@ -97,7 +109,7 @@ export class GradingPool implements CaseGrader {
   }
 
   get capacity(): number {
-    return this.size * PER_WORKER * 2;
+    return this.size * WINDOW_PER_WORKER;
   }
 
   private async ensureStarted(): Promise<void> {
@@ -142,6 +154,7 @@ export class GradingPool implements CaseGrader {
     if (message.type === 'graded') job.resolve(message.graded ? this.parsed(message.graded) : null);
     else if (message.type === 'called') job.resolve(message.value);
     else job.resolve({ failed: message.message });
+    this.dispatch();
   }
 
   private parsed(graded: { report: string; rest: string }): GradedCase {
@@ -189,6 +202,7 @@ export class GradingPool implements CaseGrader {
         }
         this.post(fresh, job);
       }
+      this.dispatch();
     });
   }
 
@@ -210,19 +224,43 @@ export class GradingPool implements CaseGrader {
     slot.worker.postMessage(job.message);
   }
 
-  /** The fixture's worker while it is not far behind the others, else the least busy one. */
+  /** The fixture's worker (where its parses and results are cached), else the least busy one. */
   private route(fixture: string): Slot {
     const home = this.home.get(fixture);
+    if (home !== undefined) return this.slots[home]!;
     const least = this.slots.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
-    if (home !== undefined && this.slots[home]!.jobs.size < PER_WORKER + least.jobs.size) return this.slots[home]!;
-    if (home === undefined) this.home.set(fixture, this.slots.indexOf(least));
+    this.home.set(fixture, this.slots.indexOf(least));
     return least;
+  }
+
+  /**
+   * Sends queued cases to workers with room: a case of a fixture the worker
+   * is home to if one is near the front, else the first. A worker stuck on a
+   * slow query so holds only its prefetch, and the others take the rest.
+   */
+  private dispatch(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      while (this.queued.length && slot.jobs.size < PREFETCH && !slot.stopping) {
+        const index = this.slots.indexOf(slot);
+        const near = this.queued.slice(0, LOOKAHEAD).findIndex((j) => this.home.get(j.fixture) === index);
+        const [job] = this.queued.splice(Math.max(0, near), 1);
+        if (!this.home.has(job!.fixture)) this.home.set(job!.fixture, index);
+        this.post(slot, job!);
+      }
+    }
   }
 
   private async submit(fixture: string, message: ToWorker & { job: number }, slot?: Slot): Promise<unknown> {
     await this.ensureStarted();
     if (this.closed) return { failed: 'The grading pool is closed.' };
-    return new Promise((resolve) => this.post(slot ?? this.route(fixture), { message, fixture, retries: 0, resolve }));
+    return new Promise((resolve) => {
+      const job = { message, fixture, retries: 0, resolve };
+      // A call (the self-check, a digest) is short and goes to its worker at once; a case waits its turn.
+      if (message.type !== 'grade') return this.post(slot ?? this.route(fixture), job);
+      this.queued.push(job);
+      this.dispatch();
+    });
   }
 
   async grade(
@@ -285,6 +323,7 @@ export class GradingPool implements CaseGrader {
   async close(): Promise<void> {
     this.closed = true;
     if (this.watchdog) clearInterval(this.watchdog);
+    for (const job of this.queued.splice(0)) job.resolve({ failed: 'The grading pool is closed.' });
     await Promise.all(
       this.slots.map((s) => {
         s.stopping = true;

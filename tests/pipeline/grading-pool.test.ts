@@ -5,7 +5,8 @@
  * supervised engine per fixture give the same report (timings aside), and
  * the streamed --out is the same bytes. A runaway query on sql.js stops its
  * worker: the case records `sandbox.timeout` exactly as a supervised engine
- * does, and the run goes on.
+ * does, and the run goes on; the cases behind it are graded by the other
+ * worker meanwhile (work is pulled, so a stuck worker holds only its prefetch).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { CASE_REPORT_INDENT, RunReportWriter } from '../../src/cli/report-stream
 import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
 import { loadRun, type LoadedRun } from '../../src/core/corpus/load-run.ts';
 import type { LoadedCorpus } from '../../src/core/corpus/types.ts';
+import { DEFAULT_EVALUATION_CONFIG } from '../../src/core/evaluation/request.ts';
 import { gradeRun, type RunReport } from '../../src/core/run/grade-run.ts';
 import type { GradingPool } from '../../src/engines/grading-pool.ts';
 import { repoRoot } from '../helpers/paths.ts';
@@ -175,5 +177,40 @@ describe('grading pool', () => {
     expect(after!.outcome).toBe('correct');
     expect(stopped!.report!.validity.execution_error_actual?.code).toBe('sandbox.timeout');
     expect(withoutTimings(graded.value.cases)).toBe(withoutTimings(reference.value.cases));
+  }, 300_000);
+
+  it('a slow case holds up only its own worker: the other grades the cases behind it meanwhile', async () => {
+    const cases = Array.from({ length: 9 }, (_, i) => ({
+      id: `c${i}`,
+      fixture: 'retail',
+      question: 'How many customers?',
+      shape: 'rows',
+      reference_sql: 'SELECT count(*) FROM customers',
+    }));
+    const runaway = 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r';
+    const run = [
+      '{"run":{"agent":"t"}}',
+      ...cases.map((c, i) => JSON.stringify({ id: c.id, sql: i ? 'SELECT count(*) FROM customers' : runaway })),
+    ];
+    const { corpus } = await inputs(
+      JSON.stringify({ corpus: 'slow-head', version: 1, engine: 'sqlite', cases }),
+      'slow-head.json',
+      run.join('\n'),
+    );
+    const graders = pool('sqlite', 2);
+    const config = { ...DEFAULT_EVALUATION_CONFIG, query_timeout_ms: 2_000 };
+    // Warm: both workers started and the fixture's home chosen, so the slow case and those behind it share a home.
+    await graders.grade(corpus.corpus.cases[1]!, 'SELECT 1', config, 'sqlite');
+    const finished: string[] = [];
+    await Promise.all(
+      corpus.corpus.cases.map((c, i) =>
+        graders
+          .grade(c, i ? 'SELECT count(*) FROM customers' : runaway, config, 'sqlite')
+          .then(() => finished.push(c.id)),
+      ),
+    );
+    // Pushed to the fixture's home, four cases waited out the 2 s behind the runaway; pulled, at most the one
+    // prefetched onto its worker does.
+    expect(finished.indexOf('c0')).toBeGreaterThanOrEqual(cases.length - 2);
   }, 300_000);
 });
