@@ -24,11 +24,6 @@ export interface OpenedReport {
   form: 'json' | 'jsonl';
 }
 
-/** Does this text look like a run report (JSON or JSONL), rather than a run or a corpus? */
-export function looksLikeRunReport(head: string): boolean {
-  return /"kind"\s*:\s*"run"/.test(head) && /"report_version"\s*:/.test(head);
-}
-
 /** The first problem of the parts the results views read besides the summary: [field, message, case index?]. */
 function shapeProblem(report: Json): [string, string, number?] | null {
   if (typeof report.report_version !== 'string' || !/^\d+\.\d+\.\d+$/.test(report.report_version))

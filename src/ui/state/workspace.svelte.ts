@@ -7,7 +7,7 @@
 import { proxy } from 'comlink';
 import { formatProblem } from '../../core/corpus/problems.ts';
 import { messageOf, type VerdictError } from '../../core/errors.ts';
-import { looksLikeRunReport } from '../../core/gate/open-report.ts';
+import { looksLikeRunReport } from '../../core/gate/report-kind.ts';
 import { detectBenchmarkFolder, type BenchmarkFolder } from '../../core/import/folder.ts';
 import type { FixtureSource } from '../../core/engine.ts';
 import type { ProviderConfig } from '../../core/judge/index.ts';
