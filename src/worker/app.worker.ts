@@ -445,6 +445,13 @@ function gradeEngineFor(
   };
 }
 
+/**
+ * Cases in flight at once (without judge or review pause). Wide enough that, while a runaway query holds its
+ * fixture's engine for the whole timeout, the cases of the other fixtures are graded on theirs; a case waiting
+ * for an engine holds nothing but its request, and finished ones are recorded in corpus order.
+ */
+const APP_CASE_WINDOW = 64;
+
 /** What gradeRun is told besides the inputs and engines: the timeout, the judge, RS(c)'s penalty, a resume. */
 function gradeSettings(input: GradeInput, provider: JudgeProvider | null): Partial<GradeRunInput> {
   return {
@@ -463,6 +470,7 @@ function gradeSettings(input: GradeInput, provider: JudgeProvider | null): Parti
       : {}),
     reliabilityPenalty: input.reliabilityPenalty ?? 1,
     ...(input.resume ? { resume: input.resume } : {}),
+    concurrency: APP_CASE_WINDOW,
   };
 }
 

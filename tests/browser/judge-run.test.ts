@@ -98,13 +98,14 @@ describe('a corpus run in the app', () => {
   test('a reload mid-run resumes from the graded cases and ends with the CLI counts', async () => {
     await page.getByTestId('run-demo').click();
     await page.getByTestId('progress').waitFor({ timeout: 60_000 });
-    await expect.poll(gradedSoFar, { timeout: 180_000, interval: 250 }).toBeGreaterThanOrEqual(20);
-    // Let the throttled save (once a second) catch up, then interrupt.
+    // The demo's 10th case is a runaway query that holds the run for its 5 s budget: interrupted then, the 9
+    // cases before it are graded, and saved within a second although no case finishes meanwhile.
+    await expect.poll(gradedSoFar, { timeout: 180_000, interval: 100 }).toBeGreaterThanOrEqual(5);
     await page.waitForTimeout(1200);
     await page.reload();
     await expect.poll(status, { timeout: 300_000 }).toBe('done');
     const kept = await text('kept-on-resume');
-    expect(Number(/Resumed: (\d+) cases/.exec(kept)?.[1])).toBeGreaterThanOrEqual(15);
+    expect(Number(/Resumed: (\d+) cases/.exec(kept)?.[1])).toBeGreaterThanOrEqual(5);
     expect(await text('accuracy-counts')).toBe(
       `${cli.summary.answer_accuracy.correct} / ${cli.summary.answer_accuracy.total} correct`,
     );

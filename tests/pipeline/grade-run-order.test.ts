@@ -4,6 +4,8 @@
  * a run with 4 cases in flight gives the same report as one case at a time
  * (timings aside), cases arrive in corpus order, and the streamed --out
  * writer produces exactly the bytes of the whole report printed at once.
+ * With the app's window (64 in flight), a runaway query holds up only the
+ * cases of its own fixture: the other fixture's cases are graded meanwhile.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -105,5 +107,47 @@ describe('cases in flight', () => {
     expect(lean.value.cases).toEqual([]);
     expect(seen).toEqual(corpus.corpus.cases.map((c) => c.id));
     expect(JSON.stringify(lean.value.summary)).toBe(JSON.stringify(oneAtATime.summary));
+  }, 240_000);
+
+  it('a runaway case holds up only its own fixture: with 64 in flight the other fixture is graded meanwhile', async () => {
+    const cases = corpus.corpus.cases;
+    // Not the first case: the others wait for the first one (graded alone, so that it arrives early).
+    const slow = cases.findIndex(
+      (c, i) => i > 0 && c.fixture === 'retail' && !!c.referenceSql && c.arm !== 'must_refuse',
+    );
+    const runaway = 'SELECT count(*) AS n FROM range(100000000000) t(i) WHERE i % 7 = 3';
+    const slowRun = {
+      ...run,
+      records: run.records.map((r) => (r.id === cases[slow]!.id ? { ...r, sql: runaway } : r)),
+    };
+    const seen: { index: number; step: string; at: number }[] = [];
+    const wide = await gradeRun({
+      corpus,
+      run: slowRun,
+      engineFor: pool.engineFor,
+      concurrency: 64,
+      skipSelfCheck: true,
+      config: { query_timeout_ms: 3000 },
+      onProgress: (e) => seen.push({ index: e.index, step: e.step, at: performance.now() }),
+    });
+    if (!wide.ok) throw new Error(wide.error.message);
+    const slowDone = seen.find((e) => e.index === slow && e.step === 'done')!.at;
+    const monthly = cases.flatMap((c, i) => (c.fixture === 'retail_monthly' ? [i] : []));
+    const executedBefore = monthly.filter((i) =>
+      seen.some((e) => e.index === i && e.step === 'execute' && e.at < slowDone),
+    );
+    expect(monthly.length).toBeGreaterThan(10);
+    // Unanswered or refusal cases of that fixture have no execute step; every other one ran before the runaway ended.
+    const executed = monthly.filter((i) => seen.some((e) => e.index === i && e.step === 'execute'));
+    expect(executedBefore).toEqual(executed);
+    expect(executed.length).toBeGreaterThan(10);
+    // The runaway timed out; every other case's report is the one graded one at a time.
+    expect(wide.value.cases[slow]!.report?.validity.execution_error_actual?.code).toBe('sandbox.timeout');
+    // (The case reports name the run's config, here with the shorter timeout.)
+    const caseOf = (r: RunReport, i: number) =>
+      JSON.stringify(r.cases[i], (key, value) =>
+        TIMING.has(key) || key === 'config' || key === 'config_hash' ? undefined : value,
+      );
+    for (const i of cases.keys()) if (i !== slow) expect(caseOf(wide.value, i)).toBe(caseOf(oneAtATime, i));
   }, 240_000);
 });

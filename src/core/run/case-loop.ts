@@ -125,11 +125,7 @@ export class CaseLoop {
     const sql = record?.sql ?? null;
     const hasReference = !!(c.referenceSql || c.expected);
     const answered = !(record?.declined ?? false) && sql !== null && sql.trim() !== '';
-    if (!answered || !hasReference || c.arm === 'must_refuse') {
-      await this.drain(0);
-      this.finish(index, c, record, null);
-      return;
-    }
+    if (!answered || !hasReference || c.arm === 'must_refuse') return this.finishInOrder(index, c, record);
     if (this.grader) {
       const graded = this.grader
         .grade(c, sql, this.setup.config, dialectOfEngine(engineName))
@@ -138,14 +134,11 @@ export class CaseLoop {
       await this.drain(this.window - 1);
       return;
     }
-    // Cases in flight share one fixture: an engine pool may reload one engine for another fixture (--db-dir).
-    if (this.inFlight.some((f) => f.c.fixture !== c.fixture)) await this.drain(0);
+    // A switching pool reloads one engine for another fixture (--db-dir): cases in flight then share one fixture.
+    // Otherwise each fixture has its engine, and a slow case holds up only the cases of its own fixture.
+    if (this.input.engineSwitching && this.inFlight.some((f) => f.c.fixture !== c.fixture)) await this.drain(0);
     const engine = await input.engineFor(c.fixture);
-    if (!engine.ok) {
-      await this.drain(0);
-      this.finish(index, c, record, null);
-      return;
-    }
+    if (!engine.ok) return this.finishInOrder(index, c, record);
     input.onProgress?.({ index, total: this.total, id: c.id, step: 'execute' });
     const cross = this.setup.config.cross_engine ? input.crossEngine : undefined;
     const others = cross ? await cross.enginesFor(c.fixture) : [];
@@ -348,6 +341,13 @@ export class CaseLoop {
     // Awaited by drain (which rethrows a failure); observed here so none is reported unhandled meanwhile.
     recorded.catch(() => undefined);
     this.inFlight.push({ index, c, evaluated, recorded });
+  }
+
+  /** A case with nothing to evaluate, recorded after the cases in flight before it, without waiting for them. */
+  private async finishInOrder(index: number, c: CorpusCase, record: RunRecord | undefined): Promise<void> {
+    if (this.window === 1) return this.finish(index, c, record, null);
+    this.start(index, c, record, Promise.resolve(null));
+    await this.drain(this.window - 1);
   }
 
   private async drain(keep: number): Promise<void> {

@@ -74,7 +74,9 @@ export interface GradeRunInput {
   /**
    * Cases graded at once (default 4) when there is no judge and no review
    * pause: one case's parsing overlaps another's queries in the engine
-   * threads. Cases still finish (onCase, the report) in corpus order.
+   * threads, and (engines per fixture, not switching) another fixture's cases
+   * go on while a slow case holds its engine. Cases still finish (onCase, the
+   * report) in corpus order.
    */
   concurrency?: number;
   /**

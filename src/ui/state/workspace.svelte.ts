@@ -488,6 +488,10 @@ export class Workspace {
       return [...now, ...previous.filter((c) => !seen[c.id])];
     };
     let lastSave = 0;
+    let trailingSave: ReturnType<typeof setTimeout> | null = null;
+    // By corpus index: the latest step of a case started and not done (null once done); `earliest` only moves on.
+    const open: (GradeProgress | null)[] = [];
+    let earliest = 0;
     const update = (patch: Partial<StoredRun>, persist: boolean) => {
       const current = this.byId(stored.id);
       if (!current) return;
@@ -500,14 +504,16 @@ export class Workspace {
         update({ fixtureDigests: info.fixtureDigests, keptOnResume: info.resumed }, true);
       },
       progress: (event: GradeProgress & { elapsedMs: number }) => {
-        // With a judge, an earlier case can finish after a later one started: while grading, the bar shows the
-        // furthest case (the self-check and the policy pass count from the first case again).
-        const shown = this.progress;
-        const grading = (step: GradeProgress['step']) => step !== 'selfcheck' && step !== 'policy';
-        this.progress =
-          shown && grading(event.step) && grading(shown.step) && event.index < shown.index
-            ? { ...shown, elapsedMs: event.elapsedMs, done }
-            : { ...event, done };
+        if (event.step === 'selfcheck' || event.step === 'policy') {
+          this.progress = { ...event, done };
+          return;
+        }
+        // Many cases are in flight and recorded in corpus order: the line names the earliest one not done yet,
+        // the case the run is waiting for (a runaway query, say), not the last one started.
+        open[event.index] = event.step === 'done' ? null : event;
+        earliest = Math.min(earliest, event.index);
+        while (earliest < open.length && !open[earliest]) earliest++;
+        this.progress = { ...(open[earliest] ?? event), elapsedMs: event.elapsedMs, done };
       },
       caseDone: (report: CaseReport, index: number) => {
         this.firstCaseAt ??= performance.now();
@@ -518,6 +524,15 @@ export class Workspace {
         const persist = now - lastSave > 1000;
         if (persist) lastSave = now;
         update({ cases }, persist);
+        // Saved at most once a second, and at the latest a second later: a runaway query holding the next cases
+        // for its whole budget must not leave the ones graded before it unsaved (a reload would lose them).
+        trailingSave ??= persist
+          ? null
+          : setTimeout(() => {
+              trailingSave = null;
+              lastSave = Date.now();
+              update({ cases: merged() }, true);
+            }, 1000);
       },
       review: (report: CaseReport, index: number) =>
         new Promise<void>((resolve) => {
@@ -565,6 +580,7 @@ export class Workspace {
       const current = this.byId(stored.id) ?? stored;
       await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });
     } finally {
+      if (trailingSave) clearTimeout(trailingSave);
       this.continueRun?.();
       this.activeId = null;
       this.progress = null;
