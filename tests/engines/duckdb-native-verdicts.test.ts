@@ -135,7 +135,7 @@ describe.skipIf(problem)(
           JSON.stringify({
             run: { agent: 'a', model: 'm', path: 'p' },
             records: [
-              { id: 'customers', sql: 'SELECT count(*) FROM range(100000) a, range(100000) b' },
+              { id: 'customers', sql: 'SELECT sum(a.range * b.range) FROM range(1000000) a, range(1000000) b' },
               { id: 'orders', sql: 'SELECT count(*) AS n FROM orders' },
             ],
           }),
