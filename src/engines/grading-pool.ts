@@ -240,11 +240,15 @@ export class GradingPool implements CaseGrader {
    */
   private dispatch(): void {
     if (this.closed) return;
-    for (const slot of this.slots) {
+    for (const [index, slot] of this.slots.entries()) {
       while (this.queued.length && slot.jobs.size < PREFETCH && !slot.stopping) {
-        const index = this.slots.indexOf(slot);
-        const near = this.queued.slice(0, LOOKAHEAD).findIndex((j) => this.home.get(j.fixture) === index);
-        const [job] = this.queued.splice(Math.max(0, near), 1);
+        let near = 0;
+        for (let i = 0; i < Math.min(LOOKAHEAD, this.queued.length); i++)
+          if (this.home.get(this.queued[i]!.fixture) === index) {
+            near = i;
+            break;
+          }
+        const [job] = this.queued.splice(near, 1);
         if (!this.home.has(job!.fixture)) this.home.set(job!.fixture, index);
         this.post(slot, job!);
       }

@@ -489,7 +489,7 @@ export class Workspace {
     };
     let lastSave = 0;
     let trailingSave: ReturnType<typeof setTimeout> | null = null;
-    // By corpus index: the latest step of a case started and not done (null once done); `earliest` only moves on.
+    // By corpus index: the latest step of a case started and not done (null once done); `earliest`: the first open one.
     const open: (GradeProgress | null)[] = [];
     let earliest = 0;
     const update = (patch: Partial<StoredRun>, persist: boolean) => {
