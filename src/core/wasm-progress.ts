@@ -1,7 +1,7 @@
 /**
- * The DuckDB wasm (34 MB) download as the page sees it: the engine host
- * worker that instantiates DuckDB posts DuckDB's own fetch progress on a
- * same-origin BroadcastChannel, so the page can show bytes and percent (and
+ * The DuckDB wasm (34 MB) download as the page sees it: the thread that
+ * compiles it (the app worker, src/engines/duckdb/wasm-module.ts; else DuckDB's
+ * worker as it fetches) posts the fetch progress on a same-origin BroadcastChannel, so the page can show bytes and percent (and
  * the first-load cost) without a message path through every worker layer.
  * Only the channel's name and message shape live here (both sides read them).
  */
@@ -13,8 +13,8 @@ export const WASM_PROGRESS_CHANNEL = 'sql-verdict:duckdb-wasm';
 export const PGLITE_PROGRESS_CHANNEL = 'sql-verdict:pglite-wasm';
 
 /**
- * The wasm is downloaded once, by whoever asks first (DuckDB's worker starting
- * the engine, or the service worker installing for offline use), under this
+ * The wasm is downloaded once, by whoever asks first (the app worker starting
+ * an engine, or the service worker installing for offline use), under this
  * Web Lock, into this cache; the other finds it there. The cache outlives the
  * service worker's versioned cache (the wasm's hashed name changes only with it).
  */

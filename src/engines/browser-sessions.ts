@@ -8,7 +8,7 @@ import { SqliteSession } from './sqlite/session.ts';
 
 export const createBrowserSession: SessionFactory = async (engine, settings) => {
   if (engine === 'duckdb') {
-    const driver = await createBrowserDuckDbDriver();
+    const driver = await createBrowserDuckDbDriver(settings.duckdbWasmModule);
     return { session: new DuckDbSession(driver, settings), canCancel: driver.canCancel };
   }
   if (engine === 'pglite') {

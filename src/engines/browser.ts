@@ -6,6 +6,7 @@
  */
 import { wrap } from 'comlink';
 import type { EngineName } from '../core/engine.ts';
+import { duckDbWasmModule } from './duckdb/wasm-module.ts';
 import type { EngineHostApi } from './host-api.ts';
 import { SupervisedEngine, type HostHandle, type SupervisorOptions } from './supervisor.ts';
 
@@ -37,6 +38,9 @@ function spawnWorkerHost(): HostHandle {
     worker.terminate();
   };
   const remote = wrap<EngineHostApi>(worker);
+  // The supervisor sends load right behind init; init may first wait for the compiled wasm, so every
+  // later call goes out once init's message has (the host needs init first).
+  let initPosted: Promise<void> = Promise.resolve();
   return {
     api: {
       async init(engine, settings) {
@@ -44,17 +48,38 @@ function spawnWorkerHost(): HostHandle {
           terminate();
           died(`the ${engine} engine did not start within ${START_TIMEOUT_MS / 1000} s`);
         }, START_TIMEOUT_MS);
+        // Compiled once for every DuckDB host this thread starts (the watchdog covers the download too).
+        const compiled = engine === 'duckdb' ? duckDbWasmModule() : Promise.resolve(null);
+        const started = compiled.then((module) =>
+          remote.init(engine, module ? { ...settings, duckdbWasmModule: module } : settings),
+        );
+        initPosted = compiled.then(() => undefined);
         try {
-          return await remote.init(engine, settings);
+          return await started;
         } finally {
           clearTimeout(watchdog);
         }
       },
-      load: (fixture) => remote.load(fixture),
-      execute: (sql, options) => remote.execute(sql, options),
-      contentDigest: () => remote.contentDigest(),
-      explain: (sql, options) => remote.explain(sql, options),
-      sandboxState: () => remote.sandboxState(),
+      load: async (fixture) => {
+        await initPosted;
+        return remote.load(fixture);
+      },
+      execute: async (sql, options) => {
+        await initPosted;
+        return remote.execute(sql, options);
+      },
+      contentDigest: async () => {
+        await initPosted;
+        return remote.contentDigest();
+      },
+      explain: async (sql, options) => {
+        await initPosted;
+        return remote.explain(sql, options);
+      },
+      sandboxState: async () => {
+        await initPosted;
+        return remote.sandboxState();
+      },
       cancel: () => remote.cancel(),
     },
     terminate,

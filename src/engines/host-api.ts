@@ -29,6 +29,8 @@ export interface HostSettings {
   memoryLimit?: string;
   /** DuckDB in Node: the WASM bundle (default) or native DuckDB (@duckdb/node-api); see docs/native-duckdb.md. */
   duckdbDriver?: 'wasm' | 'native';
+  /** In the browser: DuckDB's wasm compiled once by the thread that starts the hosts (duckdb/wasm-module.ts). */
+  duckdbWasmModule?: WebAssembly.Module;
 }
 
 export interface EngineSession {

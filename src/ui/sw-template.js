@@ -13,12 +13,12 @@ const VERSION = __VERSION__;
 const CACHE = `sql-verdict-${VERSION}`;
 const ASSETS = __ASSETS__;
 /*
- * The DuckDB wasm (34 MB) is not in CACHE: DuckDB's worker may be downloading
+ * The DuckDB wasm (34 MB) is not in CACHE: the app worker may be downloading
  * it at this very moment (a first visit that starts DuckDB at once, which this
  * worker, still installing, cannot intercept). Both sides take the lock
  * WASM_LOCK and look in WASM_CACHE first (src/engines/duckdb/wasm-once.ts), so
  * it crosses the network once; when this side downloads it, the page hears its
- * progress on the same channel as DuckDB's.
+ * progress on the same channel as the engine's.
  */
 const ONCE = __ONCE__;
 const WASM_CACHE = __WASM_CACHE__;

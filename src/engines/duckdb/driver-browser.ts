@@ -16,6 +16,7 @@ import ehWasmUrl from '@duckdb/duckdb-wasm/dist/duckdb-eh.wasm?url';
 import type { DuckDbDriver, StreamedResult } from './session.ts';
 import { ARROW_CODEC } from './decode.ts';
 import { WASM_PROGRESS_CHANNEL, type WasmProgressMessage } from '../../core/wasm-progress.ts';
+import { WASM_MODULE_MESSAGE } from './wasm-once.ts';
 
 /** instantiate(), its fetch progress posted for the page (src/core/wasm-progress.ts). */
 async function instantiateWithProgress(db: AsyncDuckDB): Promise<void> {
@@ -39,14 +40,22 @@ async function instantiateWithProgress(db: AsyncDuckDB): Promise<void> {
   }
 }
 
-export async function createBrowserDuckDbDriver(): Promise<DuckDbDriver> {
+/**
+ * `compiled`: the wasm as the engine's starter compiled it (wasm-module.ts),
+ * instantiated as is (its download progress was posted there); without it,
+ * DuckDB's worker fetches and compiles, its progress posted from here.
+ */
+export async function createBrowserDuckDbDriver(compiled?: WebAssembly.Module): Promise<DuckDbDriver> {
   const features = await getPlatformFeatures();
   if (!features.wasmExceptions)
     throw new Error('This browser lacks WebAssembly exception handling, which the DuckDB build needs.');
   // DuckDB's worker, whose wasm download is shared with the service worker's cache (duckdb-eh.worker.ts).
   const worker = new Worker(new URL('./duckdb-eh.worker.ts', import.meta.url), { type: 'module' });
+  // Before DuckDB's first message, so its worker has the module when DuckDB asks for the wasm.
+  if (compiled) worker.postMessage({ kind: WASM_MODULE_MESSAGE, module: compiled });
   const db = new AsyncDuckDB(new VoidLogger(), worker);
-  await instantiateWithProgress(db);
+  if (compiled) await db.instantiate(ehWasmUrl, null);
+  else await instantiateWithProgress(db);
   await db.open({});
   let conn: AsyncDuckDBConnection = await db.connect();
   const version = `DuckDB ${await db.getVersion()} (duckdb-wasm ${PACKAGE_VERSION}, async eh)`;
