@@ -68,6 +68,8 @@ export interface ExecuteOptions {
    * stopped with `sandbox.resource_exhausted`. Default 256 MiB.
    */
   maxResultBytes?: number;
+  /** A timing measurement (BIRD's VES): always executed, never answered from a cache of earlier results. */
+  measure?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 5000;

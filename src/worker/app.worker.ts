@@ -62,6 +62,7 @@ import { importBird } from '../core/import/bird.ts';
 import { importSpider } from '../core/import/spider.ts';
 import { monitorLog, type MonitorInput, type MonitorListener, type MonitoredLog } from './stef-monitor.ts';
 import { applyPreset, type PolicyPreset } from '../core/run/preset-grade.ts';
+import { ExecutionCache } from '../core/run/execution-cache.ts';
 import { openEngine } from '../engines/browser.ts';
 import { EnginePool } from '../engines/engine-pool.ts';
 import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host.ts';
@@ -430,20 +431,29 @@ async function gradeInputs(input: GradeInput): Promise<Outcome<{ corpus: LoadedC
   return ok({ corpus, run: run.run });
 }
 
-/** A grading's engine for a fixture (the switching pool's, else a pooled one), its queries stopped by `signal`. */
+/**
+ * A grading's engine for a fixture (the switching pool's, else a pooled one), its queries stopped by `signal`,
+ * its repeatable results kept in `cache` (the self-check's references are the cases' references: run once).
+ */
 function gradeEngineFor(
   input: GradeInput,
   engine: EngineName,
   switching: EnginePool | null,
   signal: AbortSignal,
+  cache: ExecutionCache,
 ): GradeRunInput['engineFor'] {
   return async (name) => {
     const pooled = switching
       ? await switching.engineFor(name)
       : await pooledEngine(engine, name, input.fixtures?.[name]);
-    return pooled.ok ? ok(withSignal(pooled.value, signal)) : pooled;
+    // Keyed by the fixture's name: within one grading a name holds one content (a digest would be one more
+    // call queued behind the engine's running queries for every case).
+    return pooled.ok ? ok(cache.wrap(withSignal(pooled.value, signal), name)) : pooled;
   };
 }
+
+/** Cells of results a grading keeps for its repeated queries (the page's memory, not the CLI's 4 M). */
+const GRADE_CACHE_CELLS = 500_000;
 
 /**
  * Cases in flight at once (without judge or review pause). Wide enough that, while a runaway query holds its
@@ -641,7 +651,8 @@ const api = {
     const judge = judgeProvider(input.judge);
     if (!judge.ok) return judge;
     const switching = input.switchEngines ? switchingPool(engine, input.fixtures ?? {}) : null;
-    const engineFor = gradeEngineFor(input, engine, switching, controller.signal);
+    const cache = new ExecutionCache({ maxCells: GRADE_CACHE_CELLS });
+    const engineFor = gradeEngineFor(input, engine, switching, controller.signal, cache);
     // Every progress event the page hears carries the time since this call.
     const progress = (event: GradeProgress): void =>
       void listener?.progress({ ...event, elapsedMs: performance.now() - started });

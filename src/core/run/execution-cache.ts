@@ -5,7 +5,8 @@
  * engine gave for the same text on the same fixture content with the same
  * row limit, so no verdict can change. Not cached: a text that reads the
  * clock or calls a random/sequence function (the golden lint's word lists),
- * and every failure (a timeout or an exhausted budget depends on the moment).
+ * a timing measurement (`measure`: its time is the point), and every failure
+ * (a timeout or an exhausted budget depends on the moment).
  */
 import { FROZEN_CLOCK_FUNCTIONS, NONDETERMINISTIC, UNFROZEN_CLOCK_FUNCTIONS } from '../corpus/lint.ts';
 import { findWordsIn, nowLiteralsIn, tokenize } from '../corpus/sql-tokens.ts';
@@ -54,7 +55,7 @@ export class ExecutionCache {
    */
   wrap(engine: Engine, contentDigest: string): Engine {
     const execute = async (sql: string, options: ExecuteOptions = {}): Promise<ExecuteOutcome> => {
-      if (options.signal?.aborted || !isRepeatable(sql)) return engine.execute(sql, options);
+      if (options.signal?.aborted || options.measure || !isRepeatable(sql)) return engine.execute(sql, options);
       const key = `${engine.name}\u0000${contentDigest}\u0000${options.maxRows ?? DEFAULT_MAX_ROWS}\u0000${options.maxResultBytes ?? ''}\u0000${sql}`;
       const hit = this.entries.get(key);
       if (hit) {
