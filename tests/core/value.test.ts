@@ -118,6 +118,17 @@ describe('JSON codec', () => {
     );
   });
 
+  it('keeps a struct field named __proto__ (a frozen expected result with one)', () => {
+    const column = {
+      kind: 'struct' as const,
+      children: [{ name: '__proto__', engineType: 'INTEGER', kind: 'integer' as const }],
+    };
+    const cell = decodeCell(column, JSON.parse('{"__proto__": 1}'));
+    expect(Object.keys(cell as object)).toEqual(['__proto__']);
+    expect(JSON.stringify(encodeCell(column, cell))).toBe('{"__proto__":1}');
+    expect(Object.keys(decodeCell({ kind: 'other' }, JSON.parse('{"__proto__": 2}')) as object)).toEqual(['__proto__']);
+  });
+
   it('accepts hand-written decimals as numbers, by their printed digits', () => {
     expect(decodeCell({ kind: 'decimal' }, 12.5)).toBe('12.5');
     expect(encodeCell({ kind: 'integer' }, 12)).toBe(12);

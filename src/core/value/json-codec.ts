@@ -14,7 +14,7 @@
  */
 import { floatToDecimalText, isDecimalText } from './decimal.ts';
 import { isDateText, isTimestampText } from './temporal.ts';
-import { isKind, type Cell, type Column, type Kind, type ResultTable } from './kind.ts';
+import { isKind, setField, type Cell, type Column, type Kind, type ResultTable } from './kind.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -71,7 +71,7 @@ export function encodeCell(column: Pick<Column, 'kind' | 'children'>, cell: Cell
       const out: { [key: string]: JsonValue } = {};
       const fields = new Map((column.children ?? []).map((c) => [c.name, c]));
       for (const [key, value] of Object.entries(cell))
-        out[key] = encodeCell(fields.get(key) ?? { kind: 'other' }, value);
+        setField(out, key, encodeCell(fields.get(key) ?? { kind: 'other' }, value));
       return out;
     }
     case 'other':
@@ -88,7 +88,7 @@ function encodeOther(cell: Cell): JsonValue {
   if (cell instanceof Uint8Array) return { $blob: bytesToHex(cell) };
   if (Array.isArray(cell)) return cell.map(encodeOther);
   const out: { [key: string]: JsonValue } = {};
-  for (const [key, value] of Object.entries(cell)) out[key] = encodeOther(value);
+  for (const [key, value] of Object.entries(cell)) setField(out, key, encodeOther(value));
   return out;
 }
 
@@ -155,7 +155,7 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
       const fields = new Map((column.children ?? []).map((c) => [c.name, c]));
       const out: { [key: string]: Cell } = {};
       for (const [key, v] of Object.entries(value as object))
-        out[key] = decodeCell(fields.get(key) ?? { kind: 'other' }, v, `${path}.${key}`);
+        setField(out, key, decodeCell(fields.get(key) ?? { kind: 'other' }, v, `${path}.${key}`));
       return out;
     }
     case 'null':
@@ -177,7 +177,7 @@ function decodeOther(value: unknown, path: string): Cell {
       if (bytes) return bytes;
     }
     const out: { [key: string]: Cell } = {};
-    for (const [key, v] of Object.entries(record)) out[key] = decodeOther(v, `${path}.${key}`);
+    for (const [key, v] of Object.entries(record)) setField(out, key, decodeOther(v, `${path}.${key}`));
     return out;
   }
   throw new CodecError(path, `unsupported value ${describe(value)}`);

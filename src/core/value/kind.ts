@@ -76,3 +76,15 @@ export function isNumericKind(kind: Kind): boolean {
 export function isTemporalKind(kind: Kind): boolean {
   return kind === 'date' || kind === 'timestamp' || kind === 'timestamptz' || kind === 'time';
 }
+
+/**
+ * Set a struct cell's field. A plain `out[name] = value` would not create a field named
+ * `__proto__` (it sets the object's prototype, or is ignored for a non-object), so
+ * `{'__proto__': 1}` and `{'__proto__': 2}` would both decode to `{}` and compare equal:
+ * that one name is defined as an own property instead (also when encoding to JSON).
+ */
+export function setField<T>(struct: { [field: string]: T }, name: string, value: T): void {
+  if (name === '__proto__')
+    Object.defineProperty(struct, name, { value, enumerable: true, writable: true, configurable: true });
+  else struct[name] = value;
+}

@@ -1,0 +1,45 @@
+/**
+ * Verdicts on values that only some engine types produce, decoded by the real
+ * engines (DuckDB-WASM, native DuckDB when its binding loads, PGlite): the
+ * decoded cells must mean what the policy says, so a wrong candidate fails and
+ * a right one passes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/core/engine.ts';
+import { nativeDuckDbProblem } from '../../src/engines/duckdb/native-available.ts';
+import { openEngine } from '../../src/engines/node.ts';
+import { expectFail, expectPass, query } from './helpers.ts';
+
+const FIXTURE = new TextEncoder().encode('CREATE TABLE t(x INTEGER);\nINSERT INTO t VALUES (1);\n');
+
+let wasm: Engine;
+let native: Engine | null = null;
+
+async function loaded(engine: Engine): Promise<Engine> {
+  const outcome = await engine.load({ name: 'tiny', files: [{ fileName: 'tiny.sql', format: 'sql', bytes: FIXTURE }] });
+  if (!outcome.ok) throw new Error(`${engine.name}: ${outcome.error.message}`);
+  return engine;
+}
+
+beforeAll(async () => {
+  wasm = await loaded(openEngine('duckdb', { duckdbDriver: 'wasm' }));
+  if (nativeDuckDbProblem() === null) native = await loaded(openEngine('duckdb', { duckdbDriver: 'native' }));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([wasm?.close(), native?.close()]);
+});
+
+/** Each DuckDB this machine has (WASM always, native when its binding loads). */
+const duckdbs = () => [wasm, ...(native ? [native] : [])];
+
+describe('DuckDB struct fields', () => {
+  it('a field named __proto__ keeps its value: 1 and 2 differ', async () => {
+    for (const engine of duckdbs()) {
+      const one = await query(engine, "SELECT {'__proto__': 1} AS s");
+      expect(Object.keys(one.rows[0]![0] as object)).toEqual(['__proto__']);
+      expectFail(one, await query(engine, "SELECT {'__proto__': 2} AS s"), 'value_mismatch');
+      expectPass(one, await query(engine, "SELECT {'__proto__': 1.0} AS s"));
+    }
+  });
+});
