@@ -230,7 +230,15 @@ export const CASES: ContractCase[] = [
       kinds: ['time', 'interval', 'list', 'other', 'interval', 'interval'],
       children: [undefined, undefined, ['decimal'], undefined, undefined, undefined],
       engineTypes: ['time without time zone', 'interval', 'numeric[]', 'record', 'interval', 'interval'],
-      row: ['01:02:03.5', '3 days 04:00:00', ['1.50', '2.25'], '(1,x)', '1 year 2 mons 3 days 04:05:06.789', '-1 days'],
+      // Intervals in DuckDB's form, so the same interval reads the same on both engines.
+      row: [
+        '01:02:03.5',
+        '3 days 04:00:00',
+        ['1.50', '2.25'],
+        '(1,x)',
+        '1 year 2 months 3 days 04:05:06.789',
+        '-1 day',
+      ],
     },
   },
   {
@@ -417,7 +425,7 @@ export const CASES: ContractCase[] = [
           ['9999-12-31 23:59:59.999999', null],
           [null],
           ['24:00:00', '00:00:00'],
-          ['1 mon', '01:30:00'],
+          ['1 month', '01:30:00'],
           [new Uint8Array([0xab]), new Uint8Array([])],
         ],
       ],

@@ -43,3 +43,52 @@ describe('DuckDB struct fields', () => {
     }
   });
 });
+
+describe('intervals across engines', () => {
+  let pglite: Engine;
+  beforeAll(async () => {
+    pglite = await loaded(openEngine('pglite'));
+  }, 120_000);
+  afterAll(async () => {
+    await pglite?.close();
+  });
+
+  const INTERVALS = [
+    "'1 month'",
+    "'-1 day'",
+    "'1 year 2 months 3 days 04:05:06.7'",
+    "'-1 year -2 months'",
+    "'1 year -1 month'",
+    "'-1 day 02:00:00'",
+    "'1 day -01:00:00'",
+    "'-25 months -1 days'",
+    "'100 hours'",
+    "'0 seconds'",
+    "'-0.5 seconds'",
+  ];
+
+  it('the same interval on PostgreSQL and DuckDB is the same value', async () => {
+    const select = INTERVALS.map((text, i) => `INTERVAL ${text} AS i${i}`).join(', ');
+    const pg = await query(pglite, `SELECT ${select}`);
+    const duck = await query(wasm, `SELECT ${select}`);
+    expect(pg.rows).toEqual(duck.rows);
+    expectPass(pg, duck, { require_column_order_match: true });
+    expectPass(
+      await query(pglite, "SELECT ARRAY[INTERVAL '1 month', INTERVAL '-1 day 02:00:00'] AS l"),
+      await query(wasm, "SELECT [INTERVAL '1 month', INTERVAL '-1 day 02:00:00'] AS l"),
+    );
+  });
+
+  it('different intervals still differ (a month is not 30 days, a day is not 24 hours)', async () => {
+    expectFail(
+      await query(pglite, "SELECT INTERVAL '1 month' AS i"),
+      await query(wasm, "SELECT INTERVAL '30 days' AS i"),
+      'value_mismatch',
+    );
+    expectFail(
+      await query(pglite, "SELECT INTERVAL '1 day' AS i"),
+      await query(wasm, "SELECT INTERVAL '24 hours' AS i"),
+      'value_mismatch',
+    );
+  });
+});

@@ -17,7 +17,7 @@
  * | timestamp   | `"YYYY-MM-DD HH:MM:SS[.ffffff]"` to the microsecond          |
  * | timestamptz | as timestamp, in UTC, suffixed `+00`                         |
  * | time        | `"HH:MM:SS[.ffffff]"`                                        |
- * | interval    | the engine's canonical text, e.g. `"3 days 04:00:00"`        |
+ * | interval    | DuckDB's canonical text, e.g. `"3 days 04:00:00"` (PostgreSQL's is rewritten to it) |
  * | blob        | `Uint8Array`                                                 |
  * | list        | `Cell[]` (elements decoded by the same rules)                |
  * | struct      | `{ [field]: Cell }`                                          |
