@@ -71,8 +71,14 @@ describe('temporal text', () => {
   });
 
   it('splits a timestamp into its day and time of day', () => {
-    expect(splitTimestamp('2024-01-02 00:00:00')).toEqual({ date: '2024-01-02', micros: 0 });
-    expect(splitTimestamp('2024-01-02 00:00:00.000001')).toEqual({ date: '2024-01-02', micros: 1 });
+    expect(splitTimestamp('2024-01-02 00:00:00')).toEqual({ date: '2024-01-02', micros: 0, nanos: 0 });
+    expect(splitTimestamp('2024-01-02 00:00:00.000001')).toEqual({ date: '2024-01-02', micros: 1, nanos: 0 });
+    // DuckDB's TIMESTAMP_NS text: nanoseconds beyond the microsecond.
+    expect(splitTimestamp('2024-01-02 00:00:01.000000789')).toEqual({
+      date: '2024-01-02',
+      micros: 1_000_000,
+      nanos: 789,
+    });
     expect(splitTimestamp('2024-01-02')).toBeNull();
   });
 });

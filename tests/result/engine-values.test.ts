@@ -92,3 +92,35 @@ describe('intervals across engines', () => {
     );
   });
 });
+
+describe('DuckDB TIMESTAMP_NS', () => {
+  it('is a timestamp: it equals the same TIMESTAMP and a DATE at its midnight, never a VARCHAR', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const ns = await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03' AS t");
+      expect(ns.columns[0]!.kind).toBe('timestamp');
+      expectPass(ns, await d("SELECT TIMESTAMP '2024-01-01 01:02:03' AS t"));
+      expectPass(await d("SELECT TIMESTAMP_NS '2024-01-01 00:00:00' AS t"), await d("SELECT DATE '2024-01-01' AS t"));
+      expectPass(
+        await d("SELECT [TIMESTAMP_NS '2024-01-01 01:02:03.5', TIMESTAMP_NS '2024-01-02 00:00:00'] AS t"),
+        await d("SELECT [TIMESTAMP_MS '2024-01-01 01:02:03.500', TIMESTAMP_MS '2024-01-02 00:00:00'] AS t"),
+      );
+      expectFail(ns, await d("SELECT '2024-01-01 01:02:03' AS t"), 'type_mismatch');
+    }
+  });
+
+  it('keeps its nanoseconds', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const ns = await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03.123456789' AS t");
+      expectFail(ns, await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03.123456788' AS t"), 'value_mismatch');
+      expectFail(ns, await d("SELECT TIMESTAMP '2024-01-01 01:02:03.123456' AS t"), 'value_mismatch');
+      expectFail(
+        await d("SELECT TIMESTAMP_NS '2024-01-01 00:00:00.000000001' AS t"),
+        await d("SELECT DATE '2024-01-01' AS t"),
+        'value_mismatch',
+      );
+      expectPass(ns, await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03.123456789' AS t"));
+    }
+  });
+});

@@ -14,7 +14,7 @@
  * | text        | `string`                                                    |
  * | boolean     | `boolean`                                                   |
  * | date        | `"YYYY-MM-DD"` (years outside 0000–9999: `±YYYYYY`, six or more digits), `"infinity"` |
- * | timestamp   | `"YYYY-MM-DD HH:MM:SS[.ffffff]"` to the microsecond          |
+ * | timestamp   | `"YYYY-MM-DD HH:MM:SS[.ffffff]"` to the microsecond (TIMESTAMP_NS: nine digits) |
  * | timestamptz | as timestamp, in UTC, suffixed `+00`                         |
  * | time        | `"HH:MM:SS[.ffffff]"`                                        |
  * | interval    | DuckDB's canonical text, e.g. `"3 days 04:00:00"` (PostgreSQL's is rewritten to it) |

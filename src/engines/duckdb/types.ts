@@ -195,7 +195,13 @@ const INTEGER_BASES =
 
 /** The portable kind of a type node; parts cast to VARCHAR are `interval` (INTERVAL) or `other`. */
 export function kindOfType(type: DuckDbType): Kind {
-  if (castsWhole(type)) return type.base === 'INTERVAL' ? 'interval' : 'other';
+  if (castsWhole(type)) {
+    if (type.base === 'INTERVAL') return 'interval';
+    // DuckDB's text of a TIMESTAMP_NS keeps its nanoseconds and is still a timestamp: as kind `other` it
+    // never equalled the same TIMESTAMP (or a DATE at midnight), and it equalled a VARCHAR of that text.
+    if (type.base === 'TIMESTAMP_NS') return 'timestamp';
+    return 'other';
+  }
   switch (type.shape) {
     case 'list':
     case 'array':
