@@ -543,14 +543,21 @@ export const CASES: ContractCase[] = [
     },
   },
   {
-    name: 'maps are DuckDB’s canonical text, alone and inside lists',
+    name: 'maps are the lists of their entries, alone and inside lists',
     duckdb: {
       sql: `SELECT * FROM (VALUES (1, MAP {'a': 1, 'b': 2}, [MAP {'k': [1, 2]}]), (2, MAP {}::MAP(VARCHAR, INTEGER), [NULL, MAP {'z': [3]}])) t(k, m, lm) ORDER BY k`,
-      kinds: ['integer', 'other', 'list'],
-      children: [undefined, undefined, ['other']],
+      kinds: ['integer', 'list', 'list'],
+      children: [undefined, ['struct'], ['list']],
       rows: [
-        [1, '{a=1, b=2}', ['{k=[1, 2]}']],
-        [2, '{}', [null, '{z=[3]}']],
+        [
+          1,
+          [
+            { key: 'a', value: 1 },
+            { key: 'b', value: 2 },
+          ],
+          [[{ key: 'k', value: [1, 2] }]],
+        ],
+        [2, [], [null, [{ key: 'z', value: [3] }]]],
       ],
     },
     sqlite: { sql: "SELECT json_object('a', 1, 'b', 2) AS m", kinds: ['text'], row: ['{"a":1,"b":2}'] },

@@ -124,3 +124,41 @@ describe('DuckDB TIMESTAMP_NS', () => {
     }
   });
 });
+
+describe('DuckDB maps', () => {
+  it('compare as their entries: decimals by value, floats within tolerance, order and keys significant', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      expectPass(await d("SELECT MAP {'a': 10.0} AS m"), await d("SELECT MAP {'a': 10.00} AS m"));
+      expectPass(
+        await d("SELECT MAP {'a': 0.3::DOUBLE} AS m"),
+        await d("SELECT MAP {'a': 0.1::DOUBLE + 0.2::DOUBLE} AS m"),
+      );
+      expectPass(
+        await d("SELECT [MAP {'k': [1.5::DECIMAL(4,2)]}] AS m"),
+        await d("SELECT [MAP {'k': [1.5::DECIMAL(9,1)]}] AS m"),
+      );
+      expectFail(await d("SELECT MAP {'a': 10.0} AS m"), await d("SELECT MAP {'a': 10.01} AS m"), 'value_mismatch');
+      expectFail(
+        await d("SELECT MAP {'a': 1, 'b': 2} AS m"),
+        await d("SELECT MAP {'b': 2, 'a': 1} AS m"),
+        'value_mismatch',
+      );
+      expectFail(await d("SELECT MAP {'a': 1} AS m"), await d("SELECT MAP {'b': 1} AS m"), 'value_mismatch');
+      expectFail(
+        await d('SELECT MAP {}::MAP(VARCHAR, INTEGER) AS m'),
+        await d('SELECT NULL::MAP(VARCHAR, INTEGER) AS m'),
+        'null_mismatch',
+      );
+    }
+  });
+
+  it('never equal text', async () => {
+    for (const engine of duckdbs())
+      expectFail(
+        await query(engine, "SELECT MAP {'a': 1} AS m"),
+        await query(engine, "SELECT '{a=1}' AS m"),
+        'type_mismatch',
+      );
+  });
+});

@@ -42,6 +42,7 @@ const {
   DuckDBInstance,
   DuckDBListValue,
   DuckDBListVector,
+  DuckDBMapValue,
   DuckDBStructValue,
   DuckDBStructVector,
   DuckDBTimestampMillisecondsValue,
@@ -96,6 +97,14 @@ export function decodeNative(value: DuckDBValue, column?: Column): Cell {
   if (value instanceof DuckDBListValue || value instanceof DuckDBArrayValue) {
     const element = column?.children?.[0];
     return value.items.map((item) => decodeNative(item, element));
+  }
+  if (value instanceof DuckDBMapValue) {
+    // A map is the list of its entries, {key, value} each (as decode.ts reads Arrow's Map).
+    const entry = column?.children?.[0];
+    return value.entries.map((e) => ({
+      key: decodeNative(e.key, entry?.children?.[0]),
+      value: decodeNative(e.value, entry?.children?.[1]),
+    }));
   }
   if (value instanceof DuckDBStructValue) {
     const out: { [field: string]: Cell } = {};
