@@ -79,6 +79,20 @@ describe('intervals across engines', () => {
     );
   });
 
+  it('a PostgreSQL real is the same number as the DuckDB REAL (float32), even with zero tolerance', async () => {
+    const exact = { numeric_abs_tolerance: 0, numeric_rel_tolerance: 0 };
+    const pg = await query(pglite, 'SELECT 0.1::real AS r, ARRAY[1.1::real, 1e-45::real] AS l');
+    const duck = await query(wasm, 'SELECT 0.1::REAL AS r, [1.1::REAL, 1e-45::REAL] AS l');
+    expect(pg.rows).toEqual(duck.rows);
+    expectPass(pg, duck, exact);
+    expectFail(
+      await query(pglite, 'SELECT 0.1::real AS r'),
+      await query(wasm, 'SELECT 0.1::DOUBLE AS r'),
+      'value_mismatch',
+      exact,
+    );
+  });
+
   it('different intervals still differ (a month is not 30 days, a day is not 24 hours)', async () => {
     expectFail(
       await query(pglite, "SELECT INTERVAL '1 month' AS i"),

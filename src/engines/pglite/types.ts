@@ -143,7 +143,9 @@ export function cellOf(column: Column, text: string | null): Cell {
     case 'decimal':
       return text;
     case 'float':
-      return floatCell(text);
+      // A real is a float32: PostgreSQL prints its shortest text (0.1), DuckDB and Arrow hand over the
+      // float32 itself (0.10000000149011612). Read the float32 so the same value is the same number.
+      return column.engineType === 'real' ? Math.fround(floatCell(text)) : floatCell(text);
     case 'boolean':
       return text === 't' || text === 'true';
     case 'date':
