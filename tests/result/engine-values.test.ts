@@ -93,6 +93,24 @@ describe('intervals across engines', () => {
     );
   });
 
+  it('a numeric NaN or Infinity is the float of that name', async () => {
+    const rows = (values: string) => `SELECT * FROM (VALUES ${values}) t(k, v)`;
+    expectPass(
+      await query(pglite, rows("(1, 'NaN'::numeric), (2, 'Infinity'::numeric), (3, '-Infinity'::numeric), (4, 2.5)")),
+      await query(wasm, rows("(4, 2.5::DOUBLE), (3, '-inf'::DOUBLE), (2, 'inf'::DOUBLE), (1, 'nan'::DOUBLE)")),
+    );
+    expectFail(
+      await query(pglite, "SELECT 'NaN'::numeric AS v"),
+      await query(pglite, 'SELECT 1::numeric AS v'),
+      'value_mismatch',
+    );
+    expectFail(
+      await query(pglite, "SELECT 'Infinity'::numeric AS v"),
+      await query(wasm, "SELECT '-inf'::DOUBLE AS v"),
+      'value_mismatch',
+    );
+  });
+
   it('different intervals still differ (a month is not 30 days, a day is not 24 hours)', async () => {
     expectFail(
       await query(pglite, "SELECT INTERVAL '1 month' AS i"),

@@ -88,7 +88,10 @@ export function classOf(kind: Kind, cell: Cell): number {
     case 'integer':
       return typeof cell === 'number' || typeof cell === 'bigint' ? EXACT : dynamicClass(cell);
     case 'decimal':
-      return typeof cell === 'string' && isDecimalText(cell) ? EXACT : dynamicClass(cell);
+      if (typeof cell === 'string' && isDecimalText(cell)) return EXACT;
+      // PostgreSQL's numeric NaN and ±Infinity are the float values of those names (as text they
+      // never equalled DuckDB's DOUBLE NaN or Infinity, nor did a NaN differ by value from a number).
+      return cell === 'NaN' || cell === 'Infinity' || cell === '-Infinity' ? FLOAT : dynamicClass(cell);
     case 'float':
       return typeof cell === 'number' ? FLOAT : dynamicClass(cell);
     case 'text':
