@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.ts';
 import { nativeDuckDbProblem } from '../../src/engines/duckdb/native-available.ts';
+import { CodecError, decodeResultTable } from '../../src/core/value/json-codec.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import { expectFail, expectPass, query } from './helpers.ts';
 
@@ -192,5 +193,30 @@ describe('DuckDB maps', () => {
         await query(engine, "SELECT '{a=1}' AS m"),
         'type_mismatch',
       );
+  });
+});
+
+describe('frozen expected results (JSON)', () => {
+  const frozen = (cell: string) =>
+    decodeResultTable(JSON.parse(`{"columns": [{"name": "v", "kind": "decimal"}], "rows": [[${cell}]]}`), 'expected');
+
+  it('refuses a decimal written as a JSON number the parser has rounded (it would be another number)', async () => {
+    // JSON.parse reads 12345678901234567890.12 as 12345678901234567000: taking those digits passed a
+    // candidate returning 12345678901234567000 and failed the right one.
+    expect(() => frozen('12345678901234567890.12')).toThrowError(CodecError);
+    expect(() => frozen('1234567890.123456')).toThrowError(/15 significant digits/);
+    const right = await query(wasm, 'SELECT 12345678901234567890.12::DECIMAL(38,2) AS v');
+    expectPass(frozen('"12345678901234567890.12"'), right);
+    expectFail(
+      frozen('"12345678901234567890.12"'),
+      await query(wasm, 'SELECT 12345678901234567000::DECIMAL(38,2) AS v'),
+      'value_mismatch',
+    );
+  });
+
+  it('still reads short decimals and safe integers written as numbers', async () => {
+    expectPass(frozen('12.5'), await query(wasm, 'SELECT 12.50 AS v'));
+    expectPass(frozen('9007199254740991'), await query(wasm, 'SELECT 9007199254740991::DECIMAL(20,0) AS v'));
+    expectPass(frozen('1234567890.12345'), await query(wasm, 'SELECT 1234567890.12345 AS v'));
   });
 });

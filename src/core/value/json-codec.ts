@@ -113,11 +113,16 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
       return fail('an integer (a number, or a string of digits beyond 2^53)');
     case 'decimal':
       if (typeof value === 'string' && isDecimalText(value)) return value;
-      if (typeof value === 'number') {
+      // A JSON (or YAML) number is a double: its printed digits are the written ones only for an
+      // integer below 2^53 or up to 15 significant digits. Beyond, the parser has already rounded it
+      // (12345678901234567890.12 arrives as 12345678901234567000), and taking those digits would make
+      // the frozen value another number: it must be written as text.
+      if (typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
         const text = floatToDecimalText(value);
-        if (text !== null) return text;
+        const digits = text?.replace(/^-|\./g, '').replace(/^0+/, '').replace(/0+$/, '') ?? '';
+        if (text !== null && (Number.isSafeInteger(value) || digits.length <= 15)) return text;
       }
-      return fail('decimal text such as "12.50"');
+      return fail('decimal text such as "12.50" (a number only up to 15 significant digits)');
     case 'float':
       if (typeof value === 'number') return value;
       if (value === 'NaN') return NaN;
