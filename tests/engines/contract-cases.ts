@@ -617,11 +617,11 @@ export const CASES: ContractCase[] = [
     },
   },
   {
-    name: 'TIME_NS and TIMESTAMP_NS keep their nanoseconds as text, alone and in lists (TIMESTAMP_NS a timestamp)',
+    name: 'TIME_NS and TIMESTAMP_NS keep their nanoseconds as text, alone and in lists (a time and a timestamp)',
     duckdb: {
       sql: "SELECT * FROM (VALUES (1, '01:02:03.123456789'::TIME_NS, ['23:59:59.999999999'::TIME_NS], TIMESTAMP_NS '2024-01-02 03:04:05.123456789'), (2, NULL, [NULL], NULL)) t(k, tn, ltn, tsn) ORDER BY k",
-      kinds: ['integer', 'other', 'list', 'timestamp'],
-      children: [undefined, undefined, ['other'], undefined],
+      kinds: ['integer', 'time', 'list', 'timestamp'],
+      children: [undefined, undefined, ['time'], undefined],
       rows: [
         [1, '01:02:03.123456789', ['23:59:59.999999999'], '2024-01-02 03:04:05.123456789'],
         [2, null, [null], null],

@@ -158,6 +158,23 @@ describe('DuckDB TIMESTAMP_NS', () => {
   });
 });
 
+describe('DuckDB TIME_NS', () => {
+  it('is a time: it equals the same TIME, keeps its nanoseconds, never equals a VARCHAR', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const ns = await d("SELECT '01:02:03.5'::TIME_NS AS t");
+      expect(ns.columns[0]!.kind).toBe('time');
+      expectPass(ns, await d("SELECT TIME '01:02:03.5' AS t"));
+      expectFail(ns, await d("SELECT '01:02:03.5' AS t"), 'type_mismatch');
+      expectFail(
+        await d("SELECT ['01:02:03.123456789'::TIME_NS] AS t"),
+        await d("SELECT [TIME '01:02:03.123456'] AS t"),
+        'value_mismatch',
+      );
+    }
+  });
+});
+
 describe('DuckDB maps', () => {
   it('compare as their entries: decimals by value, floats within tolerance, order and keys significant', async () => {
     for (const engine of duckdbs()) {

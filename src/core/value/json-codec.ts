@@ -143,7 +143,7 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
         ? value.replace('T', ' ')
         : fail('a timestamp "YYYY-MM-DD HH:MM:SS[.ffffff]"');
     case 'time':
-      return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/.test(value)
+      return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/.test(value)
         ? value
         : fail('a time "HH:MM:SS"');
     case 'blob': {

@@ -199,9 +199,11 @@ const INTEGER_BASES =
 export function kindOfType(type: DuckDbType): Kind {
   if (castsWhole(type)) {
     if (type.base === 'INTERVAL') return 'interval';
-    // DuckDB's text of a TIMESTAMP_NS keeps its nanoseconds and is still a timestamp: as kind `other` it
-    // never equalled the same TIMESTAMP (or a DATE at midnight), and it equalled a VARCHAR of that text.
+    // DuckDB's text of a TIMESTAMP_NS (TIME_NS) keeps its nanoseconds and is still a timestamp (a time):
+    // as kind `other` it never equalled the same TIMESTAMP (TIME) or a DATE at midnight, and it equalled
+    // a VARCHAR of that text.
     if (type.base === 'TIMESTAMP_NS') return 'timestamp';
+    if (type.base === 'TIME_NS') return 'time';
     return 'other';
   }
   switch (type.shape) {
