@@ -71,8 +71,14 @@ describe('temporal text', () => {
   });
 
   it('splits a timestamp into its day and time of day', () => {
-    expect(splitTimestamp('2024-01-02 00:00:00')).toEqual({ date: '2024-01-02', micros: 0 });
-    expect(splitTimestamp('2024-01-02 00:00:00.000001')).toEqual({ date: '2024-01-02', micros: 1 });
+    expect(splitTimestamp('2024-01-02 00:00:00')).toEqual({ date: '2024-01-02', micros: 0, nanos: 0 });
+    expect(splitTimestamp('2024-01-02 00:00:00.000001')).toEqual({ date: '2024-01-02', micros: 1, nanos: 0 });
+    // DuckDB's TIMESTAMP_NS text: nanoseconds beyond the microsecond.
+    expect(splitTimestamp('2024-01-02 00:00:01.000000789')).toEqual({
+      date: '2024-01-02',
+      micros: 1_000_000,
+      nanos: 789,
+    });
     expect(splitTimestamp('2024-01-02')).toBeNull();
   });
 });
@@ -116,6 +122,17 @@ describe('JSON codec', () => {
     expect(() => decodeResultTable({ columns: [{ name: 'n', kind: 'text' }], rows: [['a', 'b']] })).toThrowError(
       /2 cells, the columns say 1/,
     );
+  });
+
+  it('keeps a struct field named __proto__ (a frozen expected result with one)', () => {
+    const column = {
+      kind: 'struct' as const,
+      children: [{ name: '__proto__', engineType: 'INTEGER', kind: 'integer' as const }],
+    };
+    const cell = decodeCell(column, JSON.parse('{"__proto__": 1}'));
+    expect(Object.keys(cell as object)).toEqual(['__proto__']);
+    expect(JSON.stringify(encodeCell(column, cell))).toBe('{"__proto__":1}');
+    expect(Object.keys(decodeCell({ kind: 'other' }, JSON.parse('{"__proto__": 2}')) as object)).toEqual(['__proto__']);
   });
 
   it('accepts hand-written decimals as numbers, by their printed digits', () => {

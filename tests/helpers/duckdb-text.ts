@@ -115,6 +115,14 @@ export function duckDbText(column: Column, cell: Cell, notes: Notes, nested = fa
       return duckDbBlob(cell as Uint8Array);
     case 'list': {
       const element = column.children?.[0] ?? OTHER;
+      if (/^MAP\(/i.test(column.engineType) && column.engineType.endsWith(')')) {
+        // A MAP is the list of its {key, value} entries; DuckDB prints {k=v, ...}.
+        const [key, value] = element.children ?? [OTHER, OTHER];
+        const entries = (cell as { key: Cell; value: Cell }[]).map(
+          (e) => `${duckDbText(key ?? OTHER, e.key, notes, true)}=${duckDbText(value ?? OTHER, e.value, notes, true)}`,
+        );
+        return `{${entries.join(', ')}}`;
+      }
       return `[${(cell as Cell[]).map((c) => duckDbText(element, c, notes, true)).join(', ')}]`;
     }
     case 'struct': {
@@ -127,7 +135,7 @@ export function duckDbText(column: Column, cell: Cell, notes: Notes, nested = fa
     case 'text':
       return nested ? nestedString(cell as string) : (cell as string);
     default:
-      // interval, time, other (DuckDB's own VARCHAR text: maps, unions, enums, TIME_NS, ...).
+      // interval, time, other (DuckDB's own VARCHAR text: unions, enums, TIME_NS, ...).
       if (typeof cell === 'string')
         return nested && column.kind === 'other' && /ENUM/i.test(column.engineType) ? nestedString(cell) : cell;
       return String(cell);

@@ -146,7 +146,7 @@ export function hashExact(cell: number | bigint | string): number {
   return hashDecimalText(cell);
 }
 
-const TIMESTAMP_TEXT = /^([+-]\d{6}|\d{4})-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?(\+00)?$/;
+const TIMESTAMP_TEXT = /^([+-]\d{6}|\d{4})-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,9})?(\+00)?$/;
 
 /**
  * Hash of the canonical temporal text (see `canonicalTemporal`): a timestamp

@@ -88,7 +88,10 @@ export function classOf(kind: Kind, cell: Cell): number {
     case 'integer':
       return typeof cell === 'number' || typeof cell === 'bigint' ? EXACT : dynamicClass(cell);
     case 'decimal':
-      return typeof cell === 'string' && isDecimalText(cell) ? EXACT : dynamicClass(cell);
+      if (typeof cell === 'string' && isDecimalText(cell)) return EXACT;
+      // PostgreSQL's numeric NaN and ±Infinity are the float values of those names (as text they
+      // never equalled DuckDB's DOUBLE NaN or Infinity, nor did a NaN differ by value from a number).
+      return cell === 'NaN' || cell === 'Infinity' || cell === '-Infinity' ? FLOAT : dynamicClass(cell);
     case 'float':
       return typeof cell === 'number' ? FLOAT : dynamicClass(cell);
     case 'text':
@@ -234,8 +237,12 @@ export function canonicalTemporal(text: string): string {
   const parts = splitTimestamp(text);
   if (!parts) return text;
   const tz = text.endsWith('+00') ? '+00' : '';
-  if (parts.micros === 0 && !tz) return parts.date;
-  return `${parts.date} ${timeFromMicros(BigInt(parts.micros))}${tz}`;
+  if (parts.micros === 0 && parts.nanos === 0 && !tz) return parts.date;
+  const time = timeFromMicros(BigInt(parts.micros));
+  if (parts.nanos === 0) return `${parts.date} ${time}${tz}`;
+  // Nanoseconds (TIMESTAMP_NS): the six digits of the microseconds, then the rest, trailing zeros trimmed.
+  const fraction = `${String(parts.micros % 1_000_000).padStart(6, '0')}${String(parts.nanos).padStart(3, '0')}`;
+  return `${parts.date} ${time.slice(0, 8)}.${fraction.replace(/0+$/, '')}${tz}`;
 }
 
 export function canonicalTime(text: string): string {

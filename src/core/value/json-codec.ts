@@ -14,7 +14,7 @@
  */
 import { floatToDecimalText, isDecimalText } from './decimal.ts';
 import { isDateText, isTimestampText } from './temporal.ts';
-import { isKind, type Cell, type Column, type Kind, type ResultTable } from './kind.ts';
+import { isKind, setField, type Cell, type Column, type Kind, type ResultTable } from './kind.ts';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -71,7 +71,7 @@ export function encodeCell(column: Pick<Column, 'kind' | 'children'>, cell: Cell
       const out: { [key: string]: JsonValue } = {};
       const fields = new Map((column.children ?? []).map((c) => [c.name, c]));
       for (const [key, value] of Object.entries(cell))
-        out[key] = encodeCell(fields.get(key) ?? { kind: 'other' }, value);
+        setField(out, key, encodeCell(fields.get(key) ?? { kind: 'other' }, value));
       return out;
     }
     case 'other':
@@ -88,7 +88,7 @@ function encodeOther(cell: Cell): JsonValue {
   if (cell instanceof Uint8Array) return { $blob: bytesToHex(cell) };
   if (Array.isArray(cell)) return cell.map(encodeOther);
   const out: { [key: string]: JsonValue } = {};
-  for (const [key, value] of Object.entries(cell)) out[key] = encodeOther(value);
+  for (const [key, value] of Object.entries(cell)) setField(out, key, encodeOther(value));
   return out;
 }
 
@@ -113,11 +113,16 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
       return fail('an integer (a number, or a string of digits beyond 2^53)');
     case 'decimal':
       if (typeof value === 'string' && isDecimalText(value)) return value;
-      if (typeof value === 'number') {
+      // A JSON (or YAML) number is a double: its printed digits are the written ones only for an
+      // integer below 2^53 or up to 15 significant digits. Beyond, the parser has already rounded it
+      // (12345678901234567890.12 arrives as 12345678901234567000), and taking those digits would make
+      // the frozen value another number: it must be written as text.
+      if (typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER) {
         const text = floatToDecimalText(value);
-        if (text !== null) return text;
+        const digits = text?.replace(/^-|\./g, '').replace(/^0+/, '').replace(/0+$/, '') ?? '';
+        if (text !== null && (Number.isSafeInteger(value) || digits.length <= 15)) return text;
       }
-      return fail('decimal text such as "12.50"');
+      return fail('decimal text such as "12.50" (a number only up to 15 significant digits)');
     case 'float':
       if (typeof value === 'number') return value;
       if (value === 'NaN') return NaN;
@@ -138,7 +143,7 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
         ? value.replace('T', ' ')
         : fail('a timestamp "YYYY-MM-DD HH:MM:SS[.ffffff]"');
     case 'time':
-      return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/.test(value)
+      return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/.test(value)
         ? value
         : fail('a time "HH:MM:SS"');
     case 'blob': {
@@ -155,7 +160,7 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
       const fields = new Map((column.children ?? []).map((c) => [c.name, c]));
       const out: { [key: string]: Cell } = {};
       for (const [key, v] of Object.entries(value as object))
-        out[key] = decodeCell(fields.get(key) ?? { kind: 'other' }, v, `${path}.${key}`);
+        setField(out, key, decodeCell(fields.get(key) ?? { kind: 'other' }, v, `${path}.${key}`));
       return out;
     }
     case 'null':
@@ -177,7 +182,7 @@ function decodeOther(value: unknown, path: string): Cell {
       if (bytes) return bytes;
     }
     const out: { [key: string]: Cell } = {};
-    for (const [key, v] of Object.entries(record)) out[key] = decodeOther(v, `${path}.${key}`);
+    for (const [key, v] of Object.entries(record)) setField(out, key, decodeOther(v, `${path}.${key}`));
     return out;
   }
   throw new CodecError(path, `unsupported value ${describe(value)}`);

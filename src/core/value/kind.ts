@@ -14,10 +14,10 @@
  * | text        | `string`                                                    |
  * | boolean     | `boolean`                                                   |
  * | date        | `"YYYY-MM-DD"` (years outside 0000–9999: `±YYYYYY`, six or more digits), `"infinity"` |
- * | timestamp   | `"YYYY-MM-DD HH:MM:SS[.ffffff]"` to the microsecond          |
+ * | timestamp   | `"YYYY-MM-DD HH:MM:SS[.ffffff]"` to the microsecond (TIMESTAMP_NS: nine digits) |
  * | timestamptz | as timestamp, in UTC, suffixed `+00`                         |
  * | time        | `"HH:MM:SS[.ffffff]"`                                        |
- * | interval    | the engine's canonical text, e.g. `"3 days 04:00:00"`        |
+ * | interval    | DuckDB's canonical text, e.g. `"3 days 04:00:00"` (PostgreSQL's is rewritten to it) |
  * | blob        | `Uint8Array`                                                 |
  * | list        | `Cell[]` (elements decoded by the same rules)                |
  * | struct      | `{ [field]: Cell }`                                          |
@@ -75,4 +75,16 @@ export function isNumericKind(kind: Kind): boolean {
 
 export function isTemporalKind(kind: Kind): boolean {
   return kind === 'date' || kind === 'timestamp' || kind === 'timestamptz' || kind === 'time';
+}
+
+/**
+ * Set a struct cell's field. A plain `out[name] = value` would not create a field named
+ * `__proto__` (it sets the object's prototype, or is ignored for a non-object), so
+ * `{'__proto__': 1}` and `{'__proto__': 2}` would both decode to `{}` and compare equal:
+ * that one name is defined as an own property instead (also when encoding to JSON).
+ */
+export function setField<T>(struct: { [field: string]: T }, name: string, value: T): void {
+  if (name === '__proto__')
+    Object.defineProperty(struct, name, { value, enumerable: true, writable: true, configurable: true });
+  else struct[name] = value;
 }

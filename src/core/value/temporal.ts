@@ -52,7 +52,8 @@ export function timestampFromEpochMicros(micros: bigint): string {
 
 // Years outside 0000–9999 take a sign and at least six digits (DATE reaches year 5881580).
 const DATE_TEXT = /^([+-]\d{6,7}|\d{4})-(\d{2})-(\d{2})$/;
-const TIMESTAMP_TEXT = /^([+-]\d{6,7}|\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(\+00)?$/;
+// Up to nine fraction digits: DuckDB's TIMESTAMP_NS is read as its text, nanoseconds kept.
+const TIMESTAMP_TEXT = /^([+-]\d{6,7}|\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(\+00)?$/;
 
 export function isDateText(text: string): boolean {
   return DATE_TEXT.test(text) || text === 'infinity' || text === '-infinity';
@@ -67,10 +68,10 @@ export function isTimestampText(text: string): boolean {
  * null when the text is not a timestamp. Used to decide whether a timestamp
  * is exactly midnight of a date.
  */
-export function splitTimestamp(text: string): { date: string; micros: number } | null {
+export function splitTimestamp(text: string): { date: string; micros: number; nanos: number } | null {
   const m = TIMESTAMP_TEXT.exec(text);
   if (!m) return null;
-  const fraction = m[7] ? Number(m[7].slice(1).padEnd(6, '0')) : 0;
-  const micros = ((Number(m[4]) * 60 + Number(m[5])) * 60 + Number(m[6])) * 1_000_000 + fraction;
-  return { date: `${m[1]}-${m[2]}-${m[3]}`, micros };
+  const digits = m[7] ? m[7].slice(1).padEnd(9, '0') : '000000000';
+  const micros = ((Number(m[4]) * 60 + Number(m[5])) * 60 + Number(m[6])) * 1_000_000 + Number(digits.slice(0, 6));
+  return { date: `${m[1]}-${m[2]}-${m[3]}`, micros, nanos: Number(digits.slice(6)) };
 }

@@ -18,7 +18,7 @@
  */
 import { type Data, type DataType, type RecordBatch, type Table, Type, makeVector } from 'apache-arrow';
 import { decimalFromUnscaled } from '../../core/value/decimal.ts';
-import type { Cell, Column } from '../../core/value/kind.ts';
+import { type Cell, type Column, setField } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
 import type { ResultCodec } from './session.ts';
 
@@ -181,7 +181,7 @@ export function readerFor(data: Data, column?: Column): Reader {
       }));
       return wrap((i) => {
         const out: { [field: string]: Cell } = {};
-        for (const field of fields) out[field.name] = field.read(i);
+        for (const field of fields) setField(out, field.name, field.read(i));
         return out;
       });
     }

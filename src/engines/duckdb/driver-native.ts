@@ -21,9 +21,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type * as NodeApi from '@duckdb/node-api';
-import type { DuckDBConnection, DuckDBDataChunk, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBValue, DuckDBVector } from '@duckdb/node-api';
 import { decimalFromUnscaled } from '../../core/value/decimal.ts';
-import type { Cell, Column } from '../../core/value/kind.ts';
+import { type Cell, type Column, setField } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
 import type { ScriptTokens } from '../../core/sandbox/calls.ts';
 import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
@@ -41,7 +41,10 @@ const {
   DuckDBDecimalValue,
   DuckDBInstance,
   DuckDBListValue,
+  DuckDBListVector,
+  DuckDBMapValue,
   DuckDBStructValue,
+  DuckDBStructVector,
   DuckDBTimestampMillisecondsValue,
   DuckDBTimestampNanosecondsValue,
   DuckDBTimestampSecondsValue,
@@ -95,10 +98,18 @@ export function decodeNative(value: DuckDBValue, column?: Column): Cell {
     const element = column?.children?.[0];
     return value.items.map((item) => decodeNative(item, element));
   }
+  if (value instanceof DuckDBMapValue) {
+    // A map is the list of its entries, {key, value} each (as decode.ts reads Arrow's Map).
+    const entry = column?.children?.[0];
+    return value.entries.map((e) => ({
+      key: decodeNative(e.key, entry?.children?.[0]),
+      value: decodeNative(e.value, entry?.children?.[1]),
+    }));
+  }
   if (value instanceof DuckDBStructValue) {
     const out: { [field: string]: Cell } = {};
     Object.keys(value.entries).forEach((name, f) => {
-      out[name] = decodeNative(value.entries[name]!, column?.children?.[f]);
+      setField(out, name, decodeNative(value.entries[name]!, column?.children?.[f]));
     });
     return out;
   }
@@ -115,10 +126,43 @@ function decodeRows(rows: DuckDBValue[][], columns: Column[], into: Cell[][] = [
   return into;
 }
 
+/**
+ * One item of a node-api vector → its cell. Structs (and lists of them) are read field by field from the
+ * vector: node-api builds a struct value as `entries[name] = value`, which drops a field named `__proto__`
+ * (it sets the object's prototype instead), so `{'__proto__': 1}` and `{'__proto__': 2}` came out equal.
+ */
+function decodeItem(vector: DuckDBVector, index: number, column?: Column): Cell {
+  if (vector instanceof DuckDBStructVector) {
+    if (vector.getItem(index) === null) return null;
+    const out: { [field: string]: Cell } = {};
+    vector.type.entryNames.forEach((name, f) => {
+      setField(out, name, decodeNative(vector.getItemValue(index, f), column?.children?.[f]));
+    });
+    return out;
+  }
+  if (vector instanceof DuckDBListVector) {
+    const items = vector.getItemVector(index);
+    if (items === null) return null;
+    const out: Cell[] = new Array(items.itemCount);
+    for (let j = 0; j < items.itemCount; j++) out[j] = decodeItem(items, j, column?.children?.[0]);
+    return out;
+  }
+  return decodeNative(vector.getItem(index), column);
+}
+
+function decodeChunk(chunk: DuckDBDataChunk, columns: Column[], into: Cell[][]): void {
+  const vectors = columns.map((_, c) => chunk.getColumnVector(c));
+  for (let r = 0; r < chunk.rowCount; r++) {
+    const out: Cell[] = new Array(columns.length);
+    for (let c = 0; c < columns.length; c++) out[c] = decodeItem(vectors[c]!, r, columns[c]);
+    into.push(out);
+  }
+}
+
 const NATIVE: ResultCodec<NativeTable, DuckDBDataChunk> = {
   rows: (table, columns) => decodeRows(table.rows, columns),
   names: (table) => table.names,
-  batch: (chunk, columns, into) => void decodeRows(chunk.getRows(), columns, into),
+  batch: (chunk, columns, into) => decodeChunk(chunk, columns, into),
 };
 
 /** Settings given when the instance is created: nothing runs before extensions stop loading. */

@@ -165,7 +165,7 @@ export function parseDuckDbType(text: string): DuckDbType | null {
 
 /** True when this node (not counting its children) must reach Arrow as VARCHAR. */
 function castsWhole(type: DuckDbType): boolean {
-  return type.shape === 'map' || type.shape === 'union' || (type.shape === 'scalar' && TEXT_SCALARS.test(type.base));
+  return type.shape === 'union' || (type.shape === 'scalar' && TEXT_SCALARS.test(type.base));
 }
 
 /** Whether any part of the type must be cast to VARCHAR before it reaches Arrow. */
@@ -185,6 +185,8 @@ export function arrowSafeType(type: DuckDbType): string {
       return `${arrowSafeType(type.children[0]!.type)}[${type.size}]`;
     case 'struct':
       return `STRUCT(${type.children.map((c) => `${quoteName(c.name)} ${arrowSafeType(c.type)}`).join(', ')})`;
+    case 'map':
+      return `MAP(${arrowSafeType(type.children[0]!.type)}, ${arrowSafeType(type.children[1]!.type)})`;
     default:
       return type.text;
   }
@@ -195,10 +197,19 @@ const INTEGER_BASES =
 
 /** The portable kind of a type node; parts cast to VARCHAR are `interval` (INTERVAL) or `other`. */
 export function kindOfType(type: DuckDbType): Kind {
-  if (castsWhole(type)) return type.base === 'INTERVAL' ? 'interval' : 'other';
+  if (castsWhole(type)) {
+    if (type.base === 'INTERVAL') return 'interval';
+    // DuckDB's text of a TIMESTAMP_NS (TIME_NS) keeps its nanoseconds and is still a timestamp (a time):
+    // as kind `other` it never equalled the same TIMESTAMP (TIME) or a DATE at midnight, and it equalled
+    // a VARCHAR of that text.
+    if (type.base === 'TIMESTAMP_NS') return 'timestamp';
+    if (type.base === 'TIME_NS') return 'time';
+    return 'other';
+  }
   switch (type.shape) {
     case 'list':
     case 'array':
+    case 'map':
       return 'list';
     case 'struct':
       return 'struct';
@@ -224,6 +235,22 @@ export function kindOfType(type: DuckDbType): Kind {
 export function columnOfType(name: string, type: DuckDbType): Column {
   const kind = kindOfType(type);
   const column: Column = { name, engineType: type.text, kind };
+  if (type.shape === 'map') {
+    // A MAP is the list of its entries, in order, each a struct (key, value) as Arrow and DuckDB's
+    // map_entries() give them: the keys and values compare by their own kinds (10.0 = 10.00 inside a
+    // map, floats within tolerance), where DuckDB's text ('{a=10.0}') compared them as characters and
+    // equalled a VARCHAR of the same text.
+    const [key, value] = type.children.map((c) => columnOfType(c.name, c.type));
+    column.children = [
+      {
+        name: 'entry',
+        engineType: `STRUCT(key ${key!.engineType}, value ${value!.engineType})`,
+        kind: 'struct',
+        children: [key!, value!],
+      },
+    ];
+    return column;
+  }
   if (kind === 'list' || kind === 'struct') column.children = type.children.map((c) => columnOfType(c.name, c.type));
   return column;
 }

@@ -107,6 +107,33 @@ function bytesOfHex(text: string): Uint8Array {
   return out;
 }
 
+const PG_INTERVAL =
+  /^(?:([+-]?\d+) years? ?)?(?:([+-]?\d+) mons? ?)?(?:([+-]?\d+) days? ?)?([+-]?\d+:\d\d:\d\d(?:\.\d+)?)?$/;
+
+/**
+ * PostgreSQL's interval text (IntervalStyle postgres: `1 year 2 mons`, `-1 days +02:00:00`) in DuckDB's
+ * form (`1 year 2 months`, `-1 day 02:00:00`). Intervals compare as text (their months, days and
+ * microseconds apart), so the same interval must read the same from every engine: PostgreSQL's
+ * `1 mon` against DuckDB's `1 month` was a value mismatch. Months carry years as DuckDB prints them
+ * (years = months / 12 truncated, the rest as months, one sign each); a unit is plural unless ±1.
+ */
+export function intervalText(text: string): string {
+  const m = PG_INTERVAL.exec(text);
+  if (!m || text === '') return text;
+  const months = 12 * Number(m[1] ?? 0) + Number(m[2] ?? 0);
+  const years = Math.trunc(months / 12);
+  const rest = months - years * 12;
+  const days = Number(m[3] ?? 0);
+  const unit = (n: number, name: string) => `${n} ${name}${Math.abs(n) === 1 ? '' : 's'}`;
+  const parts: string[] = [];
+  if (years !== 0) parts.push(unit(years, 'year'));
+  if (rest !== 0) parts.push(unit(rest, 'month'));
+  if (days !== 0) parts.push(unit(days, 'day'));
+  const time = m[4]?.replace(/^\+/, '');
+  if (time !== undefined && !/^-?0+:00:00$/.test(time)) parts.push(time);
+  return parts.length ? parts.join(' ') : '00:00:00';
+}
+
 /** One value, from PostgreSQL's text output, by its column. */
 export function cellOf(column: Column, text: string | null): Cell {
   if (text === null) return null;
@@ -116,13 +143,17 @@ export function cellOf(column: Column, text: string | null): Cell {
     case 'decimal':
       return text;
     case 'float':
-      return floatCell(text);
+      // A real is a float32: PostgreSQL prints its shortest text (0.1), DuckDB and Arrow hand over the
+      // float32 itself (0.10000000149011612). Read the float32 so the same value is the same number.
+      return column.engineType === 'real' ? Math.fround(floatCell(text)) : floatCell(text);
     case 'boolean':
       return text === 't' || text === 'true';
     case 'date':
     case 'timestamp':
     case 'timestamptz':
       return temporalText(text);
+    case 'interval':
+      return intervalText(text);
     case 'blob':
       return bytesOfHex(text);
     case 'list':

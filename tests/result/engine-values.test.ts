@@ -1,0 +1,239 @@
+/**
+ * Verdicts on values that only some engine types produce, decoded by the real
+ * engines (DuckDB-WASM, native DuckDB when its binding loads, PGlite): the
+ * decoded cells must mean what the policy says, so a wrong candidate fails and
+ * a right one passes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/core/engine.ts';
+import { nativeDuckDbProblem } from '../../src/engines/duckdb/native-available.ts';
+import { CodecError, decodeResultTable } from '../../src/core/value/json-codec.ts';
+import { openEngine } from '../../src/engines/node.ts';
+import { expectFail, expectPass, query } from './helpers.ts';
+
+const FIXTURE = new TextEncoder().encode('CREATE TABLE t(x INTEGER);\nINSERT INTO t VALUES (1);\n');
+
+let wasm: Engine;
+let native: Engine | null = null;
+
+async function loaded(engine: Engine): Promise<Engine> {
+  const outcome = await engine.load({ name: 'tiny', files: [{ fileName: 'tiny.sql', format: 'sql', bytes: FIXTURE }] });
+  if (!outcome.ok) throw new Error(`${engine.name}: ${outcome.error.message}`);
+  return engine;
+}
+
+beforeAll(async () => {
+  wasm = await loaded(openEngine('duckdb', { duckdbDriver: 'wasm' }));
+  if (nativeDuckDbProblem() === null) native = await loaded(openEngine('duckdb', { duckdbDriver: 'native' }));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([wasm?.close(), native?.close()]);
+});
+
+/** Each DuckDB this machine has (WASM always, native when its binding loads). */
+const duckdbs = () => [wasm, ...(native ? [native] : [])];
+
+describe('DuckDB struct fields', () => {
+  it('a field named __proto__ keeps its value: 1 and 2 differ', async () => {
+    for (const engine of duckdbs()) {
+      const one = await query(engine, "SELECT {'__proto__': 1} AS s");
+      expect(Object.keys(one.rows[0]![0] as object)).toEqual(['__proto__']);
+      expectFail(one, await query(engine, "SELECT {'__proto__': 2} AS s"), 'value_mismatch');
+      expectPass(one, await query(engine, "SELECT {'__proto__': 1.0} AS s"));
+    }
+  });
+});
+
+describe('intervals across engines', () => {
+  let pglite: Engine;
+  beforeAll(async () => {
+    pglite = await loaded(openEngine('pglite'));
+  }, 120_000);
+  afterAll(async () => {
+    await pglite?.close();
+  });
+
+  const INTERVALS = [
+    "'1 month'",
+    "'-1 day'",
+    "'1 year 2 months 3 days 04:05:06.7'",
+    "'-1 year -2 months'",
+    "'1 year -1 month'",
+    "'-1 day 02:00:00'",
+    "'1 day -01:00:00'",
+    "'-25 months -1 days'",
+    "'100 hours'",
+    "'0 seconds'",
+    "'-0.5 seconds'",
+  ];
+
+  it('the same interval on PostgreSQL and DuckDB is the same value', async () => {
+    const select = INTERVALS.map((text, i) => `INTERVAL ${text} AS i${i}`).join(', ');
+    const pg = await query(pglite, `SELECT ${select}`);
+    const duck = await query(wasm, `SELECT ${select}`);
+    expect(pg.rows).toEqual(duck.rows);
+    expectPass(pg, duck, { require_column_order_match: true });
+    expectPass(
+      await query(pglite, "SELECT ARRAY[INTERVAL '1 month', INTERVAL '-1 day 02:00:00'] AS l"),
+      await query(wasm, "SELECT [INTERVAL '1 month', INTERVAL '-1 day 02:00:00'] AS l"),
+    );
+  });
+
+  it('a PostgreSQL real is the same number as the DuckDB REAL (float32), even with zero tolerance', async () => {
+    const exact = { numeric_abs_tolerance: 0, numeric_rel_tolerance: 0 };
+    const pg = await query(pglite, 'SELECT 0.1::real AS r, ARRAY[1.1::real, 1e-45::real] AS l');
+    const duck = await query(wasm, 'SELECT 0.1::REAL AS r, [1.1::REAL, 1e-45::REAL] AS l');
+    expect(pg.rows).toEqual(duck.rows);
+    expectPass(pg, duck, exact);
+    expectFail(
+      await query(pglite, 'SELECT 0.1::real AS r'),
+      await query(wasm, 'SELECT 0.1::DOUBLE AS r'),
+      'value_mismatch',
+      exact,
+    );
+  });
+
+  it('a numeric NaN or Infinity is the float of that name', async () => {
+    const rows = (values: string) => `SELECT * FROM (VALUES ${values}) t(k, v)`;
+    expectPass(
+      await query(pglite, rows("(1, 'NaN'::numeric), (2, 'Infinity'::numeric), (3, '-Infinity'::numeric), (4, 2.5)")),
+      await query(wasm, rows("(4, 2.5::DOUBLE), (3, '-inf'::DOUBLE), (2, 'inf'::DOUBLE), (1, 'nan'::DOUBLE)")),
+    );
+    expectFail(
+      await query(pglite, "SELECT 'NaN'::numeric AS v"),
+      await query(pglite, 'SELECT 1::numeric AS v'),
+      'value_mismatch',
+    );
+    expectFail(
+      await query(pglite, "SELECT 'Infinity'::numeric AS v"),
+      await query(wasm, "SELECT '-inf'::DOUBLE AS v"),
+      'value_mismatch',
+    );
+  });
+
+  it('different intervals still differ (a month is not 30 days, a day is not 24 hours)', async () => {
+    expectFail(
+      await query(pglite, "SELECT INTERVAL '1 month' AS i"),
+      await query(wasm, "SELECT INTERVAL '30 days' AS i"),
+      'value_mismatch',
+    );
+    expectFail(
+      await query(pglite, "SELECT INTERVAL '1 day' AS i"),
+      await query(wasm, "SELECT INTERVAL '24 hours' AS i"),
+      'value_mismatch',
+    );
+  });
+});
+
+describe('DuckDB TIMESTAMP_NS', () => {
+  it('is a timestamp: it equals the same TIMESTAMP and a DATE at its midnight, never a VARCHAR', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const ns = await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03' AS t");
+      expect(ns.columns[0]!.kind).toBe('timestamp');
+      expectPass(ns, await d("SELECT TIMESTAMP '2024-01-01 01:02:03' AS t"));
+      expectPass(await d("SELECT TIMESTAMP_NS '2024-01-01 00:00:00' AS t"), await d("SELECT DATE '2024-01-01' AS t"));
+      expectPass(
+        await d("SELECT [TIMESTAMP_NS '2024-01-01 01:02:03.5', TIMESTAMP_NS '2024-01-02 00:00:00'] AS t"),
+        await d("SELECT [TIMESTAMP_MS '2024-01-01 01:02:03.500', TIMESTAMP_MS '2024-01-02 00:00:00'] AS t"),
+      );
+      expectFail(ns, await d("SELECT '2024-01-01 01:02:03' AS t"), 'type_mismatch');
+    }
+  });
+
+  it('keeps its nanoseconds', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const ns = await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03.123456789' AS t");
+      expectFail(ns, await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03.123456788' AS t"), 'value_mismatch');
+      expectFail(ns, await d("SELECT TIMESTAMP '2024-01-01 01:02:03.123456' AS t"), 'value_mismatch');
+      expectFail(
+        await d("SELECT TIMESTAMP_NS '2024-01-01 00:00:00.000000001' AS t"),
+        await d("SELECT DATE '2024-01-01' AS t"),
+        'value_mismatch',
+      );
+      expectPass(ns, await d("SELECT TIMESTAMP_NS '2024-01-01 01:02:03.123456789' AS t"));
+    }
+  });
+});
+
+describe('DuckDB TIME_NS', () => {
+  it('is a time: it equals the same TIME, keeps its nanoseconds, never equals a VARCHAR', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const ns = await d("SELECT '01:02:03.5'::TIME_NS AS t");
+      expect(ns.columns[0]!.kind).toBe('time');
+      expectPass(ns, await d("SELECT TIME '01:02:03.5' AS t"));
+      expectFail(ns, await d("SELECT '01:02:03.5' AS t"), 'type_mismatch');
+      expectFail(
+        await d("SELECT ['01:02:03.123456789'::TIME_NS] AS t"),
+        await d("SELECT [TIME '01:02:03.123456'] AS t"),
+        'value_mismatch',
+      );
+    }
+  });
+});
+
+describe('DuckDB maps', () => {
+  it('compare as their entries: decimals by value, floats within tolerance, order and keys significant', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      expectPass(await d("SELECT MAP {'a': 10.0} AS m"), await d("SELECT MAP {'a': 10.00} AS m"));
+      expectPass(
+        await d("SELECT MAP {'a': 0.3::DOUBLE} AS m"),
+        await d("SELECT MAP {'a': 0.1::DOUBLE + 0.2::DOUBLE} AS m"),
+      );
+      expectPass(
+        await d("SELECT [MAP {'k': [1.5::DECIMAL(4,2)]}] AS m"),
+        await d("SELECT [MAP {'k': [1.5::DECIMAL(9,1)]}] AS m"),
+      );
+      expectFail(await d("SELECT MAP {'a': 10.0} AS m"), await d("SELECT MAP {'a': 10.01} AS m"), 'value_mismatch');
+      expectFail(
+        await d("SELECT MAP {'a': 1, 'b': 2} AS m"),
+        await d("SELECT MAP {'b': 2, 'a': 1} AS m"),
+        'value_mismatch',
+      );
+      expectFail(await d("SELECT MAP {'a': 1} AS m"), await d("SELECT MAP {'b': 1} AS m"), 'value_mismatch');
+      expectFail(
+        await d('SELECT MAP {}::MAP(VARCHAR, INTEGER) AS m'),
+        await d('SELECT NULL::MAP(VARCHAR, INTEGER) AS m'),
+        'null_mismatch',
+      );
+    }
+  });
+
+  it('never equal text', async () => {
+    for (const engine of duckdbs())
+      expectFail(
+        await query(engine, "SELECT MAP {'a': 1} AS m"),
+        await query(engine, "SELECT '{a=1}' AS m"),
+        'type_mismatch',
+      );
+  });
+});
+
+describe('frozen expected results (JSON)', () => {
+  const frozen = (cell: string) =>
+    decodeResultTable(JSON.parse(`{"columns": [{"name": "v", "kind": "decimal"}], "rows": [[${cell}]]}`), 'expected');
+
+  it('refuses a decimal written as a JSON number the parser has rounded (it would be another number)', async () => {
+    // JSON.parse reads 12345678901234567890.12 as 12345678901234567000: taking those digits passed a
+    // candidate returning 12345678901234567000 and failed the right one.
+    expect(() => frozen('12345678901234567890.12')).toThrowError(CodecError);
+    expect(() => frozen('1234567890.123456')).toThrowError(/15 significant digits/);
+    const right = await query(wasm, 'SELECT 12345678901234567890.12::DECIMAL(38,2) AS v');
+    expectPass(frozen('"12345678901234567890.12"'), right);
+    expectFail(
+      frozen('"12345678901234567890.12"'),
+      await query(wasm, 'SELECT 12345678901234567000::DECIMAL(38,2) AS v'),
+      'value_mismatch',
+    );
+  });
+
+  it('still reads short decimals and safe integers written as numbers', async () => {
+    expectPass(frozen('12.5'), await query(wasm, 'SELECT 12.50 AS v'));
+    expectPass(frozen('9007199254740991'), await query(wasm, 'SELECT 9007199254740991::DECIMAL(20,0) AS v'));
+    expectPass(frozen('1234567890.12345'), await query(wasm, 'SELECT 1234567890.12345 AS v'));
+  });
+});
