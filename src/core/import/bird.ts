@@ -4,8 +4,9 @@
  * an object whose values are `SQL\t----- bird -----\tdb_id`; and
  * `dev_databases/<db_id>/<db_id>.sqlite`. The evidence stays with the
  * question and the difficulty keeps BIRD's labels (simple, moderate,
- * challenging). A prediction's key is the question_id (BIRD's files number
- * them 0, 1, ... in order, which is also their position).
+ * challenging). A prediction's key is the question_id (dev.json numbers them
+ * 0, 1, ... in order, which is also their position), or, when the keys are
+ * not question_ids but positions (mini_dev), the question's position.
  */
 import { hasErrors, type LoadProblem } from '../corpus/problems.ts';
 import { BIRD_DIFFICULTIES, type Difficulty } from '../corpus/types.ts';
@@ -236,7 +237,22 @@ function readPredictions(input: InputFile, read: Questions, problems: LoadProble
   if (!top) return null;
   const { file: qfile, cases, questions } = read;
   const entries = Object.entries(top.value);
-  const byKey = new Map(questions.map((q, i) => [q.key, { q, c: cases[i]! }]));
+  // mini_dev numbers its questions with the dev set's ids (1471, 1472, ...) while BIRD's
+  // gpt_request.py keys predictions by position (0, 1, ...) and its evaluation pairs them in
+  // order: keys that are not all question_ids but are all positions are read as positions.
+  const positional = keyedByPosition(
+    entries.map(([key]) => key),
+    questions,
+  );
+  if (positional)
+    problems.push({
+      severity: 'warning',
+      code: 'keyed_by_position',
+      file: input.file,
+      line: 1,
+      message: `The keys are positions 0–${questions.length - 1}, not ${qfile}'s question_ids (${questions[0]?.key ?? '?'}–${questions[questions.length - 1]?.key ?? '?'}): prediction "i" is graded against question i of ${qfile}, as BIRD's evaluation pairs them.`,
+    });
+  const byKey = new Map(questions.map((q, i) => [positional ? String(i) : q.key, { q, c: cases[i]! }]));
   const answered = new Set<string>();
   const records: ImportedRecord[] = [];
   entries.forEach(([key, value], i) => {
@@ -261,6 +277,13 @@ function readPredictions(input: InputFile, read: Questions, problems: LoadProble
     problems.push(missingPredictions(input.file, top.lines, entries.length, read, answered));
   const order = new Map(cases.map((c, i) => [c.id, i]));
   return records.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/** True when the keys are not all question_ids but are all positions (0 … n−1, canonical decimals). */
+function keyedByPosition(keys: string[], questions: Question[]): boolean {
+  const ids = new Set(questions.map((q) => q.key));
+  if (keys.every((k) => ids.has(k))) return false;
+  return keys.length > 0 && keys.every((k) => /^(0|[1-9]\d*)$/.test(k) && Number(k) < questions.length);
 }
 
 /** The SQL of a prediction `SQL\t----- bird -----\tdb_id` on its question's database, or null with the problem. */
@@ -292,7 +315,7 @@ function predictionSql(
   if (db !== target.q.db) {
     problem(
       'invalid_field',
-      `The prediction for "${key}" names db_id '${db}'; question ${key} (${qfile} line ${target.q.line ?? '?'}) is on '${target.q.db}'.`,
+      `The prediction for "${key}" names db_id '${db}'; question ${target.q.key} (${qfile} line ${target.q.line ?? '?'}) is on '${target.q.db}'.`,
     );
     return null;
   }

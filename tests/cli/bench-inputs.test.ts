@@ -1,0 +1,74 @@
+/**
+ * Benchmark files as users really have them, and the ways they go wrong,
+ * through the CLI (in process, real sql.js engines, real files): each case
+ * is a defect found by probing the command line as a newcomer would.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import type { Io } from '../../src/cli/io.ts';
+import type { RunReport } from '../../src/core/run/grade-run.ts';
+import { repoRoot } from '../helpers/paths.ts';
+
+const samples = path.join(repoRoot, 'fixtures', 'benchmarks');
+const tmp = mkdtempSync(path.join(tmpdir(), 'bench-inputs-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+cpSync(path.join(samples, 'bird-sample'), path.join(tmp, 'bird'), { recursive: true });
+const bird = path.join(tmp, 'bird');
+
+async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = { out: (t) => void (stdout += `${t}\n`), err: (t) => void (stderr += `${t}\n`), cwd, env: {} };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+const noCrash = (text: string) => expect(text).not.toMatch(/Internal|\n\s+at .*:\d+:\d+|TypeError|RangeError/);
+
+describe('BIRD', () => {
+  it("mini_dev: predictions keyed 0, 1, … by position (BIRD's own files) are graded against question_ids 1471, …", async () => {
+    // mini_dev_sqlite.json numbers its questions with the dev set's ids (1471, 1472, …), while
+    // BIRD's gpt_request.py writes predict_mini_dev_*.json keyed by position ("0", "1", …)
+    // and its evaluation pairs them in order.
+    const questions = JSON.parse(readFileSync(path.join(bird, 'dev.json'), 'utf8')) as Record<string, unknown>[];
+    writeFileSync(
+      path.join(bird, 'mini_dev_sqlite.json'),
+      JSON.stringify(
+        questions.map((q, i) => ({ ...q, question_id: 1471 + i })),
+        null,
+        2,
+      ),
+    );
+    const r = await cli(
+      [
+        'run',
+        '--format',
+        'bird',
+        '--questions',
+        'mini_dev_sqlite.json',
+        '--pred',
+        'predict_dev.json',
+        '--db-dir',
+        'dev_databases',
+        '--json',
+      ],
+      bird,
+    );
+    noCrash(r.stderr);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/^predict_dev\.json:1: warning \[keyed_by_position\]: /m);
+    const report = JSON.parse(r.stdout) as RunReport;
+    // The sample's verdicts under SQL Verdict's policy (q0001, q0002, q0005 fail), under the new ids.
+    expect(report.cases.map((c) => [c.id, c.outcome === 'correct'])).toEqual([
+      ['q1471', true],
+      ['q1472', false],
+      ['q1473', false],
+      ['q1474', true],
+      ['q1475', true],
+      ['q1476', false],
+    ]);
+  });
+});
