@@ -3,7 +3,7 @@
  * through the CLI (in process, real sql.js engines, real files): each case
  * is a defect found by probing the command line as a newcomer would.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,9 @@ import { repoRoot } from '../helpers/paths.ts';
 const samples = path.join(repoRoot, 'fixtures', 'benchmarks');
 const tmp = mkdtempSync(path.join(tmpdir(), 'bench-inputs-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+cpSync(path.join(samples, 'spider-sample'), path.join(tmp, 'spider'), { recursive: true });
 cpSync(path.join(samples, 'bird-sample'), path.join(tmp, 'bird'), { recursive: true });
+const spider = path.join(tmp, 'spider');
 const bird = path.join(tmp, 'bird');
 
 async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -70,5 +72,74 @@ describe('BIRD', () => {
       ['q1475', true],
       ['q1476', false],
     ]);
+  });
+});
+
+describe('outputs never overwrite an input or each other', () => {
+  const spiderRun = [
+    'run',
+    '--format',
+    'spider',
+    '--gold',
+    'dev_gold.sql',
+    '--pred',
+    'pred.txt',
+    '--db-dir',
+    'database',
+  ];
+  const spiderImport = ['import', '--format', 'spider', '--gold', 'dev_gold.sql', '--pred', 'pred.txt'];
+  const read = (f: string) => readFileSync(path.join(spider, f), 'utf8');
+
+  it('run --format --out naming the predictions file is refused before grading (exit 2), the file kept', async () => {
+    const pred = read('pred.txt');
+    const r = await cli([...spiderRun, '--out', 'pred.txt'], spider);
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^run: --out pred\.txt is the --pred input: .*give another path\.$/m);
+    expect(r.stderr).not.toMatch(/graded/);
+    expect(read('pred.txt')).toBe(pred);
+  });
+
+  it('run --out and --markdown naming one file are refused (exit 2)', async () => {
+    const r = await cli([...spiderRun, '--out', 'same.txt', '--markdown', './same.txt'], spider);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^run: --out and --markdown both name (\.\/)?same\.txt: give each output its own file\.$/m,
+    );
+    expect(existsSync(path.join(spider, 'same.txt'))).toBe(false);
+  });
+
+  it('run --corpus/--run: --out naming the run file is refused (exit 2), the run kept', async () => {
+    const runFile = path.join(repoRoot, 'fixtures', 'runs', 'execution_goldens.strong.json');
+    cpSync(runFile, path.join(tmp, 'strong.json'));
+    const r = await cli(['run', '--corpus', 'execution_goldens', '--run', 'strong.json', '--out', 'strong.json'], tmp);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^run: --out strong\.json is the --run input: /m);
+    expect(readFileSync(path.join(tmp, 'strong.json'), 'utf8')).toBe(readFileSync(runFile, 'utf8'));
+  });
+
+  it('import --out and --run-out naming one file are refused (exit 2): the corpus is not lost', async () => {
+    const r = await cli([...spiderImport, '--out', 'c.yaml', '--run-out', 'c.yaml'], spider);
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^import: --out and --run-out both name c\.yaml: give each output its own file\.$/m);
+    expect(existsSync(path.join(spider, 'c.yaml'))).toBe(false);
+  });
+
+  it('import --out naming the gold file is refused (exit 2), the gold kept', async () => {
+    const gold = read('dev_gold.sql');
+    const r = await cli([...spiderImport, '--out', 'dev_gold.sql', '--run-out', 'r.jsonl'], spider);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^import: --out dev_gold\.sql is the --gold input: /m);
+    expect(read('dev_gold.sql')).toBe(gold);
+    expect(existsSync(path.join(spider, 'r.jsonl'))).toBe(false);
+  });
+
+  it('import --run-out that cannot be written is refused before the corpus is written (nothing half-done)', async () => {
+    mkdirSync(path.join(spider, 'a-folder'), { recursive: true });
+    const r = await cli([...spiderImport, '--out', 'half.yaml', '--run-out', 'a-folder'], spider);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^--run-out a-folder is a directory: give a file path\.$/m);
+    expect(existsSync(path.join(spider, 'half.yaml'))).toBe(false);
   });
 });

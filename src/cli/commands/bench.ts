@@ -30,7 +30,7 @@ import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
 import { shardOption, withShard } from '../shard.ts';
-import { writeOutput, type Io } from '../io.ts';
+import type { Io } from '../io.ts';
 import { outputs, writeSummaryExports } from '../outputs.ts';
 import { prettyJson } from '../json.ts';
 
@@ -187,6 +187,15 @@ async function readBenchmark(
   return { imported: result.imported, folder, sources };
 }
 
+/** The benchmark files a command reads, by flag: no output may name one. */
+function benchInputFiles(values: {
+  gold?: string | undefined;
+  questions?: string | undefined;
+  pred?: string | undefined;
+}) {
+  return { '--gold': values.gold, '--questions': values.questions, '--pred': values.pred };
+}
+
 const BENCH_RUN_FLAGS = {
   ...FLAGS,
   policy: { type: 'string' },
@@ -218,7 +227,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
     'run',
     io,
     { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv },
-    { json: values.json },
+    { json: values.json, inputs: benchInputFiles(values) },
   );
   const { imported, folder, sources, corpus, run } = await benchInputs(values, options.pred, io);
   const pool = new DbDirPool(folder.files);
@@ -375,13 +384,20 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
   if (values['run-out'] && !values.pred)
     throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
+  // Both paths checked before reading: a bad --run-out once came to light after the corpus was written.
+  const outs = outputs(
+    'import',
+    io,
+    { out: values.out, 'run-out': values['run-out'] },
+    { inputs: benchInputFiles(values) },
+  );
   const { imported } = await readBenchmark(values, io, 'import');
-  writeOutput(values.out, corpusYaml(imported), io);
+  outs.write(values.out, () => corpusYaml(imported));
   const wrote = [
     `${values.out} (${imported.corpus.cases.length} cases, ${imported.databases.length} database(s): ${imported.databases.slice(0, 8).join(', ')}${imported.databases.length > 8 ? ', ...' : ''})`,
   ];
   if (values['run-out']) {
-    writeOutput(values['run-out'], runJsonl(imported), io);
+    outs.write(values['run-out'], () => runJsonl(imported));
     wrote.push(`${values['run-out']} (${imported.records.length} records)`);
   }
   io.out(`Wrote ${wrote.join(' and ')}.`);

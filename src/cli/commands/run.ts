@@ -220,7 +220,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'run',
     io,
     { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
-    { json: values.json },
+    // A built-in corpus name is no file; a file of that name in the folder would be.
+    { json: values.json, inputs: { '--corpus': values.corpus, '--run': values.run, '--ports': values.ports } },
   );
   mark('run command loaded, flags parsed');
   const progress = progressReporter(io, { json: values.json });
