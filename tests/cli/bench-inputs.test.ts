@@ -143,3 +143,50 @@ describe('outputs never overwrite an input or each other', () => {
     expect(existsSync(path.join(spider, 'half.yaml'))).toBe(false);
   });
 });
+
+describe('a benchmark with no question is bad input, named, not an internal error', () => {
+  it.each([
+    [
+      'spider: a gold file of blank lines',
+      ['--format', 'spider', '--gold', 'blank.sql', '--pred', 'blank.sql'],
+      'blank.sql',
+      '\n\n',
+    ],
+    [
+      'spider: dev.json []',
+      ['--format', 'spider', '--questions', 'none.json', '--pred', 'empty.txt'],
+      'none.json',
+      '[]',
+    ],
+    [
+      'bird: dev.json []',
+      ['--format', 'bird', '--questions', 'none.json', '--pred', 'none-pred.json'],
+      'none.json',
+      '[]',
+    ],
+    [
+      'csv: a header without rows',
+      ['--format', 'csv', '--questions', 'header.csv', '--pred', 'header-pred.csv'],
+      'header.csv',
+      'question,query,db_name\n',
+    ],
+  ])('%s', async (_name, args, file, text) => {
+    writeFileSync(path.join(tmp, file), text);
+    writeFileSync(path.join(tmp, 'empty.txt'), '');
+    writeFileSync(path.join(tmp, 'none-pred.json'), '{}');
+    writeFileSync(path.join(tmp, 'header-pred.csv'), 'question,generated_query\n');
+    const r = await cli(['run', ...args, '--db-dir', path.join(spider, 'database')], tmp);
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(`^${file.replace('.', '\\.')}:1: error \\[empty_corpus\\]: .*nothing to grade\\.$`, 'm'),
+    );
+    // import does not write a corpus that run --corpus would refuse.
+    const imp = await cli(
+      ['import', ...args.filter((a, i) => a !== '--pred' && args[i - 1] !== '--pred'), '--out', 'none.yaml'],
+      tmp,
+    );
+    expect(imp.code).toBe(2);
+    expect(existsSync(path.join(tmp, 'none.yaml'))).toBe(false);
+  });
+});

@@ -16,6 +16,7 @@ import {
   checkDatabases,
   elementAt,
   elementObject,
+  hasCases,
   importFailed,
   importSucceeded,
   indexId,
@@ -62,6 +63,7 @@ export function importBird(input: BirdImportInput): ImportResult {
   const read = readQuestions(input.questions, problems);
   if (!read || hasErrors(problems)) return importFailed(problems);
   const { file, cases, questions } = read;
+  if (!hasCases(cases.length, file, 'questions', problems)) return importFailed(problems);
   checkDatabases(
     questions.map((q, i) => ({ db: q.db, line: q.line, field: 'db_id', file, case_id: cases[i]!.id })),
     input.databases,

@@ -113,6 +113,24 @@ export function importSucceeded(
   };
 }
 
+/**
+ * An empty benchmark (a gold file of blank lines, dev.json `[]`, a CSV header without rows) is bad
+ * input, named at its file: without this it reached the corpus loader, whose empty_corpus error
+ * pointed into YAML the user never wrote and came out as an internal error, and `import` wrote a
+ * corpus that `run --corpus` refuses. True when there are cases.
+ */
+export function hasCases(count: number, file: string, what: string, problems: LoadProblem[]): boolean {
+  if (count > 0) return true;
+  problems.push({
+    severity: 'error',
+    code: 'empty_corpus',
+    file,
+    line: 1,
+    message: `${file} has no ${what}: nothing to grade.`,
+  });
+  return false;
+}
+
 export class Problems {
   readonly list: LoadProblem[] = [];
   constructor(readonly file: string) {}

@@ -13,6 +13,7 @@ import {
   checkDatabases,
   elementAt,
   elementObject,
+  hasCases,
   importFailed,
   importSucceeded,
   indexId,
@@ -79,6 +80,8 @@ export function importSpider(input: SpiderImportInput): ImportResult {
   const gold = readGoldAndQuestions(input, problems);
   if (!gold) return importFailed(problems);
   const goldFile = input.gold?.file ?? input.questions!.file;
+  if (!hasCases(gold.flat().length, goldFile, input.gold ? 'gold lines (SQL<TAB>db_id)' : 'questions', problems))
+    return importFailed(problems);
   checkDatabases(
     gold.flat().map((g) => ({ db: g.db, line: g.line || undefined, field: 'db_id', file: g.file })),
     input.databases,
