@@ -190,3 +190,40 @@ describe('a benchmark with no question is bad input, named, not an internal erro
     expect(existsSync(path.join(tmp, 'none.yaml'))).toBe(false);
   });
 });
+
+describe('a 0-byte database file is refused, not graded as an empty database', () => {
+  it('--db-dir with an empty school.sqlite: exit 2 naming the file, no accuracy printed', async () => {
+    // It was graded: every school reference failed (no such table), those cases were set aside as
+    // broken references, and --policy spider printed "Answer accuracy (policy spider): 3/3 (100.0%)".
+    const dbs = path.join(tmp, 'dbs-empty');
+    cpSync(path.join(spider, 'database'), dbs, { recursive: true });
+    writeFileSync(path.join(dbs, 'school', 'school.sqlite'), '');
+    const r = await cli(
+      [
+        'run',
+        '--format',
+        'spider',
+        '--gold',
+        'dev_gold.sql',
+        '--pred',
+        'pred.txt',
+        '--db-dir',
+        dbs,
+        '--policy',
+        'spider',
+      ],
+      spider,
+    );
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/school\.sqlite is empty \(0 bytes\), not a SQLite database/);
+    expect(r.stdout).not.toMatch(/Answer accuracy/);
+  });
+
+  it('query --fixture empty.sqlite: exit 2', async () => {
+    writeFileSync(path.join(tmp, 'empty.sqlite'), '');
+    const r = await cli(['query', '--fixture', 'empty.sqlite', 'SELECT 1'], tmp);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/empty\.sqlite is empty \(0 bytes\), not a SQLite database/);
+  });
+});
