@@ -227,3 +227,51 @@ describe('a 0-byte database file is refused, not graded as an empty database', (
     expect(r.stderr).toMatch(/empty\.sqlite is empty \(0 bytes\), not a SQLite database/);
   });
 });
+
+describe('a flag given twice with two values is refused, not silently the last', () => {
+  it('run --format spider --pred a --pred b: exit 2 naming both', async () => {
+    // It graded pred.txt and said nothing of short.txt (the first --pred).
+    writeFileSync(path.join(spider, 'short.txt'), 'SELECT 1\n');
+    const r = await cli(
+      [
+        'run',
+        '--format',
+        'spider',
+        '--gold',
+        'dev_gold.sql',
+        '--pred',
+        'short.txt',
+        '--pred',
+        'pred.txt',
+        '--db-dir',
+        'database',
+      ],
+      spider,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^run: --pred given twice \(short\.txt, then pred\.txt\): give it once\.$/m);
+    expect(r.stdout).not.toMatch(/Answer accuracy/);
+  });
+
+  it('a repeatable flag still repeats, and one value given twice is fine', async () => {
+    const r = await cli(['diff', '--report', 'missing-a.json', '--report', 'missing-b.json'], tmp);
+    expect(r.stderr).toMatch(/^Cannot read report missing-a\.json: ENOENT\.$/m);
+    const same = await cli(
+      [
+        'run',
+        '--format',
+        'spider',
+        '--gold',
+        'dev_gold.sql',
+        '--pred',
+        'pred.txt',
+        '--pred',
+        'pred.txt',
+        '--db-dir',
+        'database',
+      ],
+      spider,
+    );
+    expect(same.code, same.stderr).toBe(1);
+  });
+});
