@@ -275,3 +275,46 @@ describe('a flag given twice with two values is refused, not silently the last',
     expect(same.code, same.stderr).toBe(1);
   });
 });
+
+describe('a prediction thousands of terms long is graded, not a crash of the whole run', () => {
+  it('SELECT 0+0+…+count(*) (3,000 terms) fails as the engine says; every other case is graded', async () => {
+    // Its tree, 3,000 levels deep, overflowed the stack while it was frozen for the parse cache:
+    // "Internal error: Maximum call stack size exceeded", and no case of the run was graded.
+    const pred = readFileSync(path.join(spider, 'pred.txt'), 'utf8').split('\n');
+    pred[0] = `SELECT ${'0+'.repeat(3000)}count(*) FROM customers WHERE city = 'Lisbon'`;
+    writeFileSync(path.join(spider, 'deep.txt'), pred.join('\n'));
+    const r = await cli(
+      ['run', '--format', 'spider', '--gold', 'dev_gold.sql', '--pred', 'deep.txt', '--db-dir', 'database', '--json'],
+      spider,
+    );
+    noCrash(r.stderr);
+    expect(r.code, r.stderr).toBe(1);
+    const report = JSON.parse(r.stdout) as RunReport;
+    // SQLite's own limit (expression depth 1000) rejects it; the sample's other verdicts stand.
+    expect(report.cases[0]!.reason).toMatch(/Expression tree is too large/);
+    expect(report.cases.map((c) => c.outcome === 'correct')).toEqual([false, false, false, true, true, false]);
+  });
+
+  it("500 terms (within SQLite's limit, past the structure analysis' depth) is graded by its result", async () => {
+    const pred = readFileSync(path.join(spider, 'pred.txt'), 'utf8').split('\n');
+    pred[0] = `SELECT ${'0+'.repeat(500)}count(*) FROM customers WHERE city = 'Lisbon'`;
+    writeFileSync(path.join(spider, 'deep500.txt'), pred.join('\n'));
+    const r = await cli(
+      [
+        'run',
+        '--format',
+        'spider',
+        '--gold',
+        'dev_gold.sql',
+        '--pred',
+        'deep500.txt',
+        '--db-dir',
+        'database',
+        '--json',
+      ],
+      spider,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect((JSON.parse(r.stdout) as RunReport).cases[0]!.outcome).toBe('correct');
+  });
+});
