@@ -318,3 +318,15 @@ describe('a prediction thousands of terms long is graded, not a crash of the who
     expect((JSON.parse(r.stdout) as RunReport).cases[0]!.outcome).toBe('correct');
   });
 });
+
+describe('import --pred without --run-out', () => {
+  it('is refused (exit 2), not a corpus written with the predictions silently dropped', async () => {
+    const r = await cli(
+      ['import', '--format', 'spider', '--gold', 'dev_gold.sql', '--pred', 'pred.txt', '--out', 'no-run.yaml'],
+      spider,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^import: --pred needs --run-out FILE \(where to write the predictions as a run\)/m);
+    expect(existsSync(path.join(spider, 'no-run.yaml'))).toBe(false);
+  });
+});

@@ -384,6 +384,11 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
   if (values['run-out'] && !values.pred)
     throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
+  // The predictions were read and checked, then dropped without a word: only the corpus was written.
+  if (values.pred && !values['run-out'])
+    throw new CliError(
+      'import: --pred needs --run-out FILE (where to write the predictions as a run); leave out --pred to write only the corpus.',
+    );
   // Both paths checked before reading: a bad --run-out once came to light after the corpus was written.
   const outs = outputs(
     'import',
