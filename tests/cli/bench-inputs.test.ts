@@ -330,3 +330,56 @@ describe('import --pred without --run-out', () => {
     expect(existsSync(path.join(spider, 'no-run.yaml'))).toBe(false);
   });
 });
+
+describe('the wrong --format for a dev.json says so in one line', () => {
+  it('--format bird on a Spider dev.json, --format spider on a BIRD dev.json', async () => {
+    // Each gave one error per question (1,034 lines for Spider's dev.json), each with the hint
+    // "(found 'sql')": Spider's parsed-SQL object, not a misspelt BIRD field.
+    writeFileSync(
+      path.join(tmp, 'spider-dev.json'),
+      JSON.stringify(
+        [1, 2, 3].map((i) => ({ db_id: 'shop', query: `SELECT ${i}`, question: `q${i}`, sql: { select: [] } })),
+        null,
+        2,
+      ),
+    );
+    const b = await cli(
+      [
+        'run',
+        '--format',
+        'bird',
+        '--questions',
+        'spider-dev.json',
+        '--pred',
+        path.join(bird, 'predict_dev.json'),
+        '--db-dir',
+        path.join(bird, 'dev_databases'),
+      ],
+      tmp,
+    );
+    expect(b.code).toBe(2);
+    const lines = b.stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^spider-dev\.json:2: error \[unknown_format\]: .*looks like Spider's dev\.json .*--format spider/,
+    );
+    expect(lines).toHaveLength(2); // the problem, then "nothing was graded"
+    const s = await cli(
+      [
+        'run',
+        '--format',
+        'spider',
+        '--questions',
+        'dev.json',
+        '--pred',
+        path.join(spider, 'pred.txt'),
+        '--db-dir',
+        'dev_databases',
+      ],
+      bird,
+    );
+    expect(s.code).toBe(2);
+    expect(s.stderr.trim().split('\n')[0]).toMatch(
+      /^dev\.json:2: error \[unknown_format\]: .*looks like BIRD's dev\.json .*--format bird/,
+    );
+  });
+});

@@ -18,6 +18,7 @@ import {
   elementObject,
   hasCases,
   importFailed,
+  isOtherDevJson,
   importSucceeded,
   indexId,
   ordersRows,
@@ -96,6 +97,7 @@ function readQuestions(input: InputFile, problems: LoadProblem[]): Questions | n
   const top = readJsonTop(input, 'list', `BIRD dev.json is a list of {${QUESTION_FIELDS}} objects.`, problems);
   if (!top) return null;
   const items = top.value;
+  if (isOtherDevJson(items, top.lines, file, 'bird', problems)) return null;
   const cases: ImportedCase[] = [];
   const questions: Question[] = [];
   const seen = new Map<string, number | undefined>();

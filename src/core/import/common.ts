@@ -131,6 +131,40 @@ export function hasCases(count: number, file: string, what: string, problems: Lo
   return false;
 }
 
+/**
+ * A dev.json of the other benchmark given to this importer: one error naming the format, at the
+ * first element, instead of one per question (Spider's 1,034 each hinted "(found 'sql')", its
+ * parsed-SQL object). Told by the first object element: Spider's has `query` and no `SQL`,
+ * BIRD's has `SQL` (and usually `evidence`) and no `query`. True when it is the other one.
+ */
+export function isOtherDevJson(
+  items: unknown[],
+  lines: number[],
+  file: string,
+  want: 'spider' | 'bird',
+  problems: LoadProblem[],
+): boolean {
+  const first = items.find((x) => typeof x === 'object' && x !== null && !Array.isArray(x)) as
+    Record<string, unknown> | undefined;
+  if (!first) return false;
+  const spiderLike = typeof first.query === 'string' && first.SQL === undefined;
+  const birdLike = typeof first.SQL === 'string' && first.query === undefined;
+  const other = want === 'bird' ? (spiderLike ? 'spider' : null) : birdLike ? 'bird' : null;
+  if (!other) return false;
+  const line = lines[items.indexOf(first)];
+  problems.push({
+    severity: 'error',
+    code: 'unknown_format',
+    file,
+    ...(line !== undefined ? { line } : {}),
+    message:
+      other === 'spider'
+        ? `It looks like Spider's dev.json (its questions have 'query', not BIRD's 'SQL'): give --format spider.`
+        : `It looks like BIRD's dev.json (its questions have 'SQL', not Spider's 'query'): give --format bird.`,
+  });
+  return true;
+}
+
 export class Problems {
   readonly list: LoadProblem[] = [];
   constructor(readonly file: string) {}

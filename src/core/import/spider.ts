@@ -15,6 +15,7 @@ import {
   elementObject,
   hasCases,
   importFailed,
+  isOtherDevJson,
   importSucceeded,
   indexId,
   ordersRows,
@@ -141,6 +142,7 @@ function readQuestions(input: InputFile, problems: LoadProblem[]): Gold[] | null
   const file = input.file;
   const top = readJsonTop(input, 'list', 'Spider dev.json is a list of {db_id, query, question} objects.', problems);
   if (!top) return null;
+  if (isOtherDevJson(top.value, top.lines, file, 'spider', problems)) return null;
   const questions: Gold[] = [];
   for (const [i, item] of top.value.entries()) {
     const line = top.lines[i];
