@@ -383,3 +383,38 @@ describe('the wrong --format for a dev.json says so in one line', () => {
     );
   });
 });
+
+describe('CSV: the predictions in the questions CSV (generated_query beside the questions)', () => {
+  const defog = path.join(samples, 'defog-sample');
+  const both = path.join(tmp, 'both.csv');
+  // questions.csv with predictions.csv's generated_query column added (no comma inside those queries).
+  const q = readFileSync(path.join(defog, 'questions.csv'), 'utf8').trimEnd().split('\n');
+  const p = readFileSync(path.join(defog, 'predictions.csv'), 'utf8').trimEnd().split('\n');
+  writeFileSync(both, `${q.map((line, i) => `${line},${p[i]!.slice(p[i]!.indexOf(',') + 1)}`).join('\n')}\n`);
+  const dbs = path.join(bird, 'dev_databases');
+
+  it('run --format csv without --pred grades that column, as docs/benchmark-files.md says', async () => {
+    // It stopped at "run --format: --pred is required" before reading the file.
+    const r = await cli(['run', '--format', 'csv', '--questions', 'both.csv', '--db-dir', dbs], tmp);
+    noCrash(r.stderr);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toContain('Answer accuracy: 3/4 (75.0%)');
+    const imp = await cli(
+      ['import', '--format', 'csv', '--questions', 'both.csv', '--out', 'both.yaml', '--run-out', 'both.jsonl'],
+      tmp,
+    );
+    expect(imp.code, imp.stderr).toBe(0);
+    expect(readFileSync(path.join(tmp, 'both.jsonl'), 'utf8').trim().split('\n')).toHaveLength(5);
+  });
+
+  it('without --pred and without that column: exit 2 asking for one', async () => {
+    const r = await cli(
+      ['run', '--format', 'csv', '--questions', path.join(defog, 'questions.csv'), '--db-dir', dbs],
+      tmp,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /no predictions: give --pred PRED\.csv, or a generated_query .*column in the questions CSV/,
+    );
+  });
+});

@@ -43,7 +43,8 @@ Grade a benchmark's own files, unconverted:
   bird    --questions dev.json|mini_dev_*.json (question, evidence, SQL, difficulty),
           --pred predict_dev.json ({"0": "SQL\\t----- bird -----\\tdb_id", ...})
   csv     --questions QUESTIONS.csv (question, query, db_name; {a, b} alternatives),
-          --pred PRED.csv (generated_query column, aligned by row)
+          --pred PRED.csv (generated_query column, aligned by row), or that
+          column in the questions CSV (then no --pred)
 --format is detected from the files when left out (and the choice is printed).
 
 Options:
@@ -264,18 +265,30 @@ function benchRunOptions(values: BenchRunFlags) {
   const reliabilityC = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
   if (!Number.isFinite(reliabilityC) || reliabilityC < 0)
     throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
-  if (!values.pred) throw new CliError('run --format: --pred is required (the predictions to grade).');
+  // A questions CSV may hold the predictions itself (a generated_query column; docs/benchmark-files.md):
+  // it was refused here before the file was read.
+  if (!values.pred && !csvQuestions(values))
+    throw new CliError('run --format: --pred is required (the predictions to grade).');
   if (!values['db-dir'])
     throw new CliError('run --format: --db-dir DIR is required (DIR/<db>/<db>.sqlite for every db_id).');
   const keepDistinct = values['keep-distinct'] ?? false;
-  return { preset, keepDistinct, shard, vesIterations, timeoutMs, reliabilityC, pred: values.pred };
+  const pred = values.pred ?? values.questions!;
+  return { preset, keepDistinct, shard, vesIterations, timeoutMs, reliabilityC, pred };
 }
+
+/** Whether the questions are a CSV (--format csv, or detected from the name), which may carry the predictions. */
+function csvQuestions(values: { format?: string | undefined; questions?: string | undefined }): boolean {
+  return values.format === 'csv' || (!values.format && !!values.questions?.toLowerCase().endsWith('.csv'));
+}
+
+const NO_CSV_PREDICTIONS = `no predictions: give --pred PRED.csv, or a generated_query (or sql, predicted_sql, prediction) column in the questions CSV.`;
 
 type BenchRunOptions = ReturnType<typeof benchRunOptions>;
 
 /** The files imported (as `import` writes them), read back as the corpus and run that `run --corpus` would grade. */
 async function benchInputs(values: BenchRunFlags, pred: string, io: Io) {
   const { imported, folder, sources } = await readBenchmark(values, io, 'run');
+  if (!imported.run) throw new CliError(`run --format ${imported.format}: ${NO_CSV_PREDICTIONS}`);
   const corpusText = corpusYaml(imported);
   const label = sources.find((s) => s.role === 'gold' || s.role === 'questions')!.file;
   const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: `${label} (imported)` });
@@ -382,7 +395,7 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length) throw new CliError(`import: unexpected argument "${positionals[0]}".`);
   if (!values.out)
     throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
-  if (values['run-out'] && !values.pred)
+  if (values['run-out'] && !values.pred && !csvQuestions(values))
     throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
   // The predictions were read and checked, then dropped without a word: only the corpus was written.
   if (values.pred && !values['run-out'])
@@ -397,6 +410,7 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
     { inputs: benchInputFiles(values) },
   );
   const { imported } = await readBenchmark(values, io, 'import');
+  if (values['run-out'] && !imported.run) throw new CliError(`import --run-out: ${NO_CSV_PREDICTIONS}`);
   outs.write(values.out, () => corpusYaml(imported));
   const wrote = [
     `${values.out} (${imported.corpus.cases.length} cases, ${imported.databases.length} database(s): ${imported.databases.slice(0, 8).join(', ')}${imported.databases.length > 8 ? ', ...' : ''})`,
