@@ -418,3 +418,26 @@ describe('CSV: the predictions in the questions CSV (generated_query beside the 
     );
   });
 });
+
+describe('a database file that is not SQLite is named before grading starts', () => {
+  it('a Git LFS pointer as school.sqlite: exit 2 at the gold line that names it, no case graded', async () => {
+    // It was found only when the first school case was graded: the cases before it were graded
+    // and thrown away (on Spider or BIRD, up to hours of them) and the message named no line.
+    const dbs = path.join(tmp, 'dbs-lfs');
+    cpSync(path.join(spider, 'database'), dbs, { recursive: true });
+    writeFileSync(
+      path.join(dbs, 'school', 'school.sqlite'),
+      'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a2146\nsize 24576\n',
+    );
+    const r = await cli(
+      ['run', '--format', 'spider', '--gold', 'dev_gold.sql', '--pred', 'pred.txt', '--db-dir', dbs],
+      spider,
+    );
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^dev_gold\.sql:2: error \[missing_database\] field 'db_id': .*school\.sqlite is not a SQLite database \(a Git LFS pointer/m,
+    );
+    expect(r.stderr).not.toMatch(/^graded \d/m);
+  });
+});

@@ -28,6 +28,8 @@ export interface DatabaseFolder {
   dir: string;
   ids: readonly string[];
   withoutFile?: readonly string[];
+  /** id → why its file is not a SQLite database (empty, a Git LFS pointer, another format). */
+  notDatabase?: ReadonlyMap<string, string>;
 }
 
 export interface ImportedCase {
@@ -319,7 +321,8 @@ export function checkDatabases(
   const lines = new Map<string, number>();
   for (const u of uses) lines.set(u.db, (lines.get(u.db) ?? 0) + 1);
   for (const u of uses) {
-    if (reported.has(u.db) || folder.ids.includes(u.db)) continue;
+    const unusable = folder.notDatabase?.get(u.db);
+    if (reported.has(u.db) || (folder.ids.includes(u.db) && unusable === undefined)) continue;
     reported.add(u.db);
     const more = lines.get(u.db)! - 1;
     const also = more > 0 ? ` (and ${more} more line${more === 1 ? '' : 's'} name it)` : '';
@@ -329,7 +332,10 @@ export function checkDatabases(
       field: u.field,
       ...(u.case_id ? { case_id: u.case_id } : {}),
     };
-    if (folder.withoutFile?.includes(u.db))
+    // Found before grading: at grading time it ended the run after the cases before it were graded.
+    if (unusable !== undefined)
+      problems.push({ severity: 'error', code: 'missing_database', ...at, message: `${unusable}${also}.` });
+    else if (folder.withoutFile?.includes(u.db))
       problems.push({
         severity: 'error',
         code: 'missing_database',
