@@ -441,3 +441,33 @@ describe('a database file that is not SQLite is named before grading starts', ()
     expect(r.stderr).not.toMatch(/^graded \d/m);
   });
 });
+
+describe('run --corpus with --db-dir: a database that is not SQLite', () => {
+  it('is refused before grading (exit 2), as run --format does', async () => {
+    const imp = await cli(
+      [
+        'import',
+        '--format',
+        'spider',
+        '--gold',
+        'dev_gold.sql',
+        '--pred',
+        'pred.txt',
+        '--out',
+        'imp.yaml',
+        '--run-out',
+        'imp.jsonl',
+      ],
+      spider,
+    );
+    expect(imp.code, imp.stderr).toBe(0);
+    const dbs = path.join(tmp, 'dbs-plain');
+    cpSync(path.join(spider, 'database'), dbs, { recursive: true });
+    writeFileSync(path.join(dbs, 'school', 'school.sqlite'), '');
+    const r = await cli(['run', '--corpus', 'imp.yaml', '--run', 'imp.jsonl', '--db-dir', dbs], spider);
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^--db-dir: .*school\.sqlite is empty \(0 bytes\), not a SQLite database/m);
+    expect(r.stderr).not.toMatch(/^graded \d/m);
+  });
+});
