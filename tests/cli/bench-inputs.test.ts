@@ -471,3 +471,38 @@ describe('run --corpus with --db-dir: a database that is not SQLite', () => {
     expect(r.stderr).not.toMatch(/^graded \d/m);
   });
 });
+
+describe('BIRD: two question_ids of one number', () => {
+  it('"007" and 7 are a duplicate_id at the second, not an internal error', async () => {
+    // Both became case q0007: "(imported):17:9: error [duplicate_id]" then "Internal: the imported corpus does not load".
+    const questions = JSON.parse(readFileSync(path.join(bird, 'dev.json'), 'utf8')) as Record<string, unknown>[];
+    const ids = ['007', 7, 2, 3, 4, 5];
+    writeFileSync(
+      path.join(bird, 'dup-ids.json'),
+      JSON.stringify(
+        questions.map((q, i) => ({ ...q, question_id: ids[i] })),
+        null,
+        2,
+      ),
+    );
+    const r = await cli(
+      [
+        'run',
+        '--format',
+        'bird',
+        '--questions',
+        'dup-ids.json',
+        '--pred',
+        'predict_dev.json',
+        '--db-dir',
+        'dev_databases',
+      ],
+      bird,
+    );
+    noCrash(r.stderr);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^dup-ids\.json:10: error \[duplicate_id\] case #2 field 'question_id': question_id 7 is already used at line 2\.$/m,
+    );
+  });
+});

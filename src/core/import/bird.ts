@@ -107,17 +107,20 @@ function readQuestions(input: InputFile, problems: LoadProblem[]): Questions | n
     const r = validQuestion(item, i, at, problems);
     if (!r) continue;
     const key = r.question_id === undefined ? String(i) : String(r.question_id);
-    if (seen.has(key)) {
+    // Ids are compared as numbers: "007" and 7 both become case q0007 (that reached the corpus
+    // loader as an internal error).
+    const id = String(Number(key));
+    if (seen.has(id)) {
       problems.push({
         severity: 'error',
         code: 'duplicate_id',
         ...at,
         field: 'question_id',
-        message: `question_id ${key} is already used at line ${seen.get(key) ?? '?'}.`,
+        message: `question_id ${key} is already used at line ${seen.get(id) ?? '?'}.`,
       });
       continue;
     }
-    seen.set(key, line);
+    seen.set(id, line);
     cases.push(birdCase(r, indexId('q', Number(key), items.length)));
     questions.push({ key, db: r.db_id as string, line, index: i });
   }
