@@ -506,3 +506,31 @@ describe('BIRD: two question_ids of one number', () => {
     );
   });
 });
+
+describe('Spider: blank lines at the end of a file', () => {
+  it('are no interaction: a gold or predictions file ending in "\\n\\n\\n" is graded as without them', async () => {
+    // "pred.txt has 2 interaction(s) (blank-line separated) and 6 prediction(s); dev_gold.sql has 1": the
+    // official evaluator reads them as empty interactions that its zip() of the two files drops.
+    writeFileSync(
+      path.join(spider, 'gold-trailing.sql'),
+      `${readFileSync(path.join(spider, 'dev_gold.sql'), 'utf8')}\n\n`,
+    );
+    writeFileSync(
+      path.join(spider, 'pred-trailing.txt'),
+      `${readFileSync(path.join(spider, 'pred.txt'), 'utf8')}\n\n\n`,
+    );
+    for (const [gold, pred] of [
+      ['gold-trailing.sql', 'pred.txt'],
+      ['dev_gold.sql', 'pred-trailing.txt'],
+    ] as const) {
+      const r = await cli(
+        ['run', '--format', 'spider', '--gold', gold, '--pred', pred, '--db-dir', 'database', '--json'],
+        spider,
+      );
+      expect(r.code, r.stderr).toBe(1);
+      const report = JSON.parse(r.stdout) as RunReport;
+      expect(report.cases.map((c) => c.id)).toEqual(['q0000', 'q0001', 'q0002', 'q0003', 'q0004', 'q0005']);
+      expect(report.summary.answer_accuracy.correct).toBe(3);
+    }
+  });
+});

@@ -65,6 +65,9 @@ function splitSessions(text: string): Line[][] {
     current.push({ text: stripped, line: i + 1 });
   });
   if (current.length) out.push(current);
+  // Blank lines at the end make empty interactions that the official evaluator's zip() of the two
+  // files drops; kept, a file ending in "\n\n\n" no longer matched the other's interaction count.
+  while (out.length > 1 && out[out.length - 1]!.length === 0) out.pop();
   return out;
 }
 
