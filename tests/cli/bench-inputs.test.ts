@@ -31,6 +31,35 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; stdout:
 const noCrash = (text: string) => expect(text).not.toMatch(/Internal|\n\s+at .*:\d+:\d+|TypeError|RangeError/);
 
 describe('BIRD', () => {
+  it('mini_dev keyed by position with a prediction missing: the missing position is named, not every question', async () => {
+    const questions = JSON.parse(readFileSync(path.join(bird, 'dev.json'), 'utf8')) as Record<string, unknown>[];
+    writeFileSync(
+      path.join(bird, 'mini_dev_short.json'),
+      JSON.stringify(questions.map((q, i) => ({ ...q, question_id: 1471 + i }))),
+    );
+    const pred = JSON.parse(readFileSync(path.join(bird, 'predict_dev.json'), 'utf8')) as Record<string, string>;
+    delete pred['5'];
+    writeFileSync(path.join(bird, 'predict_short.json'), JSON.stringify(pred, null, 4));
+    const r = await cli(
+      [
+        'run',
+        '--format',
+        'bird',
+        '--questions',
+        'mini_dev_short.json',
+        '--pred',
+        'predict_short.json',
+        '--db-dir',
+        'dev_databases',
+      ],
+      bird,
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^predict_short\.json:\d+: error \[count_mismatch\] field '5': predict_short\.json has 5 prediction\(s\); mini_dev_short\.json has 6 questions\. No prediction for "5" \(question_id 1476\)\.$/m,
+    );
+  });
+
   it("mini_dev: predictions keyed 0, 1, … by position (BIRD's own files) are graded against question_ids 1471, …", async () => {
     // mini_dev_sqlite.json numbers its questions with the dev set's ids (1471, 1472, …), while
     // BIRD's gpt_request.py writes predict_mini_dev_*.json keyed by position ("0", "1", …)

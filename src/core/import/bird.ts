@@ -277,11 +277,12 @@ function readPredictions(input: InputFile, read: Questions, problems: LoadProble
     }
     const sql = predictionSql(key, value, target, qfile, { ...at, case_id: target.c.id }, problems);
     if (sql === null) return;
-    answered.add(key);
+    // The question answered (its question_id), whatever the key: positional keys are not question_ids.
+    answered.add(target.q.key);
     records.push(predictionRecord(target.c.id, sql));
   });
   if (!hasErrors(problems) && answered.size !== questions.length)
-    problems.push(missingPredictions(input.file, top.lines, entries.length, read, answered));
+    problems.push(missingPredictions(input.file, top.lines, entries.length, read, answered, positional));
   const order = new Map(cases.map((c, i) => [c.id, i]));
   return records.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
@@ -336,18 +337,21 @@ function missingPredictions(
   count: number,
   read: Questions,
   answered: Set<string>,
+  positional: boolean,
 ): LoadProblem {
   const missing = read.questions.filter((q) => !answered.has(q.key));
+  // Keyed by position, the key a missing prediction should have is its position (with its question_id).
+  const keyOf = (q: Question) => (positional ? String(read.questions.indexOf(q)) : q.key);
   const named = missing
     .slice(0, 5)
-    .map((q) => `"${q.key}"`)
+    .map((q) => (positional ? `"${keyOf(q)}" (question_id ${q.key})` : `"${q.key}"`))
     .join(', ');
   return {
     severity: 'error',
     code: 'count_mismatch',
     file: pfile,
     line: lines.length ? lines[lines.length - 1]! : 1,
-    field: missing[0]!.key,
+    field: keyOf(missing[0]!),
     message: `${pfile} has ${count} prediction(s); ${read.file} has ${read.questions.length} questions. No prediction for ${named}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}.`,
   };
 }
