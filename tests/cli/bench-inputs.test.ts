@@ -563,3 +563,12 @@ describe('Spider: blank lines at the end of a file', () => {
     }
   });
 });
+
+describe('compare --expected ""', () => {
+  it('is bad input (exit 2), not a graded "broken oracle" (exit 1)', async () => {
+    // It printed "UNDECIDED · critical failure … Broken oracle: the reference query does not parse" and exit 1.
+    const r = await cli(['compare', '--fixture', 'retail', '--expected', '  ', '--actual', 'SELECT 1'], tmp);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^compare: --expected is empty: give the reference SQL/m);
+  });
+});
