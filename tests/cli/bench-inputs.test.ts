@@ -155,6 +155,15 @@ describe('outputs never overwrite an input or each other', () => {
     expect(existsSync(path.join(spider, 'c.yaml'))).toBe(false);
   });
 
+  it('import --out - prints the corpus alone on stdout (the "Wrote" note on stderr)', async () => {
+    const r = await cli([...spiderImport.filter((a) => a !== '--pred' && a !== 'pred.txt'), '--out', '-'], spider);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^corpus: dev_gold\n/);
+    expect(r.stdout).not.toMatch(/Wrote/);
+    expect(r.stderr).toMatch(/^Wrote stdout \(6 cases/m);
+    expect(existsSync(path.join(spider, '-'))).toBe(false);
+  });
+
   it('import --out naming the gold file is refused (exit 2), the gold kept', async () => {
     const gold = read('dev_gold.sql');
     const r = await cli([...spiderImport, '--out', 'dev_gold.sql', '--run-out', 'r.jsonl'], spider);

@@ -419,6 +419,12 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
     outs.write(values['run-out'], () => runJsonl(imported));
     wrote.push(`${values['run-out']} (${imported.records.length} records)`);
   }
-  io.out(`Wrote ${wrote.join(' and ')}.`);
+  // With --out - (or --run-out -) stdout carries that file only: the note goes to stderr.
+  outs.print(
+    `Wrote ${wrote
+      .join(' and ')
+      .replace(/^- /, 'stdout ')
+      .replace(/ and - /, ' and stdout ')}.`,
+  );
   return EXIT.ok;
 }
