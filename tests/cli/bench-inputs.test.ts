@@ -581,3 +581,27 @@ describe('compare --expected ""', () => {
     expect(r.stderr).toMatch(/^compare: --expected is empty: give the reference SQL/m);
   });
 });
+
+describe('a UTF-16 benchmark file (PowerShell ">" writes one) is named as such', () => {
+  it('with a byte-order mark, and without (NUL bytes): exit 2, "save it as UTF-8"', async () => {
+    // With the mark: "byte 0xff cannot start a UTF-8 sequence"; without: "p16n.txt has 7 prediction(s)",
+    // and with a line count that happened to match, predictions full of NULs were graded.
+    const text = readFileSync(path.join(spider, 'pred.txt'), 'utf8');
+    writeFileSync(
+      path.join(spider, 'p16.txt'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    );
+    writeFileSync(path.join(spider, 'p16n.txt'), Buffer.from(text, 'utf16le'));
+    const args = ['run', '--format', 'spider', '--gold', 'dev_gold.sql', '--db-dir', 'database', '--pred'];
+    const bom = await cli([...args, 'p16.txt'], spider);
+    expect(bom.code).toBe(2);
+    expect(bom.stderr).toMatch(
+      /^p16\.txt: error \[not_utf8\]: The file is UTF-16 \(byte-order mark\); save it as UTF-8\.$/m,
+    );
+    const nul = await cli([...args, 'p16n.txt'], spider);
+    expect(nul.code).toBe(2);
+    expect(nul.stderr).toMatch(
+      /^p16n\.txt:1: error \[not_utf8\]: The file contains a NUL byte \(UTF-16 without a byte-order mark\?\); save it as UTF-8\.$/m,
+    );
+  });
+});

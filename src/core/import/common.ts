@@ -183,6 +183,31 @@ export class Problems {
 
 /** UTF-8 text of an input, or a not_utf8 problem. A leading byte-order mark is dropped. */
 export function textOf(input: InputFile, problems: LoadProblem[]): string | null {
+  // UTF-16 (PowerShell's ">" writes it) was "byte 0xff cannot start a UTF-8 sequence" with its
+  // mark and, without, valid UTF-8 full of NULs: a wrong line count, or predictions graded as garbage.
+  const b = input.bytes;
+  if (b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))) {
+    problems.push({
+      severity: 'error',
+      code: 'not_utf8',
+      file: input.file,
+      message: 'The file is UTF-16 (byte-order mark); save it as UTF-8.',
+    });
+    return null;
+  }
+  const nul = b.indexOf(0);
+  if (nul >= 0) {
+    let line = 1;
+    for (let i = 0; i < nul; i++) if (b[i] === 0x0a) line++;
+    problems.push({
+      severity: 'error',
+      code: 'not_utf8',
+      file: input.file,
+      line,
+      message: 'The file contains a NUL byte (UTF-16 without a byte-order mark?); save it as UTF-8.',
+    });
+    return null;
+  }
   const decoded = decodeUtf8Strict(input.bytes);
   if (!decoded.ok) {
     problems.push({
