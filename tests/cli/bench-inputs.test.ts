@@ -605,3 +605,20 @@ describe('a UTF-16 benchmark file (PowerShell ">" writes one) is named as such',
     );
   });
 });
+
+describe('a UTF-16 run file is named as such', () => {
+  it('run --corpus --run: with and without a byte-order mark, exit 2 "save it as UTF-8"', async () => {
+    // Without the mark: "Line 1 is not a JSON value: Expected property name …", one line per record.
+    const text = readFileSync(path.join(repoRoot, 'fixtures', 'runs', 'execution_goldens.flawed.jsonl'), 'utf8');
+    writeFileSync(
+      path.join(tmp, 'r16.jsonl'),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+    );
+    writeFileSync(path.join(tmp, 'r16n.jsonl'), Buffer.from(text, 'utf16le'));
+    for (const file of ['r16.jsonl', 'r16n.jsonl']) {
+      const r = await cli(['run', '--corpus', 'execution_goldens', '--run', file], tmp);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trim().split('\n')[0]).toMatch(/error \[not_utf8\]: .*UTF-16.*save (it|the file) as UTF-8\.$/);
+    }
+  });
+});
