@@ -9,12 +9,37 @@ type Parsed<O extends Options> = ReturnType<
 
 /** Strict flag parsing: an unknown flag or a missing value is a clear bad-input error. */
 export function parseFlags<O extends Options>(command: string, argv: string[], options: O): Parsed<O> {
+  let parsed;
   try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (thrown) {
     const message =
       thrown instanceof Error ? thrown.message.replace(/\. To specify a positional argument.*$/s, '.') : String(thrown);
     throw new CliError(`${command}: ${message}\nRun "sql-verdict ${command} --help" for usage.`);
+  }
+  refuseRepeats(command, parsed.tokens, options);
+  return { values: parsed.values, positionals: parsed.positionals } as Parsed<O>;
+}
+
+/**
+ * A one-value flag given twice with two values: node's parseArgs keeps the last silently, so
+ * `--pred a.txt --pred b.txt` graded b.txt and said nothing of a.txt. Repeatable flags
+ * (`multiple`) and booleans are left alone; one value given twice is harmless.
+ */
+function refuseRepeats(
+  command: string,
+  tokens: { kind: string; name?: string; value?: string | undefined }[],
+  options: Options,
+): void {
+  const first = new Map<string, string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined || t.value === undefined) continue;
+    const option = options[t.name];
+    if (!option || option.type !== 'string' || option.multiple) continue;
+    const before = first.get(t.name);
+    if (before === undefined) first.set(t.name, t.value);
+    else if (before !== t.value)
+      throw new CliError(`${command}: --${t.name} given twice (${before}, then ${t.value}): give it once.`);
   }
 }
 

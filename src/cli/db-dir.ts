@@ -5,7 +5,7 @@
  * databases, so at most a few engine threads stay open (cases come grouped
  * by database, so reopening is rare).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { FixtureSource } from '../core/engine.ts';
 import { fail, ok, type Outcome } from '../core/errors.ts';
@@ -38,12 +38,52 @@ export function listDbDir(dir: string, cwd: string, shown = dir): ListedFolder {
       if (ext && !files.has(name.slice(0, -ext.length))) files.set(name.slice(0, -ext.length), full);
     }
   }
+  const shownDir = shown.replace(/\/+$/, '');
+  const notDatabase = new Map<string, string>();
+  for (const [id, file] of files) {
+    const why = notSqlite(file, path.join(shownDir, path.relative(root, file)));
+    if (why) notDatabase.set(id, why);
+  }
   return {
-    dir: shown.replace(/\/+$/, ''),
+    dir: shownDir,
     ids: [...files.keys()],
     withoutFile: withoutFile.filter((n) => !files.has(n)),
+    notDatabase,
     files,
   };
+}
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/** Why a database file is not SQLite, from its first bytes (100 per file: cheap for a folder of them); null if it is. */
+function notSqlite(file: string, shown: string): string | null {
+  let head: Buffer;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      head = Buffer.alloc(100);
+      head = head.subarray(0, readSync(fd, head, 0, 100, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (thrown) {
+    return `Cannot read ${shown}: ${(thrown as NodeJS.ErrnoException).code ?? String(thrown)}`;
+  }
+  if (head.length === 0) return `${shown} is empty (0 bytes), not a SQLite database: an interrupted copy or download?`;
+  if (head.subarray(0, 16).toString('latin1') === SQLITE_HEADER) {
+    // The header's page size × page count (when its count is current) is the file's size: less is a cut copy.
+    if (head.length < 100) return `${shown} is cut short (${head.length} bytes), not a whole SQLite database`;
+    const pageSize = head.readUInt16BE(16) === 1 ? 65536 : head.readUInt16BE(16);
+    const pages = head.readUInt32BE(28);
+    const current = head.readUInt32BE(24) === head.readUInt32BE(92);
+    const size = statSync(file).size;
+    if (current && pages > 0 && size < pageSize * pages)
+      return `${shown} is cut short: ${size} bytes of the ${pageSize * pages} its header declares (an interrupted copy or download?)`;
+    return null;
+  }
+  if (head.toString('latin1').startsWith('version https://git-lfs'))
+    return `${shown} is not a SQLite database (a Git LFS pointer: "git lfs pull" fetches the file)`;
+  return `${shown} is not a SQLite database (it does not start with "SQLite format 3")`;
 }
 
 /**

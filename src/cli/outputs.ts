@@ -2,6 +2,8 @@
  * Output flags (--out, --markdown, --junit, --csv, ...): a file path, or "-" for stdout. Then stdout
  * carries only that file, so it pipes cleanly, and what the command would print moves to stderr.
  */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import type { junitDetailsOf } from '../core/gate/export/junit.ts';
 import type { RunSummary } from '../core/gate/summary.ts';
 import { CliError } from './cli-error.ts';
@@ -18,7 +20,7 @@ export function outputs(
   command: string,
   io: Io,
   flags: Record<string, string | undefined>,
-  options: { json?: boolean } = {},
+  options: { json?: boolean; inputs?: Record<string, string | undefined> } = {},
 ): Outputs {
   const dashes = Object.entries(flags)
     .filter(([, v]) => v === '-')
@@ -32,6 +34,7 @@ export function outputs(
   // Refuse an unwritable path before any work, not after grading.
   for (const [flag, file] of Object.entries(flags))
     if (file !== undefined && file !== '-') checkOutputPath(`--${flag}`, file, io);
+  refuseClashes(command, io, flags, options.inputs ?? {});
   const stdoutTaken = dashes.length > 0;
   return {
     write(file, text) {
@@ -44,6 +47,50 @@ export function outputs(
       else io.out(text);
     },
   };
+}
+
+/**
+ * Two outputs on one file, or an output on a file the command reads: refused before any work.
+ * Atomic writes made these silent: the later output replaced the earlier one, or the report
+ * replaced the predictions (or gold, or run) it was graded from, and the command said it wrote both.
+ */
+function refuseClashes(
+  command: string,
+  io: Io,
+  flags: Record<string, string | undefined>,
+  inputs: Record<string, string | undefined>,
+): void {
+  const seen = new Map<string, string>();
+  const read = new Map<string, string>();
+  for (const [label, file] of Object.entries(inputs))
+    if (file !== undefined && file !== '-') read.set(pathKey(file, io), label);
+  for (const [flag, file] of Object.entries(flags)) {
+    if (file === undefined || file === '-') continue;
+    const key = pathKey(file, io);
+    const input = read.get(key);
+    if (input !== undefined)
+      throw new CliError(
+        `${command}: --${flag} ${file} is the ${input} input: writing it would overwrite that file; give another path.`,
+      );
+    const other = seen.get(key);
+    if (other !== undefined)
+      throw new CliError(`${command}: --${other} and --${flag} both name ${file}: give each output its own file.`);
+    seen.set(key, flag);
+  }
+}
+
+/** A file's identity: its real path (symbolic links and "./" resolved), or its folder's real path and its name. */
+function pathKey(file: string, io: Io): string {
+  const target = path.resolve(io.cwd, file);
+  try {
+    return realpathSync(target);
+  } catch {
+    try {
+      return path.join(realpathSync(path.dirname(target)), path.basename(target));
+    } catch {
+      return target;
+    }
+  }
 }
 
 type JUnitSource = Parameters<typeof junitDetailsOf>[0];

@@ -30,7 +30,7 @@ import { oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
 import { DbDirPool, listDbDir, type ListedFolder } from '../db-dir.ts';
 import { shardOption, withShard } from '../shard.ts';
-import { writeOutput, type Io } from '../io.ts';
+import type { Io } from '../io.ts';
 import { outputs, writeSummaryExports } from '../outputs.ts';
 import { prettyJson } from '../json.ts';
 
@@ -43,7 +43,8 @@ Grade a benchmark's own files, unconverted:
   bird    --questions dev.json|mini_dev_*.json (question, evidence, SQL, difficulty),
           --pred predict_dev.json ({"0": "SQL\\t----- bird -----\\tdb_id", ...})
   csv     --questions QUESTIONS.csv (question, query, db_name; {a, b} alternatives),
-          --pred PRED.csv (generated_query column, aligned by row)
+          --pred PRED.csv (generated_query column, aligned by row), or that
+          column in the questions CSV (then no --pred)
 --format is detected from the files when left out (and the choice is printed).
 
 Options:
@@ -187,6 +188,15 @@ async function readBenchmark(
   return { imported: result.imported, folder, sources };
 }
 
+/** The benchmark files a command reads, by flag: no output may name one. */
+function benchInputFiles(values: {
+  gold?: string | undefined;
+  questions?: string | undefined;
+  pred?: string | undefined;
+}) {
+  return { '--gold': values.gold, '--questions': values.questions, '--pred': values.pred };
+}
+
 const BENCH_RUN_FLAGS = {
   ...FLAGS,
   policy: { type: 'string' },
@@ -218,7 +228,7 @@ export async function benchRunCommand(argv: string[], io: Io): Promise<number> {
     'run',
     io,
     { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv },
-    { json: values.json },
+    { json: values.json, inputs: benchInputFiles(values) },
   );
   const { imported, folder, sources, corpus, run } = await benchInputs(values, options.pred, io);
   const pool = new DbDirPool(folder.files);
@@ -255,18 +265,30 @@ function benchRunOptions(values: BenchRunFlags) {
   const reliabilityC = values['reliability-c'] === undefined ? 1 : Number(values['reliability-c']);
   if (!Number.isFinite(reliabilityC) || reliabilityC < 0)
     throw new CliError(`--reliability-c must be a number ≥ 0, got "${values['reliability-c']}".`);
-  if (!values.pred) throw new CliError('run --format: --pred is required (the predictions to grade).');
+  // A questions CSV may hold the predictions itself (a generated_query column; docs/benchmark-files.md):
+  // it was refused here before the file was read.
+  if (!values.pred && !csvQuestions(values))
+    throw new CliError('run --format: --pred is required (the predictions to grade).');
   if (!values['db-dir'])
     throw new CliError('run --format: --db-dir DIR is required (DIR/<db>/<db>.sqlite for every db_id).');
   const keepDistinct = values['keep-distinct'] ?? false;
-  return { preset, keepDistinct, shard, vesIterations, timeoutMs, reliabilityC, pred: values.pred };
+  const pred = values.pred ?? values.questions!;
+  return { preset, keepDistinct, shard, vesIterations, timeoutMs, reliabilityC, pred };
 }
+
+/** Whether the questions are a CSV (--format csv, or detected from the name), which may carry the predictions. */
+function csvQuestions(values: { format?: string | undefined; questions?: string | undefined }): boolean {
+  return values.format === 'csv' || (!values.format && !!values.questions?.toLowerCase().endsWith('.csv'));
+}
+
+const NO_CSV_PREDICTIONS = `no predictions: give --pred PRED.csv, or a generated_query (or sql, predicted_sql, prediction) column in the questions CSV.`;
 
 type BenchRunOptions = ReturnType<typeof benchRunOptions>;
 
 /** The files imported (as `import` writes them), read back as the corpus and run that `run --corpus` would grade. */
 async function benchInputs(values: BenchRunFlags, pred: string, io: Io) {
   const { imported, folder, sources } = await readBenchmark(values, io, 'run');
+  if (!imported.run) throw new CliError(`run --format ${imported.format}: ${NO_CSV_PREDICTIONS}`);
   const corpusText = corpusYaml(imported);
   const label = sources.find((s) => s.role === 'gold' || s.role === 'questions')!.file;
   const corpus = await loadCorpus(new TextEncoder().encode(corpusText), { file: `${label} (imported)` });
@@ -373,17 +395,36 @@ export async function importCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length) throw new CliError(`import: unexpected argument "${positionals[0]}".`);
   if (!values.out)
     throw new CliError('import: --out corpus.yaml is required.\nRun "sql-verdict import --help" for usage.');
-  if (values['run-out'] && !values.pred)
+  if (values['run-out'] && !values.pred && !csvQuestions(values))
     throw new CliError('import: --run-out needs --pred (the predictions to write as a run).');
+  // The predictions were read and checked, then dropped without a word: only the corpus was written.
+  if (values.pred && !values['run-out'])
+    throw new CliError(
+      'import: --pred needs --run-out FILE (where to write the predictions as a run); leave out --pred to write only the corpus.',
+    );
+  // Both paths checked before reading: a bad --run-out once came to light after the corpus was written.
+  const outs = outputs(
+    'import',
+    io,
+    { out: values.out, 'run-out': values['run-out'] },
+    { inputs: benchInputFiles(values) },
+  );
   const { imported } = await readBenchmark(values, io, 'import');
-  writeOutput(values.out, corpusYaml(imported), io);
+  if (values['run-out'] && !imported.run) throw new CliError(`import --run-out: ${NO_CSV_PREDICTIONS}`);
+  outs.write(values.out, () => corpusYaml(imported));
   const wrote = [
     `${values.out} (${imported.corpus.cases.length} cases, ${imported.databases.length} database(s): ${imported.databases.slice(0, 8).join(', ')}${imported.databases.length > 8 ? ', ...' : ''})`,
   ];
   if (values['run-out']) {
-    writeOutput(values['run-out'], runJsonl(imported), io);
+    outs.write(values['run-out'], () => runJsonl(imported));
     wrote.push(`${values['run-out']} (${imported.records.length} records)`);
   }
-  io.out(`Wrote ${wrote.join(' and ')}.`);
+  // With --out - (or --run-out -) stdout carries that file only: the note goes to stderr.
+  outs.print(
+    `Wrote ${wrote
+      .join(' and ')
+      .replace(/^- /, 'stdout ')
+      .replace(/ and - /, ' and stdout ')}.`,
+  );
   return EXIT.ok;
 }

@@ -200,6 +200,9 @@ function requestBody(values: CompareFlags, io: Io): Record<string, unknown> {
   }
   if (values.expected === undefined) throw new CliError('compare: --expected is required (or --request FILE).');
   if (values.actual === undefined) throw new CliError('compare: --actual is required (or --request FILE).');
+  // An empty candidate is a graded no_query; an empty reference is a usage error, not a broken oracle (exit 1).
+  if (values.expected.trim() === '')
+    throw new CliError('compare: --expected is empty: give the reference SQL (the known-correct query).');
   return { expected_sql: values.expected, actual_sql: values.actual };
 }
 

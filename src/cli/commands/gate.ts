@@ -110,7 +110,15 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`gate: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.baseline) throw new CliError('gate: --report and --baseline are required.');
-  const out = outputs('gate', io, { markdown: values.markdown, junit: values.junit }, { json: values.json });
+  const out = outputs(
+    'gate',
+    io,
+    { markdown: values.markdown, junit: values.junit },
+    {
+      json: values.json,
+      inputs: { '--report': values.report, '--baseline': values.baseline, '--policy': values.policy },
+    },
+  );
   const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
   // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
@@ -159,7 +167,12 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   if (positionals.length) throw new CliError(`baseline record: unexpected argument "${positionals[0]}".`);
   if (!values.report || !values.out) throw new CliError('baseline record: --report and --out are required.');
   const sweepFile = values.sweep ?? (values.out === '-' ? undefined : sweepPath(values.out));
-  const out = outputs('baseline record', io, { out: values.out, sweep: sweepFile });
+  const out = outputs(
+    'baseline record',
+    io,
+    { out: values.out, sweep: sweepFile },
+    { inputs: { '--report': values.report, '--policy': values.policy } },
+  );
   const policy = await policyOf(values.policy, io);
   const summary = summaryOf(values.report, io);
   const baseline = recordBaseline(summary, {

@@ -62,7 +62,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     'merge',
     io,
     { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv },
-    { json: values.json },
+    { json: values.json, inputs: Object.fromEntries(positionals.map((f) => [`shard report ${f}`, f])) },
   );
   const inputs: MergeInput[] = [];
   for (const file of positionals) {

@@ -220,7 +220,8 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
     'run',
     io,
     { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
-    { json: values.json },
+    // A built-in corpus name is no file; a file of that name in the folder would be.
+    { json: values.json, inputs: { '--corpus': values.corpus, '--run': values.run, '--ports': values.ports } },
   );
   mark('run command loaded, flags parsed');
   const progress = progressReporter(io, { json: values.json });
@@ -377,8 +378,14 @@ function gradeSettings(options: RunOptions, oracle: ReturnType<typeof oracleConf
 function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, io: Io) {
   const overrides = fixtureOverrides(values.fixture, io.cwd);
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
-  if (values['db-dir'])
-    for (const [id, file] of listDbDir(values['db-dir'], io.cwd).files) if (!overrides.has(id)) overrides.set(id, file);
+  if (values['db-dir']) {
+    const listed = listDbDir(values['db-dir'], io.cwd);
+    // A database the corpus uses that is not SQLite is bad input now, not after the cases before it are graded.
+    const used = new Set(corpus.corpus.cases.map((k) => k.fixture));
+    for (const [id, why] of listed.notDatabase ?? [])
+      if (used.has(id) && !overrides.has(id)) throw new CliError(`--db-dir: ${why}.`);
+    for (const [id, file] of listed.files) if (!overrides.has(id)) overrides.set(id, file);
+  }
   const oracle = oracleConfig(values);
   const neighbourHost = (oracle.neighbours as number | undefined)
     ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd))

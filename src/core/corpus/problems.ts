@@ -32,6 +32,7 @@ export const PROBLEM_CODES = {
   inconsistent_record: 'A run record contradicts itself or its run.',
   missing_database: 'The database folder has no database file for this db_id.',
   bad_separator: 'A BIRD prediction is not "SQL<TAB>----- bird -----<TAB>db_id".',
+  keyed_by_position: 'BIRD predictions are keyed by position (0, 1, ...), not by question_id.',
   unknown_format: 'The benchmark format cannot be told from the files.',
   empty_file: 'The file is empty.',
   corpus_mismatch: 'The run declares another corpus, or another version of it, than the one graded.',

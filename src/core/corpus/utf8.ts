@@ -19,10 +19,15 @@ export function decodeUtf8Strict(bytes: Uint8Array): Utf8Result {
     column: offset - lineStart + 1,
     reason,
   });
+  // UTF-16 (PowerShell's ">" writes it) came out as "byte 0xff cannot start a UTF-8 sequence" with
+  // its mark and, without, as valid UTF-8 full of NULs (a JSON or YAML error per line).
+  if (bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)))
+    return failAt(0, 'the file is UTF-16 (byte-order mark); save it as UTF-8');
   let i = 0;
   const n = bytes.length;
   while (i < n) {
     const b = bytes[i]!;
+    if (b === 0) return failAt(i, 'a NUL byte (UTF-16 without a byte-order mark?); save the file as UTF-8');
     let code: number;
     let len: number;
     if (b < 0x80) {

@@ -4,8 +4,9 @@
  * an object whose values are `SQL\t----- bird -----\tdb_id`; and
  * `dev_databases/<db_id>/<db_id>.sqlite`. The evidence stays with the
  * question and the difficulty keeps BIRD's labels (simple, moderate,
- * challenging). A prediction's key is the question_id (BIRD's files number
- * them 0, 1, ... in order, which is also their position).
+ * challenging). A prediction's key is the question_id (dev.json numbers them
+ * 0, 1, ... in order, which is also their position), or, when the keys are
+ * not question_ids but positions (mini_dev), the question's position.
  */
 import { hasErrors, type LoadProblem } from '../corpus/problems.ts';
 import { BIRD_DIFFICULTIES, type Difficulty } from '../corpus/types.ts';
@@ -15,7 +16,9 @@ import {
   checkDatabases,
   elementAt,
   elementObject,
+  hasCases,
   importFailed,
+  isOtherDevJson,
   importSucceeded,
   indexId,
   ordersRows,
@@ -61,6 +64,7 @@ export function importBird(input: BirdImportInput): ImportResult {
   const read = readQuestions(input.questions, problems);
   if (!read || hasErrors(problems)) return importFailed(problems);
   const { file, cases, questions } = read;
+  if (!hasCases(cases.length, file, 'questions', problems)) return importFailed(problems);
   checkDatabases(
     questions.map((q, i) => ({ db: q.db, line: q.line, field: 'db_id', file, case_id: cases[i]!.id })),
     input.databases,
@@ -93,6 +97,7 @@ function readQuestions(input: InputFile, problems: LoadProblem[]): Questions | n
   const top = readJsonTop(input, 'list', `BIRD dev.json is a list of {${QUESTION_FIELDS}} objects.`, problems);
   if (!top) return null;
   const items = top.value;
+  if (isOtherDevJson(items, top.lines, file, 'bird', problems)) return null;
   const cases: ImportedCase[] = [];
   const questions: Question[] = [];
   const seen = new Map<string, number | undefined>();
@@ -102,17 +107,20 @@ function readQuestions(input: InputFile, problems: LoadProblem[]): Questions | n
     const r = validQuestion(item, i, at, problems);
     if (!r) continue;
     const key = r.question_id === undefined ? String(i) : String(r.question_id);
-    if (seen.has(key)) {
+    // Ids are compared as numbers: "007" and 7 both become case q0007 (that reached the corpus
+    // loader as an internal error).
+    const id = String(Number(key));
+    if (seen.has(id)) {
       problems.push({
         severity: 'error',
         code: 'duplicate_id',
         ...at,
         field: 'question_id',
-        message: `question_id ${key} is already used at line ${seen.get(key) ?? '?'}.`,
+        message: `question_id ${key} is already used at line ${seen.get(id) ?? '?'}.`,
       });
       continue;
     }
-    seen.set(key, line);
+    seen.set(id, line);
     cases.push(birdCase(r, indexId('q', Number(key), items.length)));
     questions.push({ key, db: r.db_id as string, line, index: i });
   }
@@ -236,7 +244,22 @@ function readPredictions(input: InputFile, read: Questions, problems: LoadProble
   if (!top) return null;
   const { file: qfile, cases, questions } = read;
   const entries = Object.entries(top.value);
-  const byKey = new Map(questions.map((q, i) => [q.key, { q, c: cases[i]! }]));
+  // mini_dev numbers its questions with the dev set's ids (1471, 1472, ...) while BIRD's
+  // gpt_request.py keys predictions by position (0, 1, ...) and its evaluation pairs them in
+  // order: keys that are not all question_ids but are all positions are read as positions.
+  const positional = keyedByPosition(
+    entries.map(([key]) => key),
+    questions,
+  );
+  if (positional)
+    problems.push({
+      severity: 'warning',
+      code: 'keyed_by_position',
+      file: input.file,
+      line: 1,
+      message: `The keys are positions 0–${questions.length - 1}, not ${qfile}'s question_ids (${questions[0]?.key ?? '?'}–${questions[questions.length - 1]?.key ?? '?'}): prediction "i" is graded against question i of ${qfile}, as BIRD's evaluation pairs them.`,
+    });
+  const byKey = new Map(questions.map((q, i) => [positional ? String(i) : q.key, { q, c: cases[i]! }]));
   const answered = new Set<string>();
   const records: ImportedRecord[] = [];
   entries.forEach(([key, value], i) => {
@@ -254,13 +277,21 @@ function readPredictions(input: InputFile, read: Questions, problems: LoadProble
     }
     const sql = predictionSql(key, value, target, qfile, { ...at, case_id: target.c.id }, problems);
     if (sql === null) return;
-    answered.add(key);
+    // The question answered (its question_id), whatever the key: positional keys are not question_ids.
+    answered.add(target.q.key);
     records.push(predictionRecord(target.c.id, sql));
   });
   if (!hasErrors(problems) && answered.size !== questions.length)
-    problems.push(missingPredictions(input.file, top.lines, entries.length, read, answered));
+    problems.push(missingPredictions(input.file, top.lines, entries.length, read, answered, positional));
   const order = new Map(cases.map((c, i) => [c.id, i]));
   return records.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/** True when the keys are not all question_ids but are all positions (0 … n−1, canonical decimals). */
+function keyedByPosition(keys: string[], questions: Question[]): boolean {
+  const ids = new Set(questions.map((q) => q.key));
+  if (keys.every((k) => ids.has(k))) return false;
+  return keys.length > 0 && keys.every((k) => /^(0|[1-9]\d*)$/.test(k) && Number(k) < questions.length);
 }
 
 /** The SQL of a prediction `SQL\t----- bird -----\tdb_id` on its question's database, or null with the problem. */
@@ -292,7 +323,7 @@ function predictionSql(
   if (db !== target.q.db) {
     problem(
       'invalid_field',
-      `The prediction for "${key}" names db_id '${db}'; question ${key} (${qfile} line ${target.q.line ?? '?'}) is on '${target.q.db}'.`,
+      `The prediction for "${key}" names db_id '${db}'; question ${target.q.key} (${qfile} line ${target.q.line ?? '?'}) is on '${target.q.db}'.`,
     );
     return null;
   }
@@ -306,18 +337,21 @@ function missingPredictions(
   count: number,
   read: Questions,
   answered: Set<string>,
+  positional: boolean,
 ): LoadProblem {
   const missing = read.questions.filter((q) => !answered.has(q.key));
+  // Keyed by position, the key a missing prediction should have is its position (with its question_id).
+  const keyOf = (q: Question) => (positional ? String(read.questions.indexOf(q)) : q.key);
   const named = missing
     .slice(0, 5)
-    .map((q) => `"${q.key}"`)
+    .map((q) => (positional ? `"${keyOf(q)}" (question_id ${q.key})` : `"${q.key}"`))
     .join(', ');
   return {
     severity: 'error',
     code: 'count_mismatch',
     file: pfile,
     line: lines.length ? lines[lines.length - 1]! : 1,
-    field: missing[0]!.key,
+    field: keyOf(missing[0]!),
     message: `${pfile} has ${count} prediction(s); ${read.file} has ${read.questions.length} questions. No prediction for ${named}${missing.length > 5 ? `, and ${missing.length - 5} more` : ''}.`,
   };
 }

@@ -28,6 +28,8 @@ export interface DatabaseFolder {
   dir: string;
   ids: readonly string[];
   withoutFile?: readonly string[];
+  /** id → why its file is not a SQLite database (empty, a Git LFS pointer, another format). */
+  notDatabase?: ReadonlyMap<string, string>;
 }
 
 export interface ImportedCase {
@@ -113,6 +115,58 @@ export function importSucceeded(
   };
 }
 
+/**
+ * An empty benchmark (a gold file of blank lines, dev.json `[]`, a CSV header without rows) is bad
+ * input, named at its file: without this it reached the corpus loader, whose empty_corpus error
+ * pointed into YAML the user never wrote and came out as an internal error, and `import` wrote a
+ * corpus that `run --corpus` refuses. True when there are cases.
+ */
+export function hasCases(count: number, file: string, what: string, problems: LoadProblem[]): boolean {
+  if (count > 0) return true;
+  problems.push({
+    severity: 'error',
+    code: 'empty_corpus',
+    file,
+    line: 1,
+    message: `${file} has no ${what}: nothing to grade.`,
+  });
+  return false;
+}
+
+/**
+ * A dev.json of the other benchmark given to this importer: one error naming the format, at the
+ * first element, instead of one per question (Spider's 1,034 each hinted "(found 'sql')", its
+ * parsed-SQL object). Told by the first object element: Spider's has `query` and no `SQL`,
+ * BIRD's has `SQL` (and usually `evidence`) and no `query`. True when it is the other one.
+ */
+export function isOtherDevJson(
+  items: unknown[],
+  lines: number[],
+  file: string,
+  want: 'spider' | 'bird',
+  problems: LoadProblem[],
+): boolean {
+  const first = items.find((x) => typeof x === 'object' && x !== null && !Array.isArray(x)) as
+    Record<string, unknown> | undefined;
+  if (!first) return false;
+  const spiderLike = typeof first.query === 'string' && first.SQL === undefined;
+  const birdLike = typeof first.SQL === 'string' && first.query === undefined;
+  const other = want === 'bird' ? (spiderLike ? 'spider' : null) : birdLike ? 'bird' : null;
+  if (!other) return false;
+  const line = lines[items.indexOf(first)];
+  problems.push({
+    severity: 'error',
+    code: 'unknown_format',
+    file,
+    ...(line !== undefined ? { line } : {}),
+    message:
+      other === 'spider'
+        ? `It looks like Spider's dev.json (its questions have 'query', not BIRD's 'SQL'): give --format spider.`
+        : `It looks like BIRD's dev.json (its questions have 'SQL', not Spider's 'query'): give --format bird.`,
+  });
+  return true;
+}
+
 export class Problems {
   readonly list: LoadProblem[] = [];
   constructor(readonly file: string) {}
@@ -129,6 +183,31 @@ export class Problems {
 
 /** UTF-8 text of an input, or a not_utf8 problem. A leading byte-order mark is dropped. */
 export function textOf(input: InputFile, problems: LoadProblem[]): string | null {
+  // UTF-16 (PowerShell's ">" writes it) was "byte 0xff cannot start a UTF-8 sequence" with its
+  // mark and, without, valid UTF-8 full of NULs: a wrong line count, or predictions graded as garbage.
+  const b = input.bytes;
+  if (b.length >= 2 && ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff))) {
+    problems.push({
+      severity: 'error',
+      code: 'not_utf8',
+      file: input.file,
+      message: 'The file is UTF-16 (byte-order mark); save it as UTF-8.',
+    });
+    return null;
+  }
+  const nul = b.indexOf(0);
+  if (nul >= 0) {
+    let line = 1;
+    for (let i = 0; i < nul; i++) if (b[i] === 0x0a) line++;
+    problems.push({
+      severity: 'error',
+      code: 'not_utf8',
+      file: input.file,
+      line,
+      message: 'The file contains a NUL byte (UTF-16 without a byte-order mark?); save it as UTF-8.',
+    });
+    return null;
+  }
   const decoded = decodeUtf8Strict(input.bytes);
   if (!decoded.ok) {
     problems.push({
@@ -267,7 +346,8 @@ export function checkDatabases(
   const lines = new Map<string, number>();
   for (const u of uses) lines.set(u.db, (lines.get(u.db) ?? 0) + 1);
   for (const u of uses) {
-    if (reported.has(u.db) || folder.ids.includes(u.db)) continue;
+    const unusable = folder.notDatabase?.get(u.db);
+    if (reported.has(u.db) || (folder.ids.includes(u.db) && unusable === undefined)) continue;
     reported.add(u.db);
     const more = lines.get(u.db)! - 1;
     const also = more > 0 ? ` (and ${more} more line${more === 1 ? '' : 's'} name it)` : '';
@@ -277,7 +357,10 @@ export function checkDatabases(
       field: u.field,
       ...(u.case_id ? { case_id: u.case_id } : {}),
     };
-    if (folder.withoutFile?.includes(u.db))
+    // Found before grading: at grading time it ended the run after the cases before it were graded.
+    if (unusable !== undefined)
+      problems.push({ severity: 'error', code: 'missing_database', ...at, message: `${unusable}${also}.` });
+    else if (folder.withoutFile?.includes(u.db))
       problems.push({
         severity: 'error',
         code: 'missing_database',

@@ -12,6 +12,7 @@ import { tokenize } from '../sql/lexer.ts';
 import {
   baseName,
   checkDatabases,
+  hasCases,
   importFailed,
   importSucceeded,
   indexId,
@@ -197,6 +198,7 @@ export function importCsv(input: CsvImportInput): ImportResult {
   const sheet = readQuestions(input.questions, problems);
   if (!sheet) return importFailed(problems);
   const { file, rows } = sheet;
+  if (!hasCases(rows.length, file, 'question rows under its header', problems)) return importFailed(problems);
   const cases = rows.flatMap((row, i) => csvCase(sheet, row, i, problems) ?? []);
   if (hasErrors(problems)) return importFailed(problems);
   checkDatabases(

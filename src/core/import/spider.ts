@@ -13,7 +13,9 @@ import {
   checkDatabases,
   elementAt,
   elementObject,
+  hasCases,
   importFailed,
+  isOtherDevJson,
   importSucceeded,
   indexId,
   ordersRows,
@@ -63,6 +65,9 @@ function splitSessions(text: string): Line[][] {
     current.push({ text: stripped, line: i + 1 });
   });
   if (current.length) out.push(current);
+  // Blank lines at the end make empty interactions that the official evaluator's zip() of the two
+  // files drops; kept, a file ending in "\n\n\n" no longer matched the other's interaction count.
+  while (out.length > 1 && out[out.length - 1]!.length === 0) out.pop();
   return out;
 }
 
@@ -79,6 +84,8 @@ export function importSpider(input: SpiderImportInput): ImportResult {
   const gold = readGoldAndQuestions(input, problems);
   if (!gold) return importFailed(problems);
   const goldFile = input.gold?.file ?? input.questions!.file;
+  if (!hasCases(gold.flat().length, goldFile, input.gold ? 'gold lines (SQL<TAB>db_id)' : 'questions', problems))
+    return importFailed(problems);
   checkDatabases(
     gold.flat().map((g) => ({ db: g.db, line: g.line || undefined, field: 'db_id', file: g.file })),
     input.databases,
@@ -138,6 +145,7 @@ function readQuestions(input: InputFile, problems: LoadProblem[]): Gold[] | null
   const file = input.file;
   const top = readJsonTop(input, 'list', 'Spider dev.json is a list of {db_id, query, question} objects.', problems);
   if (!top) return null;
+  if (isOtherDevJson(top.value, top.lines, file, 'spider', problems)) return null;
   const questions: Gold[] = [];
   for (const [i, item] of top.value.entries()) {
     const line = top.lines[i];

@@ -62,8 +62,33 @@ export function parseSql(sql: string, dialect: Dialect): ParseOutcome {
   return memoParse(sql, dialect, () => parseUncached(sql, dialect));
 }
 
+/** Object levels a tree may have: Spider's deepest query has 20; 2,000 overflowed the stack. */
+export const MAX_TREE_DEPTH = 256;
+
 function parseUncached(sql: string, dialect: Dialect): ParseOutcome {
-  return parseText(sql, dialect, true);
+  const outcome = parseText(sql, dialect, true);
+  // A left-nested expression of thousands of terms (a model's repetition loop) parses, but
+  // every recursive walk of its tree (freezing it for the cache first) overflowed the stack
+  // and ended the whole run. Such a tree is not analysed; the engine still grades the query.
+  if (outcome.ok && deeperThan(outcome.value.query, MAX_TREE_DEPTH))
+    return failure(
+      'validation.parse_error',
+      `The query nests more than ${MAX_TREE_DEPTH} levels deep (an expression of thousands of terms?): too deep to analyse its structure.`,
+      { attempts: [{ grammar: outcome.value.grammar, message: 'tree too deep' }] },
+    );
+  return outcome;
+}
+
+/** Whether a plain tree has more than `limit` object levels (iterative: the tree may be deep). */
+function deeperThan(tree: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[tree, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (!node || typeof node !== 'object') continue;
+    if (depth > limit) return true;
+    for (const key in node) stack.push([(node as Record<string, unknown>)[key], depth + 1]);
+  }
+  return false;
 }
 
 /**

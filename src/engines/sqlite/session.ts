@@ -172,6 +172,13 @@ export class SqliteSession implements EngineSession {
           'A SQLite database file is a fixture on its own; it cannot be combined with other files.',
         );
       if (databaseFile) {
+        // SQLite opens 0 bytes as a new, empty database: a truncated copy was graded with every
+        // reference failing (no such table), those cases set aside as broken, the rest scored.
+        if (databaseFile.bytes.length === 0)
+          return fail(
+            'fixture.load_failed',
+            `${databaseFile.fileName} is empty (0 bytes), not a SQLite database: an interrupted copy or download?`,
+          );
         this.db = new this.SQL.Database(databaseFile.bytes.slice());
         this.db.exec('SELECT count(*) FROM sqlite_schema'); // a corrupt file fails here, not later
       } else {
