@@ -102,6 +102,8 @@ const POSTGRES_ATTACKS: Attack[] = [
   both("SELECT pg_catalog.pg_sleep_for('10 seconds')", 'sleeps past the budget, qualified', 'function_call'),
   both("SELECT pg_notify('leak', 'x')", 'messages to other sessions', 'function_call'),
   both("SELECT nextval('seq')", 'sequence state', 'function_call'),
+  both('SELECT setseed(0.5)', 'random state for the next cases (not undone by ROLLBACK)', 'function_call'),
+  both('SELECT pg_catalog."setseed"(0.5)', 'random state, qualified and quoted', 'function_call'),
   both('SELECT txid_current()', 'counters shared between cases', 'function_call'),
   both('SELECT pg_terminate_backend(pg_backend_pid())', 'kills the session', 'function_call'),
   both('SELECT pg_reload_conf()', 'server configuration', 'function_call'),

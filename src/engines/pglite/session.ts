@@ -95,6 +95,8 @@ export const DENIED_FUNCTIONS = [
   'pg_drop_replication_slot',
   // ts_stat runs the query text it is given: names inside it would hide from the check by name.
   'ts_stat',
+  // The random generator's seed is session state that ROLLBACK does not undo: it would fix the next cases' random().
+  'setseed',
   // The real time of the server's start and configuration load: not frozen with the clock.
   'pg_postmaster_start_time',
   'pg_conf_load_time',
