@@ -212,6 +212,31 @@ describe.skipIf(problem)(
     });
 
     it(
+      'a candidate stuck in one native call that ignores interrupt (levenshtein of two 200,000-character texts) times out within its budget, exits 1, and does not abort the process',
+      { timeout: 240_000 },
+      async () => {
+        // Uninterruptible for tens of seconds: past the 10 s drain a thread host was terminated mid-call, and the
+        // whole CLI aborted (exit 134, `terminate called … Napi::Error`) a minute later.
+        const started = performance.now();
+        const run = await runCli([
+          'query',
+          '--fixture',
+          'retail',
+          '--engine',
+          'duckdb-native',
+          '--timeout-ms',
+          '1500',
+          "SELECT levenshtein(repeat('a', 200000), repeat('b', 200000)) AS d",
+        ]);
+        const seconds = (performance.now() - started) / 1000;
+        expect(run.stderr).not.toMatch(/Napi::Error|terminate called/);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(/sandbox\.timeout/);
+        expect(seconds).toBeLessThan(30);
+      },
+    );
+
+    it(
       'engine threads ended with native calls in flight (a spare starting, a runaway stopped) exit cleanly',
       { timeout: 240_000 },
       async () => {
