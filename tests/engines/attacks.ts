@@ -254,6 +254,13 @@ export const CLOCK: Record<EngineName, ClockProbe[]> = {
     { sql: "SELECT date_trunc('month', now())", frozen: '2025-12-01 00:00:00+00' },
     { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
     { sql: 'SELECT pg_conf_load_time()', frozen: 'refused' },
+    // The statistics views and pg_control_* hold real times stamped before (or beside) the frozen clock.
+    { sql: 'SELECT stats_reset FROM pg_stat_wal', frozen: 'refused' },
+    { sql: 'SELECT stats_reset FROM pg_catalog.pg_stat_bgwriter', frozen: 'refused' },
+    { sql: 'SELECT stats_reset FROM pg_stat_io LIMIT 1', frozen: 'refused' },
+    { sql: 'SELECT pg_stat_get_snapshot_timestamp()', frozen: 'refused' },
+    { sql: 'SELECT (pg_control_checkpoint()).checkpoint_time', frozen: 'refused' },
+    { sql: 'SELECT (pg_catalog.pg_control_system()).system_identifier', frozen: 'refused' },
   ],
   // A server's clock cannot be frozen: with an as-of instant, every read of it is refused.
   postgres: [
@@ -268,5 +275,7 @@ export const CLOCK: Record<EngineName, ClockProbe[]> = {
     { sql: 'SELECT timeofday()', frozen: 'refused' },
     { sql: "SELECT age(TIMESTAMP '2025-12-01')", frozen: 'refused' },
     { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
+    { sql: 'SELECT stats_reset FROM pg_stat_wal', frozen: 'refused' },
+    { sql: 'SELECT (pg_control_checkpoint()).checkpoint_time', frozen: 'refused' },
   ],
 };

@@ -100,6 +100,10 @@ export const DENIED_FUNCTIONS = [
   // The real time of the server's start and configuration load: not frozen with the clock.
   'pg_postmaster_start_time',
   'pg_conf_load_time',
+  // The real time too (`SELECT stats_reset FROM pg_stat_wal`, the last checkpoint's time), and counters of other
+  // queries: the statistics views read through these, so with EXECUTE revoked the views are refused as well.
+  'pg_stat_get_*',
+  'pg_control_*',
 ];
 
 function denied(name: string): boolean {
