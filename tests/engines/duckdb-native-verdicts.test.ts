@@ -236,6 +236,25 @@ describe.skipIf(problem)(
       },
     );
 
+    it("the machine's time zone does not reach native DuckDB: TIMESTAMPTZ text and parts are UTC, as on the other engines", async () => {
+      // ICU (linked into native DuckDB) takes its TimeZone from the TZ of the process: a verdict must not depend on it.
+      const run = await runCli(
+        [
+          'query',
+          '--fixture',
+          'retail',
+          '--engine',
+          'duckdb-native',
+          '--json',
+          "SELECT CAST(TIMESTAMPTZ '2025-01-01 00:30:00+00' AS VARCHAR) AS v, hour(TIMESTAMPTZ '2025-01-01 00:30:00+00') AS h, current_setting('TimeZone') AS z",
+        ],
+        { env: { TZ: 'Asia/Tokyo' } },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const out = JSON.parse(run.stdout) as { rows: unknown[][] };
+      expect(out.rows).toEqual([['2025-01-01 00:30:00+00', 0, 'UTC']]);
+    });
+
     it(
       'engine threads ended with native calls in flight (a spare starting, a runaway stopped) exit cleanly',
       { timeout: 240_000 },

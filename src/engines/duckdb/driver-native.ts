@@ -205,7 +205,12 @@ export async function createNativeDuckDbDriver(
     codec: NATIVE,
     // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
     referenceFunctions: WASM_FUNCTION_NAMES,
-    setup: options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : [],
+    setup: [
+      // ICU, linked in here, takes the TZ of the process: TIMESTAMPTZ text and parts would follow the machine's time
+      // zone. UTC, as PostgreSQL's sessions and DuckDB-WASM (no ICU) read them.
+      "SET TimeZone='UTC'",
+      ...(options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : []),
+    ],
     async reopen() {
       if (calls.closing) throw new Error('The native DuckDB engine is closing.');
       if (pristine) {
