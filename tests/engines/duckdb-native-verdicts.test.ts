@@ -7,7 +7,7 @@
  * threads ended with node-api calls in flight do not abort the process (native-teardown.child.ts). Without the
  * native binding the flag is a clear error and DuckDB-WASM still grades.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -254,6 +254,50 @@ describe.skipIf(problem)(
       const out = JSON.parse(run.stdout) as { rows: unknown[][] };
       expect(out.rows).toEqual([['2025-01-01 00:30:00+00', 0, 'UTC']]);
     });
+
+    it(
+      'a query past the memory limit writes nothing into the working directory (no .tmp spill folder): it is resource_exhausted, as on DuckDB-WASM',
+      { timeout: 240_000 },
+      async () => {
+        // Native DuckDB's default temp_directory is `.tmp` in the current directory (and allow-listed): a large sort
+        // spilled there, and the files stayed behind when the engine was killed after the out-of-memory.
+        const cwd = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-cwd-'));
+        try {
+          const settings = await runCli(
+            [
+              'query',
+              '--fixture',
+              'retail',
+              '--engine',
+              'duckdb-native',
+              '--json',
+              "SELECT current_setting('temp_directory') AS t, CAST(current_setting('allowed_directories') AS VARCHAR) AS a",
+            ],
+            { cwd },
+          );
+          expect(settings.code, settings.stderr).toBe(0);
+          expect((JSON.parse(settings.stdout) as { rows: unknown[][] }).rows).toEqual([['', '[]']]);
+          const sort = await runCli(
+            [
+              'query',
+              '--fixture',
+              'retail',
+              '--engine',
+              'duckdb-native',
+              '--timeout-ms',
+              '60000',
+              'SELECT count(*) FROM (SELECT x FROM range(150000000) t(x) ORDER BY hash(x) LIMIT 5 OFFSET 100000000)',
+            ],
+            { cwd },
+          );
+          expect(sort.code).toBe(1);
+          expect(sort.stderr).toMatch(/resource_exhausted/);
+          expect(readdirSync(cwd)).toEqual([]);
+        } finally {
+          rmSync(cwd, { recursive: true, force: true });
+        }
+      },
+    );
 
     it(
       'engine threads ended with native calls in flight (a spare starting, a runaway stopped) exit cleanly',

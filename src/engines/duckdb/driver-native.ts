@@ -122,7 +122,16 @@ const NATIVE: ResultCodec<NativeTable, DuckDBDataChunk> = {
 };
 
 /** Settings given when the instance is created: nothing runs before extensions stop loading. */
-const INSTANCE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
+/**
+ * temp_directory '': no spilling, as DuckDB-WASM (a query past the memory limit is resource_exhausted on both).
+ * Native DuckDB's default is `.tmp` in the current directory, allow-listed: a large sort wrote there, into the
+ * user's checkout, and its files stayed behind when the engine was killed after an out-of-memory.
+ */
+const INSTANCE_OPTIONS = {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+  temp_directory: '',
+};
 
 /**
  * Every node-api call that runs on libuv's thread pool (instance creation, connect, run, stream, fetch), in
