@@ -6,10 +6,14 @@
 import { wrap } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { EngineName } from '../core/engine.ts';
 import type { EngineHostApi } from './host-api.ts';
+import { NATIVE_FILES_ENV } from './duckdb/native-files.ts';
 import { duckDbDriverOf } from './node-sessions.ts';
 import { SupervisedEngine, type HostHandle, type SupervisorOptions } from './supervisor.ts';
 import { mark } from './timeline.ts';
@@ -52,14 +56,25 @@ const PROCESS_ENTRY = new URL('../worker/engine-host.process.ts', import.meta.ur
  * aborting this whole process (exit 134). A process can always be killed; the run goes on with a new host.
  */
 function spawnProcessHost(): HostHandle {
+  // The host copies fixture files under this folder; a killed host cannot remove them, so this process does.
+  const files = mkdtempSync(path.join(tmpdir(), 'sql-verdict-duckdb-host-'));
+  HOST_FILES.add(files);
+  const removeFiles = () => {
+    HOST_FILES.delete(files);
+    rmSync(files, { recursive: true, force: true });
+  };
   const child = fork(fileURLToPath(PROCESS_BOOT), FROM_SOURCE ? [PROCESS_ENTRY] : [], {
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     execArgv: [],
+    env: { ...process.env, [NATIVE_FILES_ENV]: files },
   });
   const exited = new Promise<string>((resolve) => {
     child.once('error', (error) => resolve(`process error: ${error.message}`));
-    child.once('exit', (code, signal) => resolve(`process exited with ${signal ?? `code ${code}`}`));
+    child.once('exit', (code, signal) => {
+      removeFiles();
+      resolve(`process exited with ${signal ?? `code ${code}`}`);
+    });
   });
   // As a worker thread is: an idle host must not keep the CLI alive (it ends on 'disconnect' when the CLI exits);
   // while a call awaits its answer the channel holds the event loop, or the process would exit under it.
@@ -85,10 +100,19 @@ function spawnProcessHost(): HostHandle {
         off: (type: string, listener: (value: unknown) => void) => child.off(type, listener),
       }),
     ),
-    terminate: () => void child.kill('SIGKILL'),
+    terminate: () => {
+      child.kill('SIGKILL');
+      removeFiles();
+    },
     exited,
   };
 }
+
+/** The files folders of native hosts still alive: removed at exit, when no 'exit' of theirs will come. */
+const HOST_FILES = new Set<string>();
+process.once('exit', () => {
+  for (const files of HOST_FILES) rmSync(files, { recursive: true, force: true });
+});
 
 /** Start an engine (DuckDB-WASM, native DuckDB, sql.js, PGlite) in a supervised worker thread (native DuckDB: a process). */
 export function openEngine(name: EngineName, options: SupervisorOptions = {}): SupervisedEngine {

@@ -299,6 +299,30 @@ describe.skipIf(problem)(
       },
     );
 
+    it('the copies of a CSV fixture are removed when the CLI ends, after a clean query and after a killed runaway', async () => {
+      // The native engine copies fixture files to a folder under TMPDIR; its host is killed at a timeout and at exit.
+      const tmp = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-tmp-'));
+      const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-csv-'));
+      const csv = path.join(dir, 'pairs.csv');
+      writeFileSync(csv, 'a,b\n1,2\n');
+      try {
+        for (const [sql, code] of [
+          ['SELECT * FROM pairs', 0],
+          ["SELECT levenshtein(repeat('a', 200000), repeat('b', 200000)) AS d", 1],
+        ] as const) {
+          const run = await runCli(
+            ['query', '--fixture', csv, '--engine', 'duckdb-native', '--timeout-ms', '1500', sql],
+            { env: { TMPDIR: tmp } },
+          );
+          expect(run.code, run.stderr).toBe(code);
+          expect(readdirSync(tmp), sql).toEqual([]);
+        }
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it(
       'engine threads ended with native calls in flight (a spare starting, a runaway stopped) exit cleanly',
       { timeout: 240_000 },

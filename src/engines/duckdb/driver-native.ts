@@ -27,6 +27,7 @@ import type { Cell, Column } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
 import type { ScriptTokens } from '../../core/sandbox/calls.ts';
 import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
+import { NATIVE_FILES_ENV } from './native-files.ts';
 import { tokenizeDuckDb } from './scanner.ts';
 import { WASM_FUNCTION_NAMES } from './wasm-functions.ts';
 import { mark } from '../timeline.ts';
@@ -269,7 +270,7 @@ export async function createNativeDuckDbDriver(
     },
     async registerFile(name, bytes) {
       pristine = false;
-      files ??= mkdtempSync(path.join(tmpdir(), 'sql-verdict-duckdb-'));
+      files ??= mkdtempSync(path.join(process.env[NATIVE_FILES_ENV] || tmpdir(), 'sql-verdict-duckdb-'));
       const at = path.join(files, name);
       writeFileSync(at, bytes);
       return at;
