@@ -129,6 +129,19 @@ describe('sql-verdict query', () => {
     expect(run.stderr).toMatch(message);
   });
 
+  it("SQLite's 'localtime' is UTC whatever the machine's time zone (TZ=Asia/Tokyo), the clock frozen or not", async () => {
+    const sql =
+      "SELECT datetime('now', 'localtime') AS now_local, datetime('2025-01-01 00:30:00', 'localtime') AS local, datetime('2025-01-01 00:30:00', 'utc') AS utc";
+    const frozen = await runCli(
+      ['query', '--fixture', dump, '--engine', 'sqlite', '--as-of', '2025-12-31T12:34:56Z', '--json', sql],
+      { env: { TZ: 'Asia/Tokyo' } },
+    );
+    expect(frozen.code, frozen.stderr).toBe(0);
+    expect(JSON.parse(frozen.stdout).rows).toEqual([
+      ['2025-12-31 12:34:56', '2025-01-01 00:30:00', '2025-01-01 00:30:00'],
+    ]);
+  });
+
   it('reports an unreadable dump by file name', async () => {
     const bad = path.join(dir, 'broken.sql');
     writeFileSync(bad, 'this is not sql');

@@ -87,6 +87,9 @@ const POSTGRES_ATTACKS: Attack[] = [
     'function_call',
   ),
   both("SELECT query_to_xml('SELECT pg_advisory_lock(1)', true, true, '')", 'dynamic SQL', 'function_call'),
+  // Quoting the core's lexer does not know: it read the call as part of a string, hidden from the check by name.
+  both("SELECT $q$'$q$ AS a, pg_advisory_lock(1) AS b, $q$'$q$ AS c", 'a call between dollar quotes', 'function_call'),
+  both("SELECT E'\\'' AS a, pg_advisory_lock(1) AS b, E'\\'' AS c", "a call between E'' strings", 'function_call'),
   both("SELECT pg_read_file('/etc/passwd')", 'file read', 'function_call'),
   both("SELECT pg_read_binary_file('/etc/passwd')", 'file read', 'function_call'),
   both("SELECT * FROM pg_ls_dir('.')", 'file listing', 'function_call'),
@@ -102,6 +105,8 @@ const POSTGRES_ATTACKS: Attack[] = [
   both("SELECT pg_catalog.pg_sleep_for('10 seconds')", 'sleeps past the budget, qualified', 'function_call'),
   both("SELECT pg_notify('leak', 'x')", 'messages to other sessions', 'function_call'),
   both("SELECT nextval('seq')", 'sequence state', 'function_call'),
+  both('SELECT setseed(0.5)', 'random state for the next cases (not undone by ROLLBACK)', 'function_call'),
+  both('SELECT pg_catalog."setseed"(0.5)', 'random state, qualified and quoted', 'function_call'),
   both('SELECT txid_current()', 'counters shared between cases', 'function_call'),
   both('SELECT pg_terminate_backend(pg_backend_pid())', 'kills the session', 'function_call'),
   both('SELECT pg_reload_conf()', 'server configuration', 'function_call'),
@@ -252,6 +257,13 @@ export const CLOCK: Record<EngineName, ClockProbe[]> = {
     { sql: "SELECT date_trunc('month', now())", frozen: '2025-12-01 00:00:00+00' },
     { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
     { sql: 'SELECT pg_conf_load_time()', frozen: 'refused' },
+    // The statistics views and pg_control_* hold real times stamped before (or beside) the frozen clock.
+    { sql: 'SELECT stats_reset FROM pg_stat_wal', frozen: 'refused' },
+    { sql: 'SELECT stats_reset FROM pg_catalog.pg_stat_bgwriter', frozen: 'refused' },
+    { sql: 'SELECT stats_reset FROM pg_stat_io LIMIT 1', frozen: 'refused' },
+    { sql: 'SELECT pg_stat_get_snapshot_timestamp()', frozen: 'refused' },
+    { sql: 'SELECT (pg_control_checkpoint()).checkpoint_time', frozen: 'refused' },
+    { sql: 'SELECT (pg_catalog.pg_control_system()).system_identifier', frozen: 'refused' },
   ],
   // A server's clock cannot be frozen: with an as-of instant, every read of it is refused.
   postgres: [
@@ -266,5 +278,7 @@ export const CLOCK: Record<EngineName, ClockProbe[]> = {
     { sql: 'SELECT timeofday()', frozen: 'refused' },
     { sql: "SELECT age(TIMESTAMP '2025-12-01')", frozen: 'refused' },
     { sql: 'SELECT pg_postmaster_start_time()', frozen: 'refused' },
+    { sql: 'SELECT stats_reset FROM pg_stat_wal', frozen: 'refused' },
+    { sql: 'SELECT (pg_control_checkpoint()).checkpoint_time', frozen: 'refused' },
   ],
 };

@@ -7,7 +7,7 @@
  * threads ended with node-api calls in flight do not abort the process (native-teardown.child.ts). Without the
  * native binding the flag is a clear error and DuckDB-WASM still grades.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -207,6 +207,118 @@ describe.skipIf(problem)(
         expect(engineOf(absent.stdout)).toMatch(/duckdb-wasm/);
         expect(engineOf(below.stdout)).toMatch(/duckdb-wasm/);
       } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it(
+      'a candidate stuck in one native call that ignores interrupt (levenshtein of two 200,000-character texts) times out within its budget, exits 1, and does not abort the process',
+      { timeout: 240_000 },
+      async () => {
+        // Uninterruptible for tens of seconds: past the 10 s drain a thread host was terminated mid-call, and the
+        // whole CLI aborted (exit 134, `terminate called … Napi::Error`) a minute later.
+        const started = performance.now();
+        const run = await runCli([
+          'query',
+          '--fixture',
+          'retail',
+          '--engine',
+          'duckdb-native',
+          '--timeout-ms',
+          '1500',
+          "SELECT levenshtein(repeat('a', 200000), repeat('b', 200000)) AS d",
+        ]);
+        const seconds = (performance.now() - started) / 1000;
+        expect(run.stderr).not.toMatch(/Napi::Error|terminate called/);
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(/sandbox\.timeout/);
+        expect(seconds).toBeLessThan(30);
+      },
+    );
+
+    it("the machine's time zone does not reach native DuckDB: TIMESTAMPTZ text and parts are UTC, as on the other engines", async () => {
+      // ICU (linked into native DuckDB) takes its TimeZone from the TZ of the process: a verdict must not depend on it.
+      const run = await runCli(
+        [
+          'query',
+          '--fixture',
+          'retail',
+          '--engine',
+          'duckdb-native',
+          '--json',
+          "SELECT CAST(TIMESTAMPTZ '2025-01-01 00:30:00+00' AS VARCHAR) AS v, hour(TIMESTAMPTZ '2025-01-01 00:30:00+00') AS h, current_setting('TimeZone') AS z",
+        ],
+        { env: { TZ: 'Asia/Tokyo' } },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const out = JSON.parse(run.stdout) as { rows: unknown[][] };
+      expect(out.rows).toEqual([['2025-01-01 00:30:00+00', 0, 'UTC']]);
+    });
+
+    it(
+      'a query past the memory limit writes nothing into the working directory (no .tmp spill folder): it is resource_exhausted, as on DuckDB-WASM',
+      { timeout: 240_000 },
+      async () => {
+        // Native DuckDB's default temp_directory is `.tmp` in the current directory (and allow-listed): a large sort
+        // spilled there, and the files stayed behind when the engine was killed after the out-of-memory.
+        const cwd = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-cwd-'));
+        try {
+          const settings = await runCli(
+            [
+              'query',
+              '--fixture',
+              'retail',
+              '--engine',
+              'duckdb-native',
+              '--json',
+              "SELECT current_setting('temp_directory') AS t, CAST(current_setting('allowed_directories') AS VARCHAR) AS a",
+            ],
+            { cwd },
+          );
+          expect(settings.code, settings.stderr).toBe(0);
+          expect((JSON.parse(settings.stdout) as { rows: unknown[][] }).rows).toEqual([['', '[]']]);
+          const sort = await runCli(
+            [
+              'query',
+              '--fixture',
+              'retail',
+              '--engine',
+              'duckdb-native',
+              '--timeout-ms',
+              '60000',
+              'SELECT count(*) FROM (SELECT x FROM range(150000000) t(x) ORDER BY hash(x) LIMIT 5 OFFSET 100000000)',
+            ],
+            { cwd },
+          );
+          expect(sort.code).toBe(1);
+          expect(sort.stderr).toMatch(/resource_exhausted/);
+          expect(readdirSync(cwd)).toEqual([]);
+        } finally {
+          rmSync(cwd, { recursive: true, force: true });
+        }
+      },
+    );
+
+    it('the copies of a CSV fixture are removed when the CLI ends, after a clean query and after a killed runaway', async () => {
+      // The native engine copies fixture files to a folder under TMPDIR; its host is killed at a timeout and at exit.
+      const tmp = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-tmp-'));
+      const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-native-csv-'));
+      const csv = path.join(dir, 'pairs.csv');
+      writeFileSync(csv, 'a,b\n1,2\n');
+      try {
+        for (const [sql, code] of [
+          ['SELECT * FROM pairs', 0],
+          ["SELECT levenshtein(repeat('a', 200000), repeat('b', 200000)) AS d", 1],
+        ] as const) {
+          const run = await runCli(
+            ['query', '--fixture', csv, '--engine', 'duckdb-native', '--timeout-ms', '1500', sql],
+            { env: { TMPDIR: tmp } },
+          );
+          expect(run.code, run.stderr).toBe(code);
+          expect(readdirSync(tmp), sql).toEqual([]);
+        }
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
         rmSync(dir, { recursive: true, force: true });
       }
     });

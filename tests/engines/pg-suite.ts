@@ -101,6 +101,17 @@ export function postgresEngineSuite(engineName: 'pglite' | 'postgres', options: 
       expect(outcome.ok).toBe(false);
     });
 
+    it("a candidate's setseed() does not fix a later case's random()", async () => {
+      // The seed is session state that the per-query ROLLBACK does not undo: seeded twice, two later random() agree.
+      const after = async () => {
+        await engine.execute('SELECT setseed(0.5)');
+        const outcome = await engine.execute('SELECT random() AS r');
+        expect(outcome.ok, outcome.ok ? '' : outcome.error.message).toBe(true);
+        return outcome.ok ? outcome.value.rows[0]![0] : null;
+      };
+      expect(await after()).not.toEqual(await after());
+    });
+
     it.each(CLOCK[engineName].map((c) => [c.sql, c] as const))('frozen clock: %s', async (_label, probe) => {
       const outcome = await engine.execute(probe.sql);
       if (probe.frozen === 'refused') {

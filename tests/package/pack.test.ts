@@ -78,6 +78,7 @@ describe('the packed package', () => {
       'lib/index.d.ts',
       'lib/core/index.d.ts',
       'lib/worker/engine-host.thread.js',
+      'lib/worker/engine-host.process.js',
       'fixtures/fixtures.json',
       'fixtures/corpora/refusal_battery.yaml',
       'LICENSE',

@@ -27,6 +27,7 @@ import { type Cell, type Column, setField } from '../../core/value/kind.ts';
 import { dateFromEpochDays, timeFromMicros, timestampFromEpochMicros } from '../../core/value/temporal.ts';
 import type { ScriptTokens } from '../../core/sandbox/calls.ts';
 import type { DuckDbDriver, ResultCodec, StreamedResult } from './session.ts';
+import { NATIVE_FILES_ENV } from './native-files.ts';
 import { tokenizeDuckDb } from './scanner.ts';
 import { WASM_FUNCTION_NAMES } from './wasm-functions.ts';
 import { mark } from '../timeline.ts';
@@ -166,7 +167,16 @@ const NATIVE: ResultCodec<NativeTable, DuckDBDataChunk> = {
 };
 
 /** Settings given when the instance is created: nothing runs before extensions stop loading. */
-const INSTANCE_OPTIONS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' };
+/**
+ * temp_directory '': no spilling, as DuckDB-WASM (a query past the memory limit is resource_exhausted on both).
+ * Native DuckDB's default is `.tmp` in the current directory, allow-listed: a large sort wrote there, into the
+ * user's checkout, and its files stayed behind when the engine was killed after an out-of-memory.
+ */
+const INSTANCE_OPTIONS = {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+  temp_directory: '',
+};
 
 /**
  * Every node-api call that runs on libuv's thread pool (instance creation, connect, run, stream, fetch), in
@@ -249,7 +259,12 @@ export async function createNativeDuckDbDriver(
     codec: NATIVE,
     // Linked in here, not in DuckDB-WASM (icu, json, parquet, autocomplete): refused the way DuckDB-WASM refuses them.
     referenceFunctions: WASM_FUNCTION_NAMES,
-    setup: options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : [],
+    setup: [
+      // ICU, linked in here, takes the TZ of the process: TIMESTAMPTZ text and parts would follow the machine's time
+      // zone. UTC, as PostgreSQL's sessions and DuckDB-WASM (no ICU) read them.
+      "SET TimeZone='UTC'",
+      ...(options.threads ? [`SET threads=${Math.max(1, Math.floor(options.threads))}`] : []),
+    ],
     async reopen() {
       if (calls.closing) throw new Error('The native DuckDB engine is closing.');
       if (pristine) {
@@ -299,7 +314,7 @@ export async function createNativeDuckDbDriver(
     },
     async registerFile(name, bytes) {
       pristine = false;
-      files ??= mkdtempSync(path.join(tmpdir(), 'sql-verdict-duckdb-'));
+      files ??= mkdtempSync(path.join(process.env[NATIVE_FILES_ENV] || tmpdir(), 'sql-verdict-duckdb-'));
       const at = path.join(files, name);
       writeFileSync(at, bytes);
       return at;

@@ -32,9 +32,13 @@ export async function createPostgresSession(
   // Each connection loads into a scratch schema named after its backend, so parallel engines on one
   // database do not collide; schemas of connections that are gone (a terminated host) are dropped.
   const pid = String((await driver.query('SELECT pg_backend_pid()::text')).rows[0]![0]);
-  const stale = await driver.query(
-    "SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname ~ '^sql_verdict_[0-9]+$' AND substr(nspname, 13)::int NOT IN (SELECT pid FROM pg_catalog.pg_stat_activity WHERE pid IS NOT NULL) AND pg_catalog.pg_has_role(nspowner, 'USAGE')",
-  );
+  // pg_stat_activity reads through pg_stat_get_activity, whose EXECUTE the sandbox revokes from PUBLIC: an owner
+  // that is not a superuser may no longer read it, and then leaves stale schemas for another run to drop.
+  const stale = await driver
+    .query(
+      "SELECT nspname::text FROM pg_catalog.pg_namespace WHERE nspname ~ '^sql_verdict_[0-9]+$' AND substr(nspname, 13)::int NOT IN (SELECT pid FROM pg_catalog.pg_stat_activity WHERE pid IS NOT NULL) AND pg_catalog.pg_has_role(nspowner, 'USAGE')",
+    )
+    .catch(() => ({ rows: [] as unknown[][] }));
   for (const [name] of stale.rows)
     await driver.exec(`DROP SCHEMA IF EXISTS "${String(name)}" CASCADE`).catch(() => undefined);
   const schema = `sql_verdict_${pid}`;

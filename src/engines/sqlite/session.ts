@@ -40,6 +40,7 @@ const REAL_DATE_NOW = Date.now;
  * pins SQLite's clock to the fixture's as-of instant.
  */
 function freezeClock(asOf: string | undefined): boolean {
+  pinLocalTimeToUtc();
   if (asOf === undefined) {
     Date.now = REAL_DATE_NOW;
     return true;
@@ -49,6 +50,20 @@ function freezeClock(asOf: string | undefined): boolean {
   Date.now = () => ms;
   return true;
 }
+
+/**
+ * SQLite's 'localtime' and 'utc' modifiers convert through the C library's localtime, which sql.js answers with
+ * Date's local getters, i.e. the machine's time zone: `datetime('now', 'localtime')` read 21:34 under
+ * TZ=Asia/Tokyo where CI reads 12:34. Local time is UTC in this (engine) thread, as DuckDB and PostgreSQL read it.
+ */
+function pinLocalTimeToUtc(): void {
+  const proto = Date.prototype as unknown as Record<string, unknown>;
+  if (proto.getTimezoneOffset === ZERO_OFFSET) return;
+  for (const part of ['FullYear', 'Month', 'Date', 'Day', 'Hours', 'Minutes', 'Seconds', 'Milliseconds'])
+    proto[`get${part}`] = proto[`getUTC${part}`];
+  proto.getTimezoneOffset = ZERO_OFFSET;
+}
+const ZERO_OFFSET = (): number => 0;
 
 /** Connection settings a query could try to change (PRAGMA is refused; these show it stayed so). */
 const SQLITE_STATE_PRAGMAS = [
