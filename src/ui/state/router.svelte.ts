@@ -11,10 +11,20 @@ export type Route =
   | { view: 'share'; fragment: string }
   | { view: 'share-run'; fragment: string };
 
+/** A path segment decoded; a malformed escape (a link cut inside `%E2%80`, a stray `%`) is kept as written. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // decodeURIComponent throws on it: at start-up that left a blank page, later the route stopped following the hash.
+    return segment;
+  }
+}
+
 export function parseRoute(hash: string): Route {
   if (hash.startsWith('#/s/')) return { view: 'share', fragment: hash };
   if (hash.startsWith('#/r/')) return { view: 'share-run', fragment: hash };
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeSegment);
   if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3])
     return { view: 'case', id: parts[1], caseId: parts[3] };
   if (parts[0] === 'runs' && parts[1]) return { view: 'run', id: parts[1] };
