@@ -3,6 +3,8 @@
  * links cut or edited by hand, a comparison the worker refuses, emptied editors, a phone-width
  * home page with runs kept, keyboard round trips. Each test is a defect once found by hand.
  */
+import { createHash } from 'node:crypto';
+import { deflateRawSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
@@ -25,6 +27,54 @@ afterAll(async () => {
   await app?.close();
 });
 
+const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
+
+/** A share link as the app writes one (src/ui/state/share.ts): canonical JSON, SHA-256 checksum, deflate-raw, base64url. */
+function shareLink(payload: Record<string, unknown>): string {
+  const canonical = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(canonical)
+      : x && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, canonical((x as Record<string, unknown>)[k])]),
+          )
+        : x;
+  const checksum = createHash('sha256')
+    .update(JSON.stringify(canonical(payload)))
+    .digest('hex');
+  return `#/s/${deflateRawSync(Buffer.from(JSON.stringify({ ...payload, checksum }))).toString('base64url')}`;
+}
+
+const COMPARISON = {
+  v: 3,
+  engine: 'duckdb',
+  fixture: 'retail',
+  fixtureDigest: null,
+  question: 'How many customers?',
+  expectedSql: 'SELECT count(*) FROM customers',
+  actualSql: 'SELECT count(customer_id) FROM customers',
+  orderMatters: false,
+  shape: null,
+  config: null,
+};
+
+/** How often the playground's status line changes in `ms` (a grading loop changes it thousands of times). */
+const statusChanges = (ms: number) =>
+  page.evaluate(async (wait) => {
+    let changes = 0;
+    const observer = new MutationObserver(() => changes++);
+    observer.observe(document.querySelector('[data-testid=pg-status]')!, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    observer.disconnect();
+    return changes;
+  }, ms);
+
 describe('the app against what users do to it', () => {
   test('a link with a malformed %-escape (cut or edited by hand) opens a view, not a blank page', async () => {
     for (const hash of ['#/runs/%E0%A4%A', '#/%', '#/runs/x/cases/%']) {
@@ -45,4 +95,22 @@ describe('the app against what users do to it', () => {
     await page.getByTestId('corpus-view').waitFor();
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  test('a shared comparison the worker refuses (invalid config) shows why, once: no grading loop', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${app.origin}/${shareLink({ ...COMPARISON, config: { float_tolerance: 'abc' } })}`);
+    await page.getByTestId('playground').waitFor();
+    await expect
+      .poll(() => page.locator('[data-testid=playground] .error').textContent(), { timeout: 60_000 })
+      .toContain('unknown option "float_tolerance"');
+    // Before: the view graded the same refused comparison again as soon as the last one ended, forever.
+    expect(await statusChanges(2000)).toBeLessThan(5);
+    expect(await text('pg-status')).not.toBe('Grading…');
+    // An edit grades again (and a good one shows its verdict).
+    await page.locator('.cm-content[data-testid=pg-actual]').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' ');
+    await expect.poll(() => text('pg-status'), { timeout: 60_000 }).not.toBe('Grading…');
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
 });
