@@ -113,4 +113,22 @@ describe('the app against what users do to it', () => {
     await expect.poll(() => text('pg-status'), { timeout: 60_000 }).not.toBe('Grading…');
     expect(pageErrors).toEqual([]);
   }, 180_000);
+
+  test('emptying the candidate SQL in the playground clears the verdict of the SQL that was there', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${app.origin}/${shareLink(COMPARISON)}`);
+    await expect.poll(() => text('verdict'), { timeout: 90_000 }).toMatch(/pass|fail/);
+    await page.locator('.cm-content[data-testid=pg-actual]').click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.press('Delete');
+    await expect
+      .poll(() => page.locator('[data-testid=playground] .error').textContent(), { timeout: 30_000 })
+      .toBe('Write the candidate SQL to grade this comparison.');
+    // Before: the previous SQL's verdict (and its explanation) stayed under the empty editor.
+    expect(await page.getByTestId('verdict').count()).toBe(0);
+    await page.keyboard.type('SELECT count(*) FROM customers');
+    await expect.poll(() => text('verdict'), { timeout: 60_000 }).toBe('pass');
+    expect(await page.locator('[data-testid=playground] .error').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
 });
