@@ -131,4 +131,21 @@ describe('the app against what users do to it', () => {
     expect(await page.locator('[data-testid=playground] .error').count()).toBe(0);
     expect(pageErrors).toEqual([]);
   }, 180_000);
+
+  test('the home page at phone width with a run kept: the run list scrolls inside itself, the page does not', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${app.origin}/#/`);
+      await page.getByTestId('run-demo').click();
+      await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+      await page.goto(`${app.origin}/#/`);
+      await page.getByTestId('run-list').waitFor();
+      const width = await page.evaluate(() => [document.scrollingElement!.scrollWidth, innerWidth]);
+      // Before: 564 px, the Actions header's visually hidden label sat past the table's scrolled edge.
+      expect(width[0]).toBeLessThanOrEqual(width[1]! + 1);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+    expect(pageErrors).toEqual([]);
+  }, 700_000);
 });
