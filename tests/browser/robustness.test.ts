@@ -148,4 +148,41 @@ describe('the app against what users do to it', () => {
     }
     expect(pageErrors).toEqual([]);
   }, 700_000);
+
+  test('Esc from a case opened from a list gives the keyboard back to that list, its cursor on the case last shown', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('run-list').waitFor();
+    // The demo run the test before graded (or a new one).
+    const link = page.locator('[data-testid=run-list] tr[data-status=done] a').first();
+    if (await link.count()) await link.click();
+    else await page.getByTestId('run-demo').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    const cursor = (list: string) =>
+      page.evaluate(
+        (l) => document.querySelector(`[data-testid=${l}] tr[data-cursor=true]`)?.getAttribute('data-case'),
+        list,
+      );
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid ?? null);
+    for (const list of ['failures-keys', 'cases-keys']) {
+      if (list === 'cases-keys') await page.locator('details:has([data-testid=cases-keys]) > summary').click();
+      await page.getByTestId(list).focus();
+      for (const key of ['j', 'j', 'Enter']) await page.keyboard.press(key);
+      await page.getByTestId('case-view').waitFor();
+      await page.keyboard.press('j');
+      await expect.poll(() => text('case-position')).toMatch(/^3 of /);
+      const shown = decodeURIComponent(page.url().split('/cases/')[1]!);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('summary-cards').waitFor();
+      // Before: the focus was on the page's body, so j / k / Enter did nothing until the list was clicked again.
+      await expect.poll(focused, { message: list }).toBe(list);
+      expect(await cursor(list), list).toBe(shown);
+      await page.keyboard.press('j');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('case-view').waitFor();
+      expect(await text('case-position'), list).toMatch(/^4 of /);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('summary-cards').waitFor();
+    }
+    expect(pageErrors).toEqual([]);
+  }, 700_000);
 });
