@@ -185,4 +185,29 @@ describe('the app against what users do to it', () => {
     }
     expect(pageErrors).toEqual([]);
   }, 700_000);
+
+  test('a reload right after a burst of graded cases keeps every case graded before it', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('run-demo').click();
+    await page.waitForURL(/#\/runs\//);
+    // Cases come in bursts (the ones after a slow case all at once); IndexedDB is written at most once a second.
+    const shown = await page.waitForFunction(
+      () => {
+        const m = document.querySelector('[data-testid=graded-so-far]')?.textContent?.match(/\((\d+) of/);
+        return m && Number(m[1]) > 10 ? Number(m[1]) : null;
+      },
+      null,
+      { polling: 'raf', timeout: 600_000 },
+    );
+    const graded = (await shown.jsonValue()) as number;
+    await page.reload();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    // No resume at all: the run had ended (and was saved whole) before the reload.
+    const resumed = (await page.getByTestId('kept-on-resume').count()) > 0;
+    const kept = resumed ? Number((await text('kept-on-resume')).match(/Resumed: (\d+) case/)?.[1] ?? 0) : graded;
+    // Before: the cases of the last second were lost with the page (10 kept of 21, 34, 64 seen graded).
+    expect(kept).toBeGreaterThanOrEqual(graded);
+    expect(await text('accuracy-counts')).toBe('55 / 64 correct');
+    expect(pageErrors).toEqual([]);
+  }, 700_000);
 });

@@ -91,6 +91,30 @@ export function presetOf(choice: PolicyChoice, vesIterations: number): StoredRun
 
 const isoNow = () => new Date(Date.now()).toISOString();
 
+/** localStorage key prefix of the cases a run in progress had graded when the page went away (see grade()). */
+const PENDING_CASES = 'sql-verdict-pending-cases:';
+
+function dropPendingCases(id: string): void {
+  try {
+    localStorage.removeItem(PENDING_CASES + id);
+  } catch {
+    // No storage: nothing was kept there.
+  }
+}
+
+/** A run interrupted by a reload with the cases saved as the page went away, when they are more than IndexedDB has. */
+function withPendingCases(run: StoredRun): StoredRun {
+  let pending: unknown = null;
+  try {
+    pending = JSON.parse(localStorage.getItem(PENDING_CASES + run.id) ?? 'null');
+  } catch {
+    pending = null;
+  }
+  dropPendingCases(run.id);
+  if (run.status !== 'running' || !Array.isArray(pending) || pending.length <= run.cases.length) return run;
+  return { ...run, cases: pending as CaseReport[] };
+}
+
 export class Workspace {
   corpus = $state.raw<ChosenInput | null>(null);
   run = $state.raw<ChosenInput | null>(null);
@@ -156,7 +180,7 @@ export class Workspace {
   /** Load the stored runs; a run a reload interrupted is resumed. */
   async init(): Promise<void> {
     try {
-      const all = await runStore.all();
+      const all = (await runStore.all()).map(withPendingCases);
       this.runs = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     } catch (thrown) {
       this.fileErrors = [
@@ -546,6 +570,22 @@ export class Workspace {
           };
         }),
     });
+    // A reload (or a closed tab) inside that second lost every case graded in it: a burst after a slow case can be
+    // dozens. Chromium drops an IndexedDB write begun as the page goes away, so those cases go to localStorage
+    // (synchronous), and init() takes them back.
+    const flush = () => {
+      if (!trailingSave) return;
+      clearTimeout(trailingSave);
+      trailingSave = null;
+      const cases = merged();
+      update({ cases }, true);
+      try {
+        localStorage.setItem(PENDING_CASES + stored.id, JSON.stringify(cases));
+      } catch {
+        // Over quota or no storage: the cases of that last second are graded again.
+      }
+    };
+    addEventListener('pagehide', flush);
     const resumeFrom =
       stored.fixtureDigests && previous.length ? { cases: previous, fixtureDigests: stored.fixtureDigests } : undefined;
     try {
@@ -580,6 +620,8 @@ export class Workspace {
       const current = this.byId(stored.id) ?? stored;
       await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });
     } finally {
+      removeEventListener('pagehide', flush);
+      dropPendingCases(stored.id);
       if (trailingSave) clearTimeout(trailingSave);
       this.continueRun?.();
       this.activeId = null;
