@@ -4,9 +4,12 @@
  * home page with runs kept, keyboard round trips. Each test is a defect once found by hand.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_MS });
@@ -210,4 +213,40 @@ describe('the app against what users do to it', () => {
     expect(await text('accuracy-counts')).toBe('55 / 64 correct');
     expect(pageErrors).toEqual([]);
   }, 700_000);
+
+  test('a defog-style benchmark CSV dropped on the home page is named as such, not loaded as a fixture', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('run-demo').waitFor();
+    const dir = path.join(repoRoot, 'fixtures/benchmarks/defog-sample');
+    const files = ['questions.csv', 'predictions.csv'].map((name) => ({
+      name,
+      data: readFileSync(path.join(dir, name)).toString('base64'),
+    }));
+    await page.evaluate((items) => {
+      const transfer = new DataTransfer();
+      for (const item of items)
+        transfer.items.add(new File([Uint8Array.from(atob(item.data), (c) => c.charCodeAt(0))], item.name));
+      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, files);
+    // Before: both became fixtures named "questions" and "predictions", and nothing was said.
+    await expect.poll(() => page.getByTestId('file-errors').count(), { timeout: 30_000 }).toBe(1);
+    const problems = await page.locator('[data-testid=file-errors] li').allTextContents();
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^questions\.csv: a defog-style benchmark CSV .*sql-verdict run --format csv/);
+    expect(problems[1]).toMatch(/^predictions\.csv: a defog-style benchmark CSV/);
+    expect(await page.locator('[aria-labelledby=fixtures-heading] li').allTextContents()).not.toContainEqual(
+      expect.stringMatching(/^questions /),
+    );
+    // A one-table CSV fixture is still one.
+    await page.evaluate(() => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['id,name\n1,a\n'], 'shop.csv'));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await expect
+      .poll(() => page.locator('[aria-labelledby=fixtures-heading] li').allTextContents())
+      .toContainEqual(expect.stringMatching(/^shop loaded from your file/));
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

@@ -72,6 +72,19 @@ export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'report' | 'f
   return 'unknown';
 }
 
+/**
+ * A defog-style benchmark CSV (questions: question, query, db_name; predictions: generated_query or predicted_sql),
+ * told apart from a one-table CSV fixture by its header. The app does not import it: it was loaded as a fixture
+ * named after the file, silently, and the Grade button stayed off with nothing said.
+ */
+export function isBenchmarkCsv(file: PickedFile): boolean {
+  if (!/\.csv$/i.test(file.name)) return false;
+  const head = new TextDecoder().decode(file.bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
+  const header = (head.split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+  const has = (c: string) => header.includes(c);
+  return (has('question') && (has('query') || has('db_name'))) || has('generated_query') || has('predicted_sql');
+}
+
 /** The policy a run is judged by: SQL Verdict's own, or a benchmark's (the CLI's --policy). */
 export type PolicyChoice = 'sql-verdict' | 'spider' | 'spider-keep-distinct' | 'bird';
 
@@ -272,6 +285,12 @@ export class Workspace {
           else errors.push(result);
         } else if (kind === 'corpus') await this.setCorpus({ file: file.name, bytes: file.bytes }, false);
         else if (kind === 'run') await this.setRun({ file: file.name, bytes: file.bytes }, false);
+        else if (kind === 'fixture' && isBenchmarkCsv(file))
+          errors.push({
+            code: 'input.invalid',
+            message: `${file.name}: a defog-style benchmark CSV (question, query, db_name; or generated_query), not a fixture. The app reads Spider and BIRD folders; grade this one with "sql-verdict run --format csv --questions <questions.csv> --pred <predictions.csv> --db-dir <databases>", or turn it into a corpus and run with "sql-verdict import --format csv …" and drop those here.`,
+            location: file.name,
+          });
         else if (kind === 'fixture') fixtureFiles.push(file);
         else
           errors.push({
