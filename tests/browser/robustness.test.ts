@@ -249,4 +249,39 @@ describe('the app against what users do to it', () => {
       .toContainEqual(expect.stringMatching(/^shop loaded from your file/));
     expect(pageErrors).toEqual([]);
   }, 120_000);
+
+  test('Back from an opened share link goes to the page before it, without opening the link again', async () => {
+    await page.goto(`${app.origin}/#/`);
+    await page.getByLabel(/refusal_battery\.yaml/).check();
+    await page.getByLabel(/refusal_battery\.strong\.json/).check();
+    await expect.poll(() => page.getByTestId('start').isEnabled(), { timeout: 30_000 }).toBe(true);
+    await page.getByTestId('start').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });
+    await page.getByTestId('share-run').click();
+    const href = (await page.getByTestId('share-run-link').getAttribute('href'))!;
+    const runLink = href.slice(href.indexOf('#'));
+    await page.goto(`${app.origin}/#/`);
+    const runs = await page.locator('[data-testid=run-list] tbody tr').count();
+
+    await page.goto(`${app.origin}/#/playground`);
+    await page.getByTestId('playground').waitFor();
+    await page.goto(`${app.origin}/${runLink}`);
+    await page.getByTestId('opened-from').waitFor();
+    await page.goBack();
+    // Before: Back landed on the link, which stored the run once more and went forward again.
+    await page.getByTestId('playground').waitFor();
+    expect(new URL(page.url()).hash).toBe('#/playground');
+    await page.goto(`${app.origin}/#/`);
+    await expect.poll(() => page.locator('[data-testid=run-list] tbody tr').count()).toBe(runs + 1);
+
+    // A comparison link the same way: Back leaves the playground it opened.
+    await page.goto(`${app.origin}/#/corpus`);
+    await page.getByTestId('corpus-view').waitFor();
+    await page.goto(`${app.origin}/${shareLink(COMPARISON)}`);
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/playground');
+    await page.goBack();
+    await page.getByTestId('corpus-view').waitFor();
+    expect(new URL(page.url()).hash).toBe('#/corpus');
+    expect(pageErrors).toEqual([]);
+  }, 700_000);
 });

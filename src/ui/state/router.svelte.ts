@@ -67,4 +67,13 @@ export class Router {
   go(route: Route): void {
     location.hash = hrefFor(route);
   }
+
+  /**
+   * Go to `route` in place of the current history entry: a share link, once opened, hands over to the view it
+   * opened. With go(), Back returned to the link, which opened again: a run link stored one more copy of its run
+   * each time, a comparison link reset the playground, and Back never got past it.
+   */
+  replace(route: Route): void {
+    location.replace(hrefFor(route));
+  }
 }
