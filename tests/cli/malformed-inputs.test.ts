@@ -525,6 +525,17 @@ const CASES: Case[] = [
     message: /^utf16-nobom\.jsonl:1: the log contains a NUL byte/,
   },
 ];
+// A SQLite fixture cut short (a third of a real database file): named once, with SQLite's own words.
+{
+  const bytes = readFileSync(path.join(repoRoot, 'fixtures/benchmarks/spider-sample/database/shop/shop.sqlite'));
+  writeFileSync(path.join(dir, 'cut.sqlite'), bytes.subarray(0, Math.floor(bytes.length / 3)));
+}
+CASES.push({
+  input: 'run: a SQLite fixture cut short',
+  argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retail=cut.sqlite'],
+  message: /^Fixture retail: cut\.sqlite is not a readable SQLite database \(database disk image is malformed\)\.$/,
+});
+put('cut-run.json', run([{ id: 'customer-count', sql: 'SELECT count(*) AS n FROM customers' }]));
 const logLine =
   '{"timestamp": "2026-11-30T10:00:00Z", "agent_version": "v1", "question": "Combien de caf\u00e9s?", "sql": "SELECT 1"}\n';
 writeFileSync(path.join(dir, 'latin1.jsonl'), Buffer.from(logLine, 'latin1'));

@@ -94,7 +94,12 @@ export class FixtureDigests {
 
   private async take(name: string): Promise<Outcome<void>> {
     const engine = await this.engineFor(name);
-    if (!engine.ok) return fail(engine.error.code, `Fixture ${name}: ${engine.error.message}`, { location: name });
+    if (!engine.ok) {
+      // The engine pool's message already names the fixture: "Fixture retail: Fixture retail: …" otherwise.
+      const named = engine.error.message.startsWith(`Fixture ${name}`);
+      const message = named ? engine.error.message : `Fixture ${name}: ${engine.error.message}`;
+      return fail(engine.error.code, message, { location: name });
+    }
     const digest = await engine.value.contentDigest();
     if (!digest.ok)
       return fail(

@@ -172,3 +172,30 @@ export const compareChoice = $state({ a: '', b: '' });
 export function navList(runId: string): NavList | null {
   return navLists[runId] ?? null;
 }
+
+let pendingReturn: { runId: string; label: string; caseId: string } | null = null;
+
+/**
+ * The case view goes back (Esc) to the list it was opened from: that list takes the keyboard focus again, its cursor
+ * on the case last shown, so j / k / Enter go on from there (they did nothing until the list was clicked or tabbed to).
+ */
+export function returnToList(runId: string, label: string, caseId: string): void {
+  pendingReturn = { runId, label, caseId };
+}
+
+/** Called by a list as it is shown: the case to put the cursor on and focus, when the case view came back to it. */
+export function takeReturn(runId: string, label: string): string | null {
+  const back = pendingReturn;
+  if (!back || back.runId !== runId || back.label !== label) return null;
+  pendingReturn = null;
+  return back.caseId;
+}
+
+/** Focus a case list's box with its cursor row in view (after a return from the case view). */
+export function focusList(box: HTMLElement): void {
+  // The all-cases table is folded in a <details>, closed again when the results page is shown anew.
+  const folded = box.closest('details');
+  if (folded && !folded.open) folded.open = true;
+  box.focus({ preventScroll: true });
+  requestAnimationFrame(() => box.querySelector('[data-cursor="true"]')?.scrollIntoView({ block: 'nearest' }));
+}

@@ -86,7 +86,16 @@ export class Comparison {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const seq = ++this.seq;
-    if (!this.expectedSql.trim() || !this.actualSql.trim()) return;
+    if (!this.expectedSql.trim() || !this.actualSql.trim()) {
+      // The last verdict was about SQL no longer in the editor: it must not stay on screen as if it were this one's.
+      this.report = null;
+      this.running = false;
+      this.error = {
+        code: 'input.invalid',
+        message: `Write the ${this.expectedSql.trim() ? 'candidate' : 'reference'} SQL to grade this comparison.`,
+      };
+      return;
+    }
     this.running = true;
     const judge = this.judge();
     try {

@@ -11,10 +11,20 @@ export type Route =
   | { view: 'share'; fragment: string }
   | { view: 'share-run'; fragment: string };
 
+/** A path segment decoded; a malformed escape (a link cut inside `%E2%80`, a stray `%`) is kept as written. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    // decodeURIComponent throws on it: at start-up that left a blank page, later the route stopped following the hash.
+    return segment;
+  }
+}
+
 export function parseRoute(hash: string): Route {
   if (hash.startsWith('#/s/')) return { view: 'share', fragment: hash };
   if (hash.startsWith('#/r/')) return { view: 'share-run', fragment: hash };
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeSegment);
   if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3])
     return { view: 'case', id: parts[1], caseId: parts[3] };
   if (parts[0] === 'runs' && parts[1]) return { view: 'run', id: parts[1] };
@@ -56,5 +66,14 @@ export class Router {
 
   go(route: Route): void {
     location.hash = hrefFor(route);
+  }
+
+  /**
+   * Go to `route` in place of the current history entry: a share link, once opened, hands over to the view it
+   * opened. With go(), Back returned to the link, which opened again: a run link stored one more copy of its run
+   * each time, a comparison link reset the playground, and Back never got past it.
+   */
+  replace(route: Route): void {
+    location.replace(hrefFor(route));
   }
 }

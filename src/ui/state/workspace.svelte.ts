@@ -72,6 +72,19 @@ export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'report' | 'f
   return 'unknown';
 }
 
+/**
+ * A defog-style benchmark CSV (questions: question, query, db_name; predictions: generated_query or predicted_sql),
+ * told apart from a one-table CSV fixture by its header. The app does not import it: it was loaded as a fixture
+ * named after the file, silently, and the Grade button stayed off with nothing said.
+ */
+export function isBenchmarkCsv(file: PickedFile): boolean {
+  if (!/\.csv$/i.test(file.name)) return false;
+  const head = new TextDecoder().decode(file.bytes.subarray(0, 4096)).replace(/^\uFEFF/, '');
+  const header = (head.split(/\r?\n/, 1)[0] ?? '').split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+  const has = (c: string) => header.includes(c);
+  return (has('question') && (has('query') || has('db_name'))) || has('generated_query') || has('predicted_sql');
+}
+
 /** The policy a run is judged by: SQL Verdict's own, or a benchmark's (the CLI's --policy). */
 export type PolicyChoice = 'sql-verdict' | 'spider' | 'spider-keep-distinct' | 'bird';
 
@@ -90,6 +103,30 @@ export function presetOf(choice: PolicyChoice, vesIterations: number): StoredRun
 }
 
 const isoNow = () => new Date(Date.now()).toISOString();
+
+/** localStorage key prefix of the cases a run in progress had graded when the page went away (see grade()). */
+const PENDING_CASES = 'sql-verdict-pending-cases:';
+
+function dropPendingCases(id: string): void {
+  try {
+    localStorage.removeItem(PENDING_CASES + id);
+  } catch {
+    // No storage: nothing was kept there.
+  }
+}
+
+/** A run interrupted by a reload with the cases saved as the page went away, when they are more than IndexedDB has. */
+function withPendingCases(run: StoredRun): StoredRun {
+  let pending: unknown = null;
+  try {
+    pending = JSON.parse(localStorage.getItem(PENDING_CASES + run.id) ?? 'null');
+  } catch {
+    pending = null;
+  }
+  dropPendingCases(run.id);
+  if (run.status !== 'running' || !Array.isArray(pending) || pending.length <= run.cases.length) return run;
+  return { ...run, cases: pending as CaseReport[] };
+}
 
 export class Workspace {
   corpus = $state.raw<ChosenInput | null>(null);
@@ -156,7 +193,7 @@ export class Workspace {
   /** Load the stored runs; a run a reload interrupted is resumed. */
   async init(): Promise<void> {
     try {
-      const all = await runStore.all();
+      const all = (await runStore.all()).map(withPendingCases);
       this.runs = all.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     } catch (thrown) {
       this.fileErrors = [
@@ -248,6 +285,12 @@ export class Workspace {
           else errors.push(result);
         } else if (kind === 'corpus') await this.setCorpus({ file: file.name, bytes: file.bytes }, false);
         else if (kind === 'run') await this.setRun({ file: file.name, bytes: file.bytes }, false);
+        else if (kind === 'fixture' && isBenchmarkCsv(file))
+          errors.push({
+            code: 'input.invalid',
+            message: `${file.name}: a defog-style benchmark CSV (question, query, db_name; or generated_query), not a fixture. The app reads Spider and BIRD folders; grade this one with "sql-verdict run --format csv --questions <questions.csv> --pred <predictions.csv> --db-dir <databases>", or turn it into a corpus and run with "sql-verdict import --format csv …" and drop those here.`,
+            location: file.name,
+          });
         else if (kind === 'fixture') fixtureFiles.push(file);
         else
           errors.push({
@@ -546,6 +589,22 @@ export class Workspace {
           };
         }),
     });
+    // A reload (or a closed tab) inside that second lost every case graded in it: a burst after a slow case can be
+    // dozens. Chromium drops an IndexedDB write begun as the page goes away, so those cases go to localStorage
+    // (synchronous), and init() takes them back.
+    const flush = () => {
+      if (!trailingSave) return;
+      clearTimeout(trailingSave);
+      trailingSave = null;
+      const cases = merged();
+      update({ cases }, true);
+      try {
+        localStorage.setItem(PENDING_CASES + stored.id, JSON.stringify(cases));
+      } catch {
+        // Over quota or no storage: the cases of that last second are graded again.
+      }
+    };
+    addEventListener('pagehide', flush);
     const resumeFrom =
       stored.fixtureDigests && previous.length ? { cases: previous, fixtureDigests: stored.fixtureDigests } : undefined;
     try {
@@ -580,6 +639,8 @@ export class Workspace {
       const current = this.byId(stored.id) ?? stored;
       await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });
     } finally {
+      removeEventListener('pagehide', flush);
+      dropPendingCases(stored.id);
       if (trailingSave) clearTimeout(trailingSave);
       this.continueRun?.();
       this.activeId = null;
