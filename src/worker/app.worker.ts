@@ -59,6 +59,7 @@ import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
 import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from '../core/import/common.ts';
 import { importBird } from '../core/import/bird.ts';
+import { importCsv } from '../core/import/csv.ts';
 import { importSpider } from '../core/import/spider.ts';
 import { monitorLog, type MonitorInput, type MonitorListener, type MonitoredLog } from './stef-monitor.ts';
 import { applyPreset, type PolicyPreset } from '../core/run/preset-grade.ts';
@@ -160,9 +161,9 @@ export interface GradeInput {
   ports?: InputFile;
 }
 
-/** A Spider or BIRD benchmark's text files and its database folder's ids (the database bytes stay on the page). */
+/** A Spider, BIRD or defog-style CSV benchmark's text files and its database folder's ids (the database bytes stay on the page). */
 export interface BenchmarkInput {
-  format: Extract<BenchmarkFormat, 'spider' | 'bird'>;
+  format: BenchmarkFormat;
   gold?: InputFile;
   questions?: InputFile;
   pred?: InputFile;
@@ -682,30 +683,32 @@ const api = {
     return openRunReport(input.file, input.bytes);
   },
 
-  /** A dropped Spider/BIRD folder through the core importer: the corpus and run `sql-verdict import` would write. */
+  /** A dropped Spider/BIRD/CSV folder through the core importer: the corpus and run `sql-verdict import` would write. */
   async importBenchmark(input: BenchmarkInput): Promise<ImportedInputs> {
     const common = { databases: input.databases };
     const result =
-      input.format === 'spider'
-        ? importSpider({
-            ...(input.gold ? { gold: input.gold } : {}),
-            ...(input.questions ? { questions: input.questions } : {}),
-            ...(input.pred ? { pred: input.pred } : {}),
-            ...common,
-          })
-        : input.questions
-          ? importBird({ questions: input.questions, ...(input.pred ? { pred: input.pred } : {}), ...common })
-          : {
-              ok: false as const,
-              problems: [
-                {
-                  severity: 'error' as const,
-                  code: 'missing_field' as const,
-                  file: '(folder)',
-                  message: 'BIRD needs its questions file (dev.json).',
-                },
-              ],
-            };
+      input.format === 'csv' && input.questions
+        ? importCsv({ questions: input.questions, ...(input.pred ? { pred: input.pred } : {}), ...common })
+        : input.format === 'spider'
+          ? importSpider({
+              ...(input.gold ? { gold: input.gold } : {}),
+              ...(input.questions ? { questions: input.questions } : {}),
+              ...(input.pred ? { pred: input.pred } : {}),
+              ...common,
+            })
+          : input.questions
+            ? importBird({ questions: input.questions, ...(input.pred ? { pred: input.pred } : {}), ...common })
+            : {
+                ok: false as const,
+                problems: [
+                  {
+                    severity: 'error' as const,
+                    code: 'missing_field' as const,
+                    file: '(folder)',
+                    message: 'BIRD needs its questions file (dev.json).',
+                  },
+                ],
+              };
     if (!result.ok || hasErrors(result.problems))
       return { ok: false, problems: result.problems, corpus: null, run: null, databases: [] };
     const label = (input.gold ?? input.questions)!.file;

@@ -9,8 +9,9 @@ import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import type { RunReport } from '../../src/core/run/run-report.ts';
 import { repoRoot } from '../helpers/paths.ts';
-import { launchChromium, openPage, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
+import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
 
 vi.setConfig({ testTimeout: BROWSER_TEST_MS });
 
@@ -214,41 +215,76 @@ describe('the app against what users do to it', () => {
     expect(pageErrors).toEqual([]);
   }, 700_000);
 
-  test('a defog-style benchmark CSV dropped on the home page is named as such, not loaded as a fixture', async () => {
+  test("a defog-style CSV benchmark dropped with its databases is graded with the CLI's verdicts; a predictions CSV alone is named, not loaded as a fixture", async () => {
     await page.goto(`${app.origin}/#/`);
     await page.getByTestId('run-demo').waitFor();
-    const dir = path.join(repoRoot, 'fixtures/benchmarks/defog-sample');
-    const files = ['questions.csv', 'predictions.csv'].map((name) => ({
-      name,
-      data: readFileSync(path.join(dir, name)).toString('base64'),
-    }));
-    await page.evaluate((items) => {
-      const transfer = new DataTransfer();
-      for (const item of items)
-        transfer.items.add(new File([Uint8Array.from(atob(item.data), (c) => c.charCodeAt(0))], item.name));
-      window.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    }, files);
-    // Before: both became fixtures named "questions" and "predictions", and nothing was said.
-    await expect.poll(() => page.getByTestId('file-errors').count(), { timeout: 30_000 }).toBe(1);
-    const problems = await page.locator('[data-testid=file-errors] li').allTextContents();
-    expect(problems).toHaveLength(2);
-    expect(problems[0]).toMatch(/^questions\.csv: a defog-style benchmark CSV .*sql-verdict run --format csv/);
-    expect(problems[1]).toMatch(/^predictions\.csv: a defog-style benchmark CSV/);
-    expect(await page.locator('[aria-labelledby=fixtures-heading] li').allTextContents()).not.toContainEqual(
-      expect.stringMatching(/^questions /),
+    const defog = path.join(repoRoot, 'fixtures/benchmarks/defog-sample');
+    const shop = path.join(repoRoot, 'fixtures/benchmarks/bird-sample/dev_databases/shop/shop.sqlite');
+    const cli = runCli(
+      ['run', '--format', 'csv', '--questions', `${defog}/questions.csv`, '--pred', `${defog}/predictions.csv`].concat([
+        '--db-dir',
+        path.dirname(path.dirname(shop)),
+        '--json',
+      ]),
+      { expectExit: [0, 1] },
     );
-    // A one-table CSV fixture is still one.
-    await page.evaluate(() => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File(['id,name\n1,a\n'], 'shop.csv'));
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
-    });
+    const drop = (files: { name: string; path: string }[]) =>
+      page.evaluate(
+        (items) => {
+          const transfer = new DataTransfer();
+          for (const item of items)
+            transfer.items.add(new File([Uint8Array.from(atob(item.data), (c) => c.charCodeAt(0))], item.name));
+          window.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+          window.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        },
+        files.map((f) => ({ name: f.name, data: readFileSync(f.path).toString('base64') })),
+      );
+    // A predictions CSV alone: before, it became a fixture named "predictions", and nothing was said.
+    await drop([{ name: 'predictions.csv', path: `${defog}/predictions.csv` }]);
     await expect
-      .poll(() => page.locator('[aria-labelledby=fixtures-heading] li').allTextContents())
-      .toContainEqual(expect.stringMatching(/^shop loaded from your file/));
+      .poll(() => page.locator('[data-testid=file-errors] li').allTextContents(), { timeout: 30_000 })
+      .toEqual([
+        expect.stringMatching(
+          /^predictions\.csv: a defog-style benchmark CSV, not a fixture\. Drop it together with the questions CSV/,
+        ),
+      ]);
+    expect(await page.locator('[aria-labelledby=fixtures-heading] li').allTextContents()).not.toContainEqual(
+      expect.stringMatching(/^predictions /),
+    );
+    // The questions and predictions without the databases: the first missing one is named at its line.
+    await drop(['questions.csv', 'predictions.csv'].map((name) => ({ name, path: `${defog}/${name}` })));
+    await expect
+      .poll(() => page.locator('[data-testid=file-errors] li').allTextContents(), { timeout: 30_000 })
+      .toContainEqual(
+        expect.stringMatching(
+          /^questions\.csv:2: error \[unknown_fixture\] case 'q0000' field 'db_name': Unknown db_id 'shop': no shop\.sqlite among the files/,
+        ),
+      );
+    // With them: imported as `run --format csv` imports it, graded with the CLI's verdicts.
+    await drop([
+      ...['questions.csv', 'predictions.csv'].map((name) => ({ name, path: `${defog}/${name}` })),
+      { name: 'shop.sqlite', path: shop },
+      { name: 'school.sqlite', path: shop.replace(/shop/g, 'school') },
+    ]);
+    await expect
+      .poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 })
+      .toBe('csv');
+    expect(await text('benchmark-databases')).toMatch(/databases \(2\): school, shop/);
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    expect(await page.getByTestId('policy').inputValue()).toBe('sql-verdict');
+    await page.getByTestId('start').click();
+    await page.getByTestId('summary-cards').waitFor({ timeout: 300_000 });
+    const expected = JSON.parse((await cli).stdout) as RunReport;
+    const a = expected.summary.answer_accuracy;
+    expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-json').click()]);
+    const mine = JSON.parse(readFileSync((await download.path())!, 'utf8')) as RunReport;
+    const verdicts = (r: RunReport) =>
+      r.cases.map((c) => [c.id, c.outcome, c.reason_code ?? null, c.reference_match?.matched_index ?? null]);
+    expect(verdicts(mine)).toEqual(verdicts(expected));
+    expect(mine.cases.some((c) => c.reference_match?.matched_index === 1)).toBe(true);
     expect(pageErrors).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   test('Back from an opened share link goes to the page before it, without opening the link again', async () => {
     await page.goto(`${app.origin}/#/`);

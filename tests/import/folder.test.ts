@@ -90,4 +90,29 @@ describe('detectBenchmarkFolder', () => {
       ]).kind,
     ).toBe('none');
   });
+  it('takes a defog-style CSV benchmark apart: questions CSV, predictions CSV, databases by name; a table CSV stays a fixture', () => {
+    const shop = folderFiles('bird-sample').find((f) => f.path.endsWith('shop.sqlite'))!;
+    const files = [...folderFiles('defog-sample'), { ...shop, path: 'defog-sample/shop.sqlite' }];
+    const d = detectBenchmarkFolder(files);
+    expect(d.kind).toBe('benchmark');
+    if (d.kind !== 'benchmark') return;
+    expect(d.folder.format).toBe('csv');
+    expect(d.folder.questions?.file).toBe('defog-sample/questions.csv');
+    expect(d.folder.pred?.file).toBe('defog-sample/predictions.csv');
+    expect(d.folder.databases.ids).toEqual(['shop']);
+    expect(d.folder.roles.map((r) => r.role)).toEqual(['questions', 'predictions', 'database']);
+    // The predictions in the questions CSV itself (sql-eval's generated_query column): no second file needed.
+    const inline = detectBenchmarkFolder([
+      text('q.csv', 'question,query,db_name,generated_query\nQ,SELECT 1,shop,SELECT 1\n'),
+    ]);
+    expect(inline.kind === 'benchmark' && inline.folder.pred).toBeUndefined();
+    const noPred = detectBenchmarkFolder(folderFiles('defog-sample').filter((f) => f.path.endsWith('questions.csv')));
+    expect(noPred.kind === 'problem' && noPred.message).toMatch(
+      /questions\.csv but no predictions: add a CSV with a generated_query column/,
+    );
+    expect(detectBenchmarkFolder([text('customers.csv', 'id,name,query\n1,a,b\n')]).kind).toBe('none');
+    expect(
+      detectBenchmarkFolder(folderFiles('defog-sample').filter((f) => f.path.endsWith('predictions.csv'))).kind,
+    ).toBe('none');
+  });
 });

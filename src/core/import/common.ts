@@ -27,6 +27,8 @@ export interface InputFile {
 export interface DatabaseFolder {
   dir: string;
   ids: readonly string[];
+  /** Loose files dropped in the app: `<db>.sqlite` among them, no folder layout. */
+  loose?: boolean;
   withoutFile?: readonly string[];
   /** id → why its file is not a SQLite database (empty, a Git LFS pointer, another format). */
   notDatabase?: ReadonlyMap<string, string>;
@@ -373,7 +375,7 @@ export function checkDatabases(
         severity: 'error',
         code: 'unknown_fixture',
         ...at,
-        message: `Unknown db_id '${u.db}': ${folder.dir} has no ${u.db}/${u.db}.sqlite${hint ? ` (did you mean '${hint}'?)` : ''}${also}.`,
+        message: `Unknown db_id '${u.db}': ${folder.loose ? `no ${u.db}.sqlite among the files` : `${folder.dir} has no ${u.db}/${u.db}.sqlite`}${hint ? ` (did you mean '${hint}'?)` : ''}${also}.`,
       });
     }
   }

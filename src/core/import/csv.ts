@@ -9,6 +9,7 @@
  */
 import { hasErrors, type LoadProblem } from '../corpus/problems.ts';
 import { tokenize } from '../sql/lexer.ts';
+import { PRED_COLUMNS } from './csv-columns.ts';
 import {
   baseName,
   checkDatabases,
@@ -38,7 +39,6 @@ export interface CsvImportInput {
 
 /** At most this many accepted references per case after expanding `{...}`. */
 export const MAX_ALTERNATIVES = 64;
-const PRED_COLUMNS = ['generated_query', 'sql', 'predicted_sql', 'prediction'];
 
 export interface CsvRow {
   cells: string[];

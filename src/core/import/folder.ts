@@ -1,13 +1,16 @@
 /**
  * A benchmark folder as a user drops it (or picks it) in the app: Spider's
  * `dev.json` / `dev_gold.sql` + a predictions `.txt` + `database/<db>/<db>.sqlite`,
- * or BIRD's `dev.json` / `mini_dev_*.json` + `predict_*.json` + `dev_databases/`.
+ * or BIRD's `dev.json` / `mini_dev_*.json` + `predict_*.json` + `dev_databases/`,
+ * or a defog-style questions CSV (+ a predictions CSV) with the databases its
+ * db_name column names (`<db>.sqlite` or `<db>/<db>.sqlite`).
  * Which file plays which part is told from names and first bytes only (the
  * database files can be large); the importers then read the text files.
  * Everything inside a database's own folder besides its database file
  * (Spider's schema.sql, BIRD's database_description/*.csv) is not a benchmark file.
  */
 import type { BenchmarkFormat, DatabaseFolder, InputFile } from './common.ts';
+import { PRED_COLUMNS } from './csv-columns.ts';
 
 /** A dropped or picked file: its path inside what was dropped ('/'-separated; a bare name when flat). */
 export interface FolderFile {
@@ -16,7 +19,7 @@ export interface FolderFile {
 }
 
 export interface BenchmarkFolder {
-  format: Extract<BenchmarkFormat, 'spider' | 'bird'>;
+  format: BenchmarkFormat;
   gold?: InputFile;
   questions?: InputFile;
   pred?: InputFile;
@@ -60,6 +63,28 @@ function isGold(f: FolderFile): boolean {
     !/\bCREATE\s+TABLE\b/i.test(head(f.bytes))
   );
 }
+
+/** A CSV's column names from its first line (lower case; defog's headers quote no commas), or null when not a .csv. */
+function csvHeader(f: FolderFile): string[] | null {
+  if (!base(f.path).toLowerCase().endsWith('.csv')) return null;
+  const first =
+    head(f.bytes, 4096)
+      .replace(/^\xEF\xBB\xBF/, '')
+      .split(/\r?\n/, 1)[0] ?? '';
+  return first.split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+}
+
+/** defog's questions CSV: question and query columns (db_name is checked by the importer, by line). */
+const isQuestionsCsv = (f: FolderFile) => {
+  const cols = csvHeader(f);
+  return !!cols && cols.includes('question') && cols.includes('query');
+};
+
+/** A predictions CSV: a generated_query (sql, predicted_sql, prediction) column and no reference query. */
+const isPredictionsCsv = (f: FolderFile) => {
+  const cols = csvHeader(f);
+  return !!cols && !cols.includes('query') && PRED_COLUMNS.some((c) => cols.includes(c));
+};
 
 type JsonKind = 'spider-questions' | 'bird-questions' | 'bird-predictions' | 'other';
 
@@ -105,11 +130,27 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
   const of = (k: JsonKind) => jsons.filter((f) => kinds.get(f) === k);
   const birdQuestions = of('bird-questions');
   const spiderQuestions = of('spider-questions');
-  const format = birdQuestions.length ? 'bird' : golds.length || spiderQuestions.length ? 'spider' : null;
+  const csvQuestions = rest.filter(isQuestionsCsv);
+  const format = birdQuestions.length
+    ? 'bird'
+    : golds.length || spiderQuestions.length
+      ? 'spider'
+      : csvQuestions.length
+        ? 'csv'
+        : null;
   if (!format) return { kind: 'none' };
   const dir = [...dbDirs][0] ? dirOf([...dbDirs][0]!) || '.' : '.';
   const ids = Object.keys(databaseFiles).sort();
+  const loose = dbDirs.size === 0;
   const roles: BenchmarkFolder['roles'] = ids.map((id) => ({ path: databaseFiles[id]!.path, role: 'database' }));
+  if (format === 'csv')
+    return csvFolder(
+      csvQuestions,
+      rest.filter(isPredictionsCsv),
+      { dir, ids, ...(loose ? { loose } : {}) },
+      databaseFiles,
+      roles,
+    );
   if (format === 'bird') {
     const questions = pick(birdQuestions, 'BIRD questions (dev.json)');
     const pred = pick(of('bird-predictions'), 'BIRD predictions (predict_*.json)');
@@ -127,7 +168,7 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
         format,
         questions: input(questions!),
         pred: input(pred),
-        databases: { dir, ids },
+        databases: { dir, ids, ...(loose ? { loose } : {}) },
         databaseFiles,
         roles,
       },
@@ -155,7 +196,41 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
       ...(gold ? { gold: input(gold) } : {}),
       ...(questions ? { questions: input(questions) } : {}),
       pred: input(pred),
-      databases: { dir, ids },
+      databases: { dir, ids, ...(loose ? { loose } : {}) },
+      databaseFiles,
+      roles,
+    },
+  };
+}
+
+/** defog-style: the questions CSV, the predictions CSV (or that column in the questions CSV), the databases by name. */
+function csvFolder(
+  questionFiles: FolderFile[],
+  predFiles: FolderFile[],
+  databases: DatabaseFolder,
+  databaseFiles: Record<string, FolderFile>,
+  roles: BenchmarkFolder['roles'],
+): FolderDetection {
+  const questions = pick(questionFiles, 'questions CSV (question, query, db_name)')!;
+  const pred = pick(predFiles, `predictions CSV (${PRED_COLUMNS.join(', ')})`);
+  if (typeof questions === 'string') return { kind: 'problem', message: questions };
+  if (typeof pred === 'string') return { kind: 'problem', message: pred };
+  if (!pred && !PRED_COLUMNS.some((c) => csvHeader(questions)!.includes(c)))
+    return {
+      kind: 'problem',
+      message: `Questions CSV ${questions.path} but no predictions: add a CSV with a ${PRED_COLUMNS[0]} column (one row per question, in order), or that column in ${questions.path}.`,
+    };
+  roles.unshift(
+    { path: questions.path, role: 'questions' },
+    ...(pred ? [{ path: pred.path, role: 'predictions' as const }] : []),
+  );
+  return {
+    kind: 'benchmark',
+    folder: {
+      format: 'csv',
+      questions: input(questions),
+      ...(pred ? { pred: input(pred) } : {}),
+      databases,
       databaseFiles,
       roles,
     },

@@ -74,8 +74,8 @@ export function classifyFile(file: PickedFile): 'corpus' | 'run' | 'report' | 'f
 
 /**
  * A defog-style benchmark CSV (questions: question, query, db_name; predictions: generated_query or predicted_sql),
- * told apart from a one-table CSV fixture by its header. The app does not import it: it was loaded as a fixture
- * named after the file, silently, and the Grade button stayed off with nothing said.
+ * told apart from a one-table CSV fixture by its header. With its questions CSV it is a benchmark folder
+ * (core/import/folder.ts); alone it was loaded as a fixture named after the file, silently.
  */
 export function isBenchmarkCsv(file: PickedFile): boolean {
   if (!/\.csv$/i.test(file.name)) return false;
@@ -288,7 +288,7 @@ export class Workspace {
         else if (kind === 'fixture' && isBenchmarkCsv(file))
           errors.push({
             code: 'input.invalid',
-            message: `${file.name}: a defog-style benchmark CSV (question, query, db_name; or generated_query), not a fixture. The app reads Spider and BIRD folders; grade this one with "sql-verdict run --format csv --questions <questions.csv> --pred <predictions.csv> --db-dir <databases>", or turn it into a corpus and run with "sql-verdict import --format csv …" and drop those here.`,
+            message: `${file.name}: a defog-style benchmark CSV, not a fixture. Drop it together with the questions CSV (question, query, db_name), its predictions CSV (generated_query) and the databases db_name names (<db>.sqlite), or the folder that holds them.`,
             location: file.name,
           });
         else if (kind === 'fixture') fixtureFiles.push(file);
@@ -343,7 +343,8 @@ export class Workspace {
     }
     this.fixtures = fixtures;
     this.benchmark = { format: folder.format, roles: folder.roles, databases: imported.databases };
-    this.policy = folder.format;
+    // defog's CSV has no execution-match policy of its own: SQL Verdict's, with its alternatives.
+    this.policy = folder.format === 'csv' ? 'sql-verdict' : folder.format;
     this.corpus = null;
     this.run = null;
     await this.setCorpus(imported.corpus, false);
