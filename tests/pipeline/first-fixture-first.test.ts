@@ -142,7 +142,7 @@ describe('fixtures loaded first case first', () => {
     expect(allFirst.ok).toBe(false);
     if (lazy.ok || allFirst.ok) return;
     expect(lazy.error).toEqual(allFirst.error);
-    expect(lazy.error.message).toBe('Fixture retail_monthly: Fixture retail_monthly: the file is broken.');
+    expect(lazy.error.message).toBe('Fixture retail_monthly: the file is broken.');
     // Nothing from the broken fixture on was recorded.
     expect(recorded.every((i) => i < 1)).toBe(true);
   });

@@ -448,6 +448,20 @@ export class PgSession implements EngineSession {
             elapsedMs: 0,
           },
         };
+      // The statistics views (pg_stat_wal, pg_stat_activity, pg_statio_*) hold the server's real times and other
+      // sessions' counters. Their functions are refused above, but a server's owner cannot always revoke EXECUTE
+      // on what the views call: the view's name is the wall there.
+      if (!called && /^pg_stat(io)?_/i.test(name))
+        return {
+          ok: false,
+          error: {
+            code: 'sandbox.statement_rejected',
+            category: 'statement_rejected',
+            statement_kind: 'function_call',
+            message: `${name} (a statistics view: real times and other sessions' counters) is not allowed in the sandbox.`,
+            elapsedMs: 0,
+          },
+        };
       if (
         this.options.clock.kind === 'refuse' &&
         this.asOf !== undefined &&
