@@ -64,6 +64,8 @@ describe.each(['duckdb', 'sqlite'] as const)('error taxonomy on %s', (name) => {
         const outcome = await engines[name].execute(sql, { timeoutMs: category === 'timeout' ? 600 : 20_000 });
         got.push(`${category}: ${outcome.ok ? 'ran' : (outcome.error.category ?? outcome.error.code)}`);
         if (!outcome.ok && category !== 'timeout') expect(outcome.error.message.length).toBeGreaterThan(0);
+        // The engine's own message, without the statement gate's wrapper (query('…')) the user never wrote.
+        if (!outcome.ok) expect(outcome.error.raw ?? '').not.toMatch(/FROM query\(/);
       }
       const want = ERROR_CATEGORIES.filter((c) => PROBES[c][name] !== null).map((c) => `${c}: ${c}`);
       expect(got).toEqual(want);

@@ -126,6 +126,14 @@ function tableNameFromFile(fileName: string): string {
   return base.replace(/\.(csv|tsv|parquet)$/i, '') || 'data';
 }
 
+/**
+ * DuckDB's error context ("LINE 1: DESCRIBE SELECT * FROM query('…')" and a caret) points into the statement
+ * gate's wrapper, not into the user's SQL: a user reading the engine's message would see SQL they never wrote.
+ */
+function withoutGate(raw: string): string {
+  return raw.replace(/\s*LINE \d+: DESCRIBE SELECT \* FROM query\([\s\S]*$/, '');
+}
+
 export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession {
   private fixture: FixtureInfo | null = null;
   private calls: CallPolicy | null = null;
@@ -519,7 +527,8 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
           : {}),
       });
     } catch (thrown) {
-      return fail('execution.error', messageOf(thrown), { raw: messageOf(thrown) });
+      const raw = withoutGate(messageOf(thrown));
+      return fail('execution.error', raw, { raw });
     }
   }
 
@@ -539,7 +548,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
       // DuckDB's own parser accepts only one SELECT-like statement inside query().
       columns = await this.describe(gated);
     } catch (thrown) {
-      const raw = messageOf(thrown);
+      const raw = withoutGate(messageOf(thrown));
       if (/Expected a single SELECT statement/i.test(raw)) return rejectedStatement(sql, raw, elapsed());
       return executionError('duckdb', raw, elapsed());
     }
