@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { formatProblem, hasErrors, type LoadProblem } from '../core/corpus/problems.ts';
+import { hasErrors, problemLines, type LoadProblem } from '../core/corpus/problems.ts';
 import { loadCorpus } from '../core/corpus/load-corpus.ts';
 import { corpusMismatch } from '../core/corpus/binding.ts';
 import { loadRun, type LoadedRun } from '../core/corpus/load-run.ts';
@@ -32,7 +32,7 @@ export function corpusPath(spec: string, cwd: string): string {
 }
 
 function report(problems: LoadProblem[], io: Io): void {
-  for (const p of problems) io.err(formatProblem(p));
+  for (const line of problemLines(problems)) io.err(line);
 }
 
 export async function readCorpus(spec: string, io: Io): Promise<LoadedCorpus> {

@@ -31,6 +31,30 @@ async function cli(args: string[], cwd: string): Promise<{ code: number; stdout:
 const noCrash = (text: string) => expect(text).not.toMatch(/Internal|\n\s+at .*:\d+:\d+|TypeError|RangeError/);
 
 describe('BIRD', () => {
+  it('a file broken the same way on every entry prints 20 examples and a count, not one line per entry', async () => {
+    const questions = JSON.parse(readFileSync(path.join(bird, 'dev.json'), 'utf8')) as Record<string, unknown>[];
+    const many = Array.from({ length: 25 }, (_, i) => ({ ...questions[i % questions.length], question_id: i }));
+    writeFileSync(path.join(bird, 'dev_many.json'), JSON.stringify(many));
+    // Predictions without BIRD's separator (a model's raw SQL): each entry is a bad_separator.
+    writeFileSync(
+      path.join(bird, 'predict_many.json'),
+      JSON.stringify(Object.fromEntries(many.map((_, i) => [String(i), 'SELECT 1'])), null, 4),
+    );
+    const r = await cli(
+      ['run', '--format', 'bird', '--questions', 'dev_many.json', '--pred', 'predict_many.json'].concat([
+        '--db-dir',
+        'dev_databases',
+      ]),
+      bird,
+    );
+    expect(r.code).toBe(2);
+    noCrash(r.stderr);
+    expect(r.stderr.match(/error \[bad_separator\]/g)).toHaveLength(20);
+    expect(r.stderr).toMatch(
+      /^predict_many\.json: … 5 more errors \[bad_separator\] like the 20 above \(25 in all\)\.$/m,
+    );
+  });
+
   it('mini_dev keyed by position with a prediction missing: the missing position is named, not every question', async () => {
     const questions = JSON.parse(readFileSync(path.join(bird, 'dev.json'), 'utf8')) as Record<string, unknown>[];
     writeFileSync(

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { formatProblem, hasErrors, type LoadProblem } from '../../core/corpus/problems.ts';
+import { hasErrors, problemLines, type LoadProblem } from '../../core/corpus/problems.ts';
 import { loadCorpus } from '../../core/corpus/load-corpus.ts';
 import type { LoadedCorpus } from '../../core/corpus/types.ts';
 import { loadRun, type LoadedRun } from '../../core/corpus/load-run.ts';
@@ -125,7 +125,7 @@ interface Read {
 }
 
 function report(problems: LoadProblem[], io: Io): void {
-  for (const p of problems) io.err(formatProblem(p));
+  for (const line of problemLines(problems)) io.err(line);
 }
 
 async function readBenchmark(

@@ -69,6 +69,33 @@ export function formatProblem(p: LoadProblem): string {
   return `${where}: ${p.severity} [${p.code}]${subject ? ` ${subject}` : ''}: ${p.message}`;
 }
 
+/** Problems of one severity and code printed before the rest are only counted. */
+export const PROBLEMS_PER_CODE = 20;
+
+/**
+ * The problems as lines, at most `perCode` of each severity and code, then one line counting the rest: a file
+ * broken the same way on every line (1,500 BIRD predictions without the separator) reads as 20 examples and a
+ * count, not a screenful per question.
+ */
+export function problemLines(problems: readonly LoadProblem[], perCode = PROBLEMS_PER_CODE): string[] {
+  const seen = new Map<string, { severity: string; code: string; files: Set<string>; count: number }>();
+  const lines: string[] = [];
+  for (const p of problems) {
+    const key = `${p.severity} ${p.code}`;
+    const kind = seen.get(key) ?? { severity: p.severity, code: p.code, files: new Set<string>(), count: 0 };
+    seen.set(key, kind);
+    kind.count++;
+    if (kind.count <= perCode) lines.push(formatProblem(p));
+    else kind.files.add(p.file);
+  }
+  for (const { severity, code, files, count } of seen.values())
+    if (count > perCode)
+      lines.push(
+        `${[...files].join(', ')}: … ${count - perCode} more ${severity === 'error' ? 'errors' : 'warnings'} [${code}] like the ${perCode} above (${count} in all).`,
+      );
+  return lines;
+}
+
 export function hasErrors(problems: readonly LoadProblem[]): boolean {
   return problems.some((p) => p.severity === 'error');
 }
