@@ -3,13 +3,12 @@
  * links cut or edited by hand, a comparison the worker refuses, emptied editors, a phone-width
  * home page with runs kept, keyboard round trips. Each test is a defect once found by hand.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { deflateRawSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunReport } from '../../src/core/run/run-report.ts';
+import { encodeShare, type SharedComparison } from '../../src/ui/state/share.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
 
@@ -33,22 +32,11 @@ afterAll(async () => {
 
 const text = async (testId: string) => ((await page.getByTestId(testId).first().textContent()) ?? '').trim();
 
-/** A share link as the app writes one (src/ui/state/share.ts): canonical JSON, SHA-256 checksum, deflate-raw, base64url. */
-function shareLink(payload: Record<string, unknown>): string {
-  const canonical = (x: unknown): unknown =>
-    Array.isArray(x)
-      ? x.map(canonical)
-      : x && typeof x === 'object'
-        ? Object.fromEntries(
-            Object.keys(x)
-              .sort()
-              .map((k) => [k, canonical((x as Record<string, unknown>)[k])]),
-          )
-        : x;
-  const checksum = createHash('sha256')
-    .update(JSON.stringify(canonical(payload)))
-    .digest('hex');
-  return `#/s/${deflateRawSync(Buffer.from(JSON.stringify({ ...payload, checksum }))).toString('base64url')}`;
+/** A share link written by the app's own encoder (an edited config is still encoded as given). */
+async function shareLink(payload: Record<string, unknown>): Promise<string> {
+  const encoded = await encodeShare(payload as unknown as SharedComparison);
+  if (!encoded.ok) throw new Error(encoded.message);
+  return encoded.fragment;
 }
 
 const COMPARISON = {
@@ -102,7 +90,7 @@ describe('the app against what users do to it', () => {
 
   test('a shared comparison the worker refuses (invalid config) shows why, once: no grading loop', async () => {
     await page.goto('about:blank');
-    await page.goto(`${app.origin}/${shareLink({ ...COMPARISON, config: { float_tolerance: 'abc' } })}`);
+    await page.goto(`${app.origin}/${await shareLink({ ...COMPARISON, config: { float_tolerance: 'abc' } })}`);
     await page.getByTestId('playground').waitFor();
     await expect
       .poll(() => page.locator('[data-testid=playground] .error').textContent(), { timeout: 60_000 })
@@ -120,7 +108,7 @@ describe('the app against what users do to it', () => {
 
   test('emptying the candidate SQL in the playground clears the verdict of the SQL that was there', async () => {
     await page.goto('about:blank');
-    await page.goto(`${app.origin}/${shareLink(COMPARISON)}`);
+    await page.goto(`${app.origin}/${await shareLink(COMPARISON)}`);
     await expect.poll(() => text('verdict'), { timeout: 90_000 }).toMatch(/pass|fail/);
     await page.locator('.cm-content[data-testid=pg-actual]').click();
     await page.keyboard.press('ControlOrMeta+A');
@@ -313,7 +301,7 @@ describe('the app against what users do to it', () => {
     // A comparison link the same way: Back leaves the playground it opened.
     await page.goto(`${app.origin}/#/corpus`);
     await page.getByTestId('corpus-view').waitFor();
-    await page.goto(`${app.origin}/${shareLink(COMPARISON)}`);
+    await page.goto(`${app.origin}/${await shareLink(COMPARISON)}`);
     await expect.poll(() => new URL(page.url()).hash).toBe('#/playground');
     await page.goBack();
     await page.getByTestId('corpus-view').waitFor();

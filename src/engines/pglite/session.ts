@@ -106,6 +106,20 @@ export const DENIED_FUNCTIONS = [
   'pg_control_*',
 ];
 
+/** The gate's refusal: a statement the sandbox does not run, before the engine sees it. */
+function refused(statementKind: string, message: string): ExecuteOutcome {
+  return {
+    ok: false,
+    error: {
+      code: 'sandbox.statement_rejected',
+      category: 'statement_rejected',
+      statement_kind: statementKind,
+      message,
+      elapsedMs: 0,
+    },
+  };
+}
+
 function denied(name: string): boolean {
   const lower = name.toLowerCase();
   return DENIED_FUNCTIONS.some((d) => (d.endsWith('*') ? lower.startsWith(d.slice(0, -1)) : lower === d));
@@ -408,28 +422,13 @@ export class PgSession implements EngineSession {
     if (pre) return pre;
     const kind = precheckStatement(sql);
     if (kind.allowed && PG_REJECTED_KINDS.has(kind.kind))
-      return {
-        ok: false,
-        error: {
-          code: 'sandbox.statement_rejected',
-          category: 'statement_rejected',
-          statement_kind: kind.kind,
-          message: `${kind.kind.toUpperCase()} is not allowed: only a single read query runs in the sandbox.`,
-          elapsedMs: 0,
-        },
-      };
+      return refused(
+        kind.kind,
+        `${kind.kind.toUpperCase()} is not allowed: only a single read query runs in the sandbox.`,
+      );
     // U&"\0073et_config": a Unicode-escaped name would hide from the check by name.
     if (/\bU&\s*["']/i.test(sql))
-      return {
-        ok: false,
-        error: {
-          code: 'sandbox.statement_rejected',
-          category: 'statement_rejected',
-          statement_kind: 'invalid_text',
-          message: 'Unicode-escaped names and strings (U&"…") are not allowed in the sandbox.',
-          elapsedMs: 0,
-        },
-      };
+      return refused('invalid_text', 'Unicode-escaped names and strings (U&"…") are not allowed in the sandbox.');
     const tokens = tokenize(withPlainStrings(sql));
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
@@ -437,31 +436,15 @@ export class PgSession implements EngineSession {
       const next = tokens[i + 1];
       const called = next?.type === 'punct' && next.raw === '(';
       const name = token.type === 'quoted' ? token.text : token.raw;
-      if (called && denied(name))
-        return {
-          ok: false,
-          error: {
-            code: 'sandbox.statement_rejected',
-            category: 'statement_rejected',
-            statement_kind: 'function_call',
-            message: `${name}() is not allowed in the sandbox.`,
-            elapsedMs: 0,
-          },
-        };
+      if (called && denied(name)) return refused('function_call', `${name}() is not allowed in the sandbox.`);
       // The statistics views (pg_stat_wal, pg_stat_activity, pg_statio_*) hold the server's real times and other
       // sessions' counters. Their functions are refused above, but a server's owner cannot always revoke EXECUTE
       // on what the views call: the view's name is the wall there.
       if (!called && /^pg_stat(io)?_/i.test(name))
-        return {
-          ok: false,
-          error: {
-            code: 'sandbox.statement_rejected',
-            category: 'statement_rejected',
-            statement_kind: 'function_call',
-            message: `${name} (a statistics view: real times and other sessions' counters) is not allowed in the sandbox.`,
-            elapsedMs: 0,
-          },
-        };
+        return refused(
+          'function_call',
+          `${name} (a statistics view: real times and other sessions' counters) is not allowed in the sandbox.`,
+        );
       if (
         this.options.clock.kind === 'refuse' &&
         this.asOf !== undefined &&
