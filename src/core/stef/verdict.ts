@@ -307,12 +307,20 @@ const limit: CheckStep = (c) => {
         aspect: 'limit',
         message: `LIMIT ${sql.limit} truncates the answer; the question asks for no top-k (safety threshold ${threshold})`,
       });
-  } else if (sql.limit !== null && superlative?.n !== null && sql.limit >= threshold && superlative) {
-    c.issues.push({
-      severity: 'major',
-      aspect: 'limit',
-      message: `the question asks for ${superlative.n}; LIMIT ${sql.limit} is only a safety guard`,
-    });
+  } else if (sql.limit !== null && superlative && superlative.n !== null && sql.limit >= threshold) {
+    // A top N was asked (rule 4's "unless explicitly requested"): LIMIT N is that top-k, even at or above the
+    // threshold; MAX/MIN already answer a top one, so there the LIMIT is only a guard. Otherwise N is not applied.
+    if (answeredByMaxMin(c, superlative))
+      c.applied.push({
+        rule: 'safety_limit',
+        detail: `LIMIT ${sql.limit} ≥ ${threshold}: a safety guard, not a top-k`,
+      });
+    else if (sql.limit !== superlative.n)
+      c.issues.push({
+        severity: 'major',
+        aspect: 'limit',
+        message: `the question asks for ${superlative.n}; LIMIT ${sql.limit} is only a safety guard`,
+      });
   }
 };
 
