@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { recordBaseline } from '../../src/core/gate/baseline.ts';
 import { applyGate } from '../../src/core/gate/gate.ts';
+import { toMarkdown } from '../../src/core/gate/export/markdown.ts';
 import type { CaseResult } from '../../src/core/gate/outcome.ts';
+import { checkReportSummary } from '../../src/core/gate/report-file.ts';
+import { wilson } from '../../src/core/gate/interval.ts';
+import { toHtml } from '../../src/core/report/html.ts';
 import { summary } from './build.ts';
 
 // The seed's refusal battery: 40 must-refuse in six strata, 20 must-answer controls in four.
@@ -74,5 +78,35 @@ describe('the refusal battery of seed 003', () => {
     );
     const over = g.checks.find((c) => c.name === 'over_refusal')!;
     expect(over.detail).toContain('control_scalar 1 of 11; control_top_n 2 of 2; control_time_series 1 of 2');
+  });
+
+  // Seed 003: "Strata are reported as counts rather than as per-stratum rates ... 1 of 2 is a fact, '50%' is not a
+  // statistic. Only the two arm totals — 40 and 20 — carry the release-gate arithmetic."
+  it('reports the strata as counts in the breakdowns and exports too, never as per-stratum rates', () => {
+    const s = summary(battery(['amb-02'], ['ctl-top-01']), { name: 'refusal_battery' });
+    const top = s.breakdowns.by_stratum.find((r) => r.key === 'must_answer/control_top_n')!;
+    expect(top.accuracy).toEqual({ count: 1, total: 2, rate: null, ci95: null });
+    expect(top.success).toEqual({ count: 1, total: 2, rate: null, ci95: null });
+    for (const row of s.breakdowns.by_stratum) {
+      expect([row.key, row.accuracy.rate, row.success.rate, row.success.ci95]).toEqual([row.key, null, null, null]);
+    }
+    // The arm totals keep their rates.
+    expect(s.over_refusal).toMatchObject({ declined: 1, total: 20, rate: 0.05 });
+    expect(s.refusal_recall).toMatchObject({ declined: 39, total: 40, rate: 0.975 });
+    const md = toMarkdown(s);
+    expect(md).toContain('| must\\_answer/control\\_top\\_n | 2 | 1 of 2 | — | 1 of 2 | — |');
+    expect(md).not.toContain('50.0%');
+    const html = toHtml({ summary: s, generatedAt: '2026-07-20T00:00:00Z' });
+    const row = /<tr data-key="must_answer\/control_top_n">.*?<\/tr>/.exec(html)![0];
+    expect(row).toContain('1 / 2');
+    expect(row).not.toMatch(/%|NaN/);
+    // A report written while strata still carried rates is read, not refused as edited (its rates are checked).
+    const old = JSON.parse(JSON.stringify(s)) as typeof s;
+    for (const r of old.breakdowns.by_stratum)
+      for (const x of [r.accuracy, r.success])
+        Object.assign(x, { rate: x.total ? x.count / x.total : null, ci95: wilson(x.count, x.total) });
+    expect(checkReportSummary({ kind: 'run', summary: old }).ok).toBe(true);
+    old.breakdowns.by_stratum[0]!.success.rate = 0.5;
+    expect(checkReportSummary({ kind: 'run', summary: old }).ok).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Breakdowns of a run summary: outcome counts and rates by fixture, tag,
- * difficulty, shape and arm/stratum, each rate with its Wilson 95% interval.
+ * difficulty, shape and arm/stratum, each rate with its Wilson 95% interval (an arm's strata: counts only).
  * Built from the per-case results only, so the CLI, the exports and the app
  * show the same rows.
  *
@@ -94,12 +94,23 @@ function group(
   return keys.map((key) => row(key, by.get(key)!));
 }
 
+/**
+ * A refusal stratum as counts only (seed 003: "Strata are reported as counts rather than as per-stratum rates ...
+ * 1 of 2 is a fact, '50%' is not a statistic"): rate and interval are null; the arm totals keep theirs.
+ */
+export function countsOnly(r: BreakdownRow): BreakdownRow {
+  const counts = (x: BreakdownRate): BreakdownRate => ({ count: x.count, total: x.total, rate: null, ci95: null });
+  return { ...r, accuracy: counts(r.accuracy), success: counts(r.success) };
+}
+
 export function computeBreakdowns(cases: readonly CaseResult[]): Breakdowns {
   return {
     by_fixture: group(cases, (k) => [k.fixture ?? NO_LABEL], [], NO_LABEL),
     by_tag: group(cases, (k) => (k.tags?.length ? [...new Set(k.tags)] : [UNTAGGED]), [], UNTAGGED),
     by_difficulty: group(cases, (k) => [k.difficulty ?? UNRATED], [...DIFFICULTIES, ...BIRD_DIFFICULTIES], UNRATED),
     by_shape: group(cases, (k) => [k.shape ?? NO_LABEL], SHAPES, NO_LABEL),
-    by_stratum: group(cases, (k) => [k.arm ? `${k.arm}/${k.stratum ?? NO_LABEL}` : NO_ARM], [], NO_ARM),
+    by_stratum: group(cases, (k) => [k.arm ? `${k.arm}/${k.stratum ?? NO_LABEL}` : NO_ARM], [], NO_ARM).map((r) =>
+      r.key === NO_ARM ? r : countsOnly(r),
+    ),
   };
 }

@@ -8,6 +8,7 @@
 import { isMap, type Node } from 'yaml';
 import { nodeAtPath, Source } from '../corpus/source.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
+import { NO_ARM, rateOf, type BreakdownRow } from './breakdowns.ts';
 import { ARMS, BIRD_DIFFICULTIES, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
 import { summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
 
@@ -114,6 +115,22 @@ function withoutAddedIn12(summary: Json): void {
   }
 }
 
+/**
+ * A report written while an arm's strata still carried rates (before they became counts only) states them:
+ * expect the rates its counts give, so such a report is still read and an edited rate is still caught.
+ */
+function withStratumRates(expected: Json, stated: RunSummary): void {
+  const rows = stated.breakdowns?.by_stratum;
+  const mine = (expected.breakdowns as { by_stratum?: BreakdownRow[] } | undefined)?.by_stratum;
+  if (!Array.isArray(rows) || !mine) return;
+  if (!rows.some((r) => r?.key !== NO_ARM && (r?.accuracy?.rate != null || r?.success?.rate != null))) return;
+  for (const r of mine)
+    if (r.key !== NO_ARM) {
+      r.accuracy = rateOf(r.accuracy.count, r.accuracy.total);
+      r.success = rateOf(r.success.count, r.success.total);
+    }
+}
+
 /** Validate a parsed report and return its summary, recomputed from its cases and checked against what it states. */
 export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   const problem = summaryProblem(report);
@@ -125,6 +142,7 @@ export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   const expected = JSON.parse(JSON.stringify(recomputed.value)) as Json;
   // A report of version 1.1 or older has no breakdowns nor intervals: compare what it states.
   if (s.breakdowns === undefined) withoutAddedIn12(expected);
+  else withStratumRates(expected, s);
   const difference = firstDifference(expected, s, 'summary');
   if (difference)
     return fail(

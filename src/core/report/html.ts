@@ -101,6 +101,9 @@ function rateCells(
   testid: string,
 ): string {
   if (r.total === 0) return `<td class="n" data-testid="${testid}-count">—</td><td class="n">—</td><td>—</td>`;
+  // A refusal stratum is counts only (seed 003): no rate, no interval.
+  if (r.rate === null)
+    return `<td class="n" data-testid="${testid}-count">${r.count} / ${r.total}</td><td class="n">—</td><td>—</td>`;
   return `<td class="n" data-testid="${testid}-count">${r.count} / ${r.total}</td><td class="n">${pct(r.rate!)}</td><td>${r.ci95 ? `${pct(r.ci95[0])}–${pct(r.ci95[1])} ` : ''}${ciBar(r.rate, r.ci95)}</td>`;
 }
 

@@ -84,7 +84,7 @@ function breakdownTables(b: Breakdowns): string[] {
     );
   }
   out.push(
-    'Accuracy: correct out of the answerable cases of the row; right: correct answers and correct refusals out of all its cases.',
+    "Accuracy: correct out of the answerable cases of the row; right: correct answers and correct refusals out of all its cases. An arm's strata are counts only, never rates (two are two cases wide).",
     '',
   );
   return out;
