@@ -212,6 +212,9 @@ function answeredByMaxMin(c: Check, s: QuestionOrdering): boolean {
   return (s.direction === 'DESC' ? c.aggFuncs.has('MAX') : c.aggFuncs.has('MIN')) && !c.sql.groupBy.length;
 }
 
+/** The LIMIT at or above which a LIMIT is a safety guard (R_app, default 1000). */
+const safetyThreshold = (c: Check) => c.rules.safety_limit_threshold ?? DEFAULT_SAFETY_LIMIT;
+
 /** The ranking: ORDER BY in its direction, and a LIMIT of its count. */
 function rankingOrder(c: Check, s: QuestionOrdering) {
   const { sql, text } = c;
@@ -244,7 +247,8 @@ function rankingOrder(c: Check, s: QuestionOrdering) {
         aspect: 'limit',
         message: `the question asks for ${n} (${s.phrase}); the SQL ${sql.limit === null ? 'has no LIMIT' : `has LIMIT ${sql.limit}`}`,
       });
-  } else if (n === null && sql.limit === null && !c.q.listing) {
+  } else if (n === null && !c.q.listing && (sql.limit === null || sql.limit >= safetyThreshold(c))) {
+    // A safety LIMIT (rule 4) is not a top-k: it does not answer "the top row" any more than no LIMIT does.
     c.issues.push({
       severity: 'minor',
       aspect: 'limit',
@@ -294,7 +298,7 @@ const ordering: CheckStep = (c) => {
 /** Production rule 4: a LIMIT at or above the threshold is a safety guard; below it, with no top-k asked, it truncates. */
 const limit: CheckStep = (c) => {
   const { sql, superlative } = c;
-  const threshold = c.rules.safety_limit_threshold ?? DEFAULT_SAFETY_LIMIT;
+  const threshold = safetyThreshold(c);
   if (sql.limit !== null && !(superlative && superlative.n !== null)) {
     if (sql.limit >= threshold)
       c.applied.push({
