@@ -225,12 +225,13 @@ describe.each(PROTOCOLS)('judge over the $kind wire protocol', (protocol) => {
         await Promise.race([server.waitForRequests(n), new Promise((resolve) => setTimeout(resolve, 10_000))]);
       return { delayMs: 20, body: protocol.wire(normal) };
     };
-    server.respond(answerOnceFull(4));
-    const items = Array.from({ length: 10 }, (_, i) => ({ input: caseInput({ caseId: `c${i}` }) }));
+    // The default is the seed article's evaluate_batch(max_parallel = 10).
+    server.respond(answerOnceFull(10));
+    const items = Array.from({ length: 12 }, (_, i) => ({ input: caseInput({ caseId: `c${i}` }) }));
     const run = await judgeBatch(make(), items);
-    expect(server.requests).toHaveLength(10);
-    expect(server.maxInFlight).toBe(4);
-    expect(run.summary.judged).toBe(10);
+    expect(server.requests).toHaveLength(12);
+    expect(server.maxInFlight).toBe(10);
+    expect(run.summary).toMatchObject({ judged: 12, concurrency: 10 });
 
     await server.close();
     server = await startJudgeServer();

@@ -164,6 +164,70 @@ describe('the comparison policy inside the pipeline', () => {
     expect(r.severity).toBe('minor issue');
   });
 
+  it('ordering_error_flag only when ordering is the sole mismatch (seed 001), not when exact mode also fails on names', async () => {
+    const renamed = await run(
+      'SELECT id FROM orders WHERE id = 10',
+      'SELECT id AS order_id FROM orders WHERE id = 10',
+      {},
+      {
+        comparison_mode: 'exact',
+      },
+    );
+    expect(renamed.deterministic_verdict).toBe('fail');
+    expect(renamed.evidence.result?.reasons.map((x) => x.code)).toEqual(['column_name_mismatch']);
+    expect(renamed.diagnostic_scores?.ordering_error_flag).toBe(false);
+    expect(renamed.evidence.findings.map((f) => f.likely_source_clause)).not.toContain('ordering');
+    const renamedAndReordered = await run(
+      'SELECT id FROM orders ORDER BY id',
+      'SELECT id AS order_id FROM orders ORDER BY id DESC',
+      {},
+      { comparison_mode: 'exact' },
+    );
+    expect(renamedAndReordered.diagnostic_scores?.ordering_error_flag).toBe(false);
+    const reordered = await run(
+      'SELECT id FROM orders ORDER BY id',
+      'SELECT id FROM orders ORDER BY id DESC',
+      {},
+      {
+        comparison_mode: 'exact',
+      },
+    );
+    expect(reordered.diagnostic_scores).toMatchObject({ ordering_error_flag: true, likely_source_clause: 'ordering' });
+  });
+
+  it('severity: columns in another order (strict modes) and duplicates only are minor issues', async () => {
+    const swapped = await run(
+      'SELECT id, customer_id FROM orders',
+      'SELECT customer_id, id FROM orders',
+      {},
+      {
+        require_column_order_match: true,
+      },
+    );
+    expect(swapped.evidence.result?.reasons.map((x) => x.code)).toContain('column_order_mismatch');
+    expect(swapped.severity).toBe('minor issue');
+    const exact = await run(
+      'SELECT id, customer_id FROM orders ORDER BY id',
+      'SELECT customer_id, id FROM orders ORDER BY id',
+      {},
+      {
+        comparison_mode: 'exact',
+      },
+    );
+    expect(exact.severity).toBe('minor issue');
+    const duplicates = await run('SELECT DISTINCT customer_id FROM orders', 'SELECT customer_id FROM orders');
+    expect(duplicates.evidence.result?.reasons.map((x) => x.code)).toContain('duplicate_rows');
+    expect(duplicates.severity).toBe('minor issue');
+    // A scalar answered twice is not a scalar: major, duplicates or not.
+    const scalar = await run(
+      'SELECT status FROM orders WHERE id = 14',
+      'SELECT status FROM orders WHERE id = 14 UNION ALL SELECT status FROM orders WHERE id = 14',
+      { shape: 'scalar' },
+    );
+    expect(scalar.evidence.result?.reasons.map((x) => x.code)).toContain('scalar_shape');
+    expect(scalar.severity).toBe('major issue');
+  });
+
   it('without order_matters, order is free and a default ORDER BY is tolerated', async () => {
     const r = await run('SELECT id FROM orders', 'SELECT id FROM orders ORDER BY amount DESC');
     expect(r.deterministic_verdict).toBe('pass');

@@ -66,7 +66,7 @@ ${THRESHOLD_HELP}
   --judge                ask the configured AI judge (SQL_VERDICT_JUDGE_* variables) about
                          cases below the 0.92 score threshold; advisory only
   --judge-threshold X    judge only cases scoring below X (0–1, default 0.92)
-  --judge-concurrency N  judge requests in flight at most (default 4)
+  --judge-concurrency N  judge requests in flight at most (default 10)
   --include intermediates
                          add each case's ASTs, full result tables and result schemas
                          to its report (large); verdicts are unchanged
@@ -307,7 +307,7 @@ function runOptions(values: RunFlags, io: Io) {
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
     throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
-  const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 4);
+  const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 10); // DEFAULT_JUDGE_CONCURRENCY
   const include = [
     ...new Set(
       (values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!),

@@ -61,7 +61,13 @@ export function gatherEvidence(input: DiagnoseInput, map: ColumnMismatchEntry[])
     rows: result.row_overlap,
     ratio,
     explosion: !family.mode_pass && Math.max(card.expected_rows, card.actual_rows) >= 2 && (ratio >= 2 || ratio <= 0.5),
-    orderingOnly: !family.mode_pass && family.mode_details['order-insensitive'].pass,
+    // Seed 001: "caused solely by tuple ordering" — the bags agree and row order is the only
+    // reason the selected mode failed (exact mode also fails on names and kinds).
+    orderingOnly:
+      !family.mode_pass &&
+      family.mode_details['order-insensitive'].pass &&
+      result.reasons.length > 0 &&
+      result.reasons.every((r) => r.code === 'order_violation'),
     columnCountDiffers: !result.schema_match.column_count.equal,
     missingCols: result.column_alignment.missing_expected_columns.length,
     extraCols: result.column_alignment.extra_actual_columns.length,

@@ -11,7 +11,8 @@ import { PROMPT_VERSION } from './prompt.ts';
 import type { JudgeProvider, ProviderKind } from './provider.ts';
 import { createSemaphore } from './semaphore.ts';
 
-export const DEFAULT_JUDGE_CONCURRENCY = 4;
+/** Seed 001's evaluate_batch(max_parallel = 10). */
+export const DEFAULT_JUDGE_CONCURRENCY = 10;
 
 export interface JudgeBatchItem {
   input: JudgeInput;

@@ -69,7 +69,7 @@ export interface GradeRunInput {
   judge?: EvaluateOptions['judge'];
   /** Scratch databases for config.neighbours (neighbours/host.ts). */
   neighbourHost?: EvaluateOptions['neighbourHost'];
-  /** Judge requests in flight at most (default 4); grading goes on meanwhile. */
+  /** Judge requests in flight at most (default 10); grading goes on meanwhile. */
   judgeConcurrency?: number;
   /**
    * Cases graded at once (default 4) when there is no judge and no review

@@ -83,8 +83,20 @@ export function overallScore(
  */
 export function failureSeverity(r: ResultComparison, d: DiagnosticScores): Severity {
   const codes = new Set(r.reasons.map((x) => x.code));
-  const presentational = ['order_violation', 'column_name_mismatch', 'column_order_mismatch', 'duplicate_rows'];
-  if (d.ordering_error_flag || [...codes].every((c) => presentational.includes(c))) return 'minor issue';
+  const presentational = new Set([
+    'order_violation',
+    'column_name_mismatch',
+    'column_order_mismatch',
+    'duplicate_rows',
+  ]);
+  // What a presentational defect brings along: columns in another order (the results agree under
+  // another alignment) make the positional cells differ; duplicates only (the results agree as
+  // sets) make the row counts and the leftover rows differ. A scalar_shape still counts.
+  if (codes.has('column_order_mismatch'))
+    for (const c of ['value_mismatch', 'null_mismatch', 'type_mismatch']) presentational.add(c);
+  if (codes.has('duplicate_rows'))
+    for (const c of ['row_count_mismatch', 'value_mismatch', 'null_mismatch']) presentational.add(c);
+  if (d.ordering_error_flag || [...codes].every((c) => presentational.has(c))) return 'minor issue';
   if (codes.has('scalar_shape') && r.schema_match.column_count.actual !== 1 && r.row_overlap.matched_rows === 0)
     return 'major issue';
   const c = r.cardinality_match;
