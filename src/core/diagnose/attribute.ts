@@ -90,9 +90,18 @@ function scoresOf(base: DiagnosticScores, candidates: Candidate[], primary: Find
   return scores;
 }
 
+/**
+ * ambiguous_case: the runner-up's score within 0.1 of the top one, the boundary included
+ * (0.55 − 0.45 is 0.10000000000000003 in binary floats).
+ */
+export function withinAmbiguity(top: number, runnerUp: number): boolean {
+  return top - runnerUp <= 0.1 + 1e-9;
+}
+
 function findingOf(ev: AttributionEvidence, c: Candidate, i: number, candidates: Candidate[]): Finding {
   const strength: EvidenceStrength = c.counterfactual ? 'high' : c.signals.length >= 2 ? 'medium' : 'low';
-  const ambiguous = i === 0 && candidates.length > 1 && candidates[1]!.score >= c.score - 0.1 && !c.counterfactual;
+  const ambiguous =
+    i === 0 && candidates.length > 1 && withinAmbiguity(c.score, candidates[1]!.score) && !c.counterfactual;
   return {
     likely_source_clause: c.clause,
     score: round(c.score),

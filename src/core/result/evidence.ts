@@ -411,7 +411,10 @@ function valueMismatch({ ec, ac, w, pairing, base }: PairWitness, s: ColumnStats
       d
         ? d.rule === 'exact'
           ? ` (exact rule, difference ${shownNumber(delta)})`
-          : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`
+          : delta === null || tolerance === null
+            ? // An infinite or NaN cell has no finite difference: no tolerance can cover it.
+              ' (a non-finite value is within no tolerance of another value)'
+            : ` (difference ${shownNumber(delta)} exceeds the tolerance ${shownNumber(tolerance)})`
         : ''
     }; expected row ${w.er}, actual row ${w.ar}.`,
     ...base,
