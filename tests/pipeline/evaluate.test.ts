@@ -13,6 +13,7 @@ import {
   type EvaluationConfig,
   type EvaluationContext,
 } from '../../src/core/evaluation/request.ts';
+import { withinAmbiguity } from '../../src/core/diagnose/attribute.ts';
 import { evaluate } from '../../src/core/pipeline.ts';
 import type { EvaluationReport } from '../../src/core/report/report.ts';
 import { REPORT_SCHEMA } from '../../src/core/report/schema.ts';
@@ -226,6 +227,32 @@ describe('the comparison policy inside the pipeline', () => {
     );
     expect(scalar.evidence.result?.reasons.map((x) => x.code)).toContain('scalar_shape');
     expect(scalar.severity).toBe('major issue');
+  });
+
+  it('severity of a scalar answered with two columns: moderate with its value among them, major without', async () => {
+    const extra = await run('SELECT count(*) AS n FROM orders', 'SELECT count(*) AS n, max(id) AS top FROM orders', {
+      shape: 'scalar',
+    });
+    expect(extra.evidence.result?.reasons.map((x) => x.code)).toContain('scalar_shape');
+    expect(extra.severity).toBe('moderate issue');
+    const other = await run('SELECT count(*) AS n FROM orders', 'SELECT min(id) AS a, max(id) AS b FROM orders', {
+      shape: 'scalar',
+    });
+    expect(other.evidence.result?.reasons.map((x) => x.code)).toContain('scalar_shape');
+    expect(other.severity).toBe('major issue');
+  });
+
+  it('ambiguous_case: a runner-up exactly 0.1 below the top finding counts as within 0.1', () => {
+    expect(withinAmbiguity(0.55, 0.45)).toBe(true);
+    expect(withinAmbiguity(0.85, 0.75)).toBe(true);
+    expect(withinAmbiguity(0.56, 0.45)).toBe(false);
+  });
+
+  it('an infinite cell against a finite one is explained without a difference or tolerance it does not have', async () => {
+    const r = await run('SELECT 1.0::DOUBLE AS x', "SELECT 'Infinity'::DOUBLE AS x");
+    const reason = r.evidence.result?.reasons.find((x) => x.code === 'value_mismatch');
+    expect(reason?.message).toContain('a non-finite value is within no tolerance of another value');
+    expect(reason?.message).not.toContain('null');
   });
 
   it('without order_matters, order is free and a default ORDER BY is tolerated', async () => {

@@ -76,10 +76,10 @@ export function overallScore(
  * - minor issue: the answer is right but presented differently — row order
  *   only, column names/order only (strict modes), duplicates only (bag vs set);
  * - moderate issue: same rows and columns, some values wrong (cell overlap ≥ 0.5),
- *   or only extra columns beside the right ones;
- * - major issue: missing columns, a different row count, or most values wrong;
- * - critical failure: nothing in common (no row matches, the reference is non-empty)
- *   or a scalar that is not a scalar.
+ *   or only extra columns beside the right ones (a scalar's value with other columns too);
+ * - major issue: missing columns, a different row count, or most values wrong; a scalar
+ *   answered with other columns that do not hold its value;
+ * - critical failure: nothing in common (no row matches, the reference is non-empty).
  */
 export function failureSeverity(r: ResultComparison, d: DiagnosticScores): Severity {
   const codes = new Set(r.reasons.map((x) => x.code));
@@ -97,6 +97,9 @@ export function failureSeverity(r: ResultComparison, d: DiagnosticScores): Sever
   if (codes.has('duplicate_rows'))
     for (const c of ['row_count_mismatch', 'value_mismatch', 'null_mismatch']) presentational.add(c);
   if (d.ordering_error_flag || [...codes].every((c) => presentational.has(c))) return 'minor issue';
+  // A scalar answered with other columns that share nothing with it: major, not critical (it is a wrong-shaped
+  // answer, not a wrong answer to another question). With the right value among its columns, the rule for
+  // extra columns below (moderate) applies.
   if (codes.has('scalar_shape') && r.schema_match.column_count.actual !== 1 && r.row_overlap.matched_rows === 0)
     return 'major issue';
   const c = r.cardinality_match;
