@@ -240,6 +240,30 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
     });
   }
 
+  it('a window aggregate that changed function is aggregate_function; the same aggregate over another window is not', async () => {
+    const rolling = await run(
+      'SELECT id, avg(amount) OVER (ORDER BY id) AS r FROM orders',
+      'SELECT id, sum(amount) OVER (ORDER BY id) AS r FROM orders',
+    );
+    expect(rolling.diagnostic_scores?.likely_source_clause).toBe('aggregate_function');
+    expect(rolling.evidence.findings[0]?.explanation).toContain(
+      'AVG(amount) OVER (ORDER BY id) became SUM(amount) OVER (ORDER BY id)',
+    );
+    // Only the OVER clause changed: SUM is still SUM, so no aggregate function "became" another.
+    for (const actual of [
+      'SELECT id, sum(amount) OVER () AS r FROM orders',
+      'SELECT id, sum(amount) OVER (PARTITION BY customer_id ORDER BY id DESC) AS r FROM orders',
+    ]) {
+      const r = await run(
+        'SELECT id, sum(amount) OVER (PARTITION BY customer_id ORDER BY id) AS r FROM orders',
+        actual,
+      );
+      expect(r.deterministic_verdict).toBe('fail');
+      expect(r.diagnostic_scores?.likely_source_clause).not.toBe('aggregate_function');
+      for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/SUM\(SUM\(|An aggregate function/);
+    }
+  });
+
   it('a confirming transplant raises confidence and evidence strength', async () => {
     const r = await run(
       "SELECT id FROM orders WHERE status = 'paid'",
