@@ -264,6 +264,24 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
     }
   });
 
+  it('repeated rows with no join in either query are not blamed on a join', async () => {
+    for (const actual of [
+      'SELECT customer_id FROM orders UNION ALL SELECT customer_id FROM orders',
+      'SELECT customer_id FROM orders UNION ALL SELECT customer_id FROM orders UNION ALL SELECT 4',
+    ]) {
+      const r = await run('SELECT customer_id FROM orders', actual);
+      expect(r.deterministic_verdict).toBe('fail');
+      expect(r.diagnostic_scores?.likely_source_clause).not.toBe('join');
+      for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/The joins|by a join/);
+    }
+    // With a join on the candidate's side the fan-out is still the join's.
+    const joined = await run(
+      'SELECT o.customer_id FROM orders o',
+      'SELECT o.customer_id FROM orders o, (SELECT 1 UNION ALL SELECT 2) AS k',
+    );
+    expect(joined.diagnostic_scores?.likely_source_clause).toBe('join');
+  });
+
   it('a confirming transplant raises confidence and evidence strength', async () => {
     const r = await run(
       "SELECT id FROM orders WHERE status = 'paid'",

@@ -109,6 +109,20 @@ export function groupingLevels(query: Query | null | undefined): number {
   return n;
 }
 
+/** A query joins: some SELECT, at any depth (CTEs, derived tables, set-operator arms, subqueries), reads several FROM items. */
+export function readsSeveralSources(query: Query): boolean {
+  const ctes = query.with?.ctes.some((c) => readsSeveralSources(c.query)) ?? false;
+  if (query.kind === 'setop') return ctes || query.arms.some(readsSeveralSources);
+  if (ctes || query.from.length > 1) return true;
+  for (const f of query.from) if (f.source.kind === 'derived' && readsSeveralSources(f.source.query)) return true;
+  const exprs = [
+    ...query.columns.map((c) => c.expr),
+    ...(query.where ? [query.where] : []),
+    ...(query.having ? [query.having] : []),
+  ];
+  return exprs.some((e) => childQueries(e).some(readsSeveralSources));
+}
+
 export function editsOf(m: ClauseMatch | null, ...clauses: string[]): EditItem[] {
   if (!m) return [];
   return m.edits.filter((e) => clauses.includes(e.clause) && e.op !== 'keep' && e.op !== 'move');

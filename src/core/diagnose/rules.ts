@@ -6,7 +6,15 @@
  */
 import type { EditItem } from '../structure/compare.ts';
 import type { SourceClause } from './types.ts';
-import { aggregateCalls, clamp, editsOf, round, type AttributionEvidence, type Candidate } from './evidence.ts';
+import {
+  aggregateCalls,
+  clamp,
+  editsOf,
+  readsSeveralSources,
+  round,
+  type AttributionEvidence,
+  type Candidate,
+} from './evidence.ts';
 import { TRANSPLANT_LABEL, TRANSPLANT_SOURCE } from './transplant.ts';
 
 type Rule = (ev: AttributionEvidence, candidates: Candidate[]) => void;
@@ -162,9 +170,21 @@ const joins: Rule = (ev, candidates) => {
     !editsOf(ev.clauseMatch, 'group_by').length
   ) {
     // A join fans out by repeating rows; a finer grain produces new, distinct rows.
-    if ((ev.input.actualDuplicateRows ?? 0) > 0)
+    // Repeated rows where neither query joins anything (e.g. UNION ALL for UNION, a missing DISTINCT) cannot come
+    // from a join: they are duplicates the candidate does not remove.
+    // Without both trees (parser blocked) a join cannot be ruled out.
+    const mayJoin =
+      !ev.input.expectedQuery ||
+      !ev.input.actualQuery ||
+      readsSeveralSources(ev.input.expectedQuery) ||
+      readsSeveralSources(ev.input.actualQuery);
+    if ((ev.input.actualDuplicateRows ?? 0) > 0 && mayJoin)
       add(candidates, 'join', 0.45, [
         `cardinality fans out ×${round(ratio)} with repeated rows (duplicated by a join?)`,
+      ]);
+    else if ((ev.input.actualDuplicateRows ?? 0) > 0)
+      add(candidates, 'projection', 0.45, [
+        `×${round(ratio)} as many rows, repeated, and neither query joins: duplicates are kept (DISTINCT, UNION vs UNION ALL)`,
       ]);
     else
       add(candidates, 'aggregation_grain', 0.45, [
