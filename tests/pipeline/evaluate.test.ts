@@ -282,6 +282,19 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
     expect(joined.diagnostic_scores?.likely_source_clause).toBe('join');
   });
 
+  it('UNION for UNION ALL (equal as sets, the filters alike) is not blamed on a filter', async () => {
+    const r = await run(
+      'SELECT customer_id FROM orders UNION ALL SELECT id FROM customers',
+      'SELECT customer_id FROM orders UNION SELECT id FROM customers',
+    );
+    expect(r.deterministic_verdict).toBe('fail');
+    expect(r.diagnostic_scores?.likely_source_clause).toBe('projection');
+    for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/filter/i);
+    // A WHERE that drops exactly a duplicate is still the filter's.
+    const where = await run('SELECT customer_id FROM orders', 'SELECT customer_id FROM orders WHERE id <> 11');
+    expect(where.diagnostic_scores?.likely_source_clause).toBe('selection_predicate');
+  });
+
   it('a confirming transplant raises confidence and evidence strength', async () => {
     const r = await run(
       "SELECT id FROM orders WHERE status = 'paid'",

@@ -286,7 +286,15 @@ const counterfactualSwaps: Rule = (ev, candidates) => {
 const resultShape: Rule = (ev, candidates) => {
   if (candidates.length > 0) return;
   const { rows } = ev;
+  // Equal as sets, unequal as bags, and the parsed WHERE/HAVING alike: only how often rows repeat differs, which
+  // no filter explains (a UNION for a UNION ALL, a DISTINCT added or dropped).
+  const setsAgree = ev.result.result_equality_family.mode_details.set.pass;
+  const filtersAlike = ev.clauseMatch !== null && !editsOf(ev.clauseMatch, 'where', 'having').length;
   if (ev.columnCountDiffers) add(candidates, 'projection', 0.5, ['the column count differs']);
+  else if (setsAgree && filtersAlike)
+    add(candidates, 'projection', 0.35, [
+      'the results agree as sets; only how often rows repeat differs: duplicates are removed or kept (DISTINCT, UNION vs UNION ALL)',
+    ]);
   else if (rows.recall === 1 && rows.precision < 1)
     add(candidates, 'selection_predicate', 0.35, ['extra rows: a filter may be missing']);
   else if (rows.precision === 1 && rows.recall < 1)
