@@ -295,6 +295,18 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
     expect(where.diagnostic_scores?.likely_source_clause).toBe('selection_predicate');
   });
 
+  it("an edit inside a set operator's later arm says which arm (EXCEPT with its operands swapped)", async () => {
+    const r = await run(
+      'SELECT sku FROM order_items EXCEPT SELECT status FROM orders',
+      'SELECT status FROM orders EXCEPT SELECT sku FROM order_items',
+    );
+    expect(r.deterministic_verdict).toBe('fail');
+    const text = r.evidence.findings.map((f) => f.explanation).join('\n');
+    // Arm 1 gained `orders` and arm 2 lost it: never "adds table `orders`" and "is missing table `orders`" unqualified.
+    expect(text).toContain('arm 2: ');
+    expect(text).not.toMatch(/; JOIN is missing table `orders`/);
+  });
+
   it('a confirming transplant raises confidence and evidence strength', async () => {
     const r = await run(
       "SELECT id FROM orders WHERE status = 'paid'",
