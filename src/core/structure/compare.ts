@@ -999,25 +999,28 @@ export function compareClauses(
   expected: Query,
   actual: Query,
   dialect: Dialect = 'duckdb',
-  opts: { canonical?: boolean } = {},
+  opts: { canonical?: boolean; quotedIdentifierCase?: boolean } = {},
 ): ClauseMatch {
   const e = opts.canonical ? expected : canonicalizeQuery(expected, dialect).query;
   const a = opts.canonical ? actual : canonicalizeQuery(actual, dialect).query;
-  return compareQueryAt(comparisonForm(e, dialect), comparisonForm(a, dialect), dialect, []);
+  const quotedCase = opts.quotedIdentifierCase === true;
+  return compareQueryAt(comparisonForm(e, dialect, quotedCase), comparisonForm(a, dialect, quotedCase), dialect, []);
 }
 
 /**
- * What the comparison ignores beyond the canonical text. Both engines resolve
+ * What the comparison ignores beyond the canonical text. DuckDB and SQLite resolve
  * identifiers case-insensitively even when quoted, so identifiers compare in
- * lower case (a quoted `Name` is `name`). In SQLite a double-quoted word that
+ * lower case (a quoted `Name` is `name`). PostgreSQL (`quotedCase`) folds only
+ * unquoted identifiers: there a quoted `"Name"` is another column than `name`,
+ * and `"name"` is `name`. In SQLite a double-quoted word that
  * names no column is a string, and text-to-SQL output uses "France" and
  * 'France' interchangeably: they compare equal here (normalized_sql_match,
  * which is strict, still tells them apart).
  */
-function comparisonForm(q: Query, dialect: Dialect): Query {
+function comparisonForm(q: Query, dialect: Dialect, quotedCase = false): Query {
   // Once per canonical tree: a reference's is shared by every candidate compared with it.
-  return memoByTree(`comparison:${dialect}`, q, () => {
-    const out = mapAllIdents(q, lowerIdent);
+  return memoByTree(`comparison:${dialect}${quotedCase ? ':quoted-case' : ''}`, q, () => {
+    const out = mapAllIdents(q, quotedCase ? foldUnquotedIdent : lowerIdent);
     return dialect === 'sqlite' ? mapAllExprs(out, singleQuoted) : out;
   });
 }
@@ -1028,6 +1031,13 @@ function lowerIdent(id: Ident): Ident {
   const value = id.value.toLowerCase();
   const quoted = !PLAIN.test(value);
   return value === id.value && quoted === id.quoted ? id : { value, quoted };
+}
+
+/** PostgreSQL's rule: unquoted identifiers fold to lower case, quoted ones keep their spelling. */
+function foldUnquotedIdent(id: Ident): Ident {
+  if (!id.quoted) return lowerIdent(id);
+  const quoted = !PLAIN.test(id.value);
+  return quoted === id.quoted ? id : { value: id.value, quoted };
 }
 
 const singleQuoted = (e: Expr): Expr => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e);
