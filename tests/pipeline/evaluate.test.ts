@@ -237,6 +237,8 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
       expect(r.diagnostic_scores?.likely_source_clause).toBe(source);
       expect(r.explanations.length).toBeGreaterThan(0);
       expect(r.evidence.findings[0]?.explanation).toMatch(/likely cause/);
+      // Plain English: "The join (FROM/JOIN) is the likely cause", never "The joins is".
+      expect(r.evidence.findings[0]?.explanation).not.toMatch(/\bjoins is\b/);
     });
   }
 
@@ -272,7 +274,7 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
       const r = await run('SELECT customer_id FROM orders', actual);
       expect(r.deterministic_verdict).toBe('fail');
       expect(r.diagnostic_scores?.likely_source_clause).not.toBe('join');
-      for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/The joins|by a join/);
+      for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/The join|by a join/);
     }
     // With a join on the candidate's side the fan-out is still the join's.
     const joined = await run(

@@ -113,7 +113,7 @@ function findingOf(ev: AttributionEvidence, c: Candidate, i: number, candidates:
 const CLAUSE_WORDS: Record<SourceClause, string> = {
   projection: 'The SELECT list (projection)',
   selection_predicate: 'A filter (WHERE/HAVING)',
-  join: 'The joins',
+  join: 'The join (FROM/JOIN)',
   aggregation_grain: 'The grouping (GROUP BY grain)',
   aggregate_function: 'An aggregate function',
   ordering: 'The row order (ORDER BY)',
