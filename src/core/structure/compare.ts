@@ -221,6 +221,8 @@ interface Item {
   /** What identity is decided on (defaults to text). */
   key?: string;
   expr: Expr | null;
+  /** The names (lower case) the item's own FROM binds: its aliases, or table names where unaliased. */
+  bindings?: ReadonlySet<string>;
 }
 
 const keyOf = (i: Item) => i.key ?? i.text;
@@ -313,7 +315,17 @@ function equalUpToQualifiers(a: Item, b: Item): boolean {
   };
   const ca = (ta.qualifiers ??= cols(a.expr!));
   const cb = (tb.qualifiers ??= cols(b.expr!));
-  return ca.length === cb.length && ca.every((q, i) => q === null || cb[i] === null || q === cb[i]);
+  // A qualifier its own FROM does not bind is an outer (correlated) reference: an unqualified name there
+  // means a column of the inner FROM, never it (`t2.b = t.b` is not `b = b` under `FROM t AS t2`).
+  const local = (q: string, i: Item) => !i.bindings || i.bindings.has(q);
+  return (
+    ca.length === cb.length &&
+    ca.every((q, i) => {
+      const r = cb[i] ?? null;
+      if (q === null) return r === null || local(r, b);
+      return r === null ? local(q, a) : q === r;
+    })
+  );
 }
 
 function describeUpdate(clause: ClauseName, e: Item, a: Item): string {
@@ -605,7 +617,10 @@ function itemsOf(S: Side, dialect: Dialect): SideItems {
   const s = S.select;
   const { text, key } = S.scope;
   // Read in the order the clauses are compared: a subquery first met here is numbered in that order.
-  const items = (xs: Expr[]): Item[] => xs.map((x) => ({ text: text(x), key: key(x), expr: x }));
+  const bindings = new Set(
+    s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])),
+  );
+  const items = (xs: Expr[]): Item[] => xs.map((x) => ({ text: text(x), key: key(x), expr: x, bindings }));
   const select = items(s.columns.map((c) => c.expr));
   const graph = joinGraph(s, S.scope, dialect);
   const joinPredicates = items(graph.predicates);
@@ -616,7 +631,7 @@ function itemsOf(S: Side, dialect: Dialect): SideItems {
   const having = items(conjuncts(s.having));
   // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
   const order = (S.setop ? S.setop.orderBy : s.orderBy).map((o) => ({
-    item: { text: text(o.expr), key: key(o.expr), expr: o.expr },
+    item: { text: text(o.expr), key: key(o.expr), expr: o.expr, bindings },
     o,
   }));
   const tail = S.setop ?? s;
