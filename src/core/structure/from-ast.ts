@@ -540,7 +540,8 @@ function binary(n: AstNode, ctx: AdaptContext): Expr {
   // `x -> x + 1` (a DuckDB lambda) is read as the JSON operator `(x -> x) + 1`.
   if (op === '->' && n.left?.type === 'column_ref' && !n.left.table) throw new UnsupportedConstructError('lambda ->');
   const out: Expr = { kind: 'binary', op, left: expr(n.left, ctx), right: expr(right, ctx) };
-  if (n.escape) return raw(n, ctx);
+  // node-sql-parser hangs `ESCAPE x` on the pattern (n.right.escape), not on the LIKE node: keep it (raw text).
+  if (n.escape || right?.escape) return raw(n, ctx);
   return out;
 }
 
