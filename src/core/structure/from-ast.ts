@@ -371,6 +371,9 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
   if (typeof n === 'number') return { kind: 'number', text: String(n) };
   if (typeof n === 'string') return { kind: 'raw', sql: n };
   if (n.ast) return { kind: 'subquery', query: adaptQuery(n.ast, ctx) };
+  // `'ANN' COLLATE NOCASE`: the SQLite grammar hangs the COLLATE on a literal as a suffix the readers never
+  // read, so the predicate lost it. Kept verbatim instead.
+  if (n.suffix?.collate) return raw(n, ctx);
   const read = NODE_READERS.get(n.type);
   return read ? read(n, ctx) : raw(n, ctx);
 }
