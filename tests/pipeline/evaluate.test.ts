@@ -328,8 +328,77 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
       expect(r.diagnostic_scores?.likely_source_clause).toBe(source);
       expect(r.explanations.length).toBeGreaterThan(0);
       expect(r.evidence.findings[0]?.explanation).toMatch(/likely cause/);
+      // Plain English: "The join (FROM/JOIN) is the likely cause", never "The joins is".
+      expect(r.evidence.findings[0]?.explanation).not.toMatch(/\bjoins is\b/);
     });
   }
+
+  it('a window aggregate that changed function is aggregate_function; the same aggregate over another window is not', async () => {
+    const rolling = await run(
+      'SELECT id, avg(amount) OVER (ORDER BY id) AS r FROM orders',
+      'SELECT id, sum(amount) OVER (ORDER BY id) AS r FROM orders',
+    );
+    expect(rolling.diagnostic_scores?.likely_source_clause).toBe('aggregate_function');
+    expect(rolling.evidence.findings[0]?.explanation).toContain(
+      'AVG(amount) OVER (ORDER BY id) became SUM(amount) OVER (ORDER BY id)',
+    );
+    // Only the OVER clause changed: SUM is still SUM, so no aggregate function "became" another.
+    for (const actual of [
+      'SELECT id, sum(amount) OVER () AS r FROM orders',
+      'SELECT id, sum(amount) OVER (PARTITION BY customer_id ORDER BY id DESC) AS r FROM orders',
+    ]) {
+      const r = await run(
+        'SELECT id, sum(amount) OVER (PARTITION BY customer_id ORDER BY id) AS r FROM orders',
+        actual,
+      );
+      expect(r.deterministic_verdict).toBe('fail');
+      expect(r.diagnostic_scores?.likely_source_clause).not.toBe('aggregate_function');
+      for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/SUM\(SUM\(|An aggregate function/);
+    }
+  });
+
+  it('repeated rows with no join in either query are not blamed on a join', async () => {
+    for (const actual of [
+      'SELECT customer_id FROM orders UNION ALL SELECT customer_id FROM orders',
+      'SELECT customer_id FROM orders UNION ALL SELECT customer_id FROM orders UNION ALL SELECT 4',
+    ]) {
+      const r = await run('SELECT customer_id FROM orders', actual);
+      expect(r.deterministic_verdict).toBe('fail');
+      expect(r.diagnostic_scores?.likely_source_clause).not.toBe('join');
+      for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/The join|by a join/);
+    }
+    // With a join on the candidate's side the fan-out is still the join's.
+    const joined = await run(
+      'SELECT o.customer_id FROM orders o',
+      'SELECT o.customer_id FROM orders o, (SELECT 1 UNION ALL SELECT 2) AS k',
+    );
+    expect(joined.diagnostic_scores?.likely_source_clause).toBe('join');
+  });
+
+  it('UNION for UNION ALL (equal as sets, the filters alike) is not blamed on a filter', async () => {
+    const r = await run(
+      'SELECT customer_id FROM orders UNION ALL SELECT id FROM customers',
+      'SELECT customer_id FROM orders UNION SELECT id FROM customers',
+    );
+    expect(r.deterministic_verdict).toBe('fail');
+    expect(r.diagnostic_scores?.likely_source_clause).toBe('projection');
+    for (const f of r.evidence.findings) expect(f.explanation).not.toMatch(/filter/i);
+    // A WHERE that drops exactly a duplicate is still the filter's.
+    const where = await run('SELECT customer_id FROM orders', 'SELECT customer_id FROM orders WHERE id <> 11');
+    expect(where.diagnostic_scores?.likely_source_clause).toBe('selection_predicate');
+  });
+
+  it("an edit inside a set operator's later arm says which arm (EXCEPT with its operands swapped)", async () => {
+    const r = await run(
+      'SELECT sku FROM order_items EXCEPT SELECT status FROM orders',
+      'SELECT status FROM orders EXCEPT SELECT sku FROM order_items',
+    );
+    expect(r.deterministic_verdict).toBe('fail');
+    const text = r.evidence.findings.map((f) => f.explanation).join('\n');
+    // Arm 1 gained `orders` and arm 2 lost it: never "adds table `orders`" and "is missing table `orders`" unqualified.
+    expect(text).toContain('arm 2: ');
+    expect(text).not.toMatch(/; JOIN is missing table `orders`/);
+  });
 
   it('a confirming transplant raises confidence and evidence strength', async () => {
     const r = await run(

@@ -178,6 +178,11 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
     // SQLite has no boolean type: its comparisons yield integers.
     expectFail(await d('SELECT 1 = 1 AS v'), await s('SELECT 1 = 1 AS v'), 'type_mismatch');
     expectFail(await d("SELECT 'true' AS v"), await d('SELECT true AS v'), 'type_mismatch');
+    // The message is plain English: "an exact number", "an interval", not "a exact number".
+    const text = expectFail(await d('SELECT 6 AS v'), await d("SELECT '6' AS v"), 'type_mismatch');
+    expect(text.reasons[0]!.message).toContain('an exact number never equals a text');
+    const interval = expectFail(await d("SELECT INTERVAL '1 day' AS v"), await d('SELECT 1 AS v'), 'type_mismatch');
+    expect(interval.reasons[0]!.message).toContain('an interval never equals an exact number');
   });
 
   it('Dates: a DATE equals the TIMESTAMP at its midnight; a real time component is never reduced to its date', async () => {

@@ -122,7 +122,7 @@ function findingOf(ev: AttributionEvidence, c: Candidate, i: number, candidates:
 const CLAUSE_WORDS: Record<SourceClause, string> = {
   projection: 'The SELECT list (projection)',
   selection_predicate: 'A filter (WHERE/HAVING)',
-  join: 'The joins',
+  join: 'The join (FROM/JOIN)',
   aggregation_grain: 'The grouping (GROUP BY grain)',
   aggregate_function: 'An aggregate function',
   ordering: 'The row order (ORDER BY)',
@@ -130,6 +130,8 @@ const CLAUSE_WORDS: Record<SourceClause, string> = {
 };
 
 function explain(clause: SourceClause, signals: string[], edits: EditItem[]): string {
-  const editText = edits.slice(0, 3).map((e) => e.text);
+  // An edit inside a nested query says where ("arm 2: JOIN is missing table `u`"): edits of two arms or
+  // subqueries would otherwise read as one clause that both adds and loses the same item.
+  const editText = edits.slice(0, 3).map((e) => (e.path?.length ? `${e.path.join(' › ')}: ${e.text}` : e.text));
   return `${CLAUSE_WORDS[clause]} is the likely cause: ${[...signals, ...editText].join('; ')}.`;
 }

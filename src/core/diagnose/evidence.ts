@@ -115,6 +115,20 @@ export function groupingLevels(query: Query | null | undefined): number {
   return n;
 }
 
+/** A query joins: some SELECT, at any depth (CTEs, derived tables, set-operator arms, subqueries), reads several FROM items. */
+export function readsSeveralSources(query: Query): boolean {
+  const ctes = query.with?.ctes.some((c) => readsSeveralSources(c.query)) ?? false;
+  if (query.kind === 'setop') return ctes || query.arms.some(readsSeveralSources);
+  if (ctes || query.from.length > 1) return true;
+  for (const f of query.from) if (f.source.kind === 'derived' && readsSeveralSources(f.source.query)) return true;
+  const exprs = [
+    ...query.columns.map((c) => c.expr),
+    ...(query.where ? [query.where] : []),
+    ...(query.having ? [query.having] : []),
+  ];
+  return exprs.some((e) => childQueries(e).some(readsSeveralSources));
+}
+
 export function editsOf(m: ClauseMatch | null, ...clauses: string[]): EditItem[] {
   if (!m) return [];
   return m.edits.filter((e) => clauses.includes(e.clause) && e.op !== 'keep' && e.op !== 'move');
@@ -123,20 +137,24 @@ export function editsOf(m: ClauseMatch | null, ...clauses: string[]): EditItem[]
 function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sameFunctionMeasures = true): string[] {
   if (!e || !a) return [];
   const out: string[] = [];
+  type Call = { func: string; distinct: boolean; args: string[]; over?: string; text?: string };
   const key = (args: string[]) => args.join(', ');
-  const call = (x: { func: string; distinct: boolean; args: string[] }) =>
-    `${x.func}(${x.distinct ? 'DISTINCT ' : ''}${key(x.args)})`;
-  const same = (x: { func: string; distinct: boolean; args: string[] }, y: typeof x) =>
-    x.func === y.func && key(x.args) === key(y.args) && x.distinct === y.distinct;
+  const call = (x: Call) => x.text ?? `${x.func}(${x.distinct ? 'DISTINCT ' : ''}${key(x.args)})`;
+  // The same function over the same argument under the same window (plain aggregates have none).
+  const same = (x: Call, y: Call) =>
+    x.func === y.func && key(x.args) === key(y.args) && x.distinct === y.distinct && x.over === y.over;
   // Window aggregates (SUM(x) OVER ...) count too: a rolling AVG that became a rolling SUM is an aggregate error.
-  const windowCalls = (f: ClauseFeatures) =>
-    f.windows.map((w) => ({ func: w.func.toUpperCase(), distinct: false, args: [w.expr] }));
-  const exp = [...e.aggregates, ...windowCalls(e)];
-  const act = [...a.aggregates, ...windowCalls(a)];
+  // Their argument and OVER clause are read apart from the function name, so that AVG(x) OVER w → SUM(x) OVER w
+  // is found as the same argument under another function, and SUM(x) OVER w1 → SUM(x) OVER w2 (only the
+  // window changed) is not reported as an aggregate function change.
+  const windowCalls = (f: ClauseFeatures): Call[] =>
+    f.windows.map((w) => ({ func: w.func.toUpperCase(), distinct: false, ...splitWindowCall(w.expr), text: w.expr }));
+  const exp: Call[] = [...e.aggregates, ...windowCalls(e)];
+  const act: Call[] = [...a.aggregates, ...windowCalls(a)];
   const unmatched = act.filter((x) => !exp.some((y) => same(x, y)));
   for (const agg of exp) {
     if (act.some((x) => same(x, agg))) continue;
-    const sameArgs = unmatched.find((x) => key(x.args) === key(agg.args));
+    const sameArgs = unmatched.find((x) => key(x.args) === key(agg.args) && x.over === agg.over);
     if (sameArgs) {
       out.push(`${call(agg)} became ${call(sameArgs)}`);
       continue;
@@ -154,10 +172,34 @@ function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sa
       );
     };
     const sameFunc = unmatched.find(
-      (x) => x.func === agg.func && x.distinct === agg.distinct && shares(x.args, agg.args),
+      (x) =>
+        x.func === agg.func &&
+        x.distinct === agg.distinct &&
+        x.over === agg.over &&
+        key(x.args) !== key(agg.args) &&
+        shares(x.args, agg.args),
     );
     if (sameFunctionMeasures && sameFunc && e.aggregates.length === a.aggregates.length)
       out.push(`${call(agg)} became ${call(sameFunc)}`);
   }
   return out;
+}
+
+/**
+ * A window call's text `F(arg) OVER (…)` as its argument (`arg`) and window (`OVER (…)`), read after the
+ * function's balanced parentheses (string literals skipped). Unreadable text keeps the whole call as argument.
+ */
+function splitWindowCall(expr: string): { args: string[]; over: string } {
+  const open = expr.indexOf('(');
+  let depth = 0;
+  let quote = false;
+  for (let i = open; open >= 0 && i < expr.length; i++) {
+    const ch = expr[i];
+    if (ch === "'") quote = !quote;
+    if (quote) continue;
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0)
+      return { args: [expr.slice(open + 1, i).trim()], over: expr.slice(i + 1).trim() };
+  }
+  return { args: [expr], over: '' };
 }

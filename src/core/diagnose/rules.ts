@@ -6,7 +6,15 @@
  */
 import type { EditItem } from '../structure/compare.ts';
 import type { SourceClause } from './types.ts';
-import { aggregateCalls, clamp, editsOf, round, type AttributionEvidence, type Candidate } from './evidence.ts';
+import {
+  aggregateCalls,
+  clamp,
+  editsOf,
+  readsSeveralSources,
+  round,
+  type AttributionEvidence,
+  type Candidate,
+} from './evidence.ts';
 import { TRANSPLANT_LABEL, TRANSPLANT_SOURCE } from './transplant.ts';
 
 type Rule = (ev: AttributionEvidence, candidates: Candidate[]) => void;
@@ -162,9 +170,21 @@ const joins: Rule = (ev, candidates) => {
     !editsOf(ev.clauseMatch, 'group_by').length
   ) {
     // A join fans out by repeating rows; a finer grain produces new, distinct rows.
-    if ((ev.input.actualDuplicateRows ?? 0) > 0)
+    // Repeated rows where neither query joins anything (e.g. UNION ALL for UNION, a missing DISTINCT) cannot come
+    // from a join: they are duplicates the candidate does not remove.
+    // Without both trees (parser blocked) a join cannot be ruled out.
+    const mayJoin =
+      !ev.input.expectedQuery ||
+      !ev.input.actualQuery ||
+      readsSeveralSources(ev.input.expectedQuery) ||
+      readsSeveralSources(ev.input.actualQuery);
+    if ((ev.input.actualDuplicateRows ?? 0) > 0 && mayJoin)
       add(candidates, 'join', 0.45, [
         `cardinality fans out ×${round(ratio)} with repeated rows (duplicated by a join?)`,
+      ]);
+    else if ((ev.input.actualDuplicateRows ?? 0) > 0)
+      add(candidates, 'projection', 0.45, [
+        `×${round(ratio)} as many rows, repeated, and neither query joins: duplicates are kept (DISTINCT, UNION vs UNION ALL)`,
       ]);
     else
       add(candidates, 'aggregation_grain', 0.45, [
@@ -266,7 +286,15 @@ const counterfactualSwaps: Rule = (ev, candidates) => {
 const resultShape: Rule = (ev, candidates) => {
   if (candidates.length > 0) return;
   const { rows } = ev;
+  // Equal as sets, unequal as bags, and the parsed WHERE/HAVING alike: only how often rows repeat differs, which
+  // no filter explains (a UNION for a UNION ALL, a DISTINCT added or dropped).
+  const setsAgree = ev.result.result_equality_family.mode_details.set.pass;
+  const filtersAlike = ev.clauseMatch !== null && !editsOf(ev.clauseMatch, 'where', 'having').length;
   if (ev.columnCountDiffers) add(candidates, 'projection', 0.5, ['the column count differs']);
+  else if (setsAgree && filtersAlike)
+    add(candidates, 'projection', 0.35, [
+      'the results agree as sets; only how often rows repeat differs: duplicates are removed or kept (DISTINCT, UNION vs UNION ALL)',
+    ]);
   else if (rows.recall === 1 && rows.precision < 1)
     add(candidates, 'selection_predicate', 0.35, ['extra rows: a filter may be missing']);
   else if (rows.precision === 1 && rows.recall < 1)

@@ -442,12 +442,15 @@ function nullMismatch({ ec, w, pairing, base }: PairWitness, s: ColumnStats): Re
   };
 }
 
+/** "an exact number", "an interval", "a text": the class names start with a vowel or not. */
+const withArticle = (name: string | undefined) => `${/^[aeiou]/.test(name ?? '') ? 'an' : 'a'} ${name}`;
+
 function typeMismatch({ ec, ac, w, base }: PairWitness, s: ColumnStats): Reason {
   const xc = classOf(ec.kind, w.x);
   const yc = classOf(ac.kind, w.y);
   return {
     code: 'type_mismatch',
-    message: `Column "${ec.name}": a ${CLASS_NAMES[xc]} never equals a ${CLASS_NAMES[yc]}${
+    message: `Column "${ec.name}": ${withArticle(CLASS_NAMES[xc])} never equals ${withArticle(CLASS_NAMES[yc])}${
       xc === BOOL || yc === BOOL ? ' (booleans match only booleans)' : ''
     }; expected ${show(base.expected)}, got ${show(base.actual)}.`,
     column: base.column,

@@ -221,6 +221,8 @@ interface Item {
   /** What identity is decided on (defaults to text). */
   key?: string;
   expr: Expr | null;
+  /** The names (lower case) the item's own FROM binds: its aliases, or table names where unaliased. */
+  bindings?: ReadonlySet<string>;
 }
 
 const keyOf = (i: Item) => i.key ?? i.text;
@@ -313,7 +315,17 @@ function equalUpToQualifiers(a: Item, b: Item): boolean {
   };
   const ca = (ta.qualifiers ??= cols(a.expr!));
   const cb = (tb.qualifiers ??= cols(b.expr!));
-  return ca.length === cb.length && ca.every((q, i) => q === null || cb[i] === null || q === cb[i]);
+  // A qualifier its own FROM does not bind is an outer (correlated) reference: an unqualified name there
+  // means a column of the inner FROM, never it (`t2.b = t.b` is not `b = b` under `FROM t AS t2`).
+  const local = (q: string, i: Item) => !i.bindings || i.bindings.has(q);
+  return (
+    ca.length === cb.length &&
+    ca.every((q, i) => {
+      const r = cb[i] ?? null;
+      if (q === null) return r === null || local(r, b);
+      return r === null ? local(q, a) : q === r;
+    })
+  );
 }
 
 function describeUpdate(clause: ClauseName, e: Item, a: Item): string {
@@ -605,7 +617,10 @@ function itemsOf(S: Side, dialect: Dialect): SideItems {
   const s = S.select;
   const { text, key } = S.scope;
   // Read in the order the clauses are compared: a subquery first met here is numbered in that order.
-  const items = (xs: Expr[]): Item[] => xs.map((x) => ({ text: text(x), key: key(x), expr: x }));
+  const bindings = new Set(
+    s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])),
+  );
+  const items = (xs: Expr[]): Item[] => xs.map((x) => ({ text: text(x), key: key(x), expr: x, bindings }));
   const select = items(s.columns.map((c) => c.expr));
   const graph = joinGraph(s, S.scope, dialect);
   const joinPredicates = items(graph.predicates);
@@ -616,7 +631,7 @@ function itemsOf(S: Side, dialect: Dialect): SideItems {
   const having = items(conjuncts(s.having));
   // ORDER BY / LIMIT / OFFSET of a set operation are the whole query's.
   const order = (S.setop ? S.setop.orderBy : s.orderBy).map((o) => ({
-    item: { text: text(o.expr), key: key(o.expr), expr: o.expr },
+    item: { text: text(o.expr), key: key(o.expr), expr: o.expr, bindings },
     o,
   }));
   const tail = S.setop ?? s;
@@ -999,25 +1014,28 @@ export function compareClauses(
   expected: Query,
   actual: Query,
   dialect: Dialect = 'duckdb',
-  opts: { canonical?: boolean } = {},
+  opts: { canonical?: boolean; quotedIdentifierCase?: boolean } = {},
 ): ClauseMatch {
   const e = opts.canonical ? expected : canonicalizeQuery(expected, dialect).query;
   const a = opts.canonical ? actual : canonicalizeQuery(actual, dialect).query;
-  return compareQueryAt(comparisonForm(e, dialect), comparisonForm(a, dialect), dialect, []);
+  const quotedCase = opts.quotedIdentifierCase === true;
+  return compareQueryAt(comparisonForm(e, dialect, quotedCase), comparisonForm(a, dialect, quotedCase), dialect, []);
 }
 
 /**
- * What the comparison ignores beyond the canonical text. Both engines resolve
+ * What the comparison ignores beyond the canonical text. DuckDB and SQLite resolve
  * identifiers case-insensitively even when quoted, so identifiers compare in
- * lower case (a quoted `Name` is `name`). In SQLite a double-quoted word that
+ * lower case (a quoted `Name` is `name`). PostgreSQL (`quotedCase`) folds only
+ * unquoted identifiers: there a quoted `"Name"` is another column than `name`,
+ * and `"name"` is `name`. In SQLite a double-quoted word that
  * names no column is a string, and text-to-SQL output uses "France" and
  * 'France' interchangeably: they compare equal here (normalized_sql_match,
  * which is strict, still tells them apart).
  */
-function comparisonForm(q: Query, dialect: Dialect): Query {
+function comparisonForm(q: Query, dialect: Dialect, quotedCase = false): Query {
   // Once per canonical tree: a reference's is shared by every candidate compared with it.
-  return memoByTree(`comparison:${dialect}`, q, () => {
-    const out = mapAllIdents(q, lowerIdent);
+  return memoByTree(`comparison:${dialect}${quotedCase ? ':quoted-case' : ''}`, q, () => {
+    const out = mapAllIdents(q, quotedCase ? foldUnquotedIdent : lowerIdent);
     return dialect === 'sqlite' ? mapAllExprs(out, singleQuoted) : out;
   });
 }
@@ -1028,6 +1046,13 @@ function lowerIdent(id: Ident): Ident {
   const value = id.value.toLowerCase();
   const quoted = !PLAIN.test(value);
   return value === id.value && quoted === id.quoted ? id : { value, quoted };
+}
+
+/** PostgreSQL's rule: unquoted identifiers fold to lower case, quoted ones keep their spelling. */
+function foldUnquotedIdent(id: Ident): Ident {
+  if (!id.quoted) return lowerIdent(id);
+  const quoted = !PLAIN.test(id.value);
+  return quoted === id.quoted ? id : { value: id.value, quoted };
 }
 
 const singleQuoted = (e: Expr): Expr => (e.kind === 'string' && e.quote === '"' ? { ...e, quote: "'" } : e);

@@ -371,6 +371,9 @@ function exprInner(n: AstNode, ctx: AdaptContext): Expr {
   if (typeof n === 'number') return { kind: 'number', text: String(n) };
   if (typeof n === 'string') return { kind: 'raw', sql: n };
   if (n.ast) return { kind: 'subquery', query: adaptQuery(n.ast, ctx) };
+  // `'ANN' COLLATE NOCASE`: the SQLite grammar hangs the COLLATE on a literal as a suffix the readers never
+  // read, so the predicate lost it. Kept verbatim instead.
+  if (n.suffix?.collate) return raw(n, ctx);
   const read = NODE_READERS.get(n.type);
   return read ? read(n, ctx) : raw(n, ctx);
 }
@@ -540,7 +543,8 @@ function binary(n: AstNode, ctx: AdaptContext): Expr {
   // `x -> x + 1` (a DuckDB lambda) is read as the JSON operator `(x -> x) + 1`.
   if (op === '->' && n.left?.type === 'column_ref' && !n.left.table) throw new UnsupportedConstructError('lambda ->');
   const out: Expr = { kind: 'binary', op, left: expr(n.left, ctx), right: expr(right, ctx) };
-  if (n.escape) return raw(n, ctx);
+  // node-sql-parser hangs `ESCAPE x` on the pattern (n.right.escape), not on the LIKE node: keep it (raw text).
+  if (n.escape || right?.escape) return raw(n, ctx);
   return out;
 }
 

@@ -55,6 +55,8 @@ export interface CompareStructureOptions {
   weights?: Partial<ClauseWeights>;
   /** Weight of the all-clauses-match bit in structure_score (default 0.2). */
   matchWeight?: number;
+  /** Quoted identifiers are case-sensitive, as in PostgreSQL (`"A"` is not `a`); DuckDB and SQLite: false. */
+  quotedIdentifierCase?: boolean;
 }
 
 /** Layer 2 for one pair. Never throws for user SQL. */
@@ -99,7 +101,10 @@ export function compareStructure(
     blocked_reason: ce && ca ? null : 'parse_failure',
   };
   if (!ce || !ca) return base;
-  const clauseMatch = compareClauses(ce.query, ca.query, dialect, { canonical: true });
+  const clauseMatch = compareClauses(ce.query, ca.query, dialect, {
+    canonical: true,
+    quotedIdentifierCase: opts.quotedIdentifierCase === true,
+  });
   const distance = clauseWeightedDistance(clauseMatch, opts.weights);
   return {
     ...base,

@@ -35,7 +35,11 @@ function parsePair(record: CaseRecord): ParsedPair {
 export async function validate(record: CaseRecord): Promise<Validated> {
   const { request, engine, dialect, actualSql, now } = record;
   let t = now();
-  const structure = actualSql ? compareStructure(request.expected_sql, actualSql, dialect) : null;
+  // PostgreSQL (PGlite or a server) is parsed with the DuckDB grammar but keeps the case of quoted identifiers.
+  const quotedIdentifierCase = engine.name === 'pglite' || engine.name === 'postgres';
+  const structure = actualSql
+    ? compareStructure(request.expected_sql, actualSql, dialect, { quotedIdentifierCase })
+    : null;
   const parsed = parsePair(record);
   const parseMs = now() - t;
 
