@@ -320,6 +320,31 @@ describe('merge refuses inputs that are not shards of one run', () => {
     );
     expect(error([])).toMatch(/at least one/);
   });
+
+  it('a hand-edited shard: a case turned correct, a summary figure changed, a case and its summary entry apart', () => {
+    const wrongAt = (r: ShardedRunReport) => r.summary.cases.findIndex((k) => k.outcome === 'wrong');
+    expect(wrongAt(goldens.shards[1]!.report as ShardedRunReport)).toBeGreaterThanOrEqual(0);
+    // Both places a case's outcome is written, edited alike: the shard's own summary figures no longer add up.
+    expect(
+      error(
+        withReport(1, (r) => {
+          const i = wrongAt(r);
+          r.cases[i]!.outcome = 'correct';
+          r.summary.cases[i]!.outcome = 'correct';
+        }),
+      ),
+    ).toMatch(/^shard-2\.json \(field summary\.[a-z_.[\]0-9]+\): the summary disagrees with the report's own cases/);
+    expect(error(withReport(1, (r) => (r.summary.answer_accuracy.correct += 1)))).toMatch(
+      /^shard-2\.json \(field summary\.answer_accuracy\.correct\)/,
+    );
+    expect(
+      error(
+        withReport(1, (r) => {
+          r.cases[wrongAt(r)]!.outcome = 'correct';
+        }),
+      ),
+    ).toMatch(/^shard-2\.json \(field cases\[\d+\]\.outcome\): "correct" here, "wrong" in summary\.cases/);
+  });
 });
 
 describe('the CLI: run --shard and merge', () => {
