@@ -153,6 +153,32 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
     expect(n.agreed).toBe(n.checked);
   }, 60_000);
 
+  it("a candidate's LIMIT without ORDER BY that keeps the right rows only in the fixture's row order is caught", async () => {
+    // The rows are stored in key order, so the first three read are the three smallest ids: the
+    // candidate matches on the fixture, and on any neighbour that keeps that order. SQLite reads a
+    // rowid table (INTEGER PRIMARY KEY) in key order whatever the insertion order: DuckDB only.
+    if (name !== 'duckdb') return;
+    const report = await evaluate(
+      request('SELECT name FROM customers ORDER BY id LIMIT 3', 'SELECT name FROM customers LIMIT 3', 4),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
+    expect(report.evidence.result!.reasons[0]!.code).toBe('coincidental_match');
+    expect(report.evidence.neighbours!.counterexample!.changes.some((t) => t.reordered)).toBe(true);
+    // Ordered, the same rows pass every neighbour.
+    const ordered = await evaluate(
+      request(
+        'SELECT name FROM customers ORDER BY id LIMIT 3',
+        'SELECT name FROM customers ORDER BY 1 * id LIMIT 3',
+        4,
+      ),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
+    expect(ordered.deterministic_verdict).toBe('pass');
+    expect(ordered.evidence.neighbours!.agreed).toBe(4);
+  }, 60_000);
+
   it('a neighbour on which the reference LIMIT cuts a tie is discarded, not counted', async () => {
     const report = await evaluate(
       request(

@@ -36,7 +36,7 @@ import { quoteIdent, type FixtureSnapshot, type SnapshotColumn, type SnapshotTab
 import type { NeighbourData, TableChanges } from './types.ts';
 
 /** Bumped when the same seed would give other data: reports name it so a seed is reproducible. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /**
  * Rows a neighbour keeps per table at most (a random sample of a larger
@@ -178,7 +178,27 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
     out.changes.push(changes);
   }
   targetedRows(snapshot, plan, out);
+  reorderRows(snapshot, out);
   return out;
+}
+
+/**
+ * The rows of each table in another order (v4), from a stream of its own (the values are those v3 drew
+ * for the same seed): a database has no row order, so a candidate whose LIMIT without ORDER BY keeps
+ * the right rows only because the fixture stores them in key order is caught. A table with a foreign
+ * key to itself keeps its order (a child row must not come before its parent's).
+ */
+function reorderRows(snapshot: FixtureSnapshot, data: NeighbourData): void {
+  const rng = rngFrom(hashSeed(`order:${data.seed}`));
+  snapshot.tables.forEach((table, t) => {
+    const rows = data.tables[t]!.rows;
+    if (rows.length < 2 || table.foreignKeys.some((fk) => fk.table.toLowerCase() === table.name.toLowerCase())) return;
+    for (let i = rows.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+    }
+    data.changes[t]!.reordered = true;
+  });
 }
 
 /** One table, change by change. Every step draws from the neighbour's one stream: their order is part of each seed's data. */
@@ -212,6 +232,7 @@ function noChanges(table: SnapshotTable): TableChanges {
     nulled: 0,
     planted: 0,
     tied: 0,
+    reordered: false,
   };
 }
 
