@@ -178,8 +178,78 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
     out.changes.push(changes);
   }
   targetedRows(snapshot, plan, out);
+  keepChecks(snapshot, plan, out);
   reorderRows(snapshot, out);
   return out;
+}
+
+/** The bodies of a table's CHECK constraints, as its DDL states them (balanced parentheses). */
+function checkBodies(ddl: string): string[] {
+  const out: string[] = [];
+  const re = /\bCHECK\s*\(/gi;
+  for (let m = re.exec(ddl); m; m = re.exec(ddl)) {
+    let depth = 1;
+    let i = re.lastIndex;
+    let quote = '';
+    for (; i < ddl.length && depth > 0; i++) {
+      const ch = ddl[i]!;
+      if (quote) {
+        if (ch === quote) quote = '';
+      } else if (ch === "'" || ch === '"') quote = ch;
+      else if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+    }
+    out.push(ddl.slice(re.lastIndex, i - 1));
+    re.lastIndex = i;
+  }
+  return out;
+}
+
+/** Whether a value is within the fixture's own values of the column: among them, or between their least and greatest. */
+function withinFixture(role: ColumnRole, value: Cell): boolean {
+  if (value === null || role.domain.some((v) => keyOf([v]) === keyOf([value]))) return true;
+  const asNumber = (v: Cell) =>
+    typeof v === 'number' ? v : typeof v === 'string' && role.column.kind === 'decimal' ? Number(v) : NaN;
+  const n = asNumber(value);
+  const dates = role.column.kind === 'date' || role.column.kind === 'timestamp' || role.column.kind === 'timestamptz';
+  if (!Number.isFinite(n) && !(dates && typeof value === 'string')) return false;
+  const present = role.domain.filter((v) => v !== null);
+  if (!present.length) return false;
+  if (dates) {
+    const texts = present.map(String).sort();
+    return String(value) >= texts[0]! && String(value) <= texts[texts.length - 1]!;
+  }
+  const nums = present.map(asNumber).filter(Number.isFinite);
+  return nums.length > 0 && n >= Math.min(...nums) && n <= Math.max(...nums);
+}
+
+/**
+ * CHECK constraints hold: a value the generator wrote (±1, a planted literal or its boundary, a shifted date)
+ * in a column a CHECK reads, outside the fixture's values of that column (not among them, not between the
+ * least and the greatest), is replaced by one of them. The generator does not evaluate a CHECK: the fixture's
+ * own values satisfy a one-column CHECK, and most are ranges (`qty BETWEEN 1 AND 3`, `price > 0`), which the
+ * values between them satisfy too. A neighbour that breaks one failed to load and was discarded, and with it
+ * the chance to catch a coincidental match. Key and distinct columns keep their fresh values (they must stay unique).
+ */
+function keepChecks(snapshot: FixtureSnapshot, plan: NeighbourPlan, data: NeighbourData): void {
+  const rng = rngFrom(hashSeed(`check:${data.seed}`));
+  snapshot.tables.forEach((table, t) => {
+    const bodies = checkBodies(table.ddl);
+    if (!bodies.length) return;
+    const rows = data.tables[t]!.rows;
+    const roles = rolesOf(snapshot, table, plan);
+    for (const role of roles) {
+      if (role.key || role.distinct || !role.domain.length) continue;
+      const name = role.column.name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const named = new RegExp(`(^|[^\\w$])["\`\\[]?${name}["\`\\]]?($|[^\\w$])`, 'i');
+      if (!bodies.some((b) => named.test(b))) continue;
+      for (const row of rows)
+        if (!withinFixture(role, row[role.index] ?? null)) {
+          row[role.index] = rng.pick(role.domain);
+          data.changes[t]!.perturbed++;
+        }
+    }
+  });
 }
 
 /**
