@@ -8,7 +8,7 @@
  * read the merged report as they read the single one; bad inputs are refused
  * with the file and the field named.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -360,6 +360,15 @@ describe('the CLI: run --shard and merge', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Answer accuracy: 41\/64[\s\S]*Threshold met: answer accuracy 41\/64/);
     expect(bytes(JSON.parse(readFileSync(out, 'utf8')))).toBe(bytes(goldens.single));
+    // A shard missing and a threshold given: the gate cannot be applied, so it is not passed (it was skipped, exit 0).
+    const missing = await runCli(['merge', files[0]!, files[1]!, '--out', out, '--min-accuracy', '0.99']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--min-accuracy .*shard 3 of 3 is missing/);
+    expect(existsSync(out) ? bytes(JSON.parse(readFileSync(out, 'utf8'))) : '').toBe(bytes(goldens.single));
+    // Without a threshold a partial merge is still written, to be merged again later (exit 0).
+    const partial = await runCli(['merge', files[0]!, files[1]!, '--out', path.join(dir, 'g-partial.json')]);
+    expect(partial.code).toBe(0);
+    expect(partial.stdout).toMatch(/^Partial merge: shards 1, 2 of 3/);
     const twice = await runCli(['merge', files[0]!, files[0]!, '--out', out]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/g-shard-1\.json \(field shard\.shards\)/);
