@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BREAKDOWN_KEYS } from '../../src/core/gate/breakdowns.ts';
+import { BREAKDOWN_KEYS, computeBreakdowns } from '../../src/core/gate/breakdowns.ts';
 import { diffRuns } from '../../src/core/gate/diff.ts';
 import { newcombePaired, pctText, pointsText, wilson } from '../../src/core/gate/interval.ts';
 import { checkReportSummary } from '../../src/core/gate/report-file.ts';
@@ -90,6 +90,37 @@ describe('summary breakdowns', () => {
       '(no arm)',
     ]);
     expect(s.breakdowns.by_difficulty.map((r) => r.key)).toEqual(['easy', 'medium', 'hard', 'extra', 'unrated']);
+  });
+
+  it("leaves a broken reference out of every row's accuracy, as the summary does (SPEC 4: a broken oracle is not graded)", () => {
+    const broken = {
+      ...EVERY_OUTCOME[0]!,
+      id: 'g-broken',
+      outcome: 'broken_reference' as const,
+      reason: 'Broken oracle: the reference query fails to execute.',
+      reason_code: 'oracle.broken_reference',
+      severity: 'critical failure',
+    };
+    const run = summary([...EVERY_OUTCOME.slice(0, 2), broken]);
+    expect(run.answer_accuracy.total).toBe(2);
+    for (const key of ['by_fixture', 'by_difficulty', 'by_shape'] as const) {
+      const rows = run.breakdowns[key];
+      expect(
+        rows.reduce((n, r) => n + r.accuracy.total, 0),
+        key,
+      ).toBe(run.answer_accuracy.total);
+      // Not right, not wrong: outside the right rate too.
+      expect(
+        rows.reduce((n, r) => n + r.success.total, 0),
+        key,
+      ).toBe(2);
+    }
+    expect(checkReportSummary({ kind: 'run', summary: run }).ok).toBe(true);
+    // A report written before (the broken reference counted in the rows) is still read, not refused as edited.
+    const before = JSON.parse(JSON.stringify(run)) as typeof run;
+    before.breakdowns = computeBreakdowns(run.cases, true);
+    expect(before.breakdowns.by_fixture[0]!.accuracy.total).toBe(3);
+    expect(checkReportSummary({ kind: 'run', summary: before }).ok).toBe(true);
   });
 
   it('gives every rate of the summary a Wilson interval', () => {

@@ -153,6 +153,32 @@ describe.each(ENGINES)('neighbour databases on %s', (name) => {
     expect(n.agreed).toBe(n.checked);
   }, 60_000);
 
+  it("a candidate's LIMIT without ORDER BY that keeps the right rows only in the fixture's row order is caught", async () => {
+    // The rows are stored in key order, so the first three read are the three smallest ids: the
+    // candidate matches on the fixture, and on any neighbour that keeps that order. SQLite reads a
+    // rowid table (INTEGER PRIMARY KEY) in key order whatever the insertion order: DuckDB only.
+    if (name !== 'duckdb') return;
+    const report = await evaluate(
+      request('SELECT name FROM customers ORDER BY id LIMIT 3', 'SELECT name FROM customers LIMIT 3', 4),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
+    expect(report.evidence.result!.reasons[0]!.code).toBe('coincidental_match');
+    expect(report.evidence.neighbours!.counterexample!.changes.some((t) => t.reordered)).toBe(true);
+    // Ordered, the same rows pass every neighbour.
+    const ordered = await evaluate(
+      request(
+        'SELECT name FROM customers ORDER BY id LIMIT 3',
+        'SELECT name FROM customers ORDER BY 1 * id LIMIT 3',
+        4,
+      ),
+      engines.get(name)!,
+      { neighbourHost: host },
+    );
+    expect(ordered.deterministic_verdict).toBe('pass');
+    expect(ordered.evidence.neighbours!.agreed).toBe(4);
+  }, 60_000);
+
   it('a neighbour on which the reference LIMIT cuts a tie is discarded, not counted', async () => {
     const report = await evaluate(
       request(
@@ -330,4 +356,57 @@ describe.each(ENGINES)('rules that keep what the fixture guarantees in practice,
     );
     expect(report.evidence.result!.reasons[0]!.code).toBe('coincidental_match');
   }, 120_000);
+});
+
+// CHECK constraints hold on every neighbour: a value the generator writes (±1, a planted literal and its
+// boundaries) outside what the CHECK allows made the neighbour fail to load, and most were discarded.
+const CHECKED = `
+CREATE TABLE items (id INTEGER NOT NULL, sku VARCHAR NOT NULL, qty INTEGER NOT NULL CHECK (qty >= 1 AND qty <= 3),
+  price DECIMAL(10,2) CHECK (price > 0), kind VARCHAR CHECK (kind IN ('a', 'b')), PRIMARY KEY (id));
+INSERT INTO items VALUES (1, 's1', 1, 1.00, 'a'), (2, 's2', 2, 2.00, 'b'), (3, 's3', 3, 3.00, 'a'), (4, 's4', 1, 4.00, 'b'),
+  (5, 's5', 3, 5.00, 'a'), (6, 's6', 2, 6.00, NULL), (7, 's7', 1, 7.00, 'b'), (8, 's8', 3, 8.00, 'a');
+`;
+
+describe.each(ENGINES)('CHECK constraints hold on every neighbour, on %s', (name) => {
+  let engine: SupervisedEngine;
+  beforeAll(async () => {
+    engine = openEngine(name);
+    const loaded = await engine.load(sqlFixture('checked', CHECKED));
+    if (!loaded.ok) throw new Error(loaded.error.message);
+  }, 120_000);
+  afterAll(async () => {
+    await engine.close();
+  });
+  const grade = (expected: string, actual: string) =>
+    evaluate(
+      evaluationRequest({
+        expected_sql: expected,
+        actual_sql: actual,
+        context: { fixture: 'checked' },
+        config: { neighbours: 8, enable_counterfactuals: false, neighbour_budget_ms: 120_000 },
+      }),
+      engine,
+      { neighbourHost: host },
+    );
+
+  it('no neighbour is lost to a CHECK; a rewrite the CHECK makes equivalent passes every one', async () => {
+    // qty is at most 3 on every database of this schema: >= 3 is = 3.
+    const report = await grade(
+      "SELECT sku FROM items WHERE qty = 3 AND price < 6 AND kind = 'a'",
+      "SELECT sku FROM items WHERE qty >= 3 AND price < 6 AND kind <> 'b'",
+    );
+    const n = report.evidence.neighbours!;
+    expect(n.discarded.map((d) => d.reason)).toEqual([]);
+    expect(n.checked).toBe(8);
+    expect(report.deterministic_verdict).toBe('pass');
+  }, 60_000);
+
+  it('a coincidental match inside what the CHECK allows is still caught', async () => {
+    // qty 1 and 2 both exist: on the fixture no item of qty 2 costs less than 2.
+    const report = await grade(
+      'SELECT sku FROM items WHERE qty < 3 AND price < 2',
+      'SELECT sku FROM items WHERE qty = 1 AND price < 2',
+    );
+    expect(report.evidence.result!.reasons[0]!.code).toBe('coincidental_match');
+  }, 60_000);
 });

@@ -8,7 +8,7 @@
  * read the merged report as they read the single one; bad inputs are refused
  * with the file and the field named.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -320,6 +320,31 @@ describe('merge refuses inputs that are not shards of one run', () => {
     );
     expect(error([])).toMatch(/at least one/);
   });
+
+  it('a hand-edited shard: a case turned correct, a summary figure changed, a case and its summary entry apart', () => {
+    const wrongAt = (r: ShardedRunReport) => r.summary.cases.findIndex((k) => k.outcome === 'wrong');
+    expect(wrongAt(goldens.shards[1]!.report as ShardedRunReport)).toBeGreaterThanOrEqual(0);
+    // Both places a case's outcome is written, edited alike: the shard's own summary figures no longer add up.
+    expect(
+      error(
+        withReport(1, (r) => {
+          const i = wrongAt(r);
+          r.cases[i]!.outcome = 'correct';
+          r.summary.cases[i]!.outcome = 'correct';
+        }),
+      ),
+    ).toMatch(/^shard-2\.json \(field summary\.[a-z_.[\]0-9]+\): the summary disagrees with the report's own cases/);
+    expect(error(withReport(1, (r) => (r.summary.answer_accuracy.correct += 1)))).toMatch(
+      /^shard-2\.json \(field summary\.answer_accuracy\.correct\)/,
+    );
+    expect(
+      error(
+        withReport(1, (r) => {
+          r.cases[wrongAt(r)]!.outcome = 'correct';
+        }),
+      ),
+    ).toMatch(/^shard-2\.json \(field cases\[\d+\]\.outcome\): "correct" here, "wrong" in summary\.cases/);
+  });
 });
 
 describe('the CLI: run --shard and merge', () => {
@@ -335,6 +360,15 @@ describe('the CLI: run --shard and merge', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Answer accuracy: 41\/64[\s\S]*Threshold met: answer accuracy 41\/64/);
     expect(bytes(JSON.parse(readFileSync(out, 'utf8')))).toBe(bytes(goldens.single));
+    // A shard missing and a threshold given: the gate cannot be applied, so it is not passed (it was skipped, exit 0).
+    const missing = await runCli(['merge', files[0]!, files[1]!, '--out', out, '--min-accuracy', '0.99']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--min-accuracy .*shard 3 of 3 is missing/);
+    expect(existsSync(out) ? bytes(JSON.parse(readFileSync(out, 'utf8'))) : '').toBe(bytes(goldens.single));
+    // Without a threshold a partial merge is still written, to be merged again later (exit 0).
+    const partial = await runCli(['merge', files[0]!, files[1]!, '--out', path.join(dir, 'g-partial.json')]);
+    expect(partial.code).toBe(0);
+    expect(partial.stdout).toMatch(/^Partial merge: shards 1, 2 of 3/);
     const twice = await runCli(['merge', files[0]!, files[0]!, '--out', out]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toMatch(/g-shard-1\.json \(field shard\.shards\)/);

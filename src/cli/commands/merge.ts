@@ -33,7 +33,8 @@ ${THRESHOLD_HELP}
   -h, --help             show this help
 
 Exit status (all shards merged): 0 every case correct (with a threshold: every threshold
-met), 1 otherwise; a partial merge: 0; 2 bad input.`;
+met), 1 otherwise; a partial merge: 0, or 2 with a threshold (checked on the whole run
+only); 2 bad input.`;
 
 export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseFlags('merge', argv, {
@@ -79,6 +80,18 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   inputs.length = 0;
   if (!merged.ok) throw new CliError(`merge: ${merged.error.message}`);
   const report = merged.value;
+  // A threshold is a gate on the whole run: with a shard missing it cannot be checked, and a merge job
+  // whose shard artifact went missing must not pass the gate (a partial merge alone exits 0).
+  const given = (['min-accuracy', 'min-refusal-recall', 'max-over-refusal'] as const).filter(
+    (f) => values[f] !== undefined,
+  );
+  if (report.shard && given.length) {
+    const held = new Set(report.shard.shards);
+    const missing = Array.from({ length: report.shard.count }, (_v, i) => i + 1).filter((k) => !held.has(k));
+    throw new CliError(
+      `merge: --${given.join(', --')} given, but ${missing.length === 1 ? 'shard' : 'shards'} ${missing.join(', ')} of ${report.shard.count} ${missing.length === 1 ? 'is' : 'are'} missing: a threshold is checked on the whole run only; merge every shard report (nothing was written).`,
+    );
+  }
   // Case by case, as run --out writes it: a merged benchmark report is hundreds of MB.
   if (values.out && values.out !== '-') {
     const writer = new RunReportWriter(values.out, io);
@@ -93,7 +106,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   const partial = report.shard
     ? `Partial merge: shards ${report.shard.shards.join(', ')} of ${report.shard.count} (${report.cases.length} of ${report.shard.corpus_size} cases).`
     : null;
-  const verdicts = checkThresholds(report.summary, partial ? {} : thresholds);
+  const verdicts = checkThresholds(report.summary, thresholds);
   out.print(
     values.json
       ? prettyJson(report)

@@ -112,9 +112,62 @@ function pct(n: number, d: number): string {
 }
 
 /** `flagged`: the cases with review flags, when the report does not hold its cases (a streamed --out). */
+/** One case's neighbours, as the summary line needs them (kept while cases stream, or read from the report). */
+export interface NeighbourTally {
+  id: string;
+  requested: number;
+  base_seed: number;
+  budget_ms: number;
+  checked: number;
+  cut_short: boolean;
+  skipped: boolean;
+  coincidental: boolean;
+}
+
+export function neighbourTally(k: CaseReport): NeighbourTally | null {
+  const n = k.report?.evidence?.neighbours;
+  if (!n) return null;
+  return {
+    id: k.id,
+    requested: n.requested,
+    base_seed: n.base_seed,
+    budget_ms: n.budget_ms,
+    checked: n.checked,
+    cut_short: n.budget_exhausted && !n.counterexample,
+    skipped: !!n.skipped,
+    coincidental: !!n.counterexample,
+  };
+}
+
+/**
+ * What --neighbours did: how many passing cases were checked, how many failed as coincidental_match, and
+ * which the budget cut short (their pass rests on fewer neighbours than asked, maybe none), so a budget
+ * that ran out is not read as "checked on K neighbours".
+ */
+function neighbourLines(all: readonly NeighbourTally[]): string[] {
+  if (!all.length) return [];
+  const first = all[0]!;
+  const short = all.filter((e) => e.cut_short);
+  const skipped = all.filter((e) => e.skipped);
+  const checked = all.reduce((sum, e) => sum + e.checked, 0);
+  const names = (list: readonly NeighbourTally[]) =>
+    list
+      .slice(0, 20)
+      .map((e) => e.id)
+      .join(', ') + (list.length > 20 ? ` and ${list.length - 20} more` : '');
+  return [
+    `Neighbours (K = ${first.requested}, base seed ${first.base_seed}): ${all.length} cases passing on the fixture, ${all.filter((e) => e.coincidental).length} coincidental_match` +
+      (short.length
+        ? `; ${short.length} cut short by the budget (${first.budget_ms} ms), ${checked} neighbours checked in all: ${names(short)}`
+        : `; ${checked} neighbours checked`) +
+      (skipped.length ? `; ${skipped.length} not checked (neighbours_skipped): ${names(skipped)}` : ''),
+  ];
+}
+
 export function summarizeRunReport(
   report: RunReport,
   flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = report.cases.filter((k) => k.review_flags.length),
+  neighbours: readonly NeighbourTally[] = report.cases.flatMap((k) => neighbourTally(k) ?? []),
 ): string {
   const s = report.summary;
   const lines = [
@@ -140,6 +193,7 @@ export function summarizeRunReport(
       );
   }
   if (s.missed_refusals.length) lines.push(`Missed refusals: ${s.missed_refusals.join(', ')}`);
+  lines.push(...neighbourLines(neighbours));
   const x = report.cross_engine;
   if (x) {
     lines.push(
@@ -439,6 +493,7 @@ function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, 
  */
 class KeptForOutputs {
   readonly flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = [];
+  readonly neighbours: NeighbourTally[] = [];
   readonly failing: HtmlCaseDetail[] = [];
   readonly slim: {
     id: string;
@@ -454,6 +509,8 @@ class KeptForOutputs {
     if (this.withHtml && failed && this.failing.length < HTML_MAX_FAILURES)
       this.failing.push(this.html!.htmlCaseDetail(k));
     if (k.review_flags.length) this.flagged[index] = { id: k.id, review_flags: k.review_flags };
+    const tally = neighbourTally(k);
+    if (tally) this.neighbours[index] = tally;
     this.slim[index] = {
       id: k.id,
       question: k.question,
@@ -515,6 +572,7 @@ async function exportsAndVerdict(
         summarizeRunReport(
           report,
           kept.flagged.filter((k) => k !== undefined),
+          kept.neighbours.filter((k) => k !== undefined),
         ),
         ...(report.policy_preset ? (await import('../../core/run/preset-lines.ts')).presetLines(report) : []),
         ...verdicts.lines,

@@ -59,17 +59,20 @@ export function rateOf(count: number, total: number): BreakdownRate {
   return { count, total, rate: total === 0 ? null : count / total, ci95: wilson(count, total) };
 }
 
-function row(key: string, cases: readonly CaseResult[]): BreakdownRow {
+function row(key: string, cases: readonly CaseResult[], legacy: boolean): BreakdownRow {
   const outcomes = {} as BreakdownOutcomes;
   for (const o of CASE_OUTCOMES) outcomes[o] = 0;
   for (const k of cases) outcomes[k.outcome]++;
-  const answerSet = cases.filter((k) => k.arm !== 'must_refuse');
+  // A broken reference is not graded (SPEC 4): outside the accuracy and the right rate, as in the
+  // summary's answer accuracy. `legacy` counts it as reports written before this did.
+  const graded = legacy ? cases : cases.filter((k) => k.outcome !== 'broken_reference');
+  const answerSet = graded.filter((k) => k.arm !== 'must_refuse');
   return {
     key,
     total: cases.length,
     outcomes,
     accuracy: rateOf(outcomes.correct, answerSet.length),
-    success: rateOf(cases.filter((k) => isSuccess(k.outcome)).length, cases.length),
+    success: rateOf(graded.filter((k) => isSuccess(k.outcome)).length, graded.length),
   };
 }
 
@@ -79,6 +82,7 @@ function group(
   labelsOf: (k: CaseResult) => string[],
   known: readonly string[] = [],
   last = '',
+  legacy = false,
 ): BreakdownRow[] {
   const by = new Map<string, CaseResult[]>();
   for (const k of cases)
@@ -91,7 +95,7 @@ function group(
   const keys = [...by.keys()].sort(
     (a, b) => rank(a) - rank(b) || (rank(a) === 0 ? known.indexOf(a) - known.indexOf(b) : a < b ? -1 : a > b ? 1 : 0),
   );
-  return keys.map((key) => row(key, by.get(key)!));
+  return keys.map((key) => row(key, by.get(key)!, legacy));
 }
 
 /**
@@ -103,14 +107,21 @@ export function countsOnly(r: BreakdownRow): BreakdownRow {
   return { ...r, accuracy: counts(r.accuracy), success: counts(r.success) };
 }
 
-export function computeBreakdowns(cases: readonly CaseResult[]): Breakdowns {
+/** `legacy`: broken references counted in accuracy and right rate, as reports written before they were left out (read back only). */
+export function computeBreakdowns(cases: readonly CaseResult[], legacy = false): Breakdowns {
   return {
-    by_fixture: group(cases, (k) => [k.fixture ?? NO_LABEL], [], NO_LABEL),
-    by_tag: group(cases, (k) => (k.tags?.length ? [...new Set(k.tags)] : [UNTAGGED]), [], UNTAGGED),
-    by_difficulty: group(cases, (k) => [k.difficulty ?? UNRATED], [...DIFFICULTIES, ...BIRD_DIFFICULTIES], UNRATED),
-    by_shape: group(cases, (k) => [k.shape ?? NO_LABEL], SHAPES, NO_LABEL),
-    by_stratum: group(cases, (k) => [k.arm ? `${k.arm}/${k.stratum ?? NO_LABEL}` : NO_ARM], [], NO_ARM).map((r) =>
-      r.key === NO_ARM ? r : countsOnly(r),
+    by_fixture: group(cases, (k) => [k.fixture ?? NO_LABEL], [], NO_LABEL, legacy),
+    by_tag: group(cases, (k) => (k.tags?.length ? [...new Set(k.tags)] : [UNTAGGED]), [], UNTAGGED, legacy),
+    by_difficulty: group(
+      cases,
+      (k) => [k.difficulty ?? UNRATED],
+      [...DIFFICULTIES, ...BIRD_DIFFICULTIES],
+      UNRATED,
+      legacy,
+    ),
+    by_shape: group(cases, (k) => [k.shape ?? NO_LABEL], SHAPES, NO_LABEL, legacy),
+    by_stratum: group(cases, (k) => [k.arm ? `${k.arm}/${k.stratum ?? NO_LABEL}` : NO_ARM], [], NO_ARM, legacy).map(
+      (r) => (r.key === NO_ARM ? r : countsOnly(r)),
     ),
   };
 }

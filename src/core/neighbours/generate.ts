@@ -36,7 +36,7 @@ import { quoteIdent, type FixtureSnapshot, type SnapshotColumn, type SnapshotTab
 import type { NeighbourData, TableChanges } from './types.ts';
 
 /** Bumped when the same seed would give other data: reports name it so a seed is reproducible. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 /**
  * Rows a neighbour keeps per table at most (a random sample of a larger
@@ -178,7 +178,97 @@ export function generateNeighbour(snapshot: FixtureSnapshot, plan: NeighbourPlan
     out.changes.push(changes);
   }
   targetedRows(snapshot, plan, out);
+  keepChecks(snapshot, plan, out);
+  reorderRows(snapshot, out);
   return out;
+}
+
+/** The bodies of a table's CHECK constraints, as its DDL states them (balanced parentheses). */
+function checkBodies(ddl: string): string[] {
+  const out: string[] = [];
+  const re = /\bCHECK\s*\(/gi;
+  for (let m = re.exec(ddl); m; m = re.exec(ddl)) {
+    let depth = 1;
+    let i = re.lastIndex;
+    let quote = '';
+    for (; i < ddl.length && depth > 0; i++) {
+      const ch = ddl[i]!;
+      if (quote) {
+        if (ch === quote) quote = '';
+      } else if (ch === "'" || ch === '"') quote = ch;
+      else if (ch === '(') depth++;
+      else if (ch === ')') depth--;
+    }
+    out.push(ddl.slice(re.lastIndex, i - 1));
+    re.lastIndex = i;
+  }
+  return out;
+}
+
+/** Whether a value is within the fixture's own values of the column: among them, or between their least and greatest. */
+function withinFixture(role: ColumnRole, value: Cell): boolean {
+  if (value === null || role.domain.some((v) => keyOf([v]) === keyOf([value]))) return true;
+  const asNumber = (v: Cell) =>
+    typeof v === 'number' ? v : typeof v === 'string' && role.column.kind === 'decimal' ? Number(v) : NaN;
+  const n = asNumber(value);
+  const dates = role.column.kind === 'date' || role.column.kind === 'timestamp' || role.column.kind === 'timestamptz';
+  if (!Number.isFinite(n) && !(dates && typeof value === 'string')) return false;
+  const present = role.domain.filter((v) => v !== null);
+  if (!present.length) return false;
+  if (dates) {
+    const texts = present.map(String).sort();
+    return String(value) >= texts[0]! && String(value) <= texts[texts.length - 1]!;
+  }
+  const nums = present.map(asNumber).filter(Number.isFinite);
+  return nums.length > 0 && n >= Math.min(...nums) && n <= Math.max(...nums);
+}
+
+/**
+ * CHECK constraints hold: a value the generator wrote (±1, a planted literal or its boundary, a shifted date)
+ * in a column a CHECK reads, outside the fixture's values of that column (not among them, not between the
+ * least and the greatest), is replaced by one of them. The generator does not evaluate a CHECK: the fixture's
+ * own values satisfy a one-column CHECK, and most are ranges (`qty BETWEEN 1 AND 3`, `price > 0`), which the
+ * values between them satisfy too. A neighbour that breaks one failed to load and was discarded, and with it
+ * the chance to catch a coincidental match. Key and distinct columns keep their fresh values (they must stay unique).
+ */
+function keepChecks(snapshot: FixtureSnapshot, plan: NeighbourPlan, data: NeighbourData): void {
+  const rng = rngFrom(hashSeed(`check:${data.seed}`));
+  snapshot.tables.forEach((table, t) => {
+    const bodies = checkBodies(table.ddl);
+    if (!bodies.length) return;
+    const rows = data.tables[t]!.rows;
+    const roles = rolesOf(snapshot, table, plan);
+    for (const role of roles) {
+      if (role.key || role.distinct || !role.domain.length) continue;
+      const name = role.column.name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const named = new RegExp(`(^|[^\\w$])["\`\\[]?${name}["\`\\]]?($|[^\\w$])`, 'i');
+      if (!bodies.some((b) => named.test(b))) continue;
+      for (const row of rows)
+        if (!withinFixture(role, row[role.index] ?? null)) {
+          row[role.index] = rng.pick(role.domain);
+          data.changes[t]!.perturbed++;
+        }
+    }
+  });
+}
+
+/**
+ * The rows of each table in another order (v4), from a stream of its own (the values are those v3 drew
+ * for the same seed): a database has no row order, so a candidate whose LIMIT without ORDER BY keeps
+ * the right rows only because the fixture stores them in key order is caught. A table with a foreign
+ * key to itself keeps its order (a child row must not come before its parent's).
+ */
+function reorderRows(snapshot: FixtureSnapshot, data: NeighbourData): void {
+  const rng = rngFrom(hashSeed(`order:${data.seed}`));
+  snapshot.tables.forEach((table, t) => {
+    const rows = data.tables[t]!.rows;
+    if (rows.length < 2 || table.foreignKeys.some((fk) => fk.table.toLowerCase() === table.name.toLowerCase())) return;
+    for (let i = rows.length - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      [rows[i], rows[j]] = [rows[j]!, rows[i]!];
+    }
+    data.changes[t]!.reordered = true;
+  });
 }
 
 /** One table, change by change. Every step draws from the neighbour's one stream: their order is part of each seed's data. */
@@ -212,6 +302,7 @@ function noChanges(table: SnapshotTable): TableChanges {
     nulled: 0,
     planted: 0,
     tied: 0,
+    reordered: false,
   };
 }
 

@@ -195,7 +195,9 @@ function counterexampleOf(
   return {
     index: at.index,
     seed: at.seed,
-    changes: at.changes.filter((t) => t.dropped || t.duplicated || t.perturbed || t.nulled || t.planted || t.tied),
+    changes: at.changes.filter(
+      (t) => t.dropped || t.duplicated || t.perturbed || t.nulled || t.planted || t.tied || t.reordered,
+    ),
     reasons,
     expected_rows: expected.rows.length,
     actual_rows: actual.ok ? actual.value.rows.length : null,

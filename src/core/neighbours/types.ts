@@ -16,6 +16,8 @@ export interface TableChanges {
   nulled: number;
   planted: number;
   tied: number;
+  /** The table's rows were written in another order than the fixture's (generator v4). */
+  reordered: boolean;
 }
 
 export interface NeighbourData {

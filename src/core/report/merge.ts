@@ -20,6 +20,7 @@
 import { fail, ok, type Outcome } from '../errors.ts';
 import type { LoadedCorpus } from '../corpus/types.ts';
 import type { CaseResult } from '../gate/outcome.ts';
+import { checkReportSummary } from '../gate/report-file.ts';
 import { summarizeRun } from '../gate/summary.ts';
 import { summarizeJudgments, type CaseJudgment } from '../judge/index.ts';
 import type { CaseReport, RunReport } from '../run/grade-run.ts';
@@ -173,6 +174,19 @@ function bad(file: string, field: string, message: string): Outcome<never> {
   return fail('input.invalid', `${file} (field ${field}): ${message}`, { location: `${file}#${field}` });
 }
 
+/** What a case report and its summary entry both state. */
+const CASE_FIELDS = [
+  'outcome',
+  'reason',
+  'reason_code',
+  'query',
+  'arm',
+  'stratum',
+  'shape',
+  'difficulty',
+  'fixture',
+] as const;
+
 function checkOne(input: MergeInput): Outcome<Checked> {
   const { file, report: r } = input;
   if (!isObject(r) || r.kind !== 'run')
@@ -237,7 +251,16 @@ function checkOne(input: MergeInput): Outcome<Checked> {
     const sk = r.summary.cases[i] as unknown;
     if (!isObject(sk) || sk.id !== k.id)
       return bad(file, `summary.cases[${i}].id`, `must be ${JSON.stringify(k.id)}, the id of cases[${i}].`);
+    // The merge is built from summary.cases and writes cases: a shard whose two disagree was edited.
+    for (const field of CASE_FIELDS)
+      if (field in k && canonical(k[field] ?? null) !== canonical(sk[field] ?? null))
+        return bad(
+          file,
+          `cases[${i}].${field}`,
+          `${JSON.stringify(k[field]) ?? 'missing'} here, ${JSON.stringify(sk[field]) ?? 'missing'} in summary.cases[${i}] (case ${k.id}): the report was edited or is corrupt; re-run the shard.`,
+        );
   }
+
   if (r.summary.corpus && isObject(r.summary.corpus) && r.summary.corpus.size !== r.cases.length)
     return bad(file, 'summary.corpus.size', `must be ${r.cases.length}, the number of cases in the report.`);
   return ok({ file, report: r as unknown as ShardedRunReport, shard, positions });
@@ -390,6 +413,12 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
         );
       owner.set(k, c.file);
     }
+  }
+  // A shard's own figures must be those of its cases (as the gate checks a report): else it was edited.
+  // After the checks across shards, which name a setting that differs more precisely.
+  for (const c of checked) {
+    const own = checkReportSummary(c.report);
+    if (!own.ok) return bad(c.file, own.error.location ?? 'summary', own.error.message);
   }
   // Ascending by first shard: the result does not depend on the order of the inputs.
   checked.sort((a, b) => a.shard.shards[0]! - b.shard.shards[0]!);
