@@ -492,9 +492,26 @@ function fromName(f: FromItem, scope: Scope, dialect: Dialect): string {
       return printFrom([{ ...f, alias: null, join: 'FIRST', on: null, using: null }], dialect);
     case 'derived':
       return `(‹${scope.subqueries.find((s) => s.query === (f.source as { query: Query }).query)?.label ?? 'subquery'}›)`;
+    case 'values':
+      return valuesName(
+        printFrom([{ ...f, alias: null, columnAliases: [], join: 'FIRST', on: null, using: null }], dialect),
+        f.source.rows,
+      );
     default:
-      return f.source.kind === 'values' ? '(VALUES …)' : printExpr(f.source.call, dialect);
+      return printExpr(f.source.call, dialect);
   }
+}
+
+/**
+ * A VALUES list is named by its content, so that two lists with other rows are different items of the
+ * FROM clause (they were both "(VALUES …)", and clause_match called them the same). A long list is named
+ * by its row count and a hash of its text (FNV-1a), to keep explanations short.
+ */
+function valuesName(text: string, rows: readonly unknown[]): string {
+  if (text.length <= 120) return text;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `(VALUES ‹${rows.length} rows, #${(h >>> 0).toString(16).padStart(8, '0')}›)`;
 }
 
 /** Qualifiers a predicate refers to. */

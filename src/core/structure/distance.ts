@@ -8,7 +8,7 @@
  * comparisons, an unmatched nested query counting 1.
  *
  *   clause_weighted_distance = Σ_c w_c · d_c          (0 = identical)
- *   max_distance             = Σ_c w_c over clauses present in either query
+ *   max_distance             = Σ_c w_c over clauses present in either query or differing
  *   clause_weighted_similarity = 1 − distance / max_distance   (1 when nothing is present)
  *   structure_score          = 1 if normalized_sql_match, else
  *                              (1 − α) · clause_weighted_similarity + α · [clause_match.match]
@@ -61,7 +61,9 @@ export function clauseWeightedDistance(m: ClauseMatch, weights: Partial<ClauseWe
   const perClause: ClauseDistance['per_clause'] = {};
   for (const c of CLAUSES) {
     const d = m.clauses[c];
-    if (!d.present.expected && !d.present.actual) continue;
+    // A clause absent from both queries does not count; one that differs always does (the FROM of a
+    // single table is not a join, "present" false on both sides, yet FROM singer vs FROM stadium differs).
+    if (!d.present.expected && !d.present.actual && d.divergence === 0) continue;
     const weight = Math.max(0, w[c]);
     const contribution = weight * d.divergence;
     distance += contribution;
