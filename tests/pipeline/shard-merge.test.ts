@@ -25,6 +25,7 @@ import { toCsv } from '../../src/core/gate/export/csv.ts';
 import { junitDetailsOf, toJUnit } from '../../src/core/gate/export/junit.ts';
 import { toMarkdown } from '../../src/core/gate/export/markdown.ts';
 import { applyGate } from '../../src/core/gate/gate.ts';
+import { isSuccess } from '../../src/core/gate/outcome.ts';
 import { readReportFile } from '../../src/core/gate/report-file.ts';
 import {
   mergeRunReports,
@@ -36,6 +37,7 @@ import {
   type ReportShard,
   type ShardedRunReport,
 } from '../../src/core/report/merge.ts';
+import { htmlCaseDetail, toHtml } from '../../src/core/report/html.ts';
 import { gradeRun, type GradeRunInput, type RunReport } from '../../src/core/run/grade-run.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot, spiderSubsetDir } from '../helpers/paths.ts';
@@ -355,11 +357,31 @@ describe('the CLI: run --shard and merge', () => {
       return f;
     });
     const out = path.join(dir, 'g-merged.json');
-    const result = await runCli(['merge', files[2]!, files[0]!, files[1]!, '--out', out, '--min-accuracy', '0.6']);
+    const html = path.join(dir, 'g-merged.html');
+    const result = await runCli([
+      'merge',
+      files[2]!,
+      files[0]!,
+      files[1]!,
+      '--out',
+      out,
+      '--html',
+      html,
+      '--min-accuracy',
+      '0.6',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Answer accuracy: 41\/64[\s\S]*Threshold met: answer accuracy 41\/64/);
     expect(bytes(JSON.parse(readFileSync(out, 'utf8')))).toBe(bytes(goldens.single));
+    // The HTML report run --html writes for the single run: its failing cases with their SQL and samples.
+    const undated = (text: string) => text.replace(/ on \d{4}-\d\d-\d\dT[\d:.]+Z/, '');
+    const single = toHtml({
+      summary: goldens.single.summary,
+      details: goldens.single.cases.filter((k) => !isSuccess(k.outcome)).map((k) => htmlCaseDetail(k)),
+    });
+    expect(undated(readFileSync(html, 'utf8')).trimEnd()).toBe(undated(single));
+    expect(single).toContain('data-testid');
     // A shard missing and a threshold given: the gate cannot be applied, so it is not passed (it was skipped, exit 0).
     const missing = await runCli(['merge', files[0]!, files[1]!, '--out', out, '--min-accuracy', '0.99']);
     expect(missing.code).toBe(2);

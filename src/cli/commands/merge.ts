@@ -4,6 +4,7 @@
  * The merged report of all N shards is the single-process report (timings
  * aside); the exit status then follows its verdicts as `run`'s would.
  */
+import { isSuccess } from '../../core/gate/outcome.ts';
 import { mergeRunReports, type MergeInput } from '../../core/report/merge.ts';
 import { parseFlags } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -13,7 +14,7 @@ import { prettyJson } from '../json.ts';
 import { outputs, writeSummaryExports } from '../outputs.ts';
 import { RunReportWriter } from '../report-stream.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
-import { summarizeRunReport } from './run.ts';
+import { HTML_MAX_FAILURES, summarizeRunReport } from './run.ts';
 
 export const MERGE_HELP = `Usage: sql-verdict merge REPORT... --out FILE [options]
 
@@ -28,6 +29,7 @@ Options:
   --markdown FILE        write a Markdown summary
   --junit FILE           write JUnit XML
   --csv FILE             write a CSV of cases
+  --html FILE            write a standalone HTML report, as run --html does
 ${THRESHOLD_HELP}
   --json                 print the merged report on stdout
   -h, --help             show this help
@@ -42,6 +44,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     markdown: { type: 'string' },
     junit: { type: 'string' },
     csv: { type: 'string' },
+    html: { type: 'string' },
     json: { type: 'boolean' },
     'min-accuracy': { type: 'string' },
     'min-refusal-recall': { type: 'string' },
@@ -62,7 +65,7 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
   const out = outputs(
     'merge',
     io,
-    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv },
+    { out: values.out, markdown: values.markdown, junit: values.junit, csv: values.csv, html: values.html },
     { json: values.json, inputs: Object.fromEntries(positionals.map((f) => [`shard report ${f}`, f])) },
   );
   const inputs: MergeInput[] = [];
@@ -103,6 +106,22 @@ export async function mergeCommand(argv: string[], io: Io): Promise<number> {
     }
   } else out.write(values.out, () => prettyJson(report));
   await writeSummaryExports(out, values, report);
+  if (values.html) {
+    // The merged report holds every case: the failing ones' details are taken here, as run keeps them while grading.
+    const { htmlCaseDetail, toHtml } = await import('../../core/report/html.ts');
+    const details = report.cases
+      .filter((k) => !isSuccess(k.outcome))
+      .slice(0, HTML_MAX_FAILURES)
+      .map((k) => htmlCaseDetail(k));
+    out.write(values.html, () =>
+      toHtml({
+        summary: report.summary,
+        details,
+        maxFailures: HTML_MAX_FAILURES,
+        generatedAt: new Date().toISOString(),
+      }),
+    );
+  }
   const partial = report.shard
     ? `Partial merge: shards ${report.shard.shards.join(', ')} of ${report.shard.count} (${report.cases.length} of ${report.shard.corpus_size} cases).`
     : null;

@@ -105,7 +105,7 @@ that engine (e.g. fixtures/corpora/ports/execution_goldens.postgres.yaml: PGlite
 Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
 
 /** Failing cases the HTML report shows in full (their details are kept while grading). */
-const HTML_MAX_FAILURES = 500;
+export const HTML_MAX_FAILURES = 500;
 
 function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
