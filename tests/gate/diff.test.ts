@@ -79,6 +79,7 @@ describe('run versus run', () => {
       unchanged_right: 2,
       unchanged_wrong: 1,
       outcome_changed: 1,
+      not_graded: 0,
     });
     expect(d.value.fixed_ids).toEqual(['q2', 'r2']);
     expect(d.value.regressed_ids).toEqual(['q3']);
@@ -91,6 +92,17 @@ describe('run versus run', () => {
     });
     expect(d.value.mcnemar).toMatchObject({ b: 1, c: 2, p_value: 1 });
     expect(d.value.right).toEqual({ a: 3, b: 4, total: 6 });
+  });
+
+  it('leaves a broken reference out of the comparison: not graded, outside right, counts and interval', () => {
+    const broken = (r: typeof a) => summary([...r.cases, k('q5', 'broken_reference')], {}, r.run);
+    const d = diffRuns(broken(a), broken(b));
+    const plain = diffRuns(a, b);
+    if (!d.ok || !plain.ok) throw new Error('diff failed');
+    expect(d.value.counts).toEqual({ ...plain.value.counts, not_graded: 1 });
+    expect(d.value.right).toEqual({ a: 3, b: 4, total: 6 });
+    expect(d.value.difference).toEqual(plain.value.difference);
+    expect(d.value.cases.find((c) => c.id === 'q5')?.change).toBe('not_graded');
   });
 
   it('refuses runs of different corpora', () => {

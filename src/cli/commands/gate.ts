@@ -218,7 +218,7 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
   else {
     io.out(`Right: A ${d.right.a}/${d.right.total}, B ${d.right.b}/${d.right.total}`);
     io.out(
-      `Fixed ${d.counts.fixed} · regressed ${d.counts.regressed} · unchanged right ${d.counts.unchanged_right} · unchanged wrong ${d.counts.unchanged_wrong}`,
+      `Fixed ${d.counts.fixed} · regressed ${d.counts.regressed} · unchanged right ${d.counts.unchanged_right} · unchanged wrong ${d.counts.unchanged_wrong}${d.counts.not_graded ? ` · not graded (broken reference) ${d.counts.not_graded}` : ''}`,
     );
     io.out(`McNemar exact test: b=${d.mcnemar.b}, c=${d.mcnemar.c}, p=${d.mcnemar.p_value.toPrecision(4)}`);
     io.out(

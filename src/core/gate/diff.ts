@@ -2,7 +2,8 @@
  * Run versus run on the same corpus (SPEC 4 "Agent comparison"): per case
  * fixed, regressed or unchanged, and McNemar's exact test on the discordant
  * pairs. "Right" is a correct answer or a correct refusal; every other
- * outcome is wrong.
+ * outcome is wrong, but a broken reference (in either run) is not graded: it is
+ * outside the counts, the right answers and the interval.
  */
 import { fail, ok, type Outcome } from '../errors.ts';
 import { newcombePaired, type PairedDifference } from './interval.ts';
@@ -10,7 +11,8 @@ import { mcnemarExact, type McNemarResult } from './mcnemar.ts';
 import { isSuccess, type CaseOutcome } from './outcome.ts';
 import type { RunSummary } from './summary.ts';
 
-export type CaseChange = 'fixed' | 'regressed' | 'unchanged_right' | 'unchanged_wrong';
+/** not_graded: a broken reference in either run (SPEC 4: not graded), outside every figure of the comparison. */
+export type CaseChange = 'fixed' | 'regressed' | 'unchanged_right' | 'unchanged_wrong' | 'not_graded';
 
 export interface CaseDiff {
   id: string;
@@ -31,7 +33,9 @@ export interface RunDiff {
     unchanged_right: number;
     unchanged_wrong: number;
     outcome_changed: number;
+    not_graded: number;
   };
+  /** Over the graded pairs (total: the cases minus not_graded). */
   right: { a: number; b: number; total: number };
   fixed_ids: string[];
   regressed_ids: string[];
@@ -79,7 +83,15 @@ export function diffRuns(a: RunSummary, b: RunSummary): Outcome<RunDiff> {
     const ra = isSuccess(ka.outcome);
     const rb = isSuccess(kb.outcome);
     const change: CaseChange =
-      ra && rb ? 'unchanged_right' : !ra && !rb ? 'unchanged_wrong' : rb ? 'fixed' : 'regressed';
+      ka.outcome === 'broken_reference' || kb.outcome === 'broken_reference'
+        ? 'not_graded'
+        : ra && rb
+          ? 'unchanged_right'
+          : !ra && !rb
+            ? 'unchanged_wrong'
+            : rb
+              ? 'fixed'
+              : 'regressed';
     return {
       id: ka.id,
       a: ka.outcome,
@@ -101,11 +113,12 @@ export function diffRuns(a: RunSummary, b: RunSummary): Outcome<RunDiff> {
       unchanged_right: of('unchanged_right').length,
       unchanged_wrong: of('unchanged_wrong').length,
       outcome_changed: cases.filter((k) => k.outcome_changed).length,
+      not_graded: of('not_graded').length,
     },
     right: {
-      a: a.cases.filter((k) => isSuccess(k.outcome)).length,
-      b: b.cases.filter((k) => isSuccess(k.outcome)).length,
-      total: cases.length,
+      a: of('unchanged_right').length + regressed.length,
+      b: of('unchanged_right').length + fixed.length,
+      total: cases.length - of('not_graded').length,
     },
     fixed_ids: fixed,
     regressed_ids: regressed,

@@ -35,7 +35,7 @@ export const SORT_LABEL: Record<SortKey, string> = {
 };
 /** The sorts a one-run table offers (change is the run-vs-run table's). */
 export const RUN_SORTS: SortKey[] = ['corpus', 'id', 'outcome', 'reason_code', 'fixture', 'difficulty'];
-const CHANGE_ORDER = ['regressed', 'fixed', 'unchanged_wrong', 'unchanged_right'];
+const CHANGE_ORDER = ['regressed', 'fixed', 'unchanged_wrong', 'unchanged_right', 'not_graded'];
 const DIFFICULTY_ORDER: readonly string[] = DIFFICULTIES;
 
 export const ALL = '';
