@@ -58,6 +58,8 @@ describe('clauseFeatures', () => {
       {
         expr: 'RANK() OVER (PARTITION BY month ORDER BY s DESC)',
         func: 'RANK',
+        args: [],
+        over: 'OVER (PARTITION BY month ORDER BY s DESC)',
         partitionBy: ['month'],
         orderBy: [{ expr: 's', direction: 'DESC', nulls: null }],
       },

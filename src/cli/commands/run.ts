@@ -111,7 +111,6 @@ function pct(n: number, d: number): string {
   return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
 }
 
-/** `flagged`: the cases with review flags, when the report does not hold its cases (a streamed --out). */
 /** One case's neighbours, as the summary line needs them (kept while cases stream, or read from the report). */
 export interface NeighbourTally {
   id: string;
@@ -164,6 +163,10 @@ function neighbourLines(all: readonly NeighbourTally[]): string[] {
   ];
 }
 
+/**
+ * `flagged`: the cases with review flags, and `neighbours` their neighbour tallies, when the report does not hold
+ * its cases (a streamed --out).
+ */
 export function summarizeRunReport(
   report: RunReport,
   flagged: Pick<CaseReport, 'id' | 'review_flags'>[] = report.cases.filter((k) => k.review_flags.length),
@@ -361,7 +364,11 @@ function runOptions(values: RunFlags, io: Io) {
   const threshold = values['judge-threshold'] === undefined ? undefined : Number(values['judge-threshold']);
   if (threshold !== undefined && !(threshold >= 0 && threshold <= 1))
     throw new CliError(`--judge-threshold must be a number from 0 to 1, got "${values['judge-threshold']}".`);
-  const judgeConcurrency = positiveInteger('--judge-concurrency', values['judge-concurrency'], 10); // DEFAULT_JUDGE_CONCURRENCY
+  // Unset: the core's DEFAULT_JUDGE_CONCURRENCY (one definition; the help states it).
+  const judgeConcurrency =
+    values['judge-concurrency'] === undefined
+      ? undefined
+      : positiveInteger('--judge-concurrency', values['judge-concurrency'], 1);
   const include = [
     ...new Set(
       (values.include ?? []).flatMap((v) => v.split(',')).map((v) => oneOf('--include', v.trim(), INCLUDE_OPTIONS)!),

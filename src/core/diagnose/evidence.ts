@@ -148,7 +148,7 @@ function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sa
   // is found as the same argument under another function, and SUM(x) OVER w1 → SUM(x) OVER w2 (only the
   // window changed) is not reported as an aggregate function change.
   const windowCalls = (f: ClauseFeatures): Call[] =>
-    f.windows.map((w) => ({ func: w.func.toUpperCase(), distinct: false, ...splitWindowCall(w.expr), text: w.expr }));
+    f.windows.map((w) => ({ func: w.func, distinct: false, args: w.args, over: w.over, text: w.expr }));
   const exp: Call[] = [...e.aggregates, ...windowCalls(e)];
   const act: Call[] = [...a.aggregates, ...windowCalls(a)];
   const unmatched = act.filter((x) => !exp.some((y) => same(x, y)));
@@ -183,23 +183,4 @@ function aggregateChanges(e: ClauseFeatures | null, a: ClauseFeatures | null, sa
       out.push(`${call(agg)} became ${call(sameFunc)}`);
   }
   return out;
-}
-
-/**
- * A window call's text `F(arg) OVER (…)` as its argument (`arg`) and window (`OVER (…)`), read after the
- * function's balanced parentheses (string literals skipped). Unreadable text keeps the whole call as argument.
- */
-function splitWindowCall(expr: string): { args: string[]; over: string } {
-  const open = expr.indexOf('(');
-  let depth = 0;
-  let quote = false;
-  for (let i = open; open >= 0 && i < expr.length; i++) {
-    const ch = expr[i];
-    if (ch === "'") quote = !quote;
-    if (quote) continue;
-    if (ch === '(') depth++;
-    else if (ch === ')' && --depth === 0)
-      return { args: [expr.slice(open + 1, i).trim()], over: expr.slice(i + 1).trim() };
-  }
-  return { args: [expr], over: '' };
 }

@@ -18,6 +18,7 @@ import type { Dialect } from './grammar.ts';
 import type { Cte, Expr, FromItem, Ident, OrderItem, Query, Select } from './ir.ts';
 import { conjuncts, forEachExpr, holdsQuery, mapExpr, mapItems, mapQuery, mapSelectExprs, patch } from './ir.ts';
 import { canonicalizeQuery } from './canonicalize.ts';
+import { hashSeed } from '../neighbours/prng.ts';
 import { memoByTree } from './memo.ts';
 import { printExpr, printExprBare, printFrom, printQuery } from './print.ts';
 import { renameQualifier } from './rules/table-alias.ts';
@@ -509,9 +510,14 @@ function fromName(f: FromItem, scope: Scope, dialect: Dialect): string {
  */
 function valuesName(text: string, rows: readonly unknown[]): string {
   if (text.length <= 120) return text;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return `(VALUES ‹${rows.length} rows, #${(h >>> 0).toString(16).padStart(8, '0')}›)`;
+  return `(VALUES ‹${rows.length} rows, #${hashSeed(text).toString(16).padStart(8, '0')}›)`;
+}
+
+/** The names (lower case) a SELECT's own FROM binds: its aliases, or table names where unaliased. */
+function fromBindings(s: Select): Set<string> {
+  return new Set(
+    s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])),
+  );
 }
 
 /** Qualifiers a predicate refers to. */
@@ -533,9 +539,7 @@ function joinGraph(s: Select, scope: Scope, dialect: Dialect): JoinGraph {
     name: fromName(f, scope, dialect),
     kind: INNER_KINDS.has(f.join) ? 'INNER' : f.join,
   }));
-  const bindings = new Set(
-    s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])),
-  );
+  const bindings = fromBindings(s);
   const predicates: Expr[] = [];
   for (const f of s.from) {
     predicates.push(...conjuncts(f.on));
@@ -634,9 +638,7 @@ function itemsOf(S: Side, dialect: Dialect): SideItems {
   const s = S.select;
   const { text, key } = S.scope;
   // Read in the order the clauses are compared: a subquery first met here is numbered in that order.
-  const bindings = new Set(
-    s.from.flatMap((f) => (f.alias ? [lc(f.alias.value)] : f.source.kind === 'table' ? [lc(f.source.name.value)] : [])),
-  );
+  const bindings = fromBindings(s);
   const items = (xs: Expr[]): Item[] => xs.map((x) => ({ text: text(x), key: key(x), expr: x, bindings }));
   const select = items(s.columns.map((c) => c.expr));
   const graph = joinGraph(s, S.scope, dialect);

@@ -79,6 +79,9 @@ export interface OrderKeyFeature {
 export interface WindowFeature {
   expr: string;
   func: string;
+  /** The call's arguments, and its window (`OVER (…)`) as the text after `F(args)`: read apart from the function. */
+  args: string[];
+  over: string;
   partitionBy: string[];
   orderBy: OrderKeyFeature[];
 }
@@ -303,13 +306,18 @@ function windowsOf(sel: Select, text: (e: Expr) => string, dialect: Dialect): Wi
   const windows: WindowFeature[] = [];
   for (const c of sel.columns)
     forEachExpr(c.expr, (x) => {
-      if (x.kind === 'func' && x.over)
+      if (x.kind === 'func' && x.over) {
+        const whole = text(x);
+        const call = text({ ...x, over: null });
         windows.push({
-          expr: text(x),
+          expr: whole,
           func: x.name.toUpperCase(),
+          args: x.args.map(text),
+          over: whole.startsWith(call) ? whole.slice(call.length).trim() : whole,
           partitionBy: x.over.partitionBy.map(text),
           orderBy: orderKeys(x.over.orderBy, dialect),
         });
+      }
     });
   return windows;
 }
