@@ -37,6 +37,21 @@ describe("Newcombe's paired interval (method 10)", () => {
     expect(d.ci95![1]).toBeCloseTo(0.3404, 4);
   });
 
+  it('corrects phi for positive association (AD − BC > N/2): no discordant pair is not a zero-width interval', () => {
+    // 5 right in both, 5 wrong in both: AD − BC = 25, N/2 = 5, phi = (25 − 5)/√(5·5·5·5) = 0.8 (uncorrected
+    // phi = 1 made the interval [0, 0] for ten cases). Wilson margins 5 of 10 [0.2366, 0.7634]:
+    // δ = √(2 · 0.2634² − 2 · 0.8 · 0.2634²) = 0.1666.
+    const none = newcombePaired(5, 0, 0, 5);
+    expect(none.estimate).toBe(0);
+    expect(none.ci95![0]).toBeCloseTo(-0.16659315708122263, 12);
+    expect(none.ci95![1]).toBeCloseTo(0.16659315708122263, 12);
+    // Fagerland, Lydersen & Laake (2017) ch. 8, Cavo et al. (2012): 59, 6, 16, 80 → −0.1186 to −0.0046.
+    const cavo = newcombePaired(59, 16, 6, 80);
+    expect(cavo.estimate).toBeCloseTo(-10 / 161, 12);
+    expect(cavo.ci95![0]).toBeCloseTo(-0.1186, 4);
+    expect(cavo.ci95![1]).toBeCloseTo(-0.0046, 4);
+  });
+
   it('is the interval of run B minus run A in diffRuns, beside McNemar', () => {
     const a = summary(mixCases({ correct: 6, wrong: 4 }));
     const cases = a.cases.map((k, i) =>
@@ -57,10 +72,11 @@ describe("Newcombe's paired interval (method 10)", () => {
     expect(low).toBeLessThan(0.2);
     expect(high).toBeGreaterThan(0.2);
     expect(low).toBeGreaterThanOrEqual(-1);
-    // By hand (Wilson margins 0.6 of 10 [0.3127, 0.8318] and 0.8 of 10 [0.4902, 0.9433], phi = (5·1 − 1·3)/√(6·4·8·2) = 0.1021).
-    expect(low).toBeCloseTo(-0.16752978681563746, 10);
-    expect(high).toBeCloseTo(0.507718613018509, 10);
-    expect(pointsText(d.value.difference.estimate, [low, high])).toBe('+20.0 points [−16.8, +50.8]');
+    // By hand (Wilson margins 0.6 of 10 [0.3127, 0.8318] and 0.8 of 10 [0.4902, 0.9433]; AD − BC = 5·1 − 1·3 = 2
+    // lies in [0, N/2 = 5], so phi is 0 and the two half-widths add in quadrature).
+    expect(low).toBeCloseTo(-0.1869620828703914, 10);
+    expect(high).toBeCloseTo(0.5210862318923275, 10);
+    expect(pointsText(d.value.difference.estimate, [low, high])).toBe('+20.0 points [−18.7, +52.1]');
   });
 });
 

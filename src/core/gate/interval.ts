@@ -46,7 +46,11 @@ export interface PairedDifference {
 /**
  * Newcombe's method 10 for B − A on paired binary outcomes: the Wilson
  * intervals of both margins combined with the phi correlation of the 2×2
- * (taken as 0 when a margin is empty, as Newcombe does).
+ * (taken as 0 when a margin is empty, as Newcombe does), with Newcombe's
+ * correction for positive association: phi* = (AD − BC − N/2)/√(EFGH) when
+ * AD − BC > N/2, 0 when 0 ≤ AD − BC ≤ N/2, the plain phi when AD < BC.
+ * Without it, runs that agree on every case (no discordant pair, phi = 1)
+ * got a zero-width interval [0, 0] whatever n.
  */
 export function newcombePaired(both: number, aOnly: number, bOnly: number, neither: number, z = Z95): PairedDifference {
   const n = both + aOnly + bOnly + neither;
@@ -60,7 +64,9 @@ export function newcombePaired(both: number, aOnly: number, bOnly: number, neith
   const [lA, uA] = wilson(kA, n, z)!;
   const [lB, uB] = wilson(kB, n, z)!;
   const marginProduct = (both + aOnly) * (bOnly + neither) * (both + bOnly) * (aOnly + neither);
-  const phi = marginProduct === 0 ? 0 : (both * neither - aOnly * bOnly) / Math.sqrt(marginProduct);
+  const association = both * neither - aOnly * bOnly;
+  const corrected = association > n / 2 ? association - n / 2 : association >= 0 ? 0 : association;
+  const phi = marginProduct === 0 ? 0 : corrected / Math.sqrt(marginProduct);
   const d = pB - pA;
   const lower = Math.sqrt(Math.max(0, (pB - lB) ** 2 - 2 * phi * (pB - lB) * (uA - pA) + (uA - pA) ** 2));
   const upper = Math.sqrt(Math.max(0, (uB - pB) ** 2 - 2 * phi * (uB - pB) * (pA - lA) + (pA - lA) ** 2));
