@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { classifyOutcome, type ClassifyInput } from '../../src/core/gate/outcome.ts';
 import { summarizeRun } from '../../src/core/gate/summary.ts';
 import { wilson } from '../../src/core/gate/interval.ts';
+import { computeBreakdowns } from '../../src/core/gate/breakdowns.ts';
+import { checkReportSummary } from '../../src/core/gate/report-file.ts';
 import { CORPUS, RUN, summary } from './build.ts';
 import { EVERY_OUTCOME } from './cases.ts';
 
@@ -114,6 +116,38 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
     const half = summarizeRun(EVERY_OUTCOME, CORPUS, RUN, { reliabilityPenalty: 0.5 });
     expect(half.ok && half.value.reliability).toMatchObject({ c: 0.5, sum: 1, mean: 1 / 11 });
     expect(summarizeRun(EVERY_OUTCOME, CORPUS, RUN, { reliabilityPenalty: -1 }).ok).toBe(false);
+  });
+
+  it('leaves a broken reference out of RS(c), as out of the accuracy (SPEC 4: a broken oracle is not graded)', () => {
+    const broken = {
+      ...EVERY_OUTCOME[0]!,
+      id: 'g-broken',
+      outcome: 'broken_reference' as const,
+      reason_code: 'oracle.broken_reference',
+    };
+    const withBroken = summarizeRun([...EVERY_OUTCOME, broken], CORPUS, RUN);
+    if (!withBroken.ok) throw new Error(withBroken.error.message);
+    // The 11 graded cases score as before: sum −1 over 11 cases, not over 12 with the broken one scored 0.
+    expect(withBroken.value.reliability).toEqual({
+      c: 1,
+      sum: -1,
+      mean: -1 / 11,
+      cases: 11,
+      plus: 3,
+      zero: 4,
+      minus: 4,
+    });
+    expect(withBroken.value.answer_accuracy.total).toBe(s.answer_accuracy.total);
+    // A report written while it still counted (cases 12, zero 5, mean −1/12) is read, not refused as edited.
+    const before = JSON.parse(JSON.stringify(withBroken.value)) as typeof withBroken.value;
+    before.reliability = { ...before.reliability, mean: -1 / 12, cases: 12, zero: 5 };
+    before.breakdowns = computeBreakdowns(before.cases, true);
+    expect(checkReportSummary({ kind: 'run', summary: before }).ok).toBe(true);
+    expect(checkReportSummary({ kind: 'run', summary: withBroken.value }).ok).toBe(true);
+    // Any other edit is still caught.
+    expect(
+      checkReportSummary({ kind: 'run', summary: { ...before, reliability: { ...before.reliability, cases: 13 } } }).ok,
+    ).toBe(false);
   });
 
   it('builds the difficulty pyramid and the per-shape counts', () => {

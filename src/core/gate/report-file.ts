@@ -10,7 +10,7 @@ import { nodeAtPath, Source } from '../corpus/source.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import { computeBreakdowns, NO_ARM, rateOf, type BreakdownRow } from './breakdowns.ts';
 import { ARMS, BIRD_DIFFICULTIES, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
-import { summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
+import { reliability, summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
 
 type Json = Record<string, unknown>;
 
@@ -142,6 +142,16 @@ function withBrokenCounted(expected: Json, stated: RunSummary): void {
     expected.breakdowns = legacy;
 }
 
+/** Likewise a report written while RS(c) still scored a broken reference 0 among its cases. */
+function withBrokenScored(expected: Json, stated: RunSummary): void {
+  if (!stated.cases.some((k) => k.outcome === 'broken_reference')) return;
+  const outcomes = expected.outcomes as RunSummary['outcomes'];
+  const legacy = JSON.parse(
+    JSON.stringify(reliability(outcomes, stated.cases.length, stated.reliability.c, true)),
+  ) as Json;
+  if (firstDifference(legacy, stated.reliability, 'reliability') === null) expected.reliability = legacy;
+}
+
 /** Validate a parsed report and return its summary, recomputed from its cases and checked against what it states. */
 export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   const problem = summaryProblem(report);
@@ -151,6 +161,7 @@ export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   if (!recomputed.ok)
     return fail('input.invalid', `summary.cases: ${recomputed.error.message}`, { location: 'summary.cases' });
   const expected = JSON.parse(JSON.stringify(recomputed.value)) as Json;
+  withBrokenScored(expected, s);
   // A report of version 1.1 or older has no breakdowns nor intervals: compare what it states.
   if (s.breakdowns === undefined) withoutAddedIn12(expected);
   else {

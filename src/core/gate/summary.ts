@@ -145,7 +145,7 @@ export interface Reliability {
   cases: number;
   /** Cases scored +1 (correct, correct_refusal). */
   plus: number;
-  /** Cases scored 0 (over_refusal, declined_unarmed, no_query). */
+  /** Cases scored 0 (over_refusal, declined_unarmed, no_query). A broken reference is not scored: outside `cases`. */
   zero: number;
   /** Cases scored −c (wrong, missed_refusal). */
   minus: number;
@@ -389,7 +389,14 @@ function twoByTwo(
   };
 }
 
-function reliability(outcomes: OutcomeCounts, cases: number, c: number): Reliability {
+/**
+ * RS(c) over the graded cases. A broken reference is not graded (SPEC 4), so it is outside
+ * `cases` and the mean, as it is outside the answer accuracy; scoring it 0 pulled the mean
+ * toward 0 for the oracle's fault. `legacy` counts it as reports written before this did
+ * (read back only).
+ */
+export function reliability(outcomes: OutcomeCounts, total: number, c: number, legacy = false): Reliability {
+  const cases = legacy ? total : total - outcomes.broken_reference;
   const plus = outcomes.correct + outcomes.correct_refusal;
   const minus = outcomes.wrong + outcomes.missed_refusal;
   const zero = cases - plus - minus;
