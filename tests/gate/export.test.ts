@@ -101,6 +101,33 @@ describe('JUnit XML', () => {
   });
 });
 
+describe('JUnit XML with a broken reference', () => {
+  it('reports the broken oracle as an error, not as a failure of the system under test', () => {
+    const broken = {
+      ...EVERY_OUTCOME[0]!,
+      id: 'g-broken',
+      outcome: 'broken_reference' as const,
+      reason: 'The reference query does not run.',
+      reason_code: 'oracle.broken_reference',
+    };
+    const xml = toJUnit(summary([...EVERY_OUTCOME, broken]));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const doc = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => ['testsuite', 'testcase'].includes(name),
+    }).parse(xml);
+    const [cases] = doc.testsuites.testsuite;
+    // 12 cases: the 8 graded failures as before, the broken reference (not graded, SPEC 4) as 1 error.
+    expect(cases).toMatchObject({ tests: '12', failures: '8', errors: '1' });
+    expect(doc.testsuites).toMatchObject({ tests: '12', failures: '8', errors: '1' });
+    const t = cases.testcase.find((c: { name: string }) => c.name === 'g-broken');
+    expect(t.failure).toBeUndefined();
+    expect(t.error).toMatchObject({ type: 'broken_reference' });
+    expect(t.error['#text']).toContain('reason_code: oracle.broken_reference');
+  });
+});
+
 describe('Markdown summary', () => {
   const md = toMarkdown(s, { gate });
   const cellsOf = (line: string) => line.split(/(?<!\\)\|/).slice(1, -1);

@@ -31,6 +31,7 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
   const suiteName = `${summary.corpus.name}${summary.corpus.version === null ? '' : ` v${summary.corpus.version}`}`;
   const caseLines: string[] = [];
   let failures = 0;
+  let errors = 0;
   for (const k of summary.cases) {
     const classname = ['sql-verdict', summary.corpus.name, k.arm ?? 'graded', k.stratum ?? k.shape]
       .filter(Boolean)
@@ -45,7 +46,11 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
       caseLines.push(idProps.length ? `${open}>\n${idProps[0]}\n    </testcase>` : `${open}/>`);
       continue;
     }
-    failures++;
+    // A broken reference is not graded (SPEC 4): the oracle failed, not the system under test,
+    // so it is a JUnit <error> (as a refused gate check is), never counted among the failures.
+    const broken = k.outcome === 'broken_reference';
+    if (broken) errors++;
+    else failures++;
     const reason = k.reason ?? DEFAULT_REASONS[k.outcome];
     const body = [
       `case: ${k.id}`,
@@ -60,7 +65,7 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
     caseLines.push(
       `${open}>`,
       ...idProps,
-      `      <failure${attrs({ message: `${k.outcome}: ${reason}`, type: k.outcome })}>${xmlText(body)}</failure>`,
+      `      <${broken ? 'error' : 'failure'}${attrs({ message: `${k.outcome}: ${reason}`, type: k.outcome })}>${xmlText(body)}</${broken ? 'error' : 'failure'}>`,
       '    </testcase>',
     );
   }
@@ -80,7 +85,7 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
       name: suiteName,
       tests: summary.cases.length,
       failures,
-      errors: 0,
+      errors,
       skipped: 0,
       time: seconds(details.timeSeconds),
       ...(details.timestamp ? { timestamp: details.timestamp } : {}),
@@ -93,7 +98,7 @@ export function toJUnit(summary: RunSummary, gate?: GateResult, details: JUnitDe
   ];
   let totalTests = summary.cases.length;
   let totalFailures = failures;
-  let totalErrors = 0;
+  let totalErrors = errors;
   let totalSkipped = 0;
   if (gate) {
     const lines: string[] = [];
