@@ -4,7 +4,8 @@ import { summarizeRun } from '../../src/core/gate/summary.ts';
 import { wilson } from '../../src/core/gate/interval.ts';
 import { computeBreakdowns } from '../../src/core/gate/breakdowns.ts';
 import { checkReportSummary } from '../../src/core/gate/report-file.ts';
-import { CORPUS, RUN, summary } from './build.ts';
+import { toMarkdown } from '../../src/core/gate/export/markdown.ts';
+import { CORPUS, RUN, mixCases, summary } from './build.ts';
 import { EVERY_OUTCOME } from './cases.ts';
 
 describe('classifyOutcome (SPEC 4 grading)', () => {
@@ -116,6 +117,36 @@ describe('summarizeRun on a hand-made set covering every outcome', () => {
     const half = summarizeRun(EVERY_OUTCOME, CORPUS, RUN, { reliabilityPenalty: 0.5 });
     expect(half.ok && half.value.reliability).toMatchObject({ c: 0.5, sum: 1, mean: 1 / 11 });
     expect(summarizeRun(EVERY_OUTCOME, CORPUS, RUN, { reliabilityPenalty: -1 }).ok).toBe(false);
+  });
+
+  it('computes RS(c) for a decimal c exactly, as written (no binary floating-point residue)', () => {
+    // Three wrong answers at c = 0.1: 0 − 0.1 × 3 is −0.3, not −0.30000000000000004 (what the
+    // exports printed as "sum -0.30000000000000004"); c = 0.7: 1 − 2.1 = −1.1, mean −1.1/4.
+    const three = mixCases({ wrong: 3 });
+    const a = summarizeRun(three, { ...CORPUS, size: 3 }, RUN, { reliabilityPenalty: 0.1 });
+    expect(a.ok && a.value.reliability).toEqual({
+      c: 0.1,
+      sum: -0.3,
+      mean: -0.1,
+      cases: 3,
+      plus: 0,
+      zero: 0,
+      minus: 3,
+    });
+    const b = summarizeRun(mixCases({ correct: 1, wrong: 3 }), { ...CORPUS, size: 4 }, RUN, {
+      reliabilityPenalty: 0.7,
+    });
+    expect(b.ok && b.value.reliability).toMatchObject({ sum: -1.1, mean: -0.275 });
+    if (!a.ok) throw new Error(a.error.message);
+    expect(toMarkdown(a.value)).toContain('| Reliability RS(0.1) | sum -0.3 | mean -0.100 |');
+    // A report written with the floating-point figures is still read; any other edit is still caught.
+    const before = JSON.parse(JSON.stringify(a.value)) as typeof a.value;
+    before.reliability = { ...before.reliability, sum: 0 - 0.1 * 3, mean: (0 - 0.1 * 3) / 3 };
+    expect(before.reliability.sum).toBe(-0.30000000000000004);
+    expect(checkReportSummary({ kind: 'run', summary: before }).ok).toBe(true);
+    expect(
+      checkReportSummary({ kind: 'run', summary: { ...before, reliability: { ...before.reliability, sum: -0.4 } } }).ok,
+    ).toBe(false);
   });
 
   it('leaves a broken reference out of RS(c), as out of the accuracy (SPEC 4: a broken oracle is not graded)', () => {

@@ -142,9 +142,11 @@ function withBrokenCounted(expected: Json, stated: RunSummary): void {
     expected.breakdowns = legacy;
 }
 
-/** Likewise a report written while RS(c) still scored a broken reference 0 among its cases. */
-function withBrokenScored(expected: Json, stated: RunSummary): void {
-  if (!stated.cases.some((k) => k.outcome === 'broken_reference')) return;
+/**
+ * Likewise a report written while RS(c) still scored a broken reference 0 among its cases and
+ * computed a decimal c in binary floating point (sum −0.30000000000000004 for −0.3).
+ */
+function withLegacyReliability(expected: Json, stated: RunSummary): void {
   const outcomes = expected.outcomes as RunSummary['outcomes'];
   const legacy = JSON.parse(
     JSON.stringify(reliability(outcomes, stated.cases.length, stated.reliability.c, true)),
@@ -161,7 +163,7 @@ export function checkReportSummary(report: unknown): Outcome<RunSummary> {
   if (!recomputed.ok)
     return fail('input.invalid', `summary.cases: ${recomputed.error.message}`, { location: 'summary.cases' });
   const expected = JSON.parse(JSON.stringify(recomputed.value)) as Json;
-  withBrokenScored(expected, s);
+  withLegacyReliability(expected, s);
   // A report of version 1.1 or older has no breakdowns nor intervals: compare what it states.
   if (s.breakdowns === undefined) withoutAddedIn12(expected);
   else {

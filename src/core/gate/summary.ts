@@ -17,6 +17,7 @@ import {
 } from './outcome.ts';
 import { computeBreakdowns, type Breakdowns } from './breakdowns.ts';
 import { wilson, type Interval } from './interval.ts';
+import { fromDecimal, mul, rat, sub, toNumber } from './rational.ts';
 import { SHAPES } from '../vocabulary.ts';
 
 export const SUMMARY_VERSION = 1;
@@ -392,16 +393,23 @@ function twoByTwo(
 /**
  * RS(c) over the graded cases. A broken reference is not graded (SPEC 4), so it is outside
  * `cases` and the mean, as it is outside the answer accuracy; scoring it 0 pulled the mean
- * toward 0 for the oracle's fault. `legacy` counts it as reports written before this did
- * (read back only).
+ * toward 0 for the oracle's fault. Sum and mean are computed exactly on the decimal c as
+ * written (0 − 0.1 × 3 is −0.3, where binary floats gave −0.30000000000000004), then rounded
+ * once to the nearest double. `legacy` computes as reports written before both did (read back only).
  */
 export function reliability(outcomes: OutcomeCounts, total: number, c: number, legacy = false): Reliability {
   const cases = legacy ? total : total - outcomes.broken_reference;
   const plus = outcomes.correct + outcomes.correct_refusal;
   const minus = outcomes.wrong + outcomes.missed_refusal;
   const zero = cases - plus - minus;
-  const sum = plus - c * minus;
-  return { c, sum, mean: cases === 0 ? null : sum / cases, cases, plus, zero, minus };
+  const exactC = legacy ? null : fromDecimal(c);
+  if (exactC === null) {
+    const sum = plus - c * minus;
+    return { c, sum, mean: cases === 0 ? null : sum / cases, cases, plus, zero, minus };
+  }
+  const sum = sub(rat(plus), mul(exactC, rat(minus)));
+  const mean = cases === 0 ? null : toNumber(mul(sum, rat(1, cases)));
+  return { c, sum: toNumber(sum), mean, cases, plus, zero, minus };
 }
 
 /** Spider's four levels, always; BIRD's three as well once any case carries one (never mapped onto Spider's). */
