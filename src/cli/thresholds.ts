@@ -3,6 +3,7 @@
  * instead of "any failing case". Compared exactly, in whole cases (0.85 of 20 needs 17).
  */
 import type { RunSummary } from '../core/gate/summary.ts';
+import { cmp, fromDecimal, rat, toFixed } from '../core/gate/rational.ts';
 import { CliError } from './cli-error.ts';
 
 export const THRESHOLD_HELP = `  --min-accuracy X       exit 0 only when answer accuracy ≥ X (0–1 or "85%"), whatever
@@ -45,7 +46,21 @@ export function parseThresholds(values: Record<string, unknown>): Thresholds {
   return t;
 }
 
-const pct = (n: number, d: number) => `${((100 * n) / d).toFixed(1)}%`;
+/**
+ * n/d as a percentage with one decimal, or as many more as it takes for the printed figure to
+ * sit on the side of the threshold the exact comparison found: 2/3 against 66.7% is "66.67%"
+ * (one decimal printed "(66.7%) < 66.7%"), 1999/2000 against 1 is "99.95%", not "100.0%".
+ */
+function pct(n: number, d: number, f: Fraction): string {
+  const exact = rat(100 * n, d);
+  const threshold = rat(100n * f.num, f.den);
+  const side = cmp(exact, threshold);
+  for (let digits = 1; ; digits++) {
+    const text = toFixed(exact, digits);
+    const printed = fromDecimal(text)!;
+    if (side === 0 || cmp(printed, threshold) === side || digits >= 12) return `${text}%`;
+  }
+}
 
 /** One line per threshold given ("Threshold met/NOT met: ..."), and whether all are met. */
 export function checkThresholds(summary: RunSummary, t: Thresholds): { met: boolean; lines: string[] } {
@@ -64,7 +79,7 @@ export function checkThresholds(summary: RunSummary, t: Thresholds): { met: bool
     const ok = atLeast ? BigInt(n) * f.den >= f.num * BigInt(d) : BigInt(n) * f.den <= f.num * BigInt(d);
     if (!ok) met = false;
     lines.push(
-      `Threshold ${ok ? 'met' : 'NOT met'}: ${name} ${n}/${d} (${pct(n, d)}) ${ok ? (atLeast ? '≥' : '≤') : atLeast ? '<' : '>'} ${f.text}`,
+      `Threshold ${ok ? 'met' : 'NOT met'}: ${name} ${n}/${d} (${pct(n, d, f)}) ${ok ? (atLeast ? '≥' : '≤') : atLeast ? '<' : '>'} ${f.text}`,
     );
   };
   check('answer accuracy', summary.answer_accuracy.correct, summary.answer_accuracy.total, t.minAccuracy, true);

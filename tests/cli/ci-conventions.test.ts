@@ -11,6 +11,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { progressReporter } from '../../src/cli/progress.ts';
+import { checkThresholds, parseThresholds } from '../../src/cli/thresholds.ts';
+import { mixCases, summary } from '../gate/build.ts';
 import { runCli } from '../helpers/cli.ts';
 import { repoRoot, spiderDatabase } from '../helpers/paths.ts';
 
@@ -91,6 +93,30 @@ describe('run thresholds (teams without a baseline)', () => {
     expect(missed.stdout).toContain('Threshold NOT met: answer accuracy 3/4 (75.0%) < 80%');
     expect(missed.stdout).toContain('Threshold met: refusal recall 1/1 (100.0%) ≥ 1');
     expect(missed.stdout).toMatch(/over-refusal cannot be measured/);
+  });
+
+  it('prints the measured rate on the side of the threshold the exact comparison found', () => {
+    const lineOf = (mix: Parameters<typeof mixCases>[0], flag: string, value: string) =>
+      checkThresholds(summary(mixCases(mix)), parseThresholds({ [flag]: value })).lines[0];
+    // 2/3 = 66.666…% is below 66.7%: one decimal printed "(66.7%) < 66.7%".
+    expect(lineOf({ correct: 2, wrong: 1 }, 'min-accuracy', '66.7%')).toBe(
+      'Threshold NOT met: answer accuracy 2/3 (66.67%) < 66.7%',
+    );
+    // 1999/2000 is not 100%: it printed "(100.0%) < 100%".
+    expect(lineOf({ correct: 1999, wrong: 1 }, 'min-accuracy', '1')).toBe(
+      'Threshold NOT met: answer accuracy 1999/2000 (99.95%) < 1',
+    );
+    // 1/2001 declined is above a ceiling of 0: it printed "(0.0%) > 0".
+    expect(lineOf({ controlsAnswered: 2000, controlsDeclined: 1 }, 'max-over-refusal', '0')).toBe(
+      'Threshold NOT met: over-refusal 1/2001 (0.05%) > 0',
+    );
+    // One decimal where it already tells the sides apart, as before.
+    expect(lineOf({ correct: 41, wrong: 23 }, 'min-accuracy', '0.8')).toBe(
+      'Threshold NOT met: answer accuracy 41/64 (64.1%) < 0.8',
+    );
+    expect(lineOf({ correct: 3, wrong: 1 }, 'min-accuracy', '0.75')).toBe(
+      'Threshold met: answer accuracy 3/4 (75.0%) ≥ 0.75',
+    );
   });
 
   it('a threshold that is not a fraction is bad input', async () => {
