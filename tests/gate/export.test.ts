@@ -5,7 +5,7 @@ import { csvCell, CSV_COLUMNS, toCsv } from '../../src/core/gate/export/csv.ts';
 import { toJUnit } from '../../src/core/gate/export/junit.ts';
 import { toMarkdown } from '../../src/core/gate/export/markdown.ts';
 import { applyGate } from '../../src/core/gate/gate.ts';
-import { summary } from './build.ts';
+import { mixCases, summary } from './build.ts';
 import { EVERY_OUTCOME } from './cases.ts';
 
 const s = summary(EVERY_OUTCOME, { version: 3 });
@@ -162,6 +162,22 @@ describe('Markdown summary', () => {
     // Outside code spans, HTML is escaped; inside them it is literal text.
     expect(md.replace(/(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, '')).not.toContain('<script>');
     expect(md).not.toContain('\u0001');
+  });
+
+  it('never rounds a rate that is not 100% up to 100.0%, nor one above 0% down to 0.0%', () => {
+    // Spider's test split is 2147 questions: 2146 right is 99.953…%, which one decimal printed as 100.0%.
+    const big = toMarkdown(summary(mixCases({ correct: 2146, wrong: 1, refused: 2000, missed: 1 })));
+    expect(big).toContain('| Answer accuracy | 2146 of 2147 | 99.95% |');
+    expect(big).toContain('| Refusal recall | 2000 of 2001 | 99.95% |');
+    expect(toMarkdown(summary(mixCases({ controlsAnswered: 2000, controlsDeclined: 1 })))).toContain(
+      '| Over-refusal | 1 of 2001 | 0.05% |',
+    );
+    expect(toMarkdown(summary(mixCases({ correct: 1, wrong: 2146 })))).toContain(
+      '| Answer accuracy | 1 of 2147 | 0.05% |',
+    );
+    // Exact ends and ordinary rates keep one decimal.
+    expect(md).toContain('| Refusal recall | 1 of 4 | 25.0% |');
+    expect(toMarkdown(summary(mixCases({ correct: 3 })))).toContain('| Answer accuracy | 3 of 3 | 100.0% |');
   });
 
   it('shows the gate with its arithmetic, the figures with counts, strata and failures', () => {

@@ -29,6 +29,17 @@ describe('Wilson score interval', () => {
   });
 });
 
+describe('percentages', () => {
+  it('prints one decimal, more only where one decimal would reach 100.0% or 0.0% without being it', () => {
+    expect(pctText(2146 / 2147, null)).toBe('99.95%');
+    expect(pctText(1 / 2001, null)).toBe('0.05%');
+    expect(pctText(1 / 20001, null)).toBe('0.005%');
+    expect(pctText(1, null)).toBe('100.0%');
+    expect(pctText(0, null)).toBe('0.0%');
+    expect(pctText(55 / 64, null)).toBe('85.9%');
+  });
+});
+
 describe("Newcombe's paired interval (method 10)", () => {
   it("reproduces Newcombe's (1998) worked example 36, 12, 2, 0: 0.0569 to 0.3404", () => {
     const d = newcombePaired(36, 2, 12, 0);

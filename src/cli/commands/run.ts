@@ -31,6 +31,7 @@ import {
 import { outputs, type Outputs, writeSummaryExports } from '../outputs.ts';
 import { progressReporter } from '../progress.ts';
 import { checkThresholds, parseThresholds, THRESHOLD_HELP } from '../thresholds.ts';
+import { percent } from '../../core/gate/interval.ts';
 import { mark, timelineOn } from '../../engines/timeline.ts';
 
 export const RUN_HELP = `Usage: sql-verdict run --corpus FILE|NAME --run FILE [options]
@@ -108,7 +109,7 @@ Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
 export const HTML_MAX_FAILURES = 500;
 
 function pct(n: number, d: number): string {
-  return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
+  return d === 0 ? '—' : percent(n / d);
 }
 
 /** One case's neighbours, as the summary line needs them (kept while cases stream, or read from the report). */

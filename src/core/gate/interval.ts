@@ -80,11 +80,23 @@ export function newcombePaired(both: number, aOnly: number, bOnly: number, neith
   };
 }
 
-/** "85.9% [75.4%, 92.4%]"-style text of a rate and its interval (one decimal). */
+/**
+ * A rate as a percentage with one decimal, or more where one decimal would print 100.0% for a
+ * rate below 1 or 0.0% for one above 0 (2146 of 2147 is "99.95%", not "100.0%": one failure
+ * must not read as none).
+ */
+export function percent(x: number): string {
+  let digits = 1;
+  let text = (100 * x).toFixed(digits);
+  while (digits < 10 && ((x < 1 && Number(text) >= 100) || (x > 0 && Number(text) === 0)))
+    text = (100 * x).toFixed(++digits);
+  return `${text}%`;
+}
+
+/** "85.9% [75.4%, 92.4%]"-style text of a rate and its interval (one decimal, see {@link percent}). */
 export function pctText(rate: number | null, ci: Interval | null): string {
   if (rate === null) return '—';
-  const p = (x: number) => `${(100 * x).toFixed(1)}%`;
-  return ci ? `${p(rate)} [${p(ci[0])}, ${p(ci[1])}]` : p(rate);
+  return ci ? `${percent(rate)} [${percent(ci[0])}, ${percent(ci[1])}]` : percent(rate);
 }
 
 /** "+6.3 points [−1.2, +13.8]" for a difference of rates. */

@@ -8,7 +8,7 @@
  */
 import { BREAKDOWN_KEYS, type BreakdownRow, type Breakdowns } from '../gate/breakdowns.ts';
 import { BREAKDOWN_TITLES } from '../gate/export/markdown.ts';
-import type { Interval } from '../gate/interval.ts';
+import { percent, type Interval } from '../gate/interval.ts';
 import { CASE_OUTCOMES } from '../gate/outcome.ts';
 import type { RunSummary } from '../gate/summary.ts';
 import type { JsonResultTable, JsonValue } from '../value/json-codec.ts';
@@ -86,7 +86,7 @@ export const HTML_REPORT_CSS_SHA256 = 'sha256-i9Gs8P4lyLu/waanqXM0c24sgE/CiVINLt
 
 export const HTML_REPORT_CSP = `default-src 'none'; style-src '${HTML_REPORT_CSS_SHA256}'; img-src 'none'; script-src 'none'; form-action 'none'; base-uri 'none'`;
 
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const pct = percent;
 
 /** A 120 px bar: the interval as a band, the rate as a tick (SVG attributes, no inline style). */
 function ciBar(rate: number | null, ci: Interval | null): string {

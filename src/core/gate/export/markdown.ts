@@ -6,11 +6,11 @@
 import type { GateResult } from '../gate.ts';
 import type { RunSummary } from '../summary.ts';
 import { BREAKDOWN_KEYS, type BreakdownRow, type Breakdowns } from '../breakdowns.ts';
-import { pctText } from '../interval.ts';
+import { pctText, percent } from '../interval.ts';
 import { mdCode, mdFence, mdInline } from './escape.ts';
 
 function pctOf(k: number, n: number): string {
-  return n === 0 ? '—' : `${((100 * k) / n).toFixed(1)}%`;
+  return n === 0 ? '—' : percent(k / n);
 }
 
 function row(cells: (string | number)[]): string {
