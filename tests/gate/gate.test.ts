@@ -102,6 +102,19 @@ describe('answer accuracy: at most 2 percentage points below the baseline', () =
     expect(g.exit_code).toBe(1);
   });
 
+  it('names exactly the n − c failing answerable cases: a broken reference is not one of them', () => {
+    const b = baselineOf(summary(mixCases({ correct: 3, wrong: 1 })));
+    const cases = mixCases({ correct: 2, wrong: 2 }).map((k, i) =>
+      i === 0 ? { ...k, outcome: 'broken_reference' as const } : k,
+    );
+    const c = checkOf(applyGate(summary(cases), b), 'answer_accuracy');
+    // 1 correct of 3 graded (g-001 is not graded): blocked, and the failing cases are the 2 wrong ones.
+    expect(c.arithmetic).toMatch(/^answer accuracy 1\/3 = /);
+    expect(c.status).toBe('blocked');
+    expect(c.detail).toMatch(/^2 of 3 answerable cases not correct/);
+    expect(c.case_ids).toEqual(['g-003', 'g-004']);
+  });
+
   it('is exact where floats are not: 23/100 → 21/100 is exactly 2 points', () => {
     expect(0.23 - 0.02 <= 0.21).toBe(false); // 0.21000000000000002: a float gate would block this
     expect(checkOf(gateMix({ correct: 23, wrong: 77 }, { correct: 21, wrong: 79 }), 'answer_accuracy').status).toBe(

@@ -314,7 +314,10 @@ function accuracyCheck(summary: RunSummary, baseline: Baseline, policy: GatePoli
   const tolPoints = fromDecimal(policy.accuracy_tolerance_points) ?? rat(2);
   const base = rat(C, N);
   const floorRate = sub(base, mul(tolPoints, rat(1, 100)));
-  const failingIds = summary.failures.filter((f) => f.arm !== 'must_refuse').map((f) => f.id);
+  // The n − c cases the figure counts as not correct: a broken reference is outside the answer set.
+  const failingIds = summary.failures
+    .filter((f) => f.arm !== 'must_refuse' && f.outcome !== 'broken_reference')
+    .map((f) => f.id);
   if (n === 0) {
     return check(
       'answer_accuracy',
