@@ -3,7 +3,7 @@
  * record → gate → diff, exports, and a broken oracle refusing to grade.
  * A small Spider-based corpus on the SQLite engine keeps it fast.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -177,6 +177,38 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
     const gate = await runCli(['gate', '--report', at('other.json'), '--baseline', at('baseline.json')]);
     expect(gate.code).toBe(2);
     expect(gate.stdout).toMatch(/REFUSED/);
+  });
+
+  it('refuses a shard report (exit 2): the gate and a baseline are on the whole run, merged first', async () => {
+    const shard = await runCli([
+      'run',
+      '--corpus',
+      at('corpus.yaml'),
+      '--run',
+      at('strong.jsonl'),
+      '--fixture',
+      fixture,
+      '--shard',
+      '1/2',
+      '--out',
+      at('shard-1.json'),
+    ]);
+    expect(shard.code).toBe(0);
+    // Shard 1 of 2 holds 3 of the 5 cases: it was gated as "corpus size 3 < baseline 5, 2 deleted" (exit 1),
+    // a wiring fault reported as a regression, and recorded as a 3-case baseline.
+    const gate = await runCli(['gate', '--report', at('shard-1.json'), '--baseline', at('baseline.json')]);
+    expect(gate.code).toBe(2);
+    expect(gate.stderr).toMatch(/shard-1\.json.*shard 1 of 2 \(3 of the corpus's 5 cases\).*sql-verdict merge/);
+    const rec = await runCli([
+      'baseline',
+      'record',
+      '--report',
+      at('shard-1.json'),
+      '--out',
+      at('shard-baseline.json'),
+    ]);
+    expect(rec.code).toBe(2);
+    expect(existsSync(at('shard-baseline.json'))).toBe(false);
   });
 
   it('compares two runs case by case with McNemar', async () => {

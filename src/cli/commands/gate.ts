@@ -1,7 +1,7 @@
 import { recordBaseline, parseBaseline, parsePolicy } from '../../core/gate/baseline.ts';
 import { sha256Hex } from '../../core/digest/sha256.ts';
 import { DEFAULT_GATE_POLICY, type GatePolicy } from '../../core/gate/policy.ts';
-import { readReportFile } from '../../core/gate/report-file.ts';
+import { readReportFile, type ReadReportOptions } from '../../core/gate/report-file.ts';
 import { diffRuns } from '../../core/gate/diff.ts';
 import { pointsText } from '../../core/gate/interval.ts';
 import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
@@ -61,8 +61,8 @@ function junitDetailsFrom(file: string, io: Io) {
 }
 
 /** A report's summary, validated field by field and recomputed from its cases (errors name file, line and field). */
-function summaryOf(file: string, io: Io): RunSummary {
-  const read = readReportFile(file, readTextFile(file, io, 'report'));
+function summaryOf(file: string, io: Io, options: ReadReportOptions = {}): RunSummary {
+  const read = readReportFile(file, readTextFile(file, io, 'report'), options);
   if (!read.ok) throw new CliError(`Not a usable run report: ${read.error.message}`);
   return read.value;
 }
@@ -120,7 +120,7 @@ export async function gateCommand(argv: string[], io: Io): Promise<number> {
     },
   );
   const policy = await policyOf(values.policy, io);
-  const summary = summaryOf(values.report, io);
+  const summary = summaryOf(values.report, io, { wholeRun: true });
   // Read as the app's gate panel reads it: a bad file is named with its line and field (exit 2).
   const baseline = readBaselineFile(values.baseline, readTextFile(values.baseline, io, 'baseline'));
   if (!baseline.ok) throw new CliError(`Not a usable baseline: ${baseline.error.message}`);
@@ -174,7 +174,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
     { inputs: { '--report': values.report, '--policy': values.policy } },
   );
   const policy = await policyOf(values.policy, io);
-  const summary = summaryOf(values.report, io);
+  const summary = summaryOf(values.report, io, { wholeRun: true });
   const baseline = recordBaseline(summary, {
     ...(values.suite ? { suite: values.suite } : {}),
     date: new Date().toISOString().slice(0, 10),

@@ -189,8 +189,29 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
+/**
+ * Why a report is not of the whole run (some shards of `run --shard K/N`, not all merged), or null.
+ * The gate and a baseline are on the whole corpus: a shard gated against a baseline read as
+ * "corpus shrank, cases deleted", a wiring fault reported as a regression.
+ */
+function partialShardProblem(value: unknown): string | null {
+  const shard = isObject(value) ? value.shard : undefined;
+  if (!isObject(shard) || !Array.isArray(shard.shards) || typeof shard.count !== 'number') return null;
+  if (shard.shards.length >= shard.count) return null;
+  const summary = isObject(value) && isObject(value.summary) ? value.summary : {};
+  const held = Array.isArray(summary.cases) ? summary.cases.length : '?';
+  const of = typeof shard.corpus_size === 'number' ? shard.corpus_size : '?';
+  const which = shard.shards.length === 1 ? `shard ${String(shard.shards[0])}` : `shards ${shard.shards.join(', ')}`;
+  return `this is ${which} of ${shard.count} (${held} of the corpus's ${of} cases), not the whole run: merge the shard reports first (sql-verdict merge).`;
+}
+
+export interface ReadReportOptions {
+  /** Refuse a report of some shards only (the gate, a baseline). */
+  wholeRun?: boolean;
+}
+
 /** A report file's summary; every problem is `file:line (field f): message`, exit 2 for the CLI. */
-export function readReportFile(file: string, text: string): Outcome<RunSummary> {
+export function readReportFile(file: string, text: string, options: ReadReportOptions = {}): Outcome<RunSummary> {
   if (text.trim() === '')
     return fail(
       'input.invalid',
@@ -213,6 +234,8 @@ export function readReportFile(file: string, text: string): Outcome<RunSummary> 
     return fail('input.invalid', `${file}: this is a baseline, not a run report; give it to --baseline.`, {
       location: file,
     });
+  const partial = options.wholeRun ? partialShardProblem(value) : null;
+  if (partial) return fail('input.invalid', `${file}: ${partial}`, { location: file });
   const checked = checkReportSummary(value);
   if (checked.ok) return checked;
   const field = checked.error.location;
