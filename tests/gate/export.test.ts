@@ -207,6 +207,17 @@ describe('CSV of cases', () => {
     for (const r of rows) expect(r).toHaveLength(CSV_COLUMNS.length);
   });
 
+  it('leaves passed empty for a broken reference: not graded, neither passed nor failed', () => {
+    const broken = { ...EVERY_OUTCOME[0]!, id: 'g-broken', outcome: 'broken_reference' as const };
+    const run = summary([...EVERY_OUTCOME, broken]);
+    const rows = parseCsv(toCsv(run));
+    const passed = CSV_COLUMNS.indexOf('passed');
+    // A spreadsheet counting passed = false counted it a failure: 9 where the accuracy counts 8 not right.
+    expect(rows.find((r) => r[0] === 'g-broken')![passed]).toBe('');
+    expect(rows.filter((r) => r[passed] === 'false')).toHaveLength(run.failures.length - 1);
+    expect(rows.find((r) => r[0] === 'g1')![passed]).toBe('true');
+  });
+
   it('defuses spreadsheet formulas', () => {
     const rows = parseCsv(csv);
     const q = CSV_COLUMNS.indexOf('query');

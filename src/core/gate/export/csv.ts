@@ -33,7 +33,8 @@ export function csvCell(value: string | number | boolean | null | undefined): st
 export function toCsv(summary: RunSummary): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const k of summary.cases) {
-    const passed = k.outcome === 'correct' || k.outcome === 'correct_refusal';
+    // A broken reference is not graded (SPEC 4): neither passed nor failed, the cell is empty.
+    const passed = k.outcome === 'broken_reference' ? null : k.outcome === 'correct' || k.outcome === 'correct_refusal';
     const row: Record<(typeof CSV_COLUMNS)[number], string | boolean | null | undefined> = {
       id: k.id,
       outcome: k.outcome,
