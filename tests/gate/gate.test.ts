@@ -115,6 +115,14 @@ describe('answer accuracy: at most 2 percentage points below the baseline', () =
     expect(c.case_ids).toEqual(['g-003', 'g-004']);
   });
 
+  it('puts "≈" before the sign of an inexact change of points', () => {
+    const c = checkOf(gateMix({ correct: 3 }, { correct: 2, wrong: 1 }), 'answer_accuracy');
+    // 2/3 − 3/3 = −33.333… points: it printed "(−≈33.333 points)".
+    expect(c.arithmetic).toBe(
+      'answer accuracy 2/3 = ≈66.667% < floor 3/3 = 100.0% − 2 points = 98.0%: BLOCKED (≈−33.333 points)',
+    );
+  });
+
   it('is exact where floats are not: 23/100 → 21/100 is exactly 2 points', () => {
     expect(0.23 - 0.02 <= 0.21).toBe(false); // 0.21000000000000002: a float gate would block this
     expect(checkOf(gateMix({ correct: 23, wrong: 77 }, { correct: 21, wrong: 79 }), 'answer_accuracy').status).toBe(

@@ -328,10 +328,11 @@ function accuracyCheck(summary: RunSummary, baseline: Baseline, policy: GatePoli
   const cur = rat(c, n);
   const pass = cmp(cur, floorRate) >= 0;
   const delta = mul(sub(cur, base), rat(100));
+  // "≈−33.333", not "−≈33.333": the approximation mark qualifies the signed number.
+  const magnitude = points(cmp(delta, rat(0)) > 0 ? delta : mul(delta, rat(-1)));
+  const approx = magnitude.startsWith('≈') ? '≈' : '';
   const deltaText =
-    cmp(delta, rat(0)) === 0
-      ? '±0.0'
-      : `${cmp(delta, rat(0)) > 0 ? '+' : '−'}${points(cmp(delta, rat(0)) > 0 ? delta : mul(delta, rat(-1)))}`;
+    cmp(delta, rat(0)) === 0 ? '±0.0' : `${approx}${cmp(delta, rat(0)) > 0 ? '+' : '−'}${magnitude.replace(/^≈/, '')}`;
   const line = `answer accuracy ${c}/${n} = ${pct(cur)} ${pass ? '≥' : '<'} floor ${C}/${N} = ${pct(base)} − ${decText(tolPoints)} points = ${pct(floorRate)}: ${pass ? 'PASS' : 'BLOCKED'} (${deltaText} points)`;
   return check(
     'answer_accuracy',
