@@ -171,6 +171,18 @@ describe('BIRD layout', () => {
     ]);
   });
 
+  it('prints a preset accuracy below 100% never as 100.0% (Spider test: 2146 of 2147)', () => {
+    const lines = presetLines({
+      summary: {
+        ...birdTimed.summary,
+        answer_accuracy: { ...birdTimed.summary.answer_accuracy, correct: 2146, total: 2147 },
+      },
+      policy_preset: { ...birdTimed.policy_preset!, native_answer_accuracy: { correct: 1, total: 2147 } },
+    });
+    expect(lines[0]).toMatch(/: 2146\/2147 \(99\.95%\)$/);
+    expect(lines[1]).toMatch(/^SQL Verdict's own policy: 1\/2147 \(0\.05%\);/);
+  });
+
   it("the CLI's text output prints BIRD's figures per difficulty next to EX (untimed: R-VES and VES named as --ves-iterations)", async () => {
     const r = await cli(
       [

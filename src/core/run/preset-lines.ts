@@ -4,11 +4,13 @@
  * decide differently and why, and BIRD's EX / Soft-F1 / R-VES / VES. Here in core so
  * the CLI and the app's results view show the same text.
  */
+import { percent } from '../gate/interval.ts';
 import type { RunReport } from './grade-run.ts';
 import { POLICY_DIFFERENCES, type BirdFigures, type PolicyDifference } from './preset-report.ts';
 
+/** As every summary prints a rate: never 100.0% below 100%, nor 0.0% above 0%. */
 function pct(n: number, d: number): string {
-  return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
+  return d === 0 ? '—' : percent(n / d);
 }
 
 /** Accuracy under a policy preset, SQL Verdict's own beside it, the named differences and BIRD's metrics. */
