@@ -175,6 +175,26 @@ describe('DuckDB TIME_NS', () => {
   });
 });
 
+describe('DuckDB BIGNUM (VARINT)', () => {
+  it('is an integer: it equals the same INTEGER or HUGEINT, keeps every digit, never equals a VARCHAR', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const twelve = await d("SELECT '12'::BIGNUM AS n");
+      expect(twelve.columns[0]!.kind).toBe('integer');
+      expectPass(twelve, await d('SELECT 12 AS n'));
+      expectPass(twelve, await d('SELECT 12.00 AS n'));
+      expectFail(twelve, await d("SELECT '12' AS n"), 'type_mismatch');
+      const big = await d("SELECT '-123456789012345678901234567890123456789012'::BIGNUM AS n");
+      expect(big.rows[0]![0]).toBe(-123456789012345678901234567890123456789012n);
+      expectFail(big, await d("SELECT '-123456789012345678901234567890123456789011'::BIGNUM AS n"), 'value_mismatch');
+      expectPass(
+        await d("SELECT ['170141183460469231731687303715884105727'::BIGNUM, NULL] AS l"),
+        await d("SELECT ['170141183460469231731687303715884105727'::HUGEINT, NULL] AS l"),
+      );
+    }
+  });
+});
+
 describe('DuckDB maps', () => {
   it('compare as their entries: decimals by value, floats within tolerance, order and keys significant', async () => {
     for (const engine of duckdbs()) {
