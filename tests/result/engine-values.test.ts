@@ -257,3 +257,60 @@ describe('frozen expected results (JSON)', () => {
     expectPass(frozen('1234567890.12345'), await query(wasm, 'SELECT 1234567890.12345 AS v'));
   });
 });
+
+describe('frozen timestamps (JSON)', () => {
+  const frozen = (kind: string, cell: string) =>
+    decodeResultTable({ columns: [{ name: 'v', kind }], rows: [[cell]] }, 'expected');
+
+  it('a timestamptz written without "+00" is that UTC instant: it equals the engine TIMESTAMPTZ, never a local TIMESTAMP or a DATE', async () => {
+    // It was read as a local timestamp's text under kind timestamptz: it never equalled the engine's
+    // "… +00" (a right candidate failed), in a list neither.
+    expectPass(
+      frozen('timestamptz', '2024-01-02 10:00:00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 10:00:00+00' AS v"),
+    );
+    expectPass(
+      frozen('timestamptz', '2024-01-02T00:00:00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 00:00:00+00' AS v"),
+    );
+    expectPass(
+      decodeResultTable(
+        {
+          columns: [{ name: 'v', kind: 'list', children: [{ name: 'e', kind: 'timestamptz' }] }],
+          rows: [[['2024-01-02 10:00:00']]],
+        },
+        'expected',
+      ),
+      await query(wasm, "SELECT [TIMESTAMPTZ '2024-01-02 10:00:00+00'] AS v"),
+    );
+    expectFail(
+      frozen('timestamptz', '2024-01-02 10:00:00'),
+      await query(wasm, "SELECT TIMESTAMP '2024-01-02 10:00:00' AS v"),
+      'type_mismatch',
+    );
+    expectFail(
+      frozen('timestamptz', '2024-01-02 00:00:00'),
+      await query(wasm, "SELECT DATE '2024-01-02' AS v"),
+      'type_mismatch',
+    );
+    expectFail(
+      frozen('timestamptz', '2024-01-02 10:00:00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 10:00:01+00' AS v"),
+      'value_mismatch',
+    );
+    expect(frozen('timestamptz', 'infinity').rows[0]![0]).toBe('infinity');
+  });
+
+  it('a local timestamp written with "+00" is that wall-clock time: it equals the engine TIMESTAMP, never a TIMESTAMPTZ', async () => {
+    expectPass(
+      frozen('timestamp', '2024-01-02 10:00:00+00'),
+      await query(wasm, "SELECT TIMESTAMP '2024-01-02 10:00:00' AS v"),
+    );
+    expectPass(frozen('timestamp', '2024-01-02 00:00:00+00'), await query(wasm, "SELECT DATE '2024-01-02' AS v"));
+    expectFail(
+      frozen('timestamp', '2024-01-02 10:00:00+00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 10:00:00+00' AS v"),
+      'type_mismatch',
+    );
+  });
+});
