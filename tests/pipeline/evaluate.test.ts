@@ -262,6 +262,27 @@ describe('the comparison policy inside the pipeline', () => {
     expect(r.structure_score).toBe(1);
   });
 
+  it('a pass under set semantics says how many rows each side has when the counts differ', async () => {
+    // It said "(8 rows)" of a candidate that returned 5 distinct rows.
+    const r = await run(
+      'SELECT sku FROM order_items',
+      'SELECT DISTINCT sku FROM order_items',
+      {},
+      { set_semantics: true },
+    );
+    expect(r.deterministic_verdict).toBe('pass');
+    expect(r.explanations[0]).toBe(
+      "The candidate's result matches the reference under order-insensitive (set semantics) comparison (8 rows in the reference, 4 in the candidate: the same distinct rows).",
+    );
+    const same = await run(
+      'SELECT DISTINCT sku FROM order_items',
+      'SELECT sku FROM order_items GROUP BY sku',
+      {},
+      { set_semantics: true },
+    );
+    expect(same.explanations[0]).toMatch(/comparison \(4 rows\)\.$/);
+  });
+
   it('a safety LIMIT that cuts nothing is tolerated; one that cuts is a top-k defect', async () => {
     const safe = await run('SELECT id FROM orders', 'SELECT id FROM orders LIMIT 10000');
     expect(safe.deterministic_verdict).toBe('pass');
