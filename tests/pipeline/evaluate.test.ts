@@ -165,6 +165,31 @@ describe('the comparison policy inside the pipeline', () => {
     expect(r.severity).toBe('minor issue');
   });
 
+  it('order_matters: a positional ORDER BY over SELECT * is tie-aware on that column', async () => {
+    // ORDER BY 3 over * named no projection, so the keys were unknown and the order strict: a candidate
+    // breaking the ties among the four 'paid' orders another way failed.
+    for (const engine of [duck, lite]) {
+      const [table, column] = engine === duck ? ['orders', 'status'] : ['singer', 'Country'];
+      const reference = `SELECT * FROM ${table} ORDER BY 3`;
+      const tied = await run(
+        reference,
+        `SELECT * FROM ${table} ORDER BY ${column}, 1 DESC`,
+        { order_matters: true },
+        {},
+        engine,
+      );
+      expect(tied.deterministic_verdict).toBe('pass');
+      const reversed = await run(
+        reference,
+        `SELECT * FROM ${table} ORDER BY ${column} DESC`,
+        { order_matters: true },
+        {},
+        engine,
+      );
+      expect(reversed.deterministic_verdict).toBe('fail');
+    }
+  });
+
   it('ordering_error_flag only when ordering is the sole mismatch (seed 001), not when exact mode also fails on names', async () => {
     const renamed = await run(
       'SELECT id FROM orders WHERE id = 10',

@@ -9,6 +9,15 @@ export function orderKeyIndices(features: ClauseFeatures | null, expected: Resul
   if (!features) return null;
   const keys: number[] = [];
   for (const key of features.orderBy) {
+    // A bare integer is a position in the output (ORDER BY 3), also over SELECT *, where no projection
+    // names the column: the keys were unknown and the order strict, failing candidates that break ties
+    // another way.
+    if (/^\d+$/.test(key.expr)) {
+      const position = Number(key.expr);
+      if (position < 1 || position > expected.columns.length) return null;
+      keys.push(position - 1);
+      continue;
+    }
     let index = features.projections.findIndex(
       (p) => p.expr === key.expr || (p.alias !== null && p.alias === key.expr),
     );
