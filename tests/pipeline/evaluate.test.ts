@@ -190,6 +190,25 @@ describe('the comparison policy inside the pipeline', () => {
     }
   });
 
+  it("order_matters: a key named in a SELECT list with a star is found among the star's columns", async () => {
+    // The key's place in the SELECT list was taken for its output column: with `*` (5 columns) before
+    // it, `s` (output column 5) was read as customer_id (1), and ties were judged on the wrong column.
+    for (const list of ['*, upper(status) AS s', 'orders.*, upper(status) AS s']) {
+      const reference = `SELECT ${list} FROM orders ORDER BY s`;
+      const tied = await run(reference, `SELECT ${list} FROM orders ORDER BY s, id DESC`, { order_matters: true });
+      expect(tied.deterministic_verdict).toBe('pass');
+      expect(tied.evidence.result?.order_check?.order_keys).toEqual([5]);
+      const reversed = await run(reference, `SELECT ${list} FROM orders ORDER BY s DESC`, { order_matters: true });
+      expect(reversed.deterministic_verdict).toBe('fail');
+    }
+    const twoStars = await run(
+      'SELECT o.*, c.* FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY region',
+      'SELECT o.*, c.* FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY region, o.id DESC',
+      { order_matters: true },
+    );
+    expect(twoStars.deterministic_verdict).toBe('pass');
+  });
+
   it('ordering_error_flag only when ordering is the sole mismatch (seed 001), not when exact mode also fails on names', async () => {
     const renamed = await run(
       'SELECT id FROM orders WHERE id = 10',
