@@ -146,6 +146,9 @@ describe('runSelfCheck on an engine', () => {
         golden('tie-broken', 'SELECT grp, v FROM t ORDER BY v DESC, id LIMIT 2', { orderMatters: true }),
         golden('tie-at-offset', 'SELECT id FROM t ORDER BY v DESC LIMIT 1 OFFSET 1', { orderMatters: true }),
         golden('no-tie-at-cut', 'SELECT grp, v FROM t ORDER BY v DESC LIMIT 3', { orderMatters: true }),
+        // The two rows with v = 8 are the same output row [8]: either one gives the same answer.
+        golden('tie-same-rows', 'SELECT v FROM t ORDER BY v DESC LIMIT 2', { orderMatters: true }),
+        golden('tie-same-rows-positional', 'SELECT v FROM t ORDER BY 1 DESC LIMIT 2', { orderMatters: true }),
         golden('unordered-limit', 'SELECT id FROM t LIMIT 2'),
         golden('harmless-limit', 'SELECT count(*) AS n FROM t LIMIT 1'),
         golden('random', 'SELECT random() AS r'),
@@ -173,6 +176,8 @@ describe('runSelfCheck on an engine', () => {
     expect(codes(report, 'tie-broken')).toEqual(['expected_missing']);
     expect(codes(report, 'tie-at-offset')).toEqual(['expected_missing', 'limit_through_tie']);
     expect(codes(report, 'no-tie-at-cut')).toEqual(['expected_missing']);
+    expect(codes(report, 'tie-same-rows')).toEqual(['expected_missing']);
+    expect(codes(report, 'tie-same-rows-positional')).toEqual(['expected_missing']);
     expect(codes(report, 'unordered-limit')).toEqual(['expected_missing', 'limit_without_order']);
     expect(codes(report, 'harmless-limit')).toEqual(['expected_missing']);
     expect(codes(report, 'random')).toEqual(['nondeterministic', 'expected_missing', 'unstable_result']);

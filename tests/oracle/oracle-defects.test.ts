@@ -73,6 +73,19 @@ describe.each(ENGINES)('oracle defects on %s', (name) => {
     expect(stable.warnings.some((w) => w.code === 'limit_through_tie')).toBe(false);
   });
 
+  it('a LIMIT through a tie of identical output rows is not flagged (any choice gives the same answer)', async () => {
+    // score 20 ties on ids 2 and 3: the output (score only) is [20] either way.
+    const sameRows = async (sql: string) =>
+      (await run(name, sql, sql)).warnings.some((w) => w.code === 'limit_through_tie');
+    expect(await sameRows('SELECT score FROM t ORDER BY score DESC LIMIT 1')).toBe(false);
+    expect(await sameRows('SELECT score FROM t ORDER BY 1 DESC LIMIT 1')).toBe(false);
+    expect(await sameRows('SELECT score, score * 2 AS d FROM t ORDER BY score DESC LIMIT 1')).toBe(false);
+    // The tied rows differ (names b and c; or a hidden key): still unstable.
+    expect(await sameRows('SELECT name, score FROM t ORDER BY score DESC LIMIT 1')).toBe(true);
+    expect(await sameRows('SELECT score > 5 AS hi FROM t ORDER BY hi DESC LIMIT 2')).toBe(false);
+    expect(await sameRows('SELECT score > 5 AS hi, name FROM t ORDER BY hi DESC LIMIT 2')).toBe(true);
+  });
+
   it('a reference that does not run is a broken oracle, not the candidate failing', async () => {
     // Spider's gold has `! =` in places: a syntax error on SQLite (DuckDB reads `score !` as a factorial);
     // a reference naming a missing column fails on both.

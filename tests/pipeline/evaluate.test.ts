@@ -165,6 +165,50 @@ describe('the comparison policy inside the pipeline', () => {
     expect(r.severity).toBe('minor issue');
   });
 
+  it('order_matters: a positional ORDER BY over SELECT * is tie-aware on that column', async () => {
+    // ORDER BY 3 over * named no projection, so the keys were unknown and the order strict: a candidate
+    // breaking the ties among the four 'paid' orders another way failed.
+    for (const engine of [duck, lite]) {
+      const [table, column] = engine === duck ? ['orders', 'status'] : ['singer', 'Country'];
+      const reference = `SELECT * FROM ${table} ORDER BY 3`;
+      const tied = await run(
+        reference,
+        `SELECT * FROM ${table} ORDER BY ${column}, 1 DESC`,
+        { order_matters: true },
+        {},
+        engine,
+      );
+      expect(tied.deterministic_verdict).toBe('pass');
+      const reversed = await run(
+        reference,
+        `SELECT * FROM ${table} ORDER BY ${column} DESC`,
+        { order_matters: true },
+        {},
+        engine,
+      );
+      expect(reversed.deterministic_verdict).toBe('fail');
+    }
+  });
+
+  it("order_matters: a key named in a SELECT list with a star is found among the star's columns", async () => {
+    // The key's place in the SELECT list was taken for its output column: with `*` (5 columns) before
+    // it, `s` (output column 5) was read as customer_id (1), and ties were judged on the wrong column.
+    for (const list of ['*, upper(status) AS s', 'orders.*, upper(status) AS s']) {
+      const reference = `SELECT ${list} FROM orders ORDER BY s`;
+      const tied = await run(reference, `SELECT ${list} FROM orders ORDER BY s, id DESC`, { order_matters: true });
+      expect(tied.deterministic_verdict).toBe('pass');
+      expect(tied.evidence.result?.order_check?.order_keys).toEqual([5]);
+      const reversed = await run(reference, `SELECT ${list} FROM orders ORDER BY s DESC`, { order_matters: true });
+      expect(reversed.deterministic_verdict).toBe('fail');
+    }
+    const twoStars = await run(
+      'SELECT o.*, c.* FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY region',
+      'SELECT o.*, c.* FROM orders o JOIN customers c ON c.id = o.customer_id ORDER BY region, o.id DESC',
+      { order_matters: true },
+    );
+    expect(twoStars.deterministic_verdict).toBe('pass');
+  });
+
   it('ordering_error_flag only when ordering is the sole mismatch (seed 001), not when exact mode also fails on names', async () => {
     const renamed = await run(
       'SELECT id FROM orders WHERE id = 10',
@@ -260,6 +304,27 @@ describe('the comparison policy inside the pipeline', () => {
     expect(r.deterministic_verdict).toBe('pass');
     expect(r.warnings.map((w) => w.code)).toContain('default_order_by_tolerated');
     expect(r.structure_score).toBe(1);
+  });
+
+  it('a pass under set semantics says how many rows each side has when the counts differ', async () => {
+    // It said "(8 rows)" of a candidate that returned 5 distinct rows.
+    const r = await run(
+      'SELECT sku FROM order_items',
+      'SELECT DISTINCT sku FROM order_items',
+      {},
+      { set_semantics: true },
+    );
+    expect(r.deterministic_verdict).toBe('pass');
+    expect(r.explanations[0]).toBe(
+      "The candidate's result matches the reference under order-insensitive (set semantics) comparison (8 rows in the reference, 4 in the candidate: the same distinct rows).",
+    );
+    const same = await run(
+      'SELECT DISTINCT sku FROM order_items',
+      'SELECT sku FROM order_items GROUP BY sku',
+      {},
+      { set_semantics: true },
+    );
+    expect(same.explanations[0]).toMatch(/comparison \(4 rows\)\.$/);
   });
 
   it('a safety LIMIT that cuts nothing is tolerated; one that cuts is a top-k defect', async () => {

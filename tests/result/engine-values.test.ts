@@ -175,6 +175,26 @@ describe('DuckDB TIME_NS', () => {
   });
 });
 
+describe('DuckDB BIGNUM (VARINT)', () => {
+  it('is an integer: it equals the same INTEGER or HUGEINT, keeps every digit, never equals a VARCHAR', async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const twelve = await d("SELECT '12'::BIGNUM AS n");
+      expect(twelve.columns[0]!.kind).toBe('integer');
+      expectPass(twelve, await d('SELECT 12 AS n'));
+      expectPass(twelve, await d('SELECT 12.00 AS n'));
+      expectFail(twelve, await d("SELECT '12' AS n"), 'type_mismatch');
+      const big = await d("SELECT '-123456789012345678901234567890123456789012'::BIGNUM AS n");
+      expect(big.rows[0]![0]).toBe(-123456789012345678901234567890123456789012n);
+      expectFail(big, await d("SELECT '-123456789012345678901234567890123456789011'::BIGNUM AS n"), 'value_mismatch');
+      expectPass(
+        await d("SELECT ['170141183460469231731687303715884105727'::BIGNUM, NULL] AS l"),
+        await d("SELECT ['170141183460469231731687303715884105727'::HUGEINT, NULL] AS l"),
+      );
+    }
+  });
+});
+
 describe('DuckDB maps', () => {
   it('compare as their entries: decimals by value, floats within tolerance, order and keys significant', async () => {
     for (const engine of duckdbs()) {
@@ -235,5 +255,62 @@ describe('frozen expected results (JSON)', () => {
     expectPass(frozen('12.5'), await query(wasm, 'SELECT 12.50 AS v'));
     expectPass(frozen('9007199254740991'), await query(wasm, 'SELECT 9007199254740991::DECIMAL(20,0) AS v'));
     expectPass(frozen('1234567890.12345'), await query(wasm, 'SELECT 1234567890.12345 AS v'));
+  });
+});
+
+describe('frozen timestamps (JSON)', () => {
+  const frozen = (kind: string, cell: string) =>
+    decodeResultTable({ columns: [{ name: 'v', kind }], rows: [[cell]] }, 'expected');
+
+  it('a timestamptz written without "+00" is that UTC instant: it equals the engine TIMESTAMPTZ, never a local TIMESTAMP or a DATE', async () => {
+    // It was read as a local timestamp's text under kind timestamptz: it never equalled the engine's
+    // "… +00" (a right candidate failed), in a list neither.
+    expectPass(
+      frozen('timestamptz', '2024-01-02 10:00:00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 10:00:00+00' AS v"),
+    );
+    expectPass(
+      frozen('timestamptz', '2024-01-02T00:00:00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 00:00:00+00' AS v"),
+    );
+    expectPass(
+      decodeResultTable(
+        {
+          columns: [{ name: 'v', kind: 'list', children: [{ name: 'e', kind: 'timestamptz' }] }],
+          rows: [[['2024-01-02 10:00:00']]],
+        },
+        'expected',
+      ),
+      await query(wasm, "SELECT [TIMESTAMPTZ '2024-01-02 10:00:00+00'] AS v"),
+    );
+    expectFail(
+      frozen('timestamptz', '2024-01-02 10:00:00'),
+      await query(wasm, "SELECT TIMESTAMP '2024-01-02 10:00:00' AS v"),
+      'type_mismatch',
+    );
+    expectFail(
+      frozen('timestamptz', '2024-01-02 00:00:00'),
+      await query(wasm, "SELECT DATE '2024-01-02' AS v"),
+      'type_mismatch',
+    );
+    expectFail(
+      frozen('timestamptz', '2024-01-02 10:00:00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 10:00:01+00' AS v"),
+      'value_mismatch',
+    );
+    expect(frozen('timestamptz', 'infinity').rows[0]![0]).toBe('infinity');
+  });
+
+  it('a local timestamp written with "+00" is that wall-clock time: it equals the engine TIMESTAMP, never a TIMESTAMPTZ', async () => {
+    expectPass(
+      frozen('timestamp', '2024-01-02 10:00:00+00'),
+      await query(wasm, "SELECT TIMESTAMP '2024-01-02 10:00:00' AS v"),
+    );
+    expectPass(frozen('timestamp', '2024-01-02 00:00:00+00'), await query(wasm, "SELECT DATE '2024-01-02' AS v"));
+    expectFail(
+      frozen('timestamp', '2024-01-02 10:00:00+00'),
+      await query(wasm, "SELECT TIMESTAMPTZ '2024-01-02 10:00:00+00' AS v"),
+      'type_mismatch',
+    );
   });
 });

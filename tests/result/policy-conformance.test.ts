@@ -272,4 +272,30 @@ describe('SPEC §3 policy, on DuckDB and SQLite values', () => {
       mode_details: { 'order-insensitive': { pass: false, reasons: ['value_mismatch'] } },
     });
   });
+
+  it('a value_mismatch witness of two long texts shows where they differ, and never cuts a character in half', async () => {
+    // Both were cut at 200 UTF-16 units: the two witnesses were the same text ("differs: expected A, got A"),
+    // and the cut split the emoji's surrogate pair (a lone surrogate, U+FFFD once written as UTF-8).
+    for (const engine of [d, s]) {
+      const result = compareResults(
+        await engine("SELECT 'ab' || replace(printf('%0250d', 0), '0', 'a') || '😀' || 'x' AS v"),
+        await engine("SELECT 'ab' || replace(printf('%0250d', 0), '0', 'a') || '😀' || 'y' AS v"),
+      );
+      const reason = result.reasons.find((r) => r.code === 'value_mismatch') as {
+        expected: unknown;
+        actual: unknown;
+        message: string;
+      };
+      expect(reason.expected).not.toEqual(reason.actual);
+      expect(String(reason.expected)).toMatch(/😀x/);
+      expect(String(reason.actual)).toMatch(/😀y/);
+      for (const text of [reason.expected, reason.actual, reason.message])
+        expect(String(text)).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+      const emojiAtCut = compareResults(
+        await engine("SELECT replace(printf('%0199d', 0), '0', 'a') || '😀' || 'x' AS v"),
+        await engine("SELECT replace(printf('%0199d', 0), '0', 'b') || '😀' || 'x' AS v"),
+      ).reasons[0] as { expected: unknown };
+      expect(String(emojiAtCut.expected)).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    }
+  });
 });

@@ -3,7 +3,9 @@
  * clock or on randomness. And the probes for the parts that do: does a LIMIT
  * cut through a tie of its ORDER BY keys, or cut an unordered result?
  */
+import { canonicalCell } from '../digest/canonical-dump.ts';
 import { LruCache } from '../structure/memo.ts';
+import type { ResultTable } from '../value/kind.ts';
 import { findNowLiterals, findWords, lineOf, outlineQuery, type QueryOutline } from './sql-tokens.ts';
 
 /** Clock functions the engines pin to a fixture's declared as-of instant (DuckDB macros; SQLite's clock). */
@@ -118,6 +120,11 @@ export type TieProbe =
       offset: number;
       keyCount: number;
       probes: string[];
+      /**
+       * One per probe: the same query with the output columns before the keys and no window, for
+       * {@link tieGroupWindow} (is every row of the tie the same output row?).
+       */
+      rowProbes: string[];
       /** Count the rows and the non-NULL first keys (n, k), when that key leaves NULLs' place to the engine. */
       nullProbes: string[];
     }
@@ -146,23 +153,25 @@ export function limitTieProbes(sql: string, outputColumns: readonly string[]): T
     };
   const window = `LIMIT 2 OFFSET ${offset + Math.max(count, 1) - 1}`;
   const probes: string[] = [];
+  const rowProbes: string[] = [];
   const keys = q.orderBy.keys;
   // A positional key (ORDER BY 2) names an output column, which the SELECT list cannot read by its name (SQLite
   // even takes an unknown "name" for a string, a constant that ties every row): those keys use the second form only.
   const positional = (e: string) => /^\d+$/.test(e);
   if (q.selectList && !q.setOperation && !q.distinct && !keys.some((k) => positional(k.expression))) {
     const extra = keys.map((k, i) => `, (${k.expression}) AS "__lint_key_${i}"`).join('');
-    probes.push(
-      `${q.sql.slice(0, q.selectList.end)}${extra}${q.sql.slice(q.selectList.end, q.limit.start).trimEnd()} ${window}`,
-    );
+    const rows = `${q.sql.slice(0, q.selectList.end)}${extra}${q.sql.slice(q.selectList.end, q.limit.start).trimEnd()}`;
+    probes.push(`${rows} ${window}`);
+    rowProbes.push(rows);
   }
   const beforeOrder = q.sql.slice(0, q.orderBy.start).trimEnd();
   const over = keys.map((k) => keyOverOutput(k.expression, outputColumns));
-  probes.push(
-    `SELECT ${over.map((e, i) => `${e} AS "__lint_key_${i}"`).join(', ')} FROM (${beforeOrder}) AS __lint_q ORDER BY ${over
-      .map((e, i) => `${e}${keys[i]!.modifiers ? ` ${keys[i]!.modifiers}` : ''}`)
-      .join(', ')} ${window}`,
-  );
+  const overKeys = over.map((e, i) => `${e} AS "__lint_key_${i}"`).join(', ');
+  const overOrder = `FROM (${beforeOrder}) AS __lint_q ORDER BY ${over
+    .map((e, i) => `${e}${keys[i]!.modifiers ? ` ${keys[i]!.modifiers}` : ''}`)
+    .join(', ')}`;
+  probes.push(`SELECT ${overKeys} ${overOrder} ${window}`);
+  rowProbes.push(`SELECT __lint_q.*, ${overKeys} ${overOrder}`);
   // Where NULLs sort is the engine's choice (SQLite first, DuckDB last, PostgreSQL last ascending) unless the key says.
   const nullProbes: string[] = [];
   const first = keys[0]!;
@@ -178,5 +187,47 @@ export function limitTieProbes(sql: string, outputColumns: readonly string[]): T
       );
     nullProbes.push(counted(over[0]!, beforeOrder));
   }
-  return { kind: 'ordered_limit', limit: count, offset, keyCount: keys.length, probes, nullProbes };
+  return { kind: 'ordered_limit', limit: count, offset, keyCount: keys.length, probes, rowProbes, nullProbes };
+}
+
+/** Rows read on each side of the LIMIT boundary to see a whole tie group. */
+const TIE_GROUP_REACH = 500;
+
+/**
+ * When a probe has found equal keys at the LIMIT boundary, the query that reads the rows around it
+ * (output columns, then the keys), and the judge of its result: a tie whose rows are all the same
+ * output row is no cut at all (any of them gives the same answer: `SELECT price … ORDER BY price
+ * DESC LIMIT 1` with two products at the top price), so `identical` is true only when the whole tie
+ * group lies inside the rows read and every row of it is the same output row (cells as canonical text).
+ */
+export function tieGroupWindow(
+  probe: Extract<TieProbe, { kind: 'ordered_limit' }>,
+  index: number,
+): { sql: string; identical(rows: ResultTable): boolean } {
+  const lastInside = probe.offset + Math.max(probe.limit, 1) - 1;
+  const start = Math.max(0, lastInside - TIE_GROUP_REACH);
+  const count = lastInside - start + 2 + TIE_GROUP_REACH;
+  return {
+    sql: `${probe.rowProbes[index]!} LIMIT ${count} OFFSET ${start}`,
+    identical(table: ResultTable): boolean {
+      const width = table.columns.length - probe.keyCount;
+      const at = lastInside - start;
+      if (width < 0 || at + 1 >= table.rows.length) return false;
+      const text = (row: number, from: number, to: number) =>
+        table.rows[row]!.slice(from, to)
+          .map((cell, i) => canonicalCell(table.columns[from + i]!, cell))
+          .join('\t');
+      const key = (row: number) => text(row, width, table.columns.length);
+      const tied = key(at);
+      let first = at;
+      while (first > 0 && key(first - 1) === tied) first--;
+      let last = at + 1;
+      while (last + 1 < table.rows.length && key(last + 1) === tied) last++;
+      // The group may go on beyond the rows read: unknown, so not identical.
+      if ((first === 0 && start > 0) || (last === table.rows.length - 1 && table.rows.length === count)) return false;
+      const output = text(first, 0, width);
+      for (let row = first + 1; row <= last; row++) if (text(row, 0, width) !== output) return false;
+      return true;
+    },
+  };
 }

@@ -12,7 +12,7 @@ import type { VerdictError } from '../errors.ts';
 import type { ResultTable } from '../value/kind.ts';
 import type { ResultCompare } from './compare.ts';
 import { zeroTolerancePolicyCompare } from './policy-compare.ts';
-import { limitTieProbes, lintReferenceText } from './lint.ts';
+import { limitTieProbes, lintReferenceText, tieGroupWindow } from './lint.ts';
 import type { Corpus, CorpusCase, LoadedCorpus } from './types.ts';
 
 export const SELF_CHECK_FINDINGS = {
@@ -493,7 +493,7 @@ async function checkLimit(
     return;
   }
   const errors: string[] = [];
-  for (const probeSql of probe.probes) {
+  for (const [index, probeSql] of probe.probes.entries()) {
     const out = await engine.execute(probeSql);
     if (!out.ok) {
       errors.push(out.error.raw ?? out.error.message);
@@ -505,7 +505,11 @@ async function checkLimit(
       out.value.rows[row]!.slice(cols.length - probe.keyCount)
         .map((cell, i) => canonicalCell(cols[cols.length - probe.keyCount + i]!, cell))
         .join('\t');
-    if (keyText(0) === keyText(1))
+    if (keyText(0) === keyText(1)) {
+      // Tied keys whose rows are all the same output row: any choice gives the same answer.
+      const group = tieGroupWindow(probe, index);
+      const around = await engine.execute(group.sql);
+      if (around.ok && group.identical(around.value)) return;
       findings.push({
         ...at,
         code: 'limit_through_tie',
@@ -513,6 +517,7 @@ async function checkLimit(
         message: `${SELF_CHECK_FINDINGS.limit_through_tie} Rows ${probe.offset + probe.limit} and ${probe.offset + probe.limit + 1} share the ORDER BY keys [${keyText(0)}]: add a tie-breaker or include every tied row.`,
         evidence: [keyText(0)],
       });
+    }
     return;
   }
   findings.push({

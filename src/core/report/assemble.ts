@@ -190,8 +190,15 @@ function explanationsOf(m: Measured): string[] {
   const explanations: string[] = [];
   if (m.pass) {
     const rows = result.cardinality_match.expected_rows;
+    const actualRows = result.cardinality_match.actual_rows;
+    // Under set semantics the counts may differ (duplicates do not count): name both, so the count
+    // is never read as the candidate's.
+    const counted =
+      actualRows === rows
+        ? `${rows} row${rows === 1 ? '' : 's'}`
+        : `${rows} row${rows === 1 ? '' : 's'} in the reference, ${actualRows} in the candidate: the same distinct rows`;
     explanations.push(
-      `The candidate's result matches the reference under ${comparison.comparison_mode}${comparison.set_semantics ? ' (set semantics)' : ''} comparison (${rows} row${rows === 1 ? '' : 's'}).`,
+      `The candidate's result matches the reference under ${comparison.comparison_mode}${comparison.set_semantics ? ' (set semantics)' : ''} comparison (${counted}).`,
     );
     if (m.structure && clauseMatch && !clauseMatch.match)
       explanations.push(

@@ -21,7 +21,7 @@ import {
   numericDelta,
   type Tolerance,
 } from './value-policy.ts';
-import { cellWitness, rowWitness } from './witness.ts';
+import { cellPairWitnesses, rowWitness } from './witness.ts';
 
 /**
  * A difference as a message shows it: a double's subtraction noise
@@ -379,6 +379,7 @@ function cellPairWitness({ cells, E, A, i, j, colRef }: CellPairAt, k: number) {
   const ar = cells.a[k]!;
   const x = E.rows[er]![i] ?? null;
   const y = A.rows[ar]![j] ?? null;
+  const [expected, actual] = cellPairWitnesses(ec, x, ac, y);
   return {
     ec,
     ac,
@@ -386,8 +387,8 @@ function cellPairWitness({ cells, E, A, i, j, colRef }: CellPairAt, k: number) {
     pairing: cells.byContent[k] ? ('best_partial' as const) : ('leftover' as const),
     base: {
       column: colRef(i, j),
-      expected: cellWitness(ec, x),
-      actual: cellWitness(ac, y),
+      expected,
+      actual,
       expected_row: rowWitness(E, er),
       actual_row: rowWitness(A, ar),
       expected_kind: ec.kind,

@@ -138,10 +138,17 @@ export function decodeCell(column: Pick<Column, 'kind' | 'children'>, value: unk
     case 'date':
       return typeof value === 'string' && isDateText(value) ? value : fail('a date "YYYY-MM-DD"');
     case 'timestamp':
-    case 'timestamptz':
-      return typeof value === 'string' && isTimestampText(value)
-        ? value.replace('T', ' ')
-        : fail('a timestamp "YYYY-MM-DD HH:MM:SS[.ffffff]"');
+    case 'timestamptz': {
+      if (typeof value !== 'string' || !isTimestampText(value))
+        return fail('a timestamp "YYYY-MM-DD HH:MM:SS[.ffffff]"');
+      if (value === 'infinity' || value === '-infinity') return value;
+      // The "+00" suffix is what the comparison reads as "an instant": a timestamptz is UTC with or
+      // without it, a local timestamp never has it. Taken as written, a timestamptz without it never
+      // equalled the engine's "… +00" (and equalled a local TIMESTAMP or DATE instead), and a local
+      // timestamp with it never equalled the engine's TIMESTAMP.
+      const local = value.replace('T', ' ').replace(/\+00$/, '');
+      return column.kind === 'timestamptz' ? `${local}+00` : local;
+    }
     case 'time':
       return typeof value === 'string' && /^\d{2}:\d{2}:\d{2}(\.\d{1,9})?$/.test(value)
         ? value

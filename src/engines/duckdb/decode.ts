@@ -105,7 +105,10 @@ export function readerFor(data: Data, column?: Column): Reader {
     case Type.LargeUtf8: {
       const offsets = data.valueOffsets as ArrayLike<number | bigint>;
       const bytes = data.values as Uint8Array;
-      return wrap((i) => utf8.decode(bytes.subarray(Number(offsets[i]), Number(offsets[i + 1]))));
+      const text = (i: number) => utf8.decode(bytes.subarray(Number(offsets[i]), Number(offsets[i + 1])));
+      // An integer reaching Arrow as text is a BIGNUM cast to VARCHAR: its digits.
+      if (column?.kind === 'integer') return wrap((i) => safe(BigInt(text(i))));
+      return wrap(text);
     }
     case Type.Binary:
     case Type.LargeBinary: {

@@ -76,6 +76,8 @@ function timestamp(raw: bigint, toMicros: (raw: bigint) => bigint, suffix = ''):
 
 /** One node-api value → the cell decode.ts gives for the same DuckDB value through Arrow. */
 export function decodeNative(value: DuckDBValue, column?: Column): Cell {
+  // An integer as text is a BIGNUM the session cast to VARCHAR: its digits (as decode.ts reads them).
+  if (typeof value === 'string' && column?.kind === 'integer') return safe(BigInt(value));
   if (value === null || typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'number') return value;
   if (typeof value === 'bigint') return safe(value);

@@ -204,6 +204,9 @@ export function kindOfType(type: DuckDbType): Kind {
     // a VARCHAR of that text.
     if (type.base === 'TIMESTAMP_NS') return 'timestamp';
     if (type.base === 'TIME_NS') return 'time';
+    // A BIGNUM (VARINT) is an integer of any size; its text is its digits (decoded to a bigint): as
+    // `other` it never equalled the same INTEGER and equalled a VARCHAR of its digits.
+    if (type.base === 'BIGNUM' || type.base === 'VARINT') return 'integer';
     return 'other';
   }
   switch (type.shape) {
