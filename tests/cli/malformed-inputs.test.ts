@@ -530,6 +530,18 @@ const CASES: Case[] = [
   const bytes = readFileSync(path.join(repoRoot, 'fixtures/benchmarks/spider-sample/database/shop/shop.sqlite'));
   writeFileSync(path.join(dir, 'cut.sqlite'), bytes.subarray(0, Math.floor(bytes.length / 3)));
 }
+// A misspelt --fixture name was ignored: the corpus graded on the built-in retail, not on the user's database.
+CASES.push({
+  input: 'run: --fixture naming no fixture of the corpus (was: ignored, the built-in graded)',
+  argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retial=cut.sqlite'],
+  message:
+    /^--fixture retial=cut\.sqlite: the corpus uses no fixture retial \(it uses retail; did you mean retail\?\); nothing was graded\.$/,
+});
+CASES.push({
+  input: 'selfcheck: --fixture naming no fixture of the corpora',
+  argv: ['selfcheck', '--corpus', 'corpus.yaml', '--fixture', 'shop=cut.sqlite'],
+  message: /^--fixture shop=cut\.sqlite: the corpus uses no fixture shop \(it uses retail\); nothing was graded\.$/,
+});
 CASES.push({
   input: 'run: a SQLite fixture cut short',
   argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retail=cut.sqlite'],
