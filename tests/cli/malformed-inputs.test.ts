@@ -542,6 +542,12 @@ CASES.push({
   argv: ['selfcheck', '--corpus', 'corpus.yaml', '--fixture', 'shop=cut.sqlite'],
   message: /^--fixture shop=cut\.sqlite: the corpus uses no fixture shop \(it uses retail\); nothing was graded\.$/,
 });
+// A 0-byte SQL dump loaded as an empty database: every reference broke (no such table) and the rest was scored.
+CASES.push({
+  input: 'run: a 0-byte SQL dump as fixture (was: graded, every reference broken)',
+  argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', `retail=${put('empty.sql', '')}`],
+  message: /^Fixture retail: empty\.sql is empty \(0 bytes\)/,
+});
 CASES.push({
   input: 'run: a SQLite fixture cut short',
   argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retail=cut.sqlite'],
