@@ -440,6 +440,17 @@ const CASES: Case[] = [
     ],
     message: /./,
   },
+  {
+    input: 'run: a JSON run file with a trailing comma (was: accepted, read as YAML)',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      put('comma.json', '{"records": [\n  {"id": "customer-count", "sql": "SELECT 1"},\n]}'),
+    ],
+    message: /^comma\.json:3:1: error \[syntax_error\]: Not valid JSON: Unexpected token '\]'/,
+  },
   // the result byte budget
   {
     input: 'run: --max-result-bytes not a size',

@@ -10,7 +10,7 @@ import { resolveEvaluationConfig } from '../evaluation/request.ts';
 import { CodecError, decodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
-import { closest, keysOf, nodeAtPath, pairOf, Source } from './source.ts';
+import { closest, jsonSyntaxError, keysOf, looksLikeJson, nodeAtPath, pairOf, Source } from './source.ts';
 import {
   ARMS,
   DIFFICULTIES,
@@ -62,29 +62,6 @@ const CASE_FIELDS = [
   'rationale',
 ] as const;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
-
-function looksLikeJson(file: string, text: string): boolean {
-  return /\.json$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\uFEFF?\s*[{[]/.test(text));
-}
-
-/** JSON.parse's complaint with its line and column (from the position V8 reports), or null when the text is JSON. */
-function jsonSyntaxError(text: string): { line: number; column: number; message: string } | null {
-  try {
-    JSON.parse(text);
-    return null;
-  } catch (thrown) {
-    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(
-      /\s*\(line \d+ column \d+\)$/,
-      '',
-    );
-    const at = /at position (\d+)/.exec(message);
-    const offset = at ? Number(at[1]) : text.length;
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    const column = offset - before.lastIndexOf('\n');
-    return { line, column, message: message.replace(/ in JSON at position \d+/, '') };
-  }
-}
 
 export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions): Promise<CorpusLoadResult> {
   const file = options.file;

@@ -62,6 +62,48 @@ function countLines(text: string, lines: LineCounter): void {
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
 }
 
+/** A file read as JSON: named .json, or not named YAML and opening with { or [ (a run or corpus exported without a suffix). */
+export function looksLikeJson(file: string, text: string): boolean {
+  return /\.json$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\uFEFF?\s*[{[]/.test(text));
+}
+
+/** JSON.parse's complaint with its line and column (from the position V8 reports), or null when the text is JSON. */
+export function jsonSyntaxError(text: string): { line: number; column: number; message: string } | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (thrown) {
+    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(
+      /\s*\(line \d+ column \d+\)$/,
+      '',
+    );
+    const at = /at position (\d+)/.exec(message);
+    const token = TOKEN_WITH_EXCERPT.exec(message);
+    const offset = at ? Number(at[1]) : token ? excerptOffset(text, token) : text.length;
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    const said = token ? `Unexpected token '${token[1]}'` : message.replace(/ (?:in JSON )?at position \d+/, '');
+    return { line, column, message: said };
+  }
+}
+
+/**
+ * V8 words an unexpected token with an excerpt of the text instead of its position ("Unexpected token ']',
+ * ..."LECT 1"},\n]}" is not valid JSON"): the excerpt, line feeds and all, made a message of several lines,
+ * placed at the end of the file. It is up to 10 characters either side of the token, cut with "..." where the
+ * text goes on, or the whole text when that is 21 characters or fewer.
+ */
+const TOKEN_WITH_EXCERPT = /^Unexpected token '([^]*?)', (\.\.\.)?"([^]*)"(\.\.\.)? is not valid JSON$/;
+
+function excerptOffset(text: string, [, token, before, excerpt, after]: RegExpExecArray): number {
+  const start = text.indexOf(excerpt!);
+  if (start < 0) return text.length;
+  if (before) return start + 10;
+  if (after) return start + excerpt!.length - 10;
+  return Math.max(0, text.indexOf(token!));
+}
+
 export function pairOf(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
   return (map.items as Pair<Node, Node | null>[]).find((p) => isScalar(p.key) && p.key.value === key);
 }
