@@ -7,6 +7,7 @@
 import { isMap, isSeq, type Node, type YAMLMap } from 'yaml';
 import { sha256Hex } from '../digest/sha256.ts';
 import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
+import { duplicateTopLevelKey } from './json-tree.ts';
 import { closest, jsonSyntaxError, keysOf, looksLikeJson, pairOf, Source } from './source.ts';
 import { decodeUtf8Strict } from './utf8.ts';
 
@@ -135,6 +136,15 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
           `Line ${i + 1} is not a JSON value: ${error instanceof Error ? error.message : String(error)}.`,
           { line: i + 1 },
         );
+        continue;
+      }
+      // JSON.parse keeps the last of a repeated key silently (the .json form names it: the YAML parser's check).
+      const twice = typeof value === 'object' && value !== null ? duplicateTopLevelKey(line) : null;
+      if (twice !== null) {
+        push('syntax_error', `Line ${i + 1} gives the key "${twice}" twice; a record gives each field once.`, {
+          line: i + 1,
+          field: twice,
+        });
         continue;
       }
       const isHeader =
