@@ -451,6 +451,11 @@ const CASES: Case[] = [
     ],
     message: /^comma\.json:3:1: error \[syntax_error\]: Not valid JSON: Unexpected token '\]'/,
   },
+  {
+    input: 'run: --engine with another value than duckdb-native or duckdb-wasm (was: "Unknown option")',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', 'id-only.json', '--engine', 'pglite'],
+    message: /^run: --engine must be duckdb-native or duckdb-wasm, got "pglite"/,
+  },
   // the result byte budget
   {
     input: 'run: --max-result-bytes not a size',
