@@ -143,22 +143,25 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
   const declared = v.declaredCounts(root);
 
   const casesPair = pairOf(root, 'cases');
+  const casesNode = source.resolve(casesPair?.value);
   const cases: CorpusCase[] = [];
   let caseCount = 0;
-  if (!casesPair?.value) {
+  if (!casesNode) {
     v.push('missing_field', root, 'The corpus has no cases list.', { field: 'cases' });
-  } else if (!isSeq(casesPair.value)) {
-    v.push('invalid_field', casesPair.value, 'cases must be a list.', { field: 'cases' });
+  } else if (!isSeq(casesNode)) {
+    v.push('invalid_field', casesNode, 'cases must be a list.', { field: 'cases' });
   } else {
-    caseCount = casesPair.value.items.length;
-    if (caseCount === 0) v.push('empty_corpus', casesPair.value, 'The cases list is empty.', { field: 'cases' });
+    caseCount = casesNode.items.length;
+    if (caseCount === 0) v.push('empty_corpus', casesNode, 'The cases list is empty.', { field: 'cases' });
     const seen = new Map<string, number | undefined>();
-    casesPair.value.items.forEach((item, index) => {
-      const parsed = v.corpusCase(item as Node, index, options.knownFixtures);
+    casesNode.items.forEach((alias, index) => {
+      const item = source.resolve(alias as Node);
+      const parsed = v.corpusCase(item, index, options.knownFixtures);
       if (!parsed) return;
       const first = seen.get(parsed.id);
       if (seen.has(parsed.id)) {
-        const idNode = isMap(item) ? pairOf(item, 'id')?.value : undefined;
+        // A case repeated by alias is named where the alias is, not at the case it repeats.
+        const idNode = alias !== item ? (alias as Node) : isMap(item) ? pairOf(item, 'id')?.value : undefined;
         v.push(
           'duplicate_id',
           idNode ?? (item as Node),
@@ -170,7 +173,7 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
     });
   }
 
-  if (declared.cases !== undefined && casesPair && isSeq(casesPair.value) && declared.cases !== caseCount)
+  if (declared.cases !== undefined && isSeq(casesNode) && declared.cases !== caseCount)
     v.push(
       'count_mismatch',
       pairOf(root, 'case_count')?.value,

@@ -5,7 +5,18 @@
  * (`json-tree.ts`); anything else, and JSON with a duplicate key (which
  * only the YAML parser reports), is read by the YAML parser.
  */
-import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { jsonTree } from './json-tree.ts';
 
 export interface Position {
@@ -48,6 +59,14 @@ export class Source {
   positionOfOffset(offset: number): Position {
     const p = this.lines.linePos(offset);
     return { line: p.line, column: p.col };
+  }
+
+  /**
+   * The node an alias (`*name`) stands for, one step (its items stay as they are, so a bomb is not expanded);
+   * any other node as it is. Where the loader walks the tree (the cases list, a case) an alias was "not a list".
+   */
+  resolve<T extends Node | null | undefined>(node: T): Node | T {
+    return isAlias(node) ? ((node.resolve(this.doc) as Node | undefined) ?? node) : node;
   }
 
   toJS(node: Node | null | undefined): unknown {
