@@ -524,6 +524,22 @@ const CASES: Case[] = [
     ],
     message: /^unknown-case\.postgres\.yaml: The ports name cases the corpus does not have: no-such-case\.$/,
   },
+  {
+    input: 'run: --ports giving one case twice (was: a message of several lines, the YAML excerpt)',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      'id-only.json',
+      '--ports',
+      put(
+        'twice.postgres.yaml',
+        'corpus: tiny\nengine: pglite\nports:\n  customer-count: SELECT 1\n  customer-count: SELECT 2\n',
+      ),
+    ],
+    message: /^twice\.postgres\.yaml:5:3: not valid YAML \(Map keys must be unique\)\.$/,
+  },
   // stef --log: the log's encoding
   {
     input: 'stef: a Latin-1 log (was: U+FFFD, silently)',
