@@ -479,6 +479,11 @@ const CASES: Case[] = [
     message:
       /^budget-corpus\.yaml:\d+:\d+: error \[invalid_field\] case 'customer-count' field 'config\.max_result_bytes': config: config\.max_result_bytes must be a positive whole number\.$/,
   },
+  {
+    input: 'query: an empty SQL argument (was: exit 1, "Query failed")',
+    argv: ['query', '--fixture', 'retail', '  '],
+    message: /^query: the SQL argument is empty: give the query to run\.$/,
+  },
   // run --ports: reference ports for another engine
   {
     input: 'run: --ports file missing',
