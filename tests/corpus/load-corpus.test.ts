@@ -105,6 +105,13 @@ describe('loadCorpus: YAML aliases where the loader walks the tree', () => {
     expect(repeated).toMatchObject({ code: 'duplicate_id', case_id: 'orders-by-status', line: 24 });
   });
 
+  it('a list nested thousands deep is named as such (it was "Maximum call stack size exceeded")', async () => {
+    const deep = await load(GOOD.replace('tags: [count]', `tags: ${'['.repeat(5000)}${']'.repeat(5000)}`));
+    expect(errors(deep).map((p) => [p.code, p.line, p.message])).toEqual([
+      ['syntax_error', 12, expect.stringMatching(/^Lists or mappings nested too deeply to read/)],
+    ]);
+  });
+
   it('stays linear on an alias bomb: nine cases, each "not a mapping", no expansion', async () => {
     const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 9; i++) {

@@ -45,7 +45,15 @@ export class Source {
   errors(): { message: string; line?: number; column?: number }[] {
     return this.doc.errors.map((e) => {
       const pos = this.lines.linePos(e.pos[0]);
-      return { message: e.message.split('\n')[0]!, line: pos.line, column: pos.col };
+      const message = e.message.split('\n')[0]!;
+      // The parser recurses per level: a list thousands deep overflows the stack, and said only that.
+      if (/Maximum call stack size exceeded/.test(message))
+        return {
+          message: 'Lists or mappings nested too deeply to read (the stack ran out).',
+          line: pos.line,
+          column: pos.col,
+        };
+      return { message, line: pos.line, column: pos.col };
     });
   }
 
