@@ -484,6 +484,12 @@ const CASES: Case[] = [
     argv: ['query', '--fixture', 'retail', '  '],
     message: /^query: the SQL argument is empty: give the query to run\.$/,
   },
+  {
+    input: 'query: SQL that opens with a "--" comment (was: "Unknown option \'-- top customers…\'")',
+    argv: ['query', '--fixture', 'retail', '-- top customers'],
+    message:
+      /^query: "-- top customers…" is not an option: a SQL text that starts with "--" \(a comment\) goes after a lone "--": sql-verdict query \[options\] -- "-- …"\.$/,
+  },
   // run --ports: reference ports for another engine
   {
     input: 'run: --ports file missing',
@@ -621,7 +627,7 @@ describe('malformed inputs: exit 2 and a precise message, never a stack trace', 
     expect(message, `no line matches ${c.message}:\n${lines.join('\n')}`).toBeDefined();
     expect(lines.join('\n')).not.toMatch(/Internal error|\n\s+at .*\(.*:\d+:\d+\)|TypeError|RangeError/);
     rows.push(
-      `| ${c.input} | \`sql-verdict ${c.argv.join(' ')}\` | ${code} | ${message!.trim().replace(/\|/g, '\\|')} |`,
+      `| ${c.input} | \`sql-verdict ${c.argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}\` | ${code} | ${message!.trim().replace(/\|/g, '\\|')} |`,
     );
   });
 
