@@ -13,6 +13,12 @@ export function parseFlags<O extends Options>(command: string, argv: string[], o
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true, tokens: true });
   } catch (thrown) {
+    // A SQL argument opening with a comment ("-- top customers\nSELECT …") reads as an option: say how to pass it.
+    const text = /^Unknown option '(--[^']*\s[^']*)'/s.exec(thrown instanceof Error ? thrown.message : '')?.[1];
+    if (text)
+      throw new CliError(
+        `${command}: "${text.split('\n')[0]!.slice(0, 40)}…" is not an option: a SQL text that starts with "--" (a comment) goes after a lone "--": sql-verdict ${command} [options] -- "-- …".`,
+      );
     const message =
       thrown instanceof Error ? thrown.message.replace(/\. To specify a positional argument.*$/s, '.') : String(thrown);
     throw new CliError(`${command}: ${message}\nRun "sql-verdict ${command} --help" for usage.`);

@@ -5,6 +5,7 @@ import type { EngineName } from '../core/engine.ts';
 import { GradingPool, type GradingPoolOptions } from '../engines/grading-pool.ts';
 import { openEngine } from '../engines/node.ts';
 import { EnginePool as SharedEnginePool } from '../engines/engine-pool.ts';
+import { closest } from '../core/corpus/source.ts';
 import { CliError } from './cli-error.ts';
 import { fixtureSourceFor } from './fixtures.ts';
 import { takePrestarted } from './prestart.ts';
@@ -23,6 +24,22 @@ export function fixtureOverrides(values: string[] | undefined, cwd: string): Map
     out.set(spec.slice(0, eq), file);
   }
   return out;
+}
+
+/**
+ * Every `--fixture NAME` must name a fixture the corpus uses: a misspelt name was ignored, so the cases graded on
+ * the built-in of the right name instead of the database given, and nothing said so.
+ */
+export function checkFixturesUsed(specs: string[] | undefined, used: string[]): void {
+  const names = [...new Set(used)];
+  for (const spec of specs ?? []) {
+    const name = spec.slice(0, spec.indexOf('='));
+    if (names.includes(name)) continue;
+    const hint = closest(name, names);
+    throw new CliError(
+      `--fixture ${spec}: the corpus uses no fixture ${name} (it uses ${names.join(', ') || 'none'}${hint ? `; did you mean ${hint}?` : ''}); nothing was graded.`,
+    );
+  }
 }
 
 /** The grading pool of a corpus run: worker threads sized to the cores, each with its own engines. */

@@ -7,6 +7,7 @@ import {
   enginesForFormat,
   type EngineName,
   type FixtureFile,
+  type FixtureFormat,
   type FixtureSource,
 } from '../core/engine.ts';
 import { fail, ok, type Outcome } from '../core/errors.ts';
@@ -36,6 +37,14 @@ function builtInFixtures(): Record<string, BuiltInEntry> {
   }
 }
 
+const FORMAT_NAMES: Record<FixtureFormat, string> = {
+  sql: 'a SQL dump',
+  sqlite: 'a SQLite database',
+  duckdb: 'a DuckDB database',
+  csv: 'a CSV table',
+  parquet: 'a Parquet table',
+};
+
 function readFixtureFile(filePath: string): FixtureFile {
   let bytes: Uint8Array;
   try {
@@ -47,6 +56,12 @@ function readFixtureFile(filePath: string): FixtureFile {
   const format = detectFixtureFormat(fileName, bytes);
   if (!format)
     throw new CliError(`Cannot tell the format of ${filePath}: use .sql, .duckdb, .sqlite/.db, .csv or .parquet.`);
+  // An empty file loads as an empty database (a SQL dump runs no statement, SQLite opens 0 bytes as a new
+  // database): every reference then fails with "no such table", is set aside as broken, and the rest is scored.
+  if (bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d))
+    throw new CliError(
+      `${fileName} is empty (${bytes.length} bytes${bytes.length ? ', all white space' : ''}), not ${FORMAT_NAMES[format]}: an interrupted copy or download?`,
+    );
   return { fileName, format, bytes };
 }
 

@@ -141,6 +141,11 @@ export function takeNativeDuckDb(command: string, argv: string[]): string[] {
     }
     const value = arg.startsWith('--engine=') ? arg.slice('--engine='.length) : arg === '--engine' ? argv[i + 1] : '';
     const driver = value === 'duckdb-native' ? 'native' : value === 'duckdb-wasm' ? 'wasm' : null;
+    // Any other value on a command without its own --engine was "Unknown option '--engine'", which its help lists.
+    if (!driver && value !== '' && !ENGINE_FLAG_COMMANDS.has(command))
+      throw new CliError(
+        `${command}: --engine must be duckdb-native or duckdb-wasm, got ${JSON.stringify(value ?? '')} (the corpus's engine field picks the dialect; --ports grades its references on another engine).`,
+      );
     if (!driver) {
       out.push(arg);
       continue;

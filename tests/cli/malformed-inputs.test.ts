@@ -440,6 +440,22 @@ const CASES: Case[] = [
     ],
     message: /./,
   },
+  {
+    input: 'run: a JSON run file with a trailing comma (was: accepted, read as YAML)',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      put('comma.json', '{"records": [\n  {"id": "customer-count", "sql": "SELECT 1"},\n]}'),
+    ],
+    message: /^comma\.json:3:1: error \[syntax_error\]: Not valid JSON: Unexpected token '\]'/,
+  },
+  {
+    input: 'run: --engine with another value than duckdb-native or duckdb-wasm (was: "Unknown option")',
+    argv: ['run', '--corpus', 'corpus.yaml', '--run', 'id-only.json', '--engine', 'pglite'],
+    message: /^run: --engine must be duckdb-native or duckdb-wasm, got "pglite"/,
+  },
   // the result byte budget
   {
     input: 'run: --max-result-bytes not a size',
@@ -462,6 +478,17 @@ const CASES: Case[] = [
     ],
     message:
       /^budget-corpus\.yaml:\d+:\d+: error \[invalid_field\] case 'customer-count' field 'config\.max_result_bytes': config: config\.max_result_bytes must be a positive whole number\.$/,
+  },
+  {
+    input: 'query: an empty SQL argument (was: exit 1, "Query failed")',
+    argv: ['query', '--fixture', 'retail', '  '],
+    message: /^query: the SQL argument is empty: give the query to run\.$/,
+  },
+  {
+    input: 'query: SQL that opens with a "--" comment (was: "Unknown option \'-- top customers…\'")',
+    argv: ['query', '--fixture', 'retail', '-- top customers'],
+    message:
+      /^query: "-- top customers…" is not an option: a SQL text that starts with "--" \(a comment\) goes after a lone "--": sql-verdict query \[options\] -- "-- …"\.$/,
   },
   // run --ports: reference ports for another engine
   {
@@ -508,6 +535,22 @@ const CASES: Case[] = [
     ],
     message: /^unknown-case\.postgres\.yaml: The ports name cases the corpus does not have: no-such-case\.$/,
   },
+  {
+    input: 'run: --ports giving one case twice (was: a message of several lines, the YAML excerpt)',
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      'id-only.json',
+      '--ports',
+      put(
+        'twice.postgres.yaml',
+        'corpus: tiny\nengine: pglite\nports:\n  customer-count: SELECT 1\n  customer-count: SELECT 2\n',
+      ),
+    ],
+    message: /^twice\.postgres\.yaml:5:3: not valid YAML \(Map keys must be unique\)\.$/,
+  },
   // stef --log: the log's encoding
   {
     input: 'stef: a Latin-1 log (was: U+FFFD, silently)',
@@ -530,6 +573,24 @@ const CASES: Case[] = [
   const bytes = readFileSync(path.join(repoRoot, 'fixtures/benchmarks/spider-sample/database/shop/shop.sqlite'));
   writeFileSync(path.join(dir, 'cut.sqlite'), bytes.subarray(0, Math.floor(bytes.length / 3)));
 }
+// A misspelt --fixture name was ignored: the corpus graded on the built-in retail, not on the user's database.
+CASES.push({
+  input: 'run: --fixture naming no fixture of the corpus (was: ignored, the built-in graded)',
+  argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retial=cut.sqlite'],
+  message:
+    /^--fixture retial=cut\.sqlite: the corpus uses no fixture retial \(it uses retail; did you mean retail\?\); nothing was graded\.$/,
+});
+CASES.push({
+  input: 'selfcheck: --fixture naming no fixture of the corpora',
+  argv: ['selfcheck', '--corpus', 'corpus.yaml', '--fixture', 'shop=cut.sqlite'],
+  message: /^--fixture shop=cut\.sqlite: the corpus uses no fixture shop \(it uses retail\); nothing was graded\.$/,
+});
+// A 0-byte SQL dump loaded as an empty database: every reference broke (no such table) and the rest was scored.
+CASES.push({
+  input: 'run: a 0-byte SQL dump as fixture (was: graded, every reference broken)',
+  argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', `retail=${put('empty.sql', '')}`],
+  message: /^Fixture retail: empty\.sql is empty \(0 bytes\)/,
+});
 CASES.push({
   input: 'run: a SQLite fixture cut short',
   argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retail=cut.sqlite'],
@@ -566,7 +627,7 @@ describe('malformed inputs: exit 2 and a precise message, never a stack trace', 
     expect(message, `no line matches ${c.message}:\n${lines.join('\n')}`).toBeDefined();
     expect(lines.join('\n')).not.toMatch(/Internal error|\n\s+at .*\(.*:\d+:\d+\)|TypeError|RangeError/);
     rows.push(
-      `| ${c.input} | \`sql-verdict ${c.argv.join(' ')}\` | ${code} | ${message!.trim().replace(/\|/g, '\\|')} |`,
+      `| ${c.input} | \`sql-verdict ${c.argv.map((a) => (/\s/.test(a) ? `"${a}"` : a)).join(' ')}\` | ${code} | ${message!.trim().replace(/\|/g, '\\|')} |`,
     );
   });
 

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isMap, isSeq, parse, type Node } from 'yaml';
 import { loadCorpus } from '../../src/core/corpus/load-corpus.ts';
+import { duplicateTopLevelKey } from '../../src/core/corpus/json-tree.ts';
 import { Source } from '../../src/core/corpus/source.ts';
 
 const enc = (text: string) => new TextEncoder().encode(text);
@@ -98,5 +99,15 @@ describe('JSON corpora: the linear scan and the YAML parser agree', () => {
     ).toBe(true);
     expect(json.toJS(json.doc.contents)).toEqual(yaml.toJS(yaml.doc.contents));
     expect(positions(json, json.doc.contents)).toEqual(positions(yaml, yaml.doc.contents));
+  });
+});
+
+describe('duplicateTopLevelKey', () => {
+  it('names a top-level key given twice, and only that', () => {
+    expect(duplicateTopLevelKey('{"id": "a", "sql": "SELECT 1", "sql" : "SELECT 2"}')).toBe('sql');
+    expect(duplicateTopLevelKey('{"id": "a", "sql": "SELECT \\"sql\\": 1"}')).toBeNull();
+    expect(duplicateTopLevelKey('{"a": {"k": 1}, "b": {"k": 2}, "c": ["a", "a"]}')).toBeNull();
+    expect(duplicateTopLevelKey('{"a\\u0062": 1, "ab": 2}')).toBe('ab');
+    expect(duplicateTopLevelKey('[{"a": 1}, {"a": 1}]')).toBeNull();
   });
 });

@@ -91,6 +91,40 @@ describe('loadCorpus: a well-formed corpus', () => {
   });
 });
 
+describe('loadCorpus: YAML aliases where the loader walks the tree', () => {
+  // An alias as the cases list, or as a case, was "cases must be a list" / "A case must be a mapping".
+  it('reads an aliased cases list, and names a case repeated by alias as a duplicate id', async () => {
+    const [head, rest] = GOOD.split('cases:\n');
+    const listed = await load(`lists:\n  all: &all\n${rest!.trimEnd().replace(/^/gm, '  ')}\n${head}cases: *all\n`);
+    expect(errors(listed)).toEqual([]);
+    if (!listed.ok) throw new Error('not ok');
+    expect(listed.loaded.corpus.cases.map((c) => c.id)).toEqual(['total-orders', 'orders-by-status']);
+    const repeated = await onlyError(
+      `${GOOD.replace('  - id: orders-by-status', '  - &again\n    id: orders-by-status')}  - *again\n`,
+    );
+    expect(repeated).toMatchObject({ code: 'duplicate_id', case_id: 'orders-by-status', line: 24 });
+  });
+
+  it('a list nested thousands deep is named as such (it was "Maximum call stack size exceeded")', async () => {
+    const deep = await load(GOOD.replace('tags: [count]', `tags: ${'['.repeat(5000)}${']'.repeat(5000)}`));
+    expect(errors(deep).map((p) => [p.code, p.line, p.message])).toEqual([
+      ['syntax_error', 12, expect.stringMatching(/^Lists or mappings nested too deeply to read/)],
+    ]);
+  });
+
+  it('stays linear on an alias bomb: nine cases, each "not a mapping", no expansion', async () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) {
+      const [prev, name] = [String.fromCharCode(96 + i), String.fromCharCode(97 + i)];
+      levels.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(', ')}]`);
+    }
+    const result = await load(
+      `bomb:\n${levels.map((l) => `  ${l}`).join('\n')}\ncorpus: b\nversion: 1\nengine: duckdb\ncases: *i\n`,
+    );
+    expect(errors(result).map((p) => p.message)).toEqual(Array(9).fill('A case must be a mapping.'));
+  });
+});
+
 describe('loadCorpus: malformed files, each with a precise error', () => {
   it('1. non-UTF-8 bytes: the byte offset and line', async () => {
     const bytes = enc(GOOD.replace('How many orders are there?', 'How many orders are there XX'));

@@ -139,6 +139,31 @@ describe('loadRun', () => {
     expect(errorsOf(result)).toEqual([expect.objectContaining({ code: 'syntax_error', line: 2 })]);
   });
 
+  it('rejects a JSONL record that gives a key twice, as the JSON form does (it graded the last sql silently)', async () => {
+    const result = await load(
+      '{"id": "a", "sql": "SELECT 1"}\n{"id": "b", "sql": "SELECT 1", "sql": "SELECT 2"}\n',
+      'run.jsonl',
+    );
+    expect(errorsOf(result)).toEqual([
+      expect.objectContaining({ code: 'syntax_error', line: 2, message: expect.stringMatching(/key .*sql.* twice/) }),
+    ]);
+  });
+
+  it('reads a .json run as JSON: a trailing comma or a cut-off file is a JSON error with its line, not YAML', async () => {
+    // The YAML parser read both: the trailing comma was accepted, the cut file told about in YAML's words.
+    const comma = await load('{"run": {},\n "records": [{"id": "a", "sql": "SELECT 1"},\n]}');
+    expect(errorsOf(comma)).toEqual([
+      expect.objectContaining({ code: 'syntax_error', line: 3, message: expect.stringMatching(/^Not valid JSON: /) }),
+    ]);
+    const cut = await load('{"run": {},\n "records": [{"id": "a", "sql": "SELECT 1"}');
+    expect(errorsOf(cut)).toEqual([
+      expect.objectContaining({ code: 'syntax_error', line: 2, message: expect.stringMatching(/^Not valid JSON: /) }),
+    ]);
+    // A duplicate key is still named (JSON.parse keeps the last one silently).
+    const twice = await load('[{"id": "a", "sql": "SELECT 1", "sql": "SELECT 2"}]');
+    expect(errorsOf(twice)).toEqual([expect.objectContaining({ code: 'syntax_error', line: 1 })]);
+  });
+
   it('warns when metadata is missing, above all the model identity', async () => {
     const bare = await load(JSON.stringify([{ id: 'a', sql: 'SELECT 1' }]));
     expect(bare.ok).toBe(true);

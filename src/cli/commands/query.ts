@@ -48,6 +48,8 @@ export async function queryCommand(argv: string[], io: Io): Promise<number> {
     throw new CliError(
       `query: expected exactly one SQL argument, got ${positionals.length}.\nRun "sql-verdict query --help" for usage.`,
     );
+  // No query is bad input (exit 2, as compare --expected ""), not a query that failed (exit 1).
+  if (positionals[0]!.trim() === '') throw new CliError('query: the SQL argument is empty: give the query to run.');
   const timeoutMs = positiveInteger('--timeout-ms', values['timeout-ms'], 5000);
   const maxRows = positiveInteger('--max-rows', values['max-rows'], 1_000_000);
   const maxResultBytes = byteSize('--max-result-bytes', values['max-result-bytes']);

@@ -11,7 +11,7 @@ import { resolveFixture } from '../fixtures.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/include-options.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
-import { EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
+import { checkFixturesUsed, EnginePool, fixtureOverrides, gradingPoolFor, workersFromEnv } from '../engine-pool.ts';
 import { duckDbDriverOf } from '../../engines/node-sessions.ts';
 import { chooseDuckDb } from '../duckdb-choice.ts';
 import { BUILT_IN_CORPORA, checkPortsUsed, readCorpus, readPorts, readRun, withPorts } from '../inputs.ts';
@@ -439,6 +439,10 @@ function gradeSettings(options: RunOptions, oracle: ReturnType<typeof oracleConf
  */
 function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, io: Io) {
   const overrides = fixtureOverrides(values.fixture, io.cwd);
+  checkFixturesUsed(
+    values.fixture,
+    corpus.corpus.cases.map((k) => k.fixture),
+  );
   // --db-dir: every fixture the corpus names from one folder (<db>/<db>.sqlite); --fixture still wins.
   if (values['db-dir']) {
     const listed = listDbDir(values['db-dir'], io.cwd);
@@ -612,6 +616,10 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
   const corpora = [];
   for (const spec of specs) corpora.push(await readCorpus(spec, io));
   checkPortsUsed(ports, corpora);
+  checkFixturesUsed(
+    values.fixture,
+    corpora.flatMap((c) => c.corpus.cases.map((k) => k.fixture)),
+  );
   const [{ formatSelfCheck, runSelfCheck }, { zeroTolerancePolicyCompare }] = await Promise.all([
     import('../../core/corpus/selfcheck.ts'),
     import('../../core/corpus/policy-compare.ts'),

@@ -5,7 +5,7 @@
  * port keeps its reference as written. The frozen results stay the corpus's
  * own: a port must return them on the other engine (the self-check says so).
  */
-import { parse } from 'yaml';
+import { parse, YAMLParseError } from 'yaml';
 import { ENGINE_NAMES, type EngineName } from '../engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import type { LoadedCorpus } from './types.ts';
@@ -21,7 +21,14 @@ export function parseReferencePorts(text: string, file: string): Outcome<Referen
   try {
     doc = parse(text);
   } catch (thrown) {
-    return fail('input.invalid', `${file}: not valid YAML (${messageOf(thrown)}).`, { location: file });
+    // The parser's message is several lines (position and an excerpt of the file): one line, the place first.
+    const at =
+      thrown instanceof YAMLParseError && thrown.linePos ? `:${thrown.linePos[0].line}:${thrown.linePos[0].col}` : '';
+    const what = (thrown instanceof YAMLParseError ? thrown.message.split('\n')[0]! : messageOf(thrown)).replace(
+      / at line \d+, column \d+:?$/,
+      '',
+    );
+    return fail('input.invalid', `${file}${at}: not valid YAML (${what}).`, { location: `${file}${at}` });
   }
   const root = doc as { corpus?: unknown; engine?: unknown; ports?: unknown } | null;
   if (!root || typeof root.corpus !== 'string')

@@ -148,3 +148,30 @@ export function jsonTree(text: string): Node | null {
     throw thrown;
   }
 }
+
+/**
+ * The first key a JSON object text gives twice at its top level, or null. JSON.parse keeps the last value of a
+ * repeated key without a word; a JSONL run record read that way graded its second "sql". Call only on text
+ * JSON.parse accepted (one linear scan: strings skipped, nesting counted).
+ */
+export function duplicateTopLevelKey(text: string): string | null {
+  const seen = new Set<string>();
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '"') {
+      const start = i;
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      if (depth !== 1) continue;
+      let next = i + 1;
+      while (text[next] === ' ' || text[next] === '\t' || text[next] === '\r' || text[next] === '\n') next++;
+      if (text[next] !== ':') continue; // a value, not a key
+      const key = JSON.parse(text.slice(start, i + 1)) as string;
+      if (seen.has(key)) return key;
+      seen.add(key);
+    }
+  }
+  return null;
+}

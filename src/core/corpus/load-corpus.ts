@@ -10,7 +10,7 @@ import { resolveEvaluationConfig } from '../evaluation/request.ts';
 import { CodecError, decodeResultTable } from '../value/json-codec.ts';
 import type { ResultTable } from '../value/kind.ts';
 import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
-import { closest, keysOf, nodeAtPath, pairOf, Source } from './source.ts';
+import { closest, jsonSyntaxError, keysOf, looksLikeJson, nodeAtPath, pairOf, Source } from './source.ts';
 import {
   ARMS,
   DIFFICULTIES,
@@ -62,29 +62,6 @@ const CASE_FIELDS = [
   'rationale',
 ] as const;
 const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
-
-function looksLikeJson(file: string, text: string): boolean {
-  return /\.json$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\uFEFF?\s*[{[]/.test(text));
-}
-
-/** JSON.parse's complaint with its line and column (from the position V8 reports), or null when the text is JSON. */
-function jsonSyntaxError(text: string): { line: number; column: number; message: string } | null {
-  try {
-    JSON.parse(text);
-    return null;
-  } catch (thrown) {
-    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(
-      /\s*\(line \d+ column \d+\)$/,
-      '',
-    );
-    const at = /at position (\d+)/.exec(message);
-    const offset = at ? Number(at[1]) : text.length;
-    const before = text.slice(0, offset);
-    const line = before.split('\n').length;
-    const column = offset - before.lastIndexOf('\n');
-    return { line, column, message: message.replace(/ in JSON at position \d+/, '') };
-  }
-}
 
 export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions): Promise<CorpusLoadResult> {
   const file = options.file;
@@ -166,22 +143,25 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
   const declared = v.declaredCounts(root);
 
   const casesPair = pairOf(root, 'cases');
+  const casesNode = source.resolve(casesPair?.value);
   const cases: CorpusCase[] = [];
   let caseCount = 0;
-  if (!casesPair?.value) {
+  if (!casesNode) {
     v.push('missing_field', root, 'The corpus has no cases list.', { field: 'cases' });
-  } else if (!isSeq(casesPair.value)) {
-    v.push('invalid_field', casesPair.value, 'cases must be a list.', { field: 'cases' });
+  } else if (!isSeq(casesNode)) {
+    v.push('invalid_field', casesNode, 'cases must be a list.', { field: 'cases' });
   } else {
-    caseCount = casesPair.value.items.length;
-    if (caseCount === 0) v.push('empty_corpus', casesPair.value, 'The cases list is empty.', { field: 'cases' });
+    caseCount = casesNode.items.length;
+    if (caseCount === 0) v.push('empty_corpus', casesNode, 'The cases list is empty.', { field: 'cases' });
     const seen = new Map<string, number | undefined>();
-    casesPair.value.items.forEach((item, index) => {
-      const parsed = v.corpusCase(item as Node, index, options.knownFixtures);
+    casesNode.items.forEach((alias, index) => {
+      const item = source.resolve(alias as Node);
+      const parsed = v.corpusCase(item, index, options.knownFixtures);
       if (!parsed) return;
       const first = seen.get(parsed.id);
       if (seen.has(parsed.id)) {
-        const idNode = isMap(item) ? pairOf(item, 'id')?.value : undefined;
+        // A case repeated by alias is named where the alias is, not at the case it repeats.
+        const idNode = alias !== item ? (alias as Node) : isMap(item) ? pairOf(item, 'id')?.value : undefined;
         v.push(
           'duplicate_id',
           idNode ?? (item as Node),
@@ -193,7 +173,7 @@ export async function loadCorpus(bytes: Uint8Array, options: LoadCorpusOptions):
     });
   }
 
-  if (declared.cases !== undefined && casesPair && isSeq(casesPair.value) && declared.cases !== caseCount)
+  if (declared.cases !== undefined && isSeq(casesNode) && declared.cases !== caseCount)
     v.push(
       'count_mismatch',
       pairOf(root, 'case_count')?.value,

@@ -7,7 +7,8 @@
 import { isMap, isSeq, type Node, type YAMLMap } from 'yaml';
 import { sha256Hex } from '../digest/sha256.ts';
 import { hasErrors, type LoadProblem, type ProblemCode } from './problems.ts';
-import { closest, keysOf, pairOf, Source } from './source.ts';
+import { duplicateTopLevelKey } from './json-tree.ts';
+import { closest, jsonSyntaxError, keysOf, looksLikeJson, pairOf, Source } from './source.ts';
 import { decodeUtf8Strict } from './utf8.ts';
 
 /** Unknown case ids that get a "did you mean" hint (each looks through every case id). */
@@ -137,6 +138,15 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
         );
         continue;
       }
+      // JSON.parse keeps the last of a repeated key silently (the .json form names it: the YAML parser's check).
+      const twice = typeof value === 'object' && value !== null ? duplicateTopLevelKey(line) : null;
+      if (twice !== null) {
+        push('syntax_error', `Line ${i + 1} gives the key "${twice}" twice; a record gives each field once.`, {
+          line: i + 1,
+          field: twice,
+        });
+        continue;
+      }
       const isHeader =
         typeof value === 'object' &&
         value !== null &&
@@ -151,7 +161,15 @@ export async function loadRun(bytes: Uint8Array, options: LoadRunOptions): Promi
     }
     if (hasErrors(problems)) return failed();
   } else {
-    const source = new Source(text);
+    // JSON in JSON's terms, as a corpus is: the YAML parser accepted a trailing comma and worded a cut-off file's
+    // error as YAML's (JSON with a duplicate key still goes to it, the one parser that names the key).
+    const json = looksLikeJson(file, text);
+    const jsonError = json ? jsonSyntaxError(text) : null;
+    if (jsonError) {
+      push('syntax_error', `Not valid JSON: ${jsonError.message}.`, { line: jsonError.line, column: jsonError.column });
+      return failed();
+    }
+    const source = new Source(text, { json });
     const syntax = source.errors();
     if (syntax.length > 0) {
       for (const e of syntax) push('syntax_error', e.message, { line: e.line, column: e.column });

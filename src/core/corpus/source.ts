@@ -5,7 +5,18 @@
  * (`json-tree.ts`); anything else, and JSON with a duplicate key (which
  * only the YAML parser reports), is read by the YAML parser.
  */
-import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import {
+  Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { jsonTree } from './json-tree.ts';
 
 export interface Position {
@@ -34,7 +45,15 @@ export class Source {
   errors(): { message: string; line?: number; column?: number }[] {
     return this.doc.errors.map((e) => {
       const pos = this.lines.linePos(e.pos[0]);
-      return { message: e.message.split('\n')[0]!, line: pos.line, column: pos.col };
+      const message = e.message.split('\n')[0]!;
+      // The parser recurses per level: a list thousands deep overflows the stack, and said only that.
+      if (/Maximum call stack size exceeded/.test(message))
+        return {
+          message: 'Lists or mappings nested too deeply to read (the stack ran out).',
+          line: pos.line,
+          column: pos.col,
+        };
+      return { message, line: pos.line, column: pos.col };
     });
   }
 
@@ -50,6 +69,14 @@ export class Source {
     return { line: p.line, column: p.col };
   }
 
+  /**
+   * The node an alias (`*name`) stands for, one step (its items stay as they are, so a bomb is not expanded);
+   * any other node as it is. Where the loader walks the tree (the cases list, a case) an alias was "not a list".
+   */
+  resolve<T extends Node | null | undefined>(node: T): Node | T {
+    return isAlias(node) ? ((node.resolve(this.doc) as Node | undefined) ?? node) : node;
+  }
+
   toJS(node: Node | null | undefined): unknown {
     if (!node) return undefined;
     return node.toJS(this.doc, { maxAliasCount: 100 });
@@ -60,6 +87,48 @@ export class Source {
 function countLines(text: string, lines: LineCounter): void {
   lines.addNewLine(0);
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+}
+
+/** A file read as JSON: named .json, or not named YAML and opening with { or [ (a run or corpus exported without a suffix). */
+export function looksLikeJson(file: string, text: string): boolean {
+  return /\.json$/i.test(file) || (!/\.ya?ml$/i.test(file) && /^\uFEFF?\s*[{[]/.test(text));
+}
+
+/** JSON.parse's complaint with its line and column (from the position V8 reports), or null when the text is JSON. */
+export function jsonSyntaxError(text: string): { line: number; column: number; message: string } | null {
+  try {
+    JSON.parse(text);
+    return null;
+  } catch (thrown) {
+    const message = (thrown instanceof Error ? thrown.message : String(thrown)).replace(
+      /\s*\(line \d+ column \d+\)$/,
+      '',
+    );
+    const at = /at position (\d+)/.exec(message);
+    const token = TOKEN_WITH_EXCERPT.exec(message);
+    const offset = at ? Number(at[1]) : token ? excerptOffset(text, token) : text.length;
+    const before = text.slice(0, offset);
+    const line = before.split('\n').length;
+    const column = offset - before.lastIndexOf('\n');
+    const said = token ? `Unexpected token '${token[1]}'` : message.replace(/ (?:in JSON )?at position \d+/, '');
+    return { line, column, message: said };
+  }
+}
+
+/**
+ * V8 words an unexpected token with an excerpt of the text instead of its position ("Unexpected token ']',
+ * ..."LECT 1"},\n]}" is not valid JSON"): the excerpt, line feeds and all, made a message of several lines,
+ * placed at the end of the file. It is up to 10 characters either side of the token, cut with "..." where the
+ * text goes on, or the whole text when that is 21 characters or fewer.
+ */
+const TOKEN_WITH_EXCERPT = /^Unexpected token '([^]*?)', (\.\.\.)?"([^]*)"(\.\.\.)? is not valid JSON$/;
+
+function excerptOffset(text: string, [, token, before, excerpt, after]: RegExpExecArray): number {
+  const start = text.indexOf(excerpt!);
+  if (start < 0) return text.length;
+  if (before) return start + 10;
+  if (after) return start + excerpt!.length - 10;
+  return Math.max(0, text.indexOf(token!));
 }
 
 export function pairOf(map: YAMLMap, key: string): Pair<Node, Node | null> | undefined {
