@@ -50,6 +50,19 @@ const SQLITE_HEADER = 'SQLite format 3\0';
 const isDatabaseName = (f: FolderFile) => DB_EXTENSIONS.some((e) => base(f.path).toLowerCase().endsWith(e));
 
 /**
+ * The size a SQLite database's header declares (page size × page count, when that count is current), or null when
+ * the header does not tell it: a file shorter than that is a cut copy.
+ */
+export function sqliteDeclaredSize(bytes: Uint8Array): number | null {
+  if (bytes.length < 100 || head(bytes, 16) !== SQLITE_HEADER) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 100);
+  const pageSize = view.getUint16(16) === 1 ? 65536 : view.getUint16(16);
+  const pages = view.getUint32(28);
+  const current = view.getUint32(24) === view.getUint32(92);
+  return current && pages > 0 ? pageSize * pages : null;
+}
+
+/**
  * Why a file named like a database is not a usable SQLite database (null when it is one), as `--db-dir` tells it
  * (cli/db-dir.ts): the app dropped an empty file unseen ("has no shop/shop.sqlite", though it had), and a cut copy
  * got as far as grading, where it failed the whole run.
@@ -59,13 +72,9 @@ function whyNotSqlite(f: FolderFile): string | null {
   if (bytes.length === 0) return `${path} is empty (0 bytes), not a SQLite database: an interrupted copy or download?`;
   if (head(bytes, 16) === SQLITE_HEADER) {
     if (bytes.length < 100) return `${path} is cut short (${bytes.length} bytes), not a whole SQLite database`;
-    // The header's page size × page count (when its count is current) is the file's size: less is a cut copy.
-    const view = new DataView(bytes.buffer, bytes.byteOffset, 100);
-    const pageSize = view.getUint16(16) === 1 ? 65536 : view.getUint16(16);
-    const pages = view.getUint32(28);
-    const current = view.getUint32(24) === view.getUint32(92);
-    if (current && pages > 0 && bytes.length < pageSize * pages)
-      return `${path} is cut short: ${bytes.length} bytes of the ${pageSize * pages} its header declares (an interrupted copy or download?)`;
+    const declared = sqliteDeclaredSize(bytes);
+    if (declared !== null && bytes.length < declared)
+      return `${path} is cut short: ${bytes.length} bytes of the ${declared} its header declares (an interrupted copy or download?)`;
     return null;
   }
   if (head(bytes, 64).startsWith('version https://git-lfs'))
