@@ -136,7 +136,7 @@ describe('share links', () => {
       [{ question: undefined }, 'field question is missing'],
     ];
     for (const [patch, why] of cases) {
-      const decoded = await decodeShare(await written({ ...CASE, ...patch } as unknown as SharedComparison));
+      const decoded = await decodeShare(await written({ ...CASE, ...patch }));
       expect(decoded).toEqual({ ok: false, message: `This share link is corrupt: ${why}.` });
     }
   });
