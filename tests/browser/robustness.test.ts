@@ -124,6 +124,23 @@ describe('the app against what users do to it', () => {
     expect(pageErrors).toEqual([]);
   }, 180_000);
 
+  test('a negative Neighbours count in the playground is named, not graded as if it were off', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${app.origin}/${await shareLink(COMPARISON)}`);
+    await expect.poll(() => text('verdict'), { timeout: 90_000 }).toMatch(/pass|fail/);
+    await page.getByTestId('pg-neighbours').fill('-3');
+    await page.getByTestId('pg-neighbours').dispatchEvent('change');
+    // Before: -3 was sent as "no neighbours" and the verdict of the fixture alone showed under it, no word said.
+    await expect
+      .poll(() => page.locator('[data-testid=playground] .error').allTextContents(), { timeout: 30_000 })
+      .toContain('config.neighbours must be a non-negative whole number.');
+    expect(await page.getByTestId('verdict').count()).toBe(0);
+    await page.getByTestId('pg-neighbours').fill('0');
+    await page.getByTestId('pg-neighbours').dispatchEvent('change');
+    await expect.poll(() => text('verdict'), { timeout: 60_000 }).toMatch(/pass|fail/);
+    expect(pageErrors).toEqual([]);
+  }, 180_000);
+
   test('the home page at phone width with a run kept: the run list scrolls inside itself, the page does not', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {

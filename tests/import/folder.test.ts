@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectBenchmarkFolder, type FolderFile } from '../../src/core/import/folder.ts';
+import { importSpider } from '../../src/core/import/spider.ts';
 import { repoRoot } from '../helpers/paths.ts';
 
 const samples = path.join(repoRoot, 'fixtures', 'benchmarks');
@@ -90,6 +91,46 @@ describe('detectBenchmarkFolder', () => {
       ]).kind,
     ).toBe('none');
   });
+  it('a database file that is empty, not SQLite or cut short is named before grading, with the reason', () => {
+    const sample = folderFiles('spider-sample');
+    const shop = sample.find((f) => f.path.endsWith('shop.sqlite'))!;
+    const withShop = (bytes: Uint8Array) => sample.map((f) => (f.path.endsWith('shop.sqlite') ? { ...f, bytes } : f));
+    const cases: [Uint8Array, RegExp][] = [
+      // Before: an empty shop.sqlite was dropped from the folder unseen ("spider-sample/database has no shop/shop.sqlite",
+      // though it has), and a cut copy went on to grading, where it failed the whole run.
+      [new Uint8Array(0), /shop\.sqlite is empty \(0 bytes\), not a SQLite database/],
+      [
+        new TextEncoder().encode('version https://git-lfs.github.com/spec/v1\n'),
+        /shop\.sqlite is not a SQLite database \(a Git LFS pointer/,
+      ],
+      [
+        new TextEncoder().encode('PK\u0003\u0004 not a database'),
+        /shop\.sqlite is not a SQLite database \(it does not start with "SQLite format 3"\)/,
+      ],
+      [
+        shop.bytes.subarray(0, Math.floor(shop.bytes.length / 2)),
+        /shop\.sqlite is cut short: \d+ bytes of the \d+ its header declares/,
+      ],
+    ];
+    for (const [bytes, why] of cases) {
+      const d = detectBenchmarkFolder(withShop(bytes));
+      expect(d.kind).toBe('benchmark');
+      if (d.kind !== 'benchmark') return;
+      expect(d.folder.databases.ids).toEqual(['school']);
+      expect(d.folder.databaseFiles.shop).toBeUndefined();
+      const imported = importSpider({ gold: d.folder.gold!, pred: d.folder.pred!, databases: d.folder.databases });
+      const problem = imported.problems.find((p) => p.severity === 'error');
+      expect(problem?.code).toBe('missing_database');
+      expect(problem?.file).toBe('spider-sample/dev_gold.sql');
+      expect(problem?.line).toBeGreaterThan(0);
+      expect(problem?.message).toMatch(why);
+      expect(problem?.message).toContain('spider-sample/database/shop/shop.sqlite');
+    }
+    // The whole file is still a database.
+    const whole = detectBenchmarkFolder(withShop(shop.bytes));
+    expect(whole.kind === 'benchmark' && whole.folder.databases.notDatabase).toBeFalsy();
+  });
+
   it('takes a defog-style CSV benchmark apart: questions CSV, predictions CSV, databases by name; a table CSV stays a fixture', () => {
     const shop = folderFiles('bird-sample').find((f) => f.path.endsWith('shop.sqlite'))!;
     const files = [...folderFiles('defog-sample'), { ...shop, path: 'defog-sample/shop.sqlite' }];

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureFromFiles, type PickedFile } from '../../src/ui/state/fixture-files.ts';
+import { repoRoot } from '../helpers/paths.ts';
 
 const text = (name: string, body: string): PickedFile => ({ name, bytes: new TextEncoder().encode(body) });
 const bytes = (name: string, head: string, size = 64): PickedFile => {
@@ -33,6 +36,23 @@ describe('fixtureFromFiles', () => {
   it('combines CSV and Parquet files into one DuckDB fixture', () => {
     const out = fixtureFromFiles([text('a.csv', 'x\n1\n'), bytes('b.parquet', 'PAR1')]);
     expect(out).toMatchObject({ ok: true, value: { name: '2 files', engines: ['duckdb'] } });
+  });
+
+  it('names a SQLite database cut short (its header declares more pages than the file holds)', () => {
+    const shop = new Uint8Array(
+      readFileSync(path.join(repoRoot, 'fixtures/benchmarks/spider-sample/database/shop/shop.sqlite')),
+    );
+    expect(fixtureFromFiles([{ name: 'shop.sqlite', bytes: shop }]).ok).toBe(true);
+    const cut = fixtureFromFiles([{ name: 'shop.sqlite', bytes: shop.subarray(0, 6144) }]);
+    // Before: accepted on the home page; grading then failed the run ("database disk image is malformed").
+    expect(cut).toEqual({
+      ok: false,
+      error: {
+        code: 'input.invalid',
+        message: `shop.sqlite is cut short: 6144 bytes of the ${shop.length} its header declares (an interrupted copy or download?).`,
+        location: 'shop.sqlite',
+      },
+    });
   });
 
   it('names the file and the problem', () => {

@@ -125,6 +125,22 @@ describe('share links', () => {
     });
   });
 
+  it('refuse a link with a field of the wrong type, naming the field and what it must be', async () => {
+    // Before: "fields are missing or of the wrong type", whichever field it was.
+    const cases: [Record<string, unknown>, string][] = [
+      [{ expectedSql: 5 }, 'field expectedSql must be text'],
+      [{ fixture: { a: 1 } }, 'field fixture must be text'],
+      [{ orderMatters: 'yes' }, 'field orderMatters must be true or false'],
+      [{ config: [1] }, 'field config must be an object or null'],
+      [{ caseId: 7 }, 'field caseId must be text'],
+      [{ question: undefined }, 'field question is missing'],
+    ];
+    for (const [patch, why] of cases) {
+      const decoded = await decodeShare(await written({ ...CASE, ...patch }));
+      expect(decoded).toEqual({ ok: false, message: `This share link is corrupt: ${why}.` });
+    }
+  });
+
   it("share a run's case on the engine it was graded on (PostgreSQL as PGlite)", () => {
     expect(['duckdb', 'sqlite', 'pglite', 'postgres', 'something-else'].map(shareEngine)).toEqual([
       'duckdb',

@@ -45,9 +45,41 @@ const base = (p: string) => p.split('/').pop() ?? p;
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/')) : '');
 const stem = (name: string) => name.replace(/\.[^.]+$/, '');
 
-function isDatabase(f: FolderFile): boolean {
-  const name = base(f.path).toLowerCase();
-  return DB_EXTENSIONS.some((e) => name.endsWith(e)) && head(f.bytes, 15) === 'SQLite format 3';
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+const isDatabaseName = (f: FolderFile) => DB_EXTENSIONS.some((e) => base(f.path).toLowerCase().endsWith(e));
+
+/**
+ * The size a SQLite database's header declares (page size × page count, when that count is current), or null when
+ * the header does not tell it: a file shorter than that is a cut copy.
+ */
+export function sqliteDeclaredSize(bytes: Uint8Array): number | null {
+  if (bytes.length < 100 || head(bytes, 16) !== SQLITE_HEADER) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 100);
+  const pageSize = view.getUint16(16) === 1 ? 65536 : view.getUint16(16);
+  const pages = view.getUint32(28);
+  const current = view.getUint32(24) === view.getUint32(92);
+  return current && pages > 0 ? pageSize * pages : null;
+}
+
+/**
+ * Why a file named like a database is not a usable SQLite database (null when it is one), as `--db-dir` tells it
+ * (cli/db-dir.ts): the app dropped an empty file unseen ("has no shop/shop.sqlite", though it had), and a cut copy
+ * got as far as grading, where it failed the whole run.
+ */
+function whyNotSqlite(f: FolderFile): string | null {
+  const { bytes, path } = f;
+  if (bytes.length === 0) return `${path} is empty (0 bytes), not a SQLite database: an interrupted copy or download?`;
+  if (head(bytes, 16) === SQLITE_HEADER) {
+    if (bytes.length < 100) return `${path} is cut short (${bytes.length} bytes), not a whole SQLite database`;
+    const declared = sqliteDeclaredSize(bytes);
+    if (declared !== null && bytes.length < declared)
+      return `${path} is cut short: ${bytes.length} bytes of the ${declared} its header declares (an interrupted copy or download?)`;
+    return null;
+  }
+  if (head(bytes, 64).startsWith('version https://git-lfs'))
+    return `${path} is not a SQLite database (a Git LFS pointer: "git lfs pull" fetches the file)`;
+  return `${path} is not a SQLite database (it does not start with "SQLite format 3")`;
 }
 
 /** A Spider gold file: every non-empty line is `SQL<TAB>db_id`. */
@@ -112,8 +144,17 @@ const input = (f: FolderFile): InputFile => ({ file: f.path, bytes: f.bytes });
 export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetection {
   const databaseFiles: Record<string, FolderFile> = {};
   const dbDirs = new Set<string>();
+  // Files named like a database that are not a usable one: named by the importers where a case uses them.
+  const notDatabase = new Map<string, string>();
   for (const f of files) {
-    if (!isDatabase(f)) continue;
+    if (!isDatabaseName(f)) continue;
+    const why = whyNotSqlite(f);
+    if (why !== null) {
+      const id = stem(base(f.path));
+      if (!notDatabase.has(id)) notDatabase.set(id, why);
+      if (base(dirOf(f.path)) === id) dbDirs.add(dirOf(f.path));
+      continue;
+    }
     const id = stem(base(f.path));
     if (databaseFiles[id])
       return { kind: 'problem', message: `Two database files for ${id}: ${databaseFiles[id].path} and ${f.path}.` };
@@ -123,7 +164,7 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
     if (base(dir) === id) dbDirs.add(dir);
   }
   const inDbDir = (p: string) => [...dbDirs].some((d) => p.startsWith(`${d}/`));
-  const rest = files.filter((f) => !isDatabase(f) && !inDbDir(f.path));
+  const rest = files.filter((f) => !isDatabaseName(f) && !inDbDir(f.path));
   const golds = rest.filter(isGold);
   const jsons = rest.filter((f) => base(f.path).toLowerCase().endsWith('.json'));
   const kinds = new Map(jsons.map((f) => [f, jsonKind(f)]));
@@ -141,13 +182,15 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
   if (!format) return { kind: 'none' };
   const dir = [...dbDirs][0] ? dirOf([...dbDirs][0]!) || '.' : '.';
   const ids = Object.keys(databaseFiles).sort();
+  for (const id of ids) notDatabase.delete(id);
   const loose = dbDirs.size === 0;
+  const unusable = notDatabase.size ? { notDatabase } : {};
   const roles: BenchmarkFolder['roles'] = ids.map((id) => ({ path: databaseFiles[id]!.path, role: 'database' }));
   if (format === 'csv')
     return csvFolder(
       csvQuestions,
       rest.filter(isPredictionsCsv),
-      { dir, ids, ...(loose ? { loose } : {}) },
+      { dir, ids, ...(loose ? { loose } : {}), ...unusable },
       databaseFiles,
       roles,
     );
@@ -168,7 +211,7 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
         format,
         questions: input(questions!),
         pred: input(pred),
-        databases: { dir, ids, ...(loose ? { loose } : {}) },
+        databases: { dir, ids, ...(loose ? { loose } : {}), ...unusable },
         databaseFiles,
         roles,
       },
@@ -196,7 +239,7 @@ export function detectBenchmarkFolder(files: readonly FolderFile[]): FolderDetec
       ...(gold ? { gold: input(gold) } : {}),
       ...(questions ? { questions: input(questions) } : {}),
       pred: input(pred),
-      databases: { dir, ids, ...(loose ? { loose } : {}) },
+      databases: { dir, ids, ...(loose ? { loose } : {}), ...unusable },
       databaseFiles,
       roles,
     },

@@ -170,8 +170,11 @@ export class Comparison {
 
   /** The case's config with this page's own oracle settings (Neighbours, Other engines) over it. */
   private gradedConfig(): Record<string, unknown> | null {
+    // Any count but 0 (and an emptied field, null) goes to the core, which names one it cannot take: a negative one
+    // was dropped here, and the verdict on the fixture alone showed as if Neighbours were off.
+    const n = this.neighbours as number | null | undefined;
     const own = {
-      ...(this.neighbours > 0 ? { neighbours: this.neighbours } : {}),
+      ...(typeof n === 'number' && n !== 0 ? { neighbours: n } : {}),
       ...(this.crossEngine ? { cross_engine: true } : {}),
     };
     return Object.keys(own).length ? { ...(this.config ?? {}), ...own } : this.config;

@@ -10,6 +10,7 @@ import {
   type FixtureFormat,
 } from '../../core/engine.ts';
 import type { VerdictError } from '../../core/errors.ts';
+import { sqliteDeclaredSize } from '../../core/import/folder.ts';
 
 export interface PickedFile {
   name: string;
@@ -77,6 +78,13 @@ function checkFile(file: PickedFile): { ok: true; value: FixtureFile } | { ok: f
     return problem(
       file.name,
       `${file.name} is named like a ${FORMAT_LABEL[format]} but its content is not one (${magic ? `it looks like a ${FORMAT_LABEL[magic]}` : 'its header does not match'}).`,
+    );
+  // A cut copy passes the header check and was taken; grading then failed the whole run on it.
+  const declared = format === 'sqlite' ? sqliteDeclaredSize(file.bytes) : null;
+  if (declared !== null && file.bytes.length < declared)
+    return problem(
+      file.name,
+      `${file.name} is cut short: ${file.bytes.length} bytes of the ${declared} its header declares (an interrupted copy or download?).`,
     );
   if (format === 'sql' || format === 'csv') {
     try {

@@ -24,7 +24,10 @@ function decodeSegment(segment: string): string {
 export function parseRoute(hash: string): Route {
   if (hash.startsWith('#/s/')) return { view: 'share', fragment: hash };
   if (hash.startsWith('#/r/')) return { view: 'share-run', fragment: hash };
-  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeSegment);
+  // A query string appended to the fragment (a tracker, a chat client) is not part of the route: the app writes ids
+  // encoded (a '?' in one is %3F), and with it kept #/playground?x=1 fell through to the home page.
+  const path = hash.replace(/^#\/?/, '').replace(/\?.*$/s, '');
+  const parts = path.split('/').filter(Boolean).map(decodeSegment);
   if (parts[0] === 'runs' && parts[1] && parts[2] === 'cases' && parts[3])
     return { view: 'case', id: parts[1], caseId: parts[3] };
   if (parts[0] === 'runs' && parts[1]) return { view: 'run', id: parts[1] };

@@ -174,17 +174,31 @@ export async function decodeShare(
       message: 'This share link is not a SQL Verdict comparison (unknown version or missing fields).',
     };
   const config = v.config;
-  const shaped =
-    text(v.fixture) &&
-    (v.fixtureDigest === null || text(v.fixtureDigest)) &&
-    text(v.question) &&
-    text(v.expectedSql) &&
-    text(v.actualSql) &&
-    typeof v.orderMatters === 'boolean' &&
-    (v.shape === null || text(v.shape)) &&
-    (config === null || (typeof config === 'object' && !Array.isArray(config))) &&
-    (v.caseId === undefined || text(v.caseId));
-  if (!shaped) return { ok: false, message: 'This share link is corrupt: fields are missing or of the wrong type.' };
+  // Each field with what it must hold: the message names the first one that does not (a hand-edited link is fixed by
+  // its field, not by guessing among all of them).
+  const isText = 'must be text';
+  const checks: [string, unknown, boolean, string][] = [
+    ['fixture', v.fixture, text(v.fixture), isText],
+    ['fixtureDigest', v.fixtureDigest, v.fixtureDigest === null || text(v.fixtureDigest), 'must be text or null'],
+    ['question', v.question, text(v.question), isText],
+    ['expectedSql', v.expectedSql, text(v.expectedSql), isText],
+    ['actualSql', v.actualSql, text(v.actualSql), isText],
+    ['orderMatters', v.orderMatters, typeof v.orderMatters === 'boolean', 'must be true or false'],
+    ['shape', v.shape, v.shape === null || text(v.shape), 'must be text or null'],
+    [
+      'config',
+      config,
+      config === null || (typeof config === 'object' && !Array.isArray(config)),
+      'must be an object or null',
+    ],
+    ['caseId', v.caseId ?? '', v.caseId === undefined || text(v.caseId), isText],
+  ];
+  const wrong = checks.find(([, , good]) => !good);
+  if (wrong)
+    return {
+      ok: false,
+      message: `This share link is corrupt: field ${wrong[0]} ${wrong[1] === undefined ? 'is missing' : wrong[3]}.`,
+    };
   const legacy = v.v === 2;
   if (!legacy && !(SHARE_ENGINES as readonly unknown[]).includes(v.engine))
     return {

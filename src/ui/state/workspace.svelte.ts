@@ -12,6 +12,7 @@ import { detectBenchmarkFolder, type BenchmarkFolder } from '../../core/import/f
 import type { FixtureSource } from '../../core/engine.ts';
 import type { ProviderConfig } from '../../core/judge/index.ts';
 import type { CaseReport, GradeProgress } from '../../core/run/grade-run.ts';
+import type { LiveProgress } from './run-progress.ts';
 import type { InputCheck, InputFile } from '../../worker/app.worker.ts';
 import type { AppClient } from './app-client.ts';
 import {
@@ -50,12 +51,6 @@ export interface ChosenInput {
   input: InputFile;
   builtIn: boolean;
   check: InputCheck | null;
-}
-
-export interface LiveProgress extends GradeProgress {
-  elapsedMs: number;
-  /** Cases finished. */
-  done: number;
 }
 
 /** What a file looks like it is, from its name and its first bytes. */
@@ -518,7 +513,10 @@ export class Workspace {
       step: 'selfcheck',
       elapsedMs: 0,
       done: stored.cases.length,
+      // Until the worker says how many it keeps: the cases graded before are none of this session's time.
+      kept: stored.cases.length,
     };
+    let kept = stored.cases.length;
     // Graded cases by corpus index: with a judge they can finish out of order.
     const graded: (CaseReport | undefined)[] = [];
     let done = 0;
@@ -546,10 +544,12 @@ export class Workspace {
     const listener = proxy({
       started: (info: { fixtureDigests: Record<string, string>; resumed: number }) => {
         update({ fixtureDigests: info.fixtureDigests, keptOnResume: info.resumed }, true);
+        kept = info.resumed;
+        if (this.progress) this.progress = { ...this.progress, kept };
       },
       progress: (event: GradeProgress & { elapsedMs: number }) => {
         if (event.step === 'selfcheck' || event.step === 'policy') {
-          this.progress = { ...event, done };
+          this.progress = { ...event, done, kept };
           return;
         }
         // Many cases are in flight and recorded in corpus order: the line names the earliest one not done yet,
@@ -557,7 +557,7 @@ export class Workspace {
         open[event.index] = event.step === 'done' ? null : event;
         earliest = Math.min(earliest, event.index);
         while (earliest < open.length && !open[earliest]) earliest++;
-        this.progress = { ...(open[earliest] ?? event), elapsedMs: event.elapsedMs, done };
+        this.progress = { ...(open[earliest] ?? event), elapsedMs: event.elapsedMs, done, kept };
       },
       caseDone: (report: CaseReport, index: number) => {
         this.firstCaseAt ??= performance.now();
