@@ -69,9 +69,24 @@ export function executionError(engine: EngineName, raw: string, elapsedMs: numbe
   const summary = summarizeEngineMessage(raw);
   const message =
     category === 'engine_unsupported'
-      ? `This engine build lacks a feature the query needs (an extension such as json or icu is not available offline): ${summary}`
+      ? `This engine build lacks a feature the query needs (an extension such as json or icu is not available offline): ${summary}${clockHint(raw)}`
       : summary;
   return { ok: false, error: { code, category, message, raw, elapsedMs } };
+}
+
+/** Clock functions DuckDB-WASM has only as the frozen clock of a fixture's as_of (the real ones live in icu). */
+const CLOCK_FUNCTION =
+  /"(current_date|today|now|current_timestamp|get_current_timestamp|transaction_timestamp|localtimestamp|current_time|localtime)"/i;
+
+/**
+ * A query reading the clock on a fixture without as_of was told only that icu is missing: the way out is to freeze
+ * the clock, which a user-supplied fixture does not do by itself.
+ */
+function clockHint(raw: string): string {
+  const name = CLOCK_FUNCTION.exec(raw)?.[1];
+  return name
+    ? ` ${name} reads the clock, which the sandbox provides only frozen at the fixture's as_of instant, and this fixture has none (the built-in fixtures have one; query and compare take --as-of).`
+    : '';
 }
 
 /** The result outgrew the byte budget: stopped while streaming, the engine keeps running. */

@@ -118,6 +118,15 @@ describe('corpus app in Chromium (production build)', () => {
     const loadedAt = await page.evaluate(() => performance.now());
     await page.getByTestId('run-demo').click();
     await page.getByTestId('progress').waitFor({ timeout: 60_000 });
+    // While engines and fixtures load there is no case to name: the line says so and its clock ticks
+    // (it read "Checking the oracle: · elapsed 0.0 ms" for seconds).
+    const line = () => page.getByTestId('progress').locator('p').innerText();
+    expect(await line()).not.toMatch(/Checking the oracle:\s*·/);
+    if (await page.getByTestId('progress-loading').count()) {
+      const before = await line();
+      await page.waitForTimeout(700);
+      if (await page.getByTestId('progress-loading').count()) expect(await line()).not.toBe(before);
+    }
     await expect.poll(() => text('progress-step'), { timeout: 120_000 }).toMatch(/parse|execute|done/);
     await page.screenshot({ path: path.join(SHOTS, 'run.png') });
     await page.getByTestId('summary-cards').waitFor({ timeout: 600_000 });

@@ -142,6 +142,22 @@ describe('sql-verdict query', () => {
     ]);
   });
 
+  it('a clock function on a fixture without as_of says how to freeze the clock, not only that icu is missing', async () => {
+    const run = await runCli(['query', '--fixture', dump, '--engine', 'duckdb', 'SELECT current_date AS d']);
+    expect(run.code).toBe(1);
+    expect(run.stderr + run.stdout).toMatch(/current_date reads the clock, .*as_of instant.*--as-of/);
+    const frozen = await runCli([
+      'query',
+      '--fixture',
+      dump,
+      '--as-of',
+      '2025-06-30T18:00:00Z',
+      'SELECT current_date AS d',
+    ]);
+    expect(frozen.code).toBe(0);
+    expect(frozen.stdout).toMatch(/2025-06-30/);
+  });
+
   it('reports an unreadable dump by file name', async () => {
     const bad = path.join(dir, 'broken.sql');
     writeFileSync(bad, 'this is not sql');

@@ -506,6 +506,13 @@ export class Workspace {
   private async grade(stored: StoredRun, judge: ProviderConfig | null): Promise<void> {
     this.activeId = stored.id;
     this.cancelRequested = false;
+    // The run's clock is this page's, ticking between events: engines and fixtures load for seconds before the
+    // first one, and a runaway query holds the line for its whole budget (the line read "elapsed 0.0 ms" meanwhile).
+    const startedAt = performance.now();
+    const elapsedMs = () => performance.now() - startedAt;
+    const ticker = setInterval(() => {
+      if (this.progress && this.activeId === stored.id) this.progress = { ...this.progress, elapsedMs: elapsedMs() };
+    }, 250);
     this.progress = {
       index: 0,
       total: stored.total,
@@ -547,9 +554,9 @@ export class Workspace {
         kept = info.resumed;
         if (this.progress) this.progress = { ...this.progress, kept };
       },
-      progress: (event: GradeProgress & { elapsedMs: number }) => {
+      progress: (event: GradeProgress) => {
         if (event.step === 'selfcheck' || event.step === 'policy') {
-          this.progress = { ...event, done, kept };
+          this.progress = { ...event, elapsedMs: elapsedMs(), done, kept };
           return;
         }
         // Many cases are in flight and recorded in corpus order: the line names the earliest one not done yet,
@@ -557,7 +564,7 @@ export class Workspace {
         open[event.index] = event.step === 'done' ? null : event;
         earliest = Math.min(earliest, event.index);
         while (earliest < open.length && !open[earliest]) earliest++;
-        this.progress = { ...(open[earliest] ?? event), elapsedMs: event.elapsedMs, done, kept };
+        this.progress = { ...(open[earliest] ?? event), elapsedMs: elapsedMs(), done, kept };
       },
       caseDone: (report: CaseReport, index: number) => {
         this.firstCaseAt ??= performance.now();
@@ -640,6 +647,7 @@ export class Workspace {
       const current = this.byId(stored.id) ?? stored;
       await this.save({ ...current, status: 'failed', error: { code: 'execution.error', message: messageOf(thrown) } });
     } finally {
+      clearInterval(ticker);
       removeEventListener('pagehide', flush);
       dropPendingCases(stored.id);
       if (trailingSave) clearTimeout(trailingSave);
