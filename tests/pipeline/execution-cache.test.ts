@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/core/engine.ts';
-import { ExecutionCache } from '../../src/core/run/execution-cache.ts';
+import { ExecutionCache, isRepeatable } from '../../src/core/run/execution-cache.ts';
 import { openEngine } from '../../src/engines/node.ts';
 import type { SupervisedEngine } from '../../src/engines/supervisor.ts';
 import { sqlFixture } from '../helpers/fixtures.ts';
@@ -68,5 +68,17 @@ describe('ExecutionCache', () => {
     }
     expect(ran(volatile)).toBe(2);
     expect(ran(failing)).toBe(2);
+  });
+
+  it('tells repeatable texts from volatile ones, whatever the case or quoting', () => {
+    for (const sql of ['SELECT x FROM t', 'SELECT t.now, random_id FROM t', "SELECT 'random' FROM t"])
+      expect(isRepeatable(sql), sql).toBe(true);
+    for (const sql of [
+      'SELECT RANDOM() FROM t',
+      "SELECT date('NOW')",
+      'SELECT current_date',
+      'SELECT * FROM t USING SAMPLE 10',
+    ])
+      expect(isRepeatable(sql), sql).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import {
 } from '../../src/core/result/index.ts';
 import { hashCell } from '../../src/core/result/cell-hash.ts';
 import { COMPARISON_MODES, NULL_EQUALITY_MODES } from '../../src/core/result/config.ts';
+import { resultsAgree } from '../../src/core/result/compare.ts';
 import { identicalResults } from '../../src/core/result/identical.ts';
 import { isTolerantKind } from '../../src/core/result/value-policy.ts';
 import type { Cell, Column, Kind, ResultTable } from '../../src/core/value/kind.ts';
@@ -248,6 +249,33 @@ describe('result comparison properties (seeded)', () => {
       ).toBe(naiveAnyMapping(E, A));
       if (!result.result_equality_family.mode_pass) expect(result.reasons.length).toBeGreaterThan(0);
     }
+  });
+
+  it("the verdict alone (resultsAgree, the counterfactuals) is the full comparison's mode_pass under every mode and policy", () => {
+    const random = rng(11);
+    const outcomes = new Set<boolean>();
+    for (let t = 0; t < TRIALS * 2; t++) {
+      const E = randomTable(random, random.int(7), 1 + random.int(3));
+      const A = random.next() < 0.5 ? randomTable(random, random.int(7), 1 + random.int(3)) : copyTable(E);
+      if (random.next() < 0.5) A.rows = shuffle(A.rows, random);
+      if (random.next() < 0.3 && A.columns.length > 1)
+        A.columns = A.columns.map((c, k) => (k === 0 ? { ...c, name: 'renamed' } : c));
+      const config = {
+        comparison_mode: random.pick([...COMPARISON_MODES]),
+        null_equality_mode: random.pick([...NULL_EQUALITY_MODES]),
+        set_semantics: random.next() < 0.3,
+        require_column_name_match: random.next() < 0.3,
+        require_column_order_match: random.next() < 0.3,
+      };
+      const options = {
+        ...(random.next() < 0.3 ? { shape: 'scalar' as const } : {}),
+        ...(random.next() < 0.3 ? { orderKeys: [0] } : {}),
+      };
+      const full = compareResults(E, A, config, options).result_equality_family.mode_pass;
+      expect(resultsAgree(E, A, config, options), JSON.stringify(config)).toBe(full);
+      outcomes.add(full);
+    }
+    expect([...outcomes].sort()).toEqual([false, true]);
   });
 
   it('cells equal under the policy hash alike on columns without floats (the exact fast path never misses a match)', () => {

@@ -5,7 +5,7 @@
  */
 import { canonicalCell } from '../digest/canonical-dump.ts';
 import type { Diagnosed, Tolerated } from '../evaluation/case-record.ts';
-import { compareResults } from '../result/compare.ts';
+import { resultsAgree } from '../result/compare.ts';
 import { identicalResults } from '../result/identical.ts';
 import type { ResultTable } from '../value/kind.ts';
 import { diagnose } from './attribute.ts';
@@ -48,8 +48,7 @@ async function counterfactuals(c: Tolerated): Promise<CounterfactualResult[]> {
     const target = transplant.direction === 'candidate_with_reference_clause' ? c.tables.expected : c.tables.actual;
     // A transplant that gives back the target's very table agrees under every mode: no comparison needed.
     const agrees =
-      identicalResults(target, run.value) ||
-      compareResults(target, run.value, c.comparison, { orderKeys: c.orderKeys }).result_equality_family.mode_pass;
+      identicalResults(target, run.value) || resultsAgree(target, run.value, c.comparison, { orderKeys: c.orderKeys });
     return { transplant, executed: true, agrees };
   });
 }

@@ -7,7 +7,7 @@ import type { ResultTable } from '../value/kind.ts';
 import { chooseAlignment, type MappingEvaluation } from './alignment.ts';
 import { alignCells } from './cell-align.ts';
 import type { ComparisonAlignment, ComparisonFindings, ComparisonSetup, ExactChecks } from './comparison-record.ts';
-import { decideVerdict, findReasons } from './comparison-reasons.ts';
+import { decideVerdict, findReasons, modePassOf } from './comparison-reasons.ts';
 import { assembleComparison } from './comparison-report.ts';
 import { withDefaults, type ComparisonConfig } from './config.ts';
 import { createEvaluator } from './evaluation.ts';
@@ -29,6 +29,22 @@ export function compareResults(
   options: CompareOptions = {},
 ): ResultComparison {
   return compareCore(expected, actual, config, options).comparison;
+}
+
+/**
+ * Whether `actual` passes against `expected` under the policy: the
+ * `result_equality_family.mode_pass` of `compareResults`, without building
+ * the reasons, witnesses and report (a counterfactual asks only this).
+ */
+export function resultsAgree(
+  expected: ResultTable,
+  actual: ResultTable,
+  config: Partial<ComparisonConfig> = {},
+  options: CompareOptions = {},
+): boolean {
+  const setup = openComparison(expected, actual, config, options);
+  const alignment = alignColumns(setup);
+  return modePassOf(setup, alignment, exactChecks(setup, alignment));
 }
 
 /**

@@ -217,6 +217,22 @@ function exactModeReasons(s: ComparisonSetup, x: ExactChecks, nameProblems: Colu
 }
 
 /** 5. The verdict of the configured mode, `undecided` when a search ran out of budget before a pass was ruled out. */
+/**
+ * decideVerdict's modePass alone, without the witnesses: a counterfactual
+ * only asks whether its result agrees (same shape, name and mode checks).
+ */
+export function modePassOf(s: ComparisonSetup, a: ComparisonAlignment, x: ExactChecks): boolean {
+  const scratch: Reason[] = [];
+  const shapeOk = shapeReasons(s, scratch, []);
+  const namesOk = nameReasons(s, a, scratch).length === 0;
+  const { E, A, mode, setMode } = s;
+  let modePass: boolean;
+  if (mode === 'exact') modePass = x.exactPass;
+  else if (mode === 'order-sensitive') modePass = a.ev.bagPass && a.orderRes.pass && namesOk;
+  else modePass = (setMode ? a.setRes.pass : a.ev.bagPass) && namesOk;
+  return modePass && shapeOk && E.m === A.m;
+}
+
 export function decideVerdict(
   s: ComparisonSetup,
   a: ComparisonAlignment,

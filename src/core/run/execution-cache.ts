@@ -14,11 +14,17 @@ import { DEFAULT_MAX_ROWS, type Engine, type ExecuteOptions, type ExecuteOutcome
 import { LruCache } from '../structure/memo.ts';
 
 const VOLATILE = [...NONDETERMINISTIC, ...FROZEN_CLOCK_FUNCTIONS, ...UNFROZEN_CLOCK_FUNCTIONS];
+/**
+ * A text none of whose characters spell a volatile name is repeatable without
+ * tokenizing it (most texts; 'now' as SQLite's clock literal is among the names).
+ */
+const MAYBE_VOLATILE = new RegExp(VOLATILE.join('|'), 'i');
 /** Asked on every execute: a reference is executed once per case that uses it. */
 const repeatable = new LruCache<boolean>(4096);
 
 /** Whether two executions of this text on the same data always give the same rows. */
 export function isRepeatable(sql: string): boolean {
+  if (!MAYBE_VOLATILE.test(sql)) return true;
   let answer = repeatable.get(sql);
   if (answer === undefined) {
     const tokens = tokenize(sql);
