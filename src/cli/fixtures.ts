@@ -115,9 +115,14 @@ export function fixtureSourceFor(
     return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
   }
   if (!resolved.engines.includes(engineName))
-    return fail('fixture.unsupported_format', `Fixture ${fixture} cannot be loaded on ${engineName}.`, {
-      location: fixture,
-    });
+    return fail(
+      'fixture.unsupported_format',
+      // Name the files and the engines they need, as query and compare do: "a .sqlite on duckdb" is then plain.
+      `Fixture ${fixture} cannot be loaded on ${engineName}: ${resolved.source.files
+        .map((f) => `${f.fileName} (${f.format})`)
+        .join(', ')} loads on ${resolved.engines.join(' or ')} only, and the corpus's engine is ${engineName}.`,
+      { location: fixture },
+    );
   resolved.source.name = fixture;
   return ok(resolved.source);
 }

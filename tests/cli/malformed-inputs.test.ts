@@ -572,6 +572,7 @@ const CASES: Case[] = [
 {
   const bytes = readFileSync(path.join(repoRoot, 'fixtures/benchmarks/spider-sample/database/shop/shop.sqlite'));
   writeFileSync(path.join(dir, 'cut.sqlite'), bytes.subarray(0, Math.floor(bytes.length / 3)));
+  writeFileSync(path.join(dir, 'shop.sqlite'), bytes);
 }
 // A misspelt --fixture name was ignored: the corpus graded on the built-in retail, not on the user's database.
 CASES.push({
@@ -595,6 +596,20 @@ CASES.push({
   input: 'run: a SQLite fixture cut short',
   argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--fixture', 'retail=cut.sqlite'],
   message: /^Fixture retail: cut\.sqlite is not a readable SQLite database \(database disk image is malformed\)\.$/,
+});
+CASES.push({
+  input: 'run: a SQLite database as the fixture of a DuckDB corpus',
+  argv: [
+    'run',
+    '--corpus',
+    put('duckdb-corpus.yaml', CORPUS.replace('engine: sqlite', 'engine: duckdb')),
+    '--run',
+    'cut-run.json',
+    '--fixture',
+    'retail=shop.sqlite',
+  ],
+  message:
+    /^Fixture retail cannot be loaded on duckdb: shop\.sqlite \(sqlite\) loads on sqlite only, and the corpus's engine is duckdb\.$/,
 });
 put('cut-run.json', run([{ id: 'customer-count', sql: 'SELECT count(*) AS n FROM customers' }]));
 const logLine =
