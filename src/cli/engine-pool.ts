@@ -7,15 +7,15 @@ import { openEngine } from '../engines/node.ts';
 import { EnginePool as SharedEnginePool } from '../engines/engine-pool.ts';
 import { closest } from '../core/corpus/source.ts';
 import { CliError } from './cli-error.ts';
-import { fixtureSourceFor } from './fixtures.ts';
+import { FixtureOverrides, fixtureSourceFor } from './fixtures.ts';
 import { takePrestarted } from './prestart.ts';
 import { mark } from '../engines/timeline.ts';
 
 export { fixtureSourceFor };
 
 /** Parse repeated `--fixture NAME=PATH` flags. */
-export function fixtureOverrides(values: string[] | undefined, cwd: string): Map<string, string> {
-  const out = new Map<string, string>();
+export function fixtureOverrides(values: string[] | undefined, cwd: string, asOf?: string): FixtureOverrides {
+  const out = new FixtureOverrides(asOf);
   for (const spec of values ?? []) {
     const eq = spec.indexOf('=');
     if (eq <= 0) throw new CliError(`--fixture must be NAME=PATH, got "${spec}".`);

@@ -65,6 +65,23 @@ function readFixtureFile(filePath: string): FixtureFile {
   return { fileName, format, bytes };
 }
 
+/**
+ * `--fixture NAME=PATH` (and --db-dir) of a corpus command: NAME → the file. `asOf` (--as-of) freezes the clock of
+ * these user fixtures; a built-in keeps its own as-of instant.
+ */
+export class FixtureOverrides extends Map<string, string> {
+  constructor(readonly asOf?: string) {
+    super();
+  }
+}
+
+/** The fixture a corpus names: its --fixture file (with --as-of, if given), else the built-in of that name. */
+export function resolveCorpusFixture(overrides: Map<string, string>, name: string, cwd: string): ResolvedFixture {
+  const file = overrides.get(name);
+  if (file === undefined) return resolveFixture(name, cwd);
+  return resolveFixture(file, cwd, overrides instanceof FixtureOverrides ? overrides.asOf : undefined);
+}
+
 export function resolveFixture(spec: string, cwd: string, asOf?: string): ResolvedFixture {
   const builtIns = builtInFixtures();
   const candidate = path.resolve(cwd, spec);
@@ -110,7 +127,7 @@ export function fixtureSourceFor(
 ): Outcome<FixtureSource> {
   let resolved;
   try {
-    resolved = resolveFixture(overrides.get(fixture) ?? fixture, cwd);
+    resolved = resolveCorpusFixture(overrides, fixture, cwd);
   } catch (thrown) {
     return fail('input.not_found', thrown instanceof Error ? thrown.message : String(thrown), { location: fixture });
   }

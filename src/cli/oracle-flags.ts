@@ -10,7 +10,7 @@ import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host
 import { openEngine } from '../engines/node.ts';
 import { CliError } from './cli-error.ts';
 import { EnginePool } from './engine-pool.ts';
-import { resolveFixture } from './fixtures.ts';
+import { resolveCorpusFixture, resolveFixture } from './fixtures.ts';
 
 export const ORACLE_FLAGS = {
   neighbours: { type: 'string' },
@@ -95,7 +95,7 @@ export function nodeCrossEngines(
   const open = async (fixture: string): Promise<Engine[]> => {
     let loadable: EngineName[];
     try {
-      loadable = resolveFixture(overrides.get(fixture) ?? fixture, cwd).engines;
+      loadable = resolveCorpusFixture(overrides, fixture, cwd).engines;
     } catch {
       return [];
     }

@@ -85,7 +85,7 @@ const CLOCK_FUNCTION =
 function clockHint(raw: string): string {
   const name = CLOCK_FUNCTION.exec(raw)?.[1];
   return name
-    ? ` ${name} reads the clock, which the sandbox provides only frozen at the fixture's as_of instant, and this fixture has none (the built-in fixtures have one; query and compare take --as-of).`
+    ? ` ${name} reads the clock, which the sandbox provides only frozen at the fixture's as_of instant, and this fixture has none (the built-in fixtures have one; query, compare, run and selfcheck take --as-of).`
     : '';
 }
 

@@ -611,6 +611,26 @@ CASES.push({
   message:
     /^Fixture retail cannot be loaded on duckdb: shop\.sqlite \(sqlite\) loads on sqlite only, and the corpus's engine is duckdb\.$/,
 });
+CASES.push({
+  input: 'run: --as-of that is no ISO date',
+  argv: [
+    'run',
+    '--corpus',
+    'corpus.yaml',
+    '--run',
+    'cut-run.json',
+    '--fixture',
+    'retail=shop.sqlite',
+    '--as-of',
+    '2026-31-01',
+  ],
+  message: /^--as-of 2026-31-01: not an ISO date or UTC instant \(e\.g\. 2025-12-31 or 2025-12-31T23:59:59Z\)\.$/,
+});
+CASES.push({
+  input: 'run: --as-of with no fixture of the user to freeze',
+  argv: ['run', '--corpus', 'corpus.yaml', '--run', 'cut-run.json', '--as-of', '2026-01-31'],
+  message: /^--as-of 2026-01-31: it freezes the clock of fixtures given with --fixture or --db-dir, and none is given/,
+});
 put('cut-run.json', run([{ id: 'customer-count', sql: 'SELECT count(*) AS n FROM customers' }]));
 const logLine =
   '{"timestamp": "2026-11-30T10:00:00Z", "agent_version": "v1", "question": "Combien de caf\u00e9s?", "sql": "SELECT 1"}\n';

@@ -7,7 +7,7 @@ import type { HtmlCaseDetail } from '../../core/report/html.ts';
 import { CASE_REPORT_INDENT, RunReportWriter } from '../report-stream.ts';
 import { shardOption, withShard } from '../shard.ts';
 import { openEngine } from '../../engines/node.ts';
-import { resolveFixture } from '../fixtures.ts';
+import { resolveCorpusFixture } from '../fixtures.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/include-options.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
 import { CliError, EXIT } from '../cli-error.ts';
@@ -51,6 +51,9 @@ Options:
                          fixtures/corpora/ports/execution_goldens.postgres.yaml)
   --fixture NAME=PATH    load fixture NAME from PATH (repeatable)
   --db-dir DIR           load every fixture NAME from DIR/NAME/NAME.sqlite (or DIR/NAME.sqlite)
+  --as-of INSTANT        freeze the clock (current_date, now(), date('now')) of the fixtures
+                         given with --fixture or --db-dir at this ISO date or instant (the
+                         built-in fixtures keep their own)
   --timeout-ms N         per-query budget (default 5000)
   --max-result-bytes SIZE
                          memory budget of one query's decoded result, checked while rows
@@ -94,7 +97,7 @@ ${ORACLE_HELP}
 Exit status: 0 every case correct (with a threshold: every threshold met), 1 otherwise,
 2 bad input or a broken oracle.`;
 
-export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--ports FILE ...] [--fixture NAME=PATH ...] [--json]
+export const SELFCHECK_HELP = `Usage: sql-verdict selfcheck [--corpus FILE|NAME ...] [--ports FILE ...] [--fixture NAME=PATH ...] [--as-of INSTANT] [--json]
 
 Execute every reference query on its fixture (twice) and compare it with its frozen
 expected result under the comparison policy with zero tolerance, and lint the goldens:
@@ -103,6 +106,7 @@ LIMIT cutting through a tie, a reference over the time budget (--time-budget-ms,
 2000), fixture digests. Without --corpus, checks the built-in corpora. --ports FILE
 checks the corpus it names with its references ported to another engine's dialect, on
 that engine (e.g. fixtures/corpora/ports/execution_goldens.postgres.yaml: PGlite).
+--as-of INSTANT freezes the clock of the fixtures given with --fixture, as for run.
 Exit status: 0 clean (no finding), 1 findings (cases named), 2 bad input.`;
 
 /** Failing cases the HTML report shows in full (their details are kept while grading). */
@@ -234,6 +238,7 @@ const RUN_FLAGS = {
   ports: { type: 'string' },
   fixture: { type: 'string', multiple: true },
   'db-dir': { type: 'string' },
+  'as-of': { type: 'string' },
   'timeout-ms': { type: 'string' },
   'max-result-bytes': { type: 'string' },
   'reliability-c': { type: 'string' },
@@ -437,8 +442,29 @@ function gradeSettings(options: RunOptions, oracle: ReturnType<typeof oracleConf
  * PostgreSQL corpus, and native DuckDB (the pool's watchdog stops a runaway by terminating its worker, which aborts
  * the process while a native query runs; a supervised native engine interrupts the query instead).
  */
+/**
+ * --as-of for the user's fixtures: an ISO date or instant, and only with a fixture it can apply to (the built-ins
+ * keep their own; a flag that changes nothing would let a clock-dependent run look frozen).
+ */
+function asOfFlag(value: string | undefined, userFixtures: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  // What every engine reads as one UTC instant (DuckDB's session takes no other zone).
+  const iso = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?))?(?:Z|\+00:00)?$/.exec(value);
+  if (!iso || Number.isNaN(Date.parse(`${iso[1]}T${iso[2] ?? '00:00:00'}Z`)))
+    throw new CliError(`--as-of ${value}: not an ISO date or UTC instant (e.g. 2025-12-31 or 2025-12-31T23:59:59Z).`);
+  if (!userFixtures)
+    throw new CliError(
+      `--as-of ${value}: it freezes the clock of fixtures given with --fixture or --db-dir, and none is given (the built-in fixtures keep their own as-of instant).`,
+    );
+  return value;
+}
+
 function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, io: Io) {
-  const overrides = fixtureOverrides(values.fixture, io.cwd);
+  const overrides = fixtureOverrides(
+    values.fixture,
+    io.cwd,
+    asOfFlag(values['as-of'], values.fixture?.length || values['db-dir']),
+  );
   checkFixturesUsed(
     values.fixture,
     corpus.corpus.cases.map((k) => k.fixture),
@@ -454,7 +480,7 @@ function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, 
   }
   const oracle = oracleConfig(values);
   const neighbourHost = (oracle.neighbours as number | undefined)
-    ? nodeNeighbourHost((name) => fixtureAsOf(overrides.get(name) ?? name, io.cwd))
+    ? nodeNeighbourHost((name) => (overrides.has(name) ? overrides.asOf : fixtureAsOf(name, io.cwd)))
     : null;
   // Unless told, DuckDB corpora grade on native DuckDB where its binding loads, else on DuckDB-WASM (duckdb-choice.ts).
   const engine = corpus.corpus.engine;
@@ -600,6 +626,7 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
     corpus: { type: 'string', multiple: true },
     ports: { type: 'string', multiple: true },
     fixture: { type: 'string', multiple: true },
+    'as-of': { type: 'string' },
     'time-budget-ms': { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -610,7 +637,7 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
   }
   if (positionals.length) throw new CliError(`selfcheck: unexpected argument "${positionals[0]}".`);
   const specs = values.corpus?.length ? values.corpus : BUILT_IN_CORPORA;
-  const overrides = fixtureOverrides(values.fixture, io.cwd);
+  const overrides = fixtureOverrides(values.fixture, io.cwd, asOfFlag(values['as-of'], values.fixture?.length));
   const timeBudgetMs = positiveInteger('--time-budget-ms', values['time-budget-ms'], 2000);
   const ports = readPorts(values.ports, io);
   const corpora = [];
@@ -636,7 +663,7 @@ export async function selfcheckCommand(argv: string[], io: Io): Promise<number> 
         timeBudgetMs,
         fixtures: (name) => {
           try {
-            return { source: { ...resolveFixture(overrides.get(name) ?? name, io.cwd).source, name } };
+            return { source: { ...resolveCorpusFixture(overrides, name, io.cwd).source, name } };
           } catch {
             return null;
           }

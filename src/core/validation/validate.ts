@@ -150,7 +150,7 @@ export function blockedBy(v: Validated): Blocked | null {
     if (both) return { reason: 'execution_failure', explanation: both };
     return {
       reason: 'broken_reference',
-      explanation: `Broken oracle: the reference query ${!validity.parse_success_expected ? 'does not parse' : 'fails to execute'}${error?.category ? ` (${error.category})` : ''}: ${error?.message ?? 'unknown error'}. The candidate is not graded; the case is excluded from accuracy until the reference is fixed.`,
+      explanation: `Broken oracle: the reference query ${!validity.parse_success_expected ? 'does not parse' : 'fails to execute'}${error?.category ? ` (${error.category})` : ''}: ${(error?.message ?? 'unknown error').replace(/(?<!\.)\.$/, '')}. The candidate is not graded; the case is excluded from accuracy until the reference is fixed.`,
     };
   }
   if (!validity.parse_success_expected || !validity.parse_success_actual) {
