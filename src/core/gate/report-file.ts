@@ -10,6 +10,7 @@ import { nodeAtPath, Source } from '../corpus/source.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import { computeBreakdowns, NO_ARM, rateOf, type BreakdownRow } from './breakdowns.ts';
 import { ARMS, BIRD_DIFFICULTIES, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
+import { reportVersionProblem } from './report-version.ts';
 import { reliability, summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
 
 type Json = Record<string, unknown>;
@@ -234,11 +235,18 @@ export function readReportFile(file: string, text: string, options: ReadReportOp
     return fail('input.invalid', `${file}: this is a baseline, not a run report; give it to --baseline.`, {
       location: file,
     });
+  // A run report of a version this code does not know is not read as if it were one it knows.
+  const version = isObject(value) && value.kind === 'run' ? reportVersionProblem(value.report_version) : null;
+  if (version) return located(file, text, 'report_version', version);
   const partial = options.wholeRun ? partialShardProblem(value) : null;
   if (partial) return fail('input.invalid', `${file}: ${partial}`, { location: file });
   const checked = checkReportSummary(value);
   if (checked.ok) return checked;
-  const field = checked.error.location;
+  return located(file, text, checked.error.location, checked.error.message);
+}
+
+/** A problem with a report's field as `file:line (field f): message` (the line where the field is, when it is). */
+function located(file: string, text: string, field: string | undefined, message: string): Outcome<never> {
   let line: number | undefined;
   if (field) {
     const source = new Source(text);
@@ -249,5 +257,5 @@ export function readReportFile(file: string, text: string, options: ReadReportOp
     }
   }
   const where = `${file}${line ? `:${line}` : ''}${field ? ` (field ${field})` : ''}`;
-  return fail('input.invalid', `${where}: ${checked.error.message}`, { location: line ? `${file}:${line}` : file });
+  return fail('input.invalid', `${where}: ${message}`, { location: line ? `${file}:${line}` : file });
 }
