@@ -7,7 +7,8 @@
  * stored strong run (saved, it equals the CLI's baseline file but for its
  * date), and from the CLI's baseline file. A baseline of another
  * model is refused with the gate's own message; a broken file names its line
- * and field.
+ * and field. A shard report (`run --shard`) opened in the page is refused with
+ * the CLI's own message, gated or chosen as a baseline.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { GateResult } from '../../src/core/gate/gate.ts';
 import type { BoundarySweep } from '../../src/core/gate/sweep.ts';
+import { runCli as runCliIn, type CliRun } from '../helpers/cli.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
 
@@ -71,6 +73,8 @@ let sameModel: CliGate;
 let otherModel: CliGate;
 let baselineFile: string;
 let otherModelFile: string;
+const SHARD = 'demo.shard-1.json';
+let shardRefusals: { gate: CliRun; record: CliRun };
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gate-panel-'));
@@ -96,6 +100,11 @@ beforeAll(async () => {
         [1],
       ),
     ]);
+    // Shard 1 of 2 of the demo run (`run --shard`): the CLI's gate and `baseline record` refuse it, named as given.
+    await cli(
+      ['run', '--corpus', 'execution_goldens', '--run', DEMO_RUN, '--shard', '1/2', '--out', path.join(dir, SHARD)],
+      [0, 1],
+    );
     baselineFile = path.join(dir, 'baseline.json');
     await cli(['baseline', 'record', '--report', path.join(dir, 'strong.report.json'), '--out', baselineFile], [0]);
     // The same baseline for another model: the gate refuses to compare.
@@ -106,6 +115,12 @@ beforeAll(async () => {
       gate(path.join(dir, 'demo.report.json'), baselineFile),
       gate(path.join(dir, 'demo.report.json'), otherModelFile),
     ]);
+    // In the report's folder, so the CLI names the file as the page does (by its name).
+    const [shardGate, shardRecord] = await Promise.all([
+      runCliIn(['gate', '--report', SHARD, '--baseline', 'baseline.json'], { cwd: dir }),
+      runCliIn(['baseline', 'record', '--report', SHARD, '--out', 'shard-baseline.json'], { cwd: dir }),
+    ]);
+    shardRefusals = { gate: shardGate, record: shardRecord };
   })();
 
   [app, browser] = await Promise.all([serveBuiltApp(), launchChromium()]);
@@ -234,6 +249,41 @@ describe('release gate panel in Chromium (production build)', () => {
         `bad-size.json:${sizeLine} (field case_ids): Not a valid baseline: corpus.size is 63 but 64 case ids are listed.`,
       );
     expect(await page.getByTestId('gate-checks').count()).toBe(0);
+  });
+
+  test("a shard report (run --shard) is refused as the CLI's gate and baseline record refuse it, with the same message", async () => {
+    // The CLI: exit 2, "Not a usable run report: demo.shard-1.json: this is shard 1 of 2 (…), not the whole run: …".
+    const cliLine = (r: CliRun) => {
+      expect(r.code).toBe(2);
+      const m = /^Not a usable run report: (.*)$/m.exec(r.stderr);
+      expect(m, r.stderr).not.toBeNull();
+      return m![1]!;
+    };
+    const message = cliLine(shardRefusals.gate);
+    expect(message).toMatch(
+      /^demo\.shard-1\.json: this is shard 1 of 2 \(32 of the corpus's 64 cases\), not the whole run: merge/,
+    );
+    expect(cliLine(shardRefusals.record)).toBe(message);
+    const demoRun = page.url();
+
+    // Opened in the app, the shard's gate panel refuses it before any baseline, and with one: no verdict.
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-files').setInputFiles(path.join(dir, SHARD));
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    const shardId = decodeURIComponent(/#\/runs\/([^/]+)$/.exec(page.url())![1]!);
+    await expect.poll(() => text('gate-error')).toBe(message);
+    await page.getByTestId('gate-baseline-file').setInputFiles(baselineFile);
+    await expect.poll(() => text('gate-error')).toBe(message);
+    expect(await page.getByTestId('gate-status').count()).toBe(0);
+    expect(await page.getByTestId('gate-checks').count()).toBe(0);
+
+    // Chosen as the baseline of the whole demo run, it is refused as `baseline record` refuses it.
+    await page.goto(demoRun);
+    const select = page.getByTestId('gate-baseline-run');
+    await expect.poll(() => select.locator(`option[value="${shardId}"]`).count()).toBe(1);
+    await select.selectOption(shardId);
+    await expect.poll(() => text('gate-error')).toBe(message);
+    expect(await page.getByTestId('gate-status').count()).toBe(0);
   });
 
   test('no request left the origin and the page raised no error', () => {

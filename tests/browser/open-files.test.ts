@@ -14,6 +14,10 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import type { RunReport } from '../../src/core/run/grade-run.ts';
 import { POLICY_DIFFERENCES, type BirdMetrics } from '../../src/core/run/preset-grade.ts';
 import { presetLines } from '../../src/core/run/preset-lines.ts';
+import { percent } from '../../src/core/gate/interval.ts';
+import { summarizeRun } from '../../src/core/gate/summary.ts';
+import { summarizeRunReport } from '../../src/cli/commands/run.ts';
+import { mixCases } from '../gate/build.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, openPage, runCli, serveBuiltApp, type ServedApp, BROWSER_TEST_MS } from './harness.ts';
 
@@ -323,7 +327,7 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
         `${choice}: app EX ${await text('preset-ex')}, CLI ${a.correct}/${a.total}; SQL Verdict ${p.native_answer_accuracy.correct}/${p.native_answer_accuracy.total}; differ ${p.differences.preset_pass_native_fail.length + p.differences.preset_fail_native_pass.length}`,
       );
       expect(await text('accuracy-counts')).toBe(`${a.correct} / ${a.total} correct`);
-      expect(await text('preset-ex')).toBe(`${((100 * a.correct) / a.total).toFixed(1)}%`);
+      expect(await text('preset-ex')).toBe(percent(a.correct / a.total));
       expect(await text('native-accuracy-counts')).toBe(
         `${p.native_answer_accuracy.correct} / ${p.native_answer_accuracy.total}`,
       );
@@ -583,6 +587,60 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await expect
       .poll(() => text('file-errors'))
       .toMatch(/edited\.json:\d+ \(field summary\.answer_accuracy\.correct\): the summary disagrees/);
+  });
+
+  test('a report of 2146 right of 2147 shows 99.95% as the CLI prints it, never 100.0%', async () => {
+    // Spider's test split is 2147 questions: one decimal rounded 2146 of them to "100.0%" on the results cards.
+    const results = mixCases({ correct: 2146, wrong: 1, refused: 2000, missed: 1 });
+    const summary = summarizeRun(
+      results,
+      { name: birdCli.corpus.name, version: birdCli.corpus.version, sha256: birdCli.corpus.sha256 },
+      birdCli.summary.run,
+      { reliabilityPenalty: birdCli.summary.reliability.c },
+    );
+    if (!summary.ok) throw new Error(summary.error.message);
+    const { policy_preset: _preset, ...head } = birdCli;
+    const big: RunReport = {
+      ...head,
+      corpus: { ...birdCli.corpus, size: results.length },
+      summary: summary.value,
+      judge_summary: null,
+      cases: results.map((k) => ({
+        id: k.id,
+        outcome: k.outcome,
+        reason: k.reason ?? null,
+        reason_code: null,
+        query: k.query ?? null,
+        arm: k.arm ?? null,
+        stratum: k.stratum ?? null,
+        shape: k.shape ?? null,
+        difficulty: k.difficulty ?? null,
+        fixture: 'retail',
+        question: `question ${k.id}`,
+        enriched_question: null,
+        report: null,
+        review_flags: [],
+      })),
+    };
+    // What `sql-verdict run` prints for this report.
+    const printed = summarizeRunReport(big);
+    expect(printed).toContain('Answer accuracy: 2146/2147 (99.95%)');
+    expect(printed).toContain('Refusal recall: 2000/2001 (99.95%)');
+    await page.goto(`${app.origin}/#/`);
+    await page.getByTestId('input-files').setInputFiles({
+      name: 'spider-test-size.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(big)),
+    });
+    await page.getByTestId('opened-from').waitFor({ timeout: 30_000 });
+    const card = (id: string) => page.locator(`[data-testid=${id}] .value`).first().textContent();
+    expect(await card('card-accuracy')).toBe(percent(2146 / 2147));
+    expect(await card('card-accuracy')).toBe('99.95%');
+    expect(await card('card-refusal')).toBe('99.95%');
+    // The interval bar's label says it the same way.
+    expect(await page.locator('[data-testid=card-accuracy] svg.ci').getAttribute('aria-label')).toMatch(/^99\.95%, /);
+    const shown = (await page.getByTestId('summary-cards').textContent()) ?? '';
+    expect(shown).not.toContain('100.0%');
   });
 
   test('no request left the origin and the page raised no error', () => {

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordBaseline } from '../../src/core/gate/baseline.ts';
 import { DEFAULT_GATE_POLICY } from '../../src/core/gate/policy.ts';
+import { RUN_REPORT_VERSION } from '../../src/core/gate/report-version.ts';
 import { main } from '../../src/cli/main.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { mixCases, summary } from '../gate/build.ts';
@@ -25,7 +26,8 @@ const put = (name: string, text: string) => {
 };
 
 const good = summary(mixCases({ correct: 3, wrong: 1, refused: 2, missed: 1, controlsAnswered: 2 }));
-const reportOf = (s: unknown) => JSON.stringify({ kind: 'run', summary: s }, null, 2);
+const reportOf = (s: unknown) =>
+  JSON.stringify({ report_version: RUN_REPORT_VERSION, kind: 'run', summary: s }, null, 2);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- edits reach anywhere into a parsed report
 const edit = (f: (s: Record<string, any>) => void) => {
   const s = JSON.parse(JSON.stringify(good));
@@ -95,8 +97,28 @@ const CASES: Case[] = [
     message: /^Not a usable run report: good-baseline\.json: this is a baseline, not a run report/,
   },
   {
+    input: 'report without report_version',
+    argv: gate(put('unversioned.json', JSON.stringify({ kind: 'run', summary: good }, null, 2))),
+    message:
+      /^Not a usable run report: unversioned\.json \(field report_version\): report_version is missing: this sql-verdict reads run reports of version 1\.0\.0, 1\.1\.0, 1\.2\.0;/,
+  },
+  {
+    input: 'report of a newer report_version',
+    argv: gate(put('newer.json', JSON.stringify({ report_version: '9.0.0', kind: 'run', summary: good }, null, 2))),
+    message:
+      /^Not a usable run report: newer\.json:2 \(field report_version\): report_version 9\.0\.0 is not one this sql-verdict can read \(this sql-verdict reads run reports of version 1\.0\.0, 1\.1\.0, 1\.2\.0\)/,
+  },
+  {
+    input: 'report_version not a version',
+    argv: gate(
+      put('version-number.json', JSON.stringify({ report_version: 1.2, kind: 'run', summary: good }, null, 2)),
+    ),
+    message:
+      /^Not a usable run report: version-number\.json:2 \(field report_version\): report_version must be a version like "1\.2\.0", got 1\.2:/,
+  },
+  {
     input: 'report without summary',
-    argv: gate(put('nosummary.json', '{"kind": "run"}')),
+    argv: gate(put('nosummary.json', `{"report_version": "${RUN_REPORT_VERSION}", "kind": "run"}`)),
     message: /\(field summary\): summary is missing/,
   },
   {
@@ -356,6 +378,11 @@ const CASES: Case[] = [
     message: /^Not a usable run report: edited\.json:\d+ \(field summary\.answer_accuracy\.correct\)/,
   },
   {
+    input: 'baseline record: report of a newer report_version',
+    argv: ['baseline', 'record', '--report', 'newer.json', '--out', 'b.json'],
+    message: /^Not a usable run report: newer\.json:2 \(field report_version\): report_version 9\.0\.0 is not one/,
+  },
+  {
     input: 'baseline record: --out is a directory',
     argv: ['baseline', 'record', '--report', 'good-report.json', '--out', 'a-folder'],
     message: /^--out a-folder is a directory: give a file path\.$/,
@@ -380,6 +407,11 @@ const CASES: Case[] = [
     input: 'diff: one report malformed',
     argv: ['diff', '--report', 'good-report.json', '--report', 'cases.json'],
     message: /^Not a usable run report: cases\.json:\d+ \(field summary\.cases\)/,
+  },
+  {
+    input: 'diff: one report without report_version',
+    argv: ['diff', '--report', 'good-report.json', '--report', 'unversioned.json'],
+    message: /^Not a usable run report: unversioned\.json \(field report_version\): report_version is missing/,
   },
   {
     input: 'diff: one report only',

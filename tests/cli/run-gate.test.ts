@@ -160,6 +160,37 @@ describe('sql-verdict run → baseline record → gate → diff', () => {
     expect(broken.stderr).toMatch(/broken-baseline\.json:3: not valid JSON/);
   });
 
+  it('baseline record keeps an existing different --out file unless --force is given', async () => {
+    const record = (report: string, ...more: string[]) =>
+      runCli(['baseline', 'record', '--report', at(report), '--out', at('rerecord.json'), ...more]);
+    expect((await record('strong.json')).code).toBe(0);
+    const kept = readFileSync(at('rerecord.json'), 'utf8');
+    const keptSweep = readFileSync(at('rerecord.sweep.json'), 'utf8');
+    // The flawed run recorded over the strong baseline: it silently replaced the floor the gate compares with.
+    const over = await record('flawed.json');
+    expect(over.code).toBe(2);
+    expect(over.stderr.trim()).toBe(
+      `baseline record: --out ${at('rerecord.json')} already exists (the baseline singers / governed / model-a, recorded ${JSON.parse(kept).recorded_at}) and differs from the baseline recorded now; nothing was written. Give --force to replace it, or another --out path.`,
+    );
+    expect(readFileSync(at('rerecord.json'), 'utf8')).toBe(kept);
+    expect(readFileSync(at('rerecord.sweep.json'), 'utf8')).toBe(keptSweep);
+    // The same baseline again loses nothing: written, exit 0.
+    expect((await record('strong.json')).code).toBe(0);
+    expect(readFileSync(at('rerecord.json'), 'utf8')).toBe(kept);
+    // A file that is not a baseline is kept too, named as a file.
+    writeFileSync(at('notes.json'), 'my notes\n');
+    const notes = await runCli(['baseline', 'record', '--report', at('strong.json'), '--out', at('notes.json')]);
+    expect(notes.code).toBe(2);
+    expect(notes.stderr).toContain(`--out ${at('notes.json')} already exists and differs`);
+    expect(readFileSync(at('notes.json'), 'utf8')).toBe('my notes\n');
+    // --force re-records, explicitly.
+    const forced = await record('flawed.json', '--force');
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(readFileSync(at('rerecord.json'), 'utf8')).figures.answer_accuracy).not.toEqual(
+      JSON.parse(kept).figures.answer_accuracy,
+    );
+  });
+
   it('refuses a run on another model (exit 2, not a regression)', async () => {
     const other = jsonl([{ run: { ...strong[0]!.run, model: 'model-b' } }, ...strong.slice(1)]);
     writeFileSync(at('other.jsonl'), other);

@@ -123,6 +123,16 @@ describe('answer accuracy: at most 2 percentage points below the baseline', () =
     );
   });
 
+  it('prints a change that rounds to zero points without a sign: "≈0.000", not "≈−0.000"', () => {
+    // 2146/2147 − 2147/2148 = −1/46117.56 points: below the third decimal, but not zero.
+    const c = checkOf(gateMix({ correct: 2147, wrong: 1 }, { correct: 2146, wrong: 1 }), 'answer_accuracy');
+    expect(c.status).toBe('pass');
+    expect(c.arithmetic).toBe(
+      'answer accuracy 2146/2147 = ≈99.953% ≥ floor 2147/2148 = ≈99.953% − 2 points = ≈97.953%: PASS (≈0.000 points)',
+    );
+    expect(checkOf(gateMix({ correct: 3 }, { correct: 3 }), 'answer_accuracy').arithmetic).toMatch(/\(±0\.0 points\)$/);
+  });
+
   it('is exact where floats are not: 23/100 → 21/100 is exactly 2 points', () => {
     expect(0.23 - 0.02 <= 0.21).toBe(false); // 0.21000000000000002: a float gate would block this
     expect(checkOf(gateMix({ correct: 23, wrong: 77 }, { correct: 21, wrong: 79 }), 'answer_accuracy').status).toBe(

@@ -91,6 +91,32 @@ describe("Newcombe's paired interval (method 10)", () => {
   });
 });
 
+describe('differences in points', () => {
+  it('prints a difference that rounds to 0.0 points without a sign: no "−0.0", no "+0.0"', () => {
+    expect(pointsText(-0.0004, null)).toBe('±0.0 points');
+    expect(pointsText(0.0004, null)).toBe('±0.0 points');
+    expect(pointsText(-0, null)).toBe('±0.0 points');
+    expect(pointsText(0, [-0.0001, 0.0001])).toBe('±0.0 points [±0.0, ±0.0]');
+    expect(pointsText(-0.0005, null)).toBe('−0.1 points');
+    expect(pointsText(0.063, [-0.012, 0.138])).toBe('+6.3 points [−1.2, +13.8]');
+  });
+
+  it('a diff of 2147 cases where one right answer turns wrong: "±0.0 points", its interval signed', () => {
+    const a = summary(mixCases({ correct: 2146, wrong: 1 }));
+    const b = summary(
+      mixCases({ correct: 2146, wrong: 1 }).map((k, i) => (i === 0 ? { ...k, outcome: 'wrong' as const } : k)),
+    );
+    const d = diffRuns(a, b);
+    if (!d.ok) throw new Error(d.error.message);
+    expect(d.value.counts.regressed).toBe(1);
+    expect(d.value.difference.estimate).toBeCloseTo(-1 / 2147, 12);
+    const text = pointsText(d.value.difference.estimate, d.value.difference.ci95);
+    // −1/2147 is −0.047 points: it printed "−0.0 points".
+    expect(text).toMatch(/^±0\.0 points \[−0\.\d, \+0\.\d\]$/);
+    expect(text).not.toMatch(/[−+]0\.0\b/);
+  });
+});
+
 describe('summary breakdowns', () => {
   const s = summary(EVERY_OUTCOME);
 

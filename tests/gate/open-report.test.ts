@@ -70,6 +70,19 @@ describe('openRunReport', () => {
     if (split.ok) expect(split.value.report.cases.map((c) => c.outcome)).toEqual(report.cases.map((c) => c.outcome));
   });
 
+  it('refuses a report of a report_version it cannot read, as the gate does, in both forms', () => {
+    const newer = { ...report, report_version: '9.0.0' };
+    const json = openRunReport('newer.json', bytes(JSON.stringify(newer, null, 2)));
+    expect(!json.ok && json.error.message).toMatch(
+      /^newer\.json:2 \(field report_version\): report_version 9\.0\.0 is not one this sql-verdict can read/,
+    );
+    const { cases, ...head } = newer;
+    const jsonl = openRunReport('newer.jsonl', bytes([head, ...cases].map((v) => JSON.stringify(v)).join('\n')));
+    expect(!jsonl.ok && jsonl.error.message).toMatch(
+      /^newer\.jsonl:1 \(field report_version\): report_version 9\.0\.0 is not one this sql-verdict can read/,
+    );
+  });
+
   it('refuses an edited verdict, a cut report and a bad line, naming file, line and field', () => {
     const edited = structuredClone(report);
     edited.cases[1]!.outcome = 'correct';

@@ -9,6 +9,7 @@ import { parsePolicy, recordBaseline, type Baseline } from '../../src/core/gate/
 import { applyGate } from '../../src/core/gate/gate.ts';
 import { DEFAULT_GATE_POLICY } from '../../src/core/gate/policy.ts';
 import { checkReportSummary, readReportFile } from '../../src/core/gate/report-file.ts';
+import { READABLE_RUN_REPORT_VERSIONS, RUN_REPORT_VERSION } from '../../src/core/gate/report-version.ts';
 import { mixCases, summary } from './build.ts';
 
 const good = summary(mixCases({ correct: 50, wrong: 0 }));
@@ -60,7 +61,7 @@ describe('thresholds come from the policy in force, never from the baseline', ()
 });
 
 describe("the summary is recomputed from the report's cases", () => {
-  const report = (s: unknown) => ({ kind: 'run', summary: s });
+  const report = (s: unknown) => ({ report_version: RUN_REPORT_VERSION, kind: 'run', summary: s });
   const json = (s: unknown) => JSON.parse(JSON.stringify(s));
 
   it('accepts a consistent report', () => {
@@ -81,6 +82,25 @@ describe("the summary is recomputed from the report's cases", () => {
     edited.cases[40].outcome = 'correct';
     const out = checkReportSummary(report(edited));
     expect(!out.ok && out.error.location).toMatch(/^summary\.(outcomes|answer_accuracy)/);
+  });
+
+  it('reads every report_version this code has written, and refuses a missing or newer one naming the field', () => {
+    expect(READABLE_RUN_REPORT_VERSIONS).toEqual(['1.0.0', '1.1.0', '1.2.0']);
+    expect(READABLE_RUN_REPORT_VERSIONS.at(-1)).toBe(RUN_REPORT_VERSION);
+    for (const version of READABLE_RUN_REPORT_VERSIONS) {
+      const text = JSON.stringify({ ...report(json(dropped)), report_version: version }, null, 2);
+      expect(readReportFile('report.json', text)).toMatchObject({ ok: true });
+    }
+    const newer = JSON.stringify({ ...report(json(dropped)), report_version: '2.0.0' }, null, 2);
+    const out = readReportFile('newer.json', newer);
+    expect(!out.ok && out.error.message).toBe(
+      'newer.json:2 (field report_version): report_version 2.0.0 is not one this sql-verdict can read (this sql-verdict reads run reports of version 1.0.0, 1.1.0, 1.2.0): a newer sql-verdict wrote it, or it was edited; use the sql-verdict that wrote it, or re-run "sql-verdict run".',
+    );
+    const { report_version: _dropped, ...unversioned } = report(json(dropped));
+    const missing = readReportFile('old.json', JSON.stringify(unversioned, null, 2));
+    expect(!missing.ok && missing.error.message).toMatch(
+      /^old\.json \(field report_version\): report_version is missing: /,
+    );
   });
 
   it('names file, line and field for a malformed summary', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { recordBaseline, parseBaseline, parsePolicy } from '../../core/gate/baseline.ts';
 import { sha256Hex } from '../../core/digest/sha256.ts';
 import { DEFAULT_GATE_POLICY, type GatePolicy } from '../../core/gate/policy.ts';
@@ -30,11 +32,13 @@ from its cases; a report whose summary disagrees is refused. "-" as --markdown o
 --junit writes it on stdout (the verdict lines go to stderr).
 Exit status: 0 pass, 1 blocked, 2 refused or bad input.`;
 
-export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--policy FILE] [--sweep FILE]
+export const BASELINE_HELP = `Usage: sql-verdict baseline record --report R --out B [--suite NAME] [--policy FILE] [--sweep FILE] [--force]
 
 Record a baseline from a run report: suite, path, model, corpus digest, case ids, the
 figures, the date and the gate policy (the documented one, or --policy FILE). Only this
 explicit command writes a baseline; the gate never does. "--out -" prints it on stdout.
+An existing B that differs from the new baseline is not replaced (exit 2, nothing
+written): re-recording drops the floor the gate compares with, so it takes --force.
 Next to it (B with .sweep.json, or --sweep FILE; with "--out -" only when --sweep is given)
 it writes the gate's boundary sweep under that policy: for answer accuracy, refusal recall
 and over-refusal, the gate's decision at every count of misses k = 0..n, and the
@@ -145,6 +149,32 @@ export function sweepPath(baselineFile: string): string {
   return /\.json$/i.test(baselineFile) ? baselineFile.replace(/\.json$/i, '.sweep.json') : `${baselineFile}.sweep.json`;
 }
 
+/**
+ * An existing --out file other than the baseline about to be written is kept: replacing a baseline
+ * drops the floor the gate compares with (the report it came from may be gone), so it takes --force.
+ * The same bytes again (re-recorded from the same report on the same day) lose nothing.
+ */
+function refuseToReplace(file: string, text: string, io: Io): void {
+  let existing: string;
+  try {
+    existing = readFileSync(path.resolve(io.cwd, file), 'utf8');
+  } catch {
+    return; // No such file (or unreadable: the write reports that).
+  }
+  if (existing === text || existing === `${text}\n`) return;
+  let held = '';
+  try {
+    const b = JSON.parse(existing) as Record<string, unknown>;
+    if (b && typeof b === 'object' && 'baseline_version' in b)
+      held = ` (the baseline ${String(b.suite)} / ${b.path === null ? 'no path' : String(b.path)} / ${String(b.model)}, recorded ${String(b.recorded_at)})`;
+  } catch {
+    // Not JSON: named as a file only.
+  }
+  throw new CliError(
+    `baseline record: --out ${file} already exists${held} and differs from the baseline recorded now; nothing was written. Give --force to replace it, or another --out path.`,
+  );
+}
+
 export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub || sub === '--help' || sub === '-h') {
@@ -158,6 +188,7 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
     suite: { type: 'string' },
     policy: { type: 'string' },
     sweep: { type: 'string' },
+    force: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -183,7 +214,9 @@ export async function baselineCommand(argv: string[], io: Io): Promise<number> {
   if (!baseline.ok) throw new CliError(`Cannot record a baseline: ${baseline.error.message}`);
   const checked = parseBaseline(baseline.value);
   if (!checked.ok) throw new CliError(checked.error.message);
-  out.write(values.out, () => prettyJson(baseline.value));
+  const text = prettyJson(baseline.value);
+  if (values.out !== '-' && !values.force) refuseToReplace(values.out, text, io);
+  out.write(values.out, () => text);
   out.print(
     `Baseline written to ${values.out} (${baseline.value.suite} / ${baseline.value.path ?? 'no path'} / ${baseline.value.model}, ${baseline.value.case_ids.length} cases).`,
   );

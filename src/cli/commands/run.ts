@@ -219,7 +219,7 @@ export function summarizeRunReport(
       `AI judge (advisory; ${j.provider ?? 'none'} / ${j.model ?? 'no model'}, prompt ${j.prompt_version}, threshold ${j.threshold}, concurrency ${j.concurrency}): ` +
         `${j.judged} judged, ${j.skipped.above_threshold} above the threshold, ${j.errors} errors`,
       `  agreement: deterministic pass → judge pass ${m.deterministic_pass.ai_pass} / fail ${m.deterministic_pass.ai_fail}; deterministic fail → judge pass ${m.deterministic_fail.ai_pass} / fail ${m.deterministic_fail.ai_fail}` +
-        (j.agreement_rate === null ? '' : ` (${(100 * j.agreement_rate).toFixed(1)}% agree)`),
+        (j.agreement_rate === null ? '' : ` (${percent(j.agreement_rate)} agree)`),
       `  tokens ${j.usage.input_tokens} in / ${j.usage.output_tokens} out, ${j.usage.requests} requests, latency mean ${j.latency_ms.mean === null ? '—' : `${Math.round(j.latency_ms.mean)} ms`}` +
         (j.cost_estimate === null ? '' : `, cost ≈ ${j.cost_estimate.toFixed(4)}`),
     );

@@ -328,11 +328,17 @@ function accuracyCheck(summary: RunSummary, baseline: Baseline, policy: GatePoli
   const cur = rat(c, n);
   const pass = cmp(cur, floorRate) >= 0;
   const delta = mul(sub(cur, base), rat(100));
-  // "≈−33.333", not "−≈33.333": the approximation mark qualifies the signed number.
+  // "≈−33.333", not "−≈33.333": the approximation mark qualifies the signed number. A change that
+  // prints as zero (under 0.0005 points: 2146/2147 against 2147/2148) claims no direction: "≈0.000", not "≈−0.000".
   const magnitude = points(cmp(delta, rat(0)) > 0 ? delta : mul(delta, rat(-1)));
   const approx = magnitude.startsWith('≈') ? '≈' : '';
+  const digits = magnitude.replace(/^≈/, '');
   const deltaText =
-    cmp(delta, rat(0)) === 0 ? '±0.0' : `${approx}${cmp(delta, rat(0)) > 0 ? '+' : '−'}${magnitude.replace(/^≈/, '')}`;
+    cmp(delta, rat(0)) === 0
+      ? '±0.0'
+      : /^[0.]+$/.test(digits)
+        ? `${approx}${digits}`
+        : `${approx}${cmp(delta, rat(0)) > 0 ? '+' : '−'}${digits}`;
   const line = `answer accuracy ${c}/${n} = ${pct(cur)} ${pass ? '≥' : '<'} floor ${C}/${N} = ${pct(base)} − ${decText(tolPoints)} points = ${pct(floorRate)}: ${pass ? 'PASS' : 'BLOCKED'} (${deltaText} points)`;
   return check(
     'answer_accuracy',

@@ -99,9 +99,15 @@ export function pctText(rate: number | null, ci: Interval | null): string {
   return ci ? `${percent(rate)} [${percent(ci[0])}, ${percent(ci[1])}]` : percent(rate);
 }
 
-/** "+6.3 points [−1.2, +13.8]" for a difference of rates. */
+/**
+ * "+6.3 points [−1.2, +13.8]" for a difference of rates. A difference that prints as 0.0 claims no
+ * direction: "±0.0", never "−0.0" (a tiny negative, or a float −0) nor "+0.0".
+ */
 export function pointsText(d: number | null, ci: Interval | null): string {
   if (d === null) return '—';
-  const s = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)}`;
+  const s = (x: number) => {
+    const magnitude = Math.abs(100 * x).toFixed(1);
+    return `${Number(magnitude) === 0 ? '±' : x > 0 ? '+' : '−'}${magnitude}`;
+  };
   return ci ? `${s(d)} points [${s(ci[0])}, ${s(ci[1])}]` : `${s(d)} points`;
 }

@@ -15,6 +15,7 @@ import { decodeUtf8Strict } from '../corpus/utf8.ts';
 import { fail, ok, type Outcome } from '../errors.ts';
 import type { RunReport } from '../run/grade-run.ts';
 import { checkReportSummary, readReportFile } from './report-file.ts';
+import { reportVersionProblem } from './report-version.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,11 +27,8 @@ export interface OpenedReport {
 
 /** The first problem of the parts the results views read besides the summary: [field, message, case index?]. */
 function shapeProblem(report: Json): [string, string, number?] | null {
-  if (typeof report.report_version !== 'string' || !/^\d+\.\d+\.\d+$/.test(report.report_version))
-    return [
-      'report_version',
-      `report_version must be a version like "1.1.0", got ${JSON.stringify(report.report_version) ?? 'nothing'}.`,
-    ];
+  const version = reportVersionProblem(report.report_version);
+  if (version) return ['report_version', version];
   const corpus = report.corpus;
   if (!isObject(corpus))
     return ['corpus', 'corpus (the graded corpus: name, file, sha256, size) is missing or not an object.'];

@@ -10,7 +10,9 @@ import { nodeAtPath, Source } from '../corpus/source.ts';
 import { fail, messageOf, ok, type Outcome } from '../errors.ts';
 import { computeBreakdowns, NO_ARM, rateOf, type BreakdownRow } from './breakdowns.ts';
 import { ARMS, BIRD_DIFFICULTIES, CASE_OUTCOMES, DIFFICULTIES } from './outcome.ts';
+import { reportVersionProblem } from './report-version.ts';
 import { reliability, summarizeRun, SUMMARY_VERSION, type RunSummary } from './summary.ts';
+import { notWholeRun } from './whole-run.ts';
 
 type Json = Record<string, unknown>;
 
@@ -189,22 +191,6 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-/**
- * Why a report is not of the whole run (some shards of `run --shard K/N`, not all merged), or null.
- * The gate and a baseline are on the whole corpus: a shard gated against a baseline read as
- * "corpus shrank, cases deleted", a wiring fault reported as a regression.
- */
-function partialShardProblem(value: unknown): string | null {
-  const shard = isObject(value) ? value.shard : undefined;
-  if (!isObject(shard) || !Array.isArray(shard.shards) || typeof shard.count !== 'number') return null;
-  if (shard.shards.length >= shard.count) return null;
-  const summary = isObject(value) && isObject(value.summary) ? value.summary : {};
-  const held = Array.isArray(summary.cases) ? summary.cases.length : '?';
-  const of = typeof shard.corpus_size === 'number' ? shard.corpus_size : '?';
-  const which = shard.shards.length === 1 ? `shard ${String(shard.shards[0])}` : `shards ${shard.shards.join(', ')}`;
-  return `this is ${which} of ${shard.count} (${held} of the corpus's ${of} cases), not the whole run: merge the shard reports first (sql-verdict merge).`;
-}
-
 export interface ReadReportOptions {
   /** Refuse a report of some shards only (the gate, a baseline). */
   wholeRun?: boolean;
@@ -234,11 +220,18 @@ export function readReportFile(file: string, text: string, options: ReadReportOp
     return fail('input.invalid', `${file}: this is a baseline, not a run report; give it to --baseline.`, {
       location: file,
     });
-  const partial = options.wholeRun ? partialShardProblem(value) : null;
-  if (partial) return fail('input.invalid', `${file}: ${partial}`, { location: file });
+  // A run report of a version this code does not know is not read as if it were one it knows.
+  const version = isObject(value) && value.kind === 'run' ? reportVersionProblem(value.report_version) : null;
+  if (version) return located(file, text, 'report_version', version);
+  const partial = options.wholeRun ? notWholeRun(file, value) : null;
+  if (partial) return { ok: false, error: partial };
   const checked = checkReportSummary(value);
   if (checked.ok) return checked;
-  const field = checked.error.location;
+  return located(file, text, checked.error.location, checked.error.message);
+}
+
+/** A problem with a report's field as `file:line (field f): message` (the line where the field is, when it is). */
+function located(file: string, text: string, field: string | undefined, message: string): Outcome<never> {
   let line: number | undefined;
   if (field) {
     const source = new Source(text);
@@ -249,5 +242,5 @@ export function readReportFile(file: string, text: string, options: ReadReportOp
     }
   }
   const where = `${file}${line ? `:${line}` : ''}${field ? ` (field ${field})` : ''}`;
-  return fail('input.invalid', `${where}: ${checked.error.message}`, { location: line ? `${file}:${line}` : file });
+  return fail('input.invalid', `${where}: ${message}`, { location: line ? `${file}:${line}` : file });
 }

@@ -8,6 +8,7 @@
 import type { RunRecord } from '../corpus/load-run.ts';
 import { ok, type Outcome } from '../errors.ts';
 import { DEFAULT_EVALUATION_CONFIG, type EvaluationConfig } from '../evaluation/request.ts';
+import { RUN_REPORT_VERSION } from '../gate/report-version.ts';
 import { summarizeRun } from '../gate/summary.ts';
 import {
   DEFAULT_JUDGE_CONCURRENCY,
@@ -26,12 +27,8 @@ import type { CaseReport, GradeRunInput, RunReport } from './run-report.ts';
 
 export { caseResultOf } from './case-outcome.ts';
 
-/**
- * 1.1.0: judge_summary, per-case reason_code and review_flags, run_metadata.resumed_cases.
- * 1.2.0: shard (a report of some shards of a run, src/core/report/merge.ts); summary.breakdowns, ci95 on every
- * summary rate, summary.cases[].tags.
- */
-export const RUN_REPORT_VERSION = '1.2.0';
+// The version history lives with the readers' list of versions (gate/report-version.ts).
+export { RUN_REPORT_VERSION } from '../gate/report-version.ts';
 
 export type { CaseReport, GradeProgress, GradeRunInput, GradeStep, RunReport } from './run-report.ts';
 

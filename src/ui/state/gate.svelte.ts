@@ -9,6 +9,7 @@
 import { recordBaseline, type Baseline } from '../../core/gate/baseline.ts';
 import { applyGate, type GateCheckName, type GateResult } from '../../core/gate/gate.ts';
 import type { RunSummary } from '../../core/gate/summary.ts';
+import { notWholeRun } from '../../core/gate/whole-run.ts';
 import { messageOf, type VerdictError } from '../../core/errors.ts';
 import type { StoredRun } from './store.ts';
 
@@ -36,22 +37,47 @@ export function baselineCandidates(runs: readonly StoredRun[], current: StoredRu
   );
 }
 
+/** The file a stored run's report is named by: the report file it was opened from, else its run file. */
+function reportFile(run: StoredRun): string {
+  return run.openedFrom?.file ?? run.run.file;
+}
+
 export class GateState {
   source = $state.raw<BaselineSource | null>(null);
   error = $state.raw<VerdictError | null>(null);
   /** The stored run chosen as baseline ('' when none, or when a file was loaded). */
   runId = $state('');
 
-  /** `summary` is read on every evaluation, so a new report re-applies the gate. */
-  constructor(private readonly summary: () => RunSummary) {}
+  /**
+   * `summary` is read on every evaluation, so a new report re-applies the gate. `run` is the run gated:
+   * a report of some shards only (`run --shard K/N`, opened from a file) is refused, as `sql-verdict gate` refuses it.
+   */
+  constructor(
+    private readonly summary: () => RunSummary,
+    private readonly run: () => StoredRun | null = () => null,
+  ) {}
 
-  result: GateResult | null = $derived.by(() => (this.source ? applyGate(this.summary(), this.source.baseline) : null));
+  /** Why this run cannot be gated at all (the core's `notWholeRun`: the CLI's message), or null. */
+  refused: VerdictError | null = $derived.by(() => {
+    const run = this.run();
+    return run?.report ? notWholeRun(reportFile(run), run.report) : null;
+  });
+
+  result: GateResult | null = $derived.by(() =>
+    this.source && !this.refused ? applyGate(this.summary(), this.source.baseline) : null,
+  );
 
   /** A baseline recorded from another stored run's report, dated by that run. */
   useRun(run: StoredRun | undefined): void {
     this.runId = run?.id ?? '';
     if (!run?.report) {
       this.clear();
+      return;
+    }
+    // `sql-verdict baseline record` refuses a report of some shards only: so does a stored one.
+    const partial = notWholeRun(reportFile(run), run.report);
+    if (partial) {
+      this.fail(partial);
       return;
     }
     const recorded = recordBaseline(run.report.summary, { date: run.createdAt.slice(0, 10) });
