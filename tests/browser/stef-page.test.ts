@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { sampleLogRecords, writeStefLog } from '../../bench/stef-log.ts';
 import type { MonitorReport } from '../../src/core/stef/index.ts';
+import { percent } from '../../src/core/gate/interval.ts';
 import { repoRoot } from '../helpers/paths.ts';
 import { launchChromium, runCli, serveBuiltApp, type ServedApp, BROWSER_WAIT_MS, BROWSER_TEST_MS } from './harness.ts';
 
@@ -112,7 +113,7 @@ describe('Monitor view in Chromium (production build)', () => {
       expect(await row.getByTestId('agent-mean').textContent()).toBe(a.mean_phi!.toFixed(1));
       expect(await row.getByTestId('agent-p90').textContent()).toBe(a.p90_phi!.toFixed(1));
       expect(await row.getByTestId('agent-coverage').textContent()).toBe(
-        `${(a.coverage * 100).toFixed(1)}% (${a.evaluated}/${a.queries})`,
+        `${percent(a.coverage)} (${a.evaluated}/${a.queries})`,
       );
     }
     expect(await page.getByTestId('monitor-chart').locator('polyline').count()).toBe(3);

@@ -8,6 +8,7 @@ import { CliError, EXIT } from '../cli-error.ts';
 import type { Io } from '../io.ts';
 import { judgeFromEnv } from '../judge-env.ts';
 import { prettyJson } from '../json.ts';
+import { percent } from '../../core/gate/interval.ts';
 
 export const STEF_HELP = `Usage: sql-verdict stef --question Q --sql S [--enriched Q_e] [--rules R_app.json] [options]
        sql-verdict stef --log FILE.jsonl [--rules R_app.json] [--bucket day|week] [options]
@@ -152,13 +153,13 @@ export function summarizeMonitor(m: MonitorReport): string {
   ];
   for (const a of m.agents)
     lines.push(
-      `${a.agent_version.padEnd(13)}  ${String(a.queries).padStart(7)}  ${(a.coverage * 100).toFixed(1).padStart(7)}%  ${fmt(a.mean_phi).padStart(6)}  ${fmt(a.p90_phi).padStart(5)}`,
+      `${a.agent_version.padEnd(13)}  ${String(a.queries).padStart(7)}  ${percent(a.coverage).padStart(8)}  ${fmt(a.mean_phi).padStart(6)}  ${fmt(a.p90_phi).padStart(5)}`,
     );
   for (const a of m.agents) {
     lines.push('', `${a.agent_version} over time:`);
     for (const p of a.periods)
       lines.push(
-        `  ${p.period}  n=${p.queries}  coverage ${(p.coverage * 100).toFixed(0)}%  mean ${fmt(p.mean_phi)}  P90 ${fmt(p.p90_phi)}`,
+        `  ${p.period}  n=${p.queries}  coverage ${percent(p.coverage)}  mean ${fmt(p.mean_phi)}  P90 ${fmt(p.p90_phi)}`,
       );
     lines.push(`  worst:`);
     for (const w of a.worst)
