@@ -556,6 +556,9 @@ export class Workspace {
       },
       progress: (event: GradeProgress) => {
         if (event.step === 'selfcheck' || event.step === 'policy') {
+          // The references are checked beside the cases: while a case is in flight the line names it (the one the
+          // run waits for), not the reference being checked meanwhile.
+          if (event.step === 'selfcheck' && open[earliest]) return;
           this.progress = { ...event, elapsedMs: elapsedMs(), done, kept };
           return;
         }
