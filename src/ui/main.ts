@@ -60,6 +60,23 @@ const loadQueryDemo = () => {
 addEventListener('hashchange', loadQueryDemo);
 loadQueryDemo();
 
+// While the home page is open, the demo's engines start in the background (when the browser is idle): a click on
+// "Run the demo corpus" then finds DuckDB-WASM up and both fixtures loaded. Not with Save-Data, not while a run
+// (a resumed one) is grading, and once per page.
+let warmedUp = false;
+const warmUpDemo = () => {
+  if (warmedUp || router.route.view !== 'home') return;
+  if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return;
+  warmedUp = true;
+  const whenIdle = (run: () => void) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
+  whenIdle(() => {
+    if (workspace.activeId === null) void workspace.warmUp();
+  });
+};
+addEventListener('hashchange', warmUpDemo);
+warmUpDemo();
+
 // Offline: a service worker caches the app shell, the workers and the wasm after the first visit.
 if ('serviceWorker' in navigator && import.meta.env.PROD)
   void navigator.serviceWorker.register('./sw.js').catch(() => undefined);
