@@ -59,7 +59,7 @@ export class OracleCheck {
     digestTaken: (fixture: string) => Promise<boolean>,
     /** After the first reference, further ones wait for this (the first case then has the engine to itself). */
     afterFirst: Promise<void> | null = null,
-    byFixture = false,
+    readonly byFixture = false,
   ) {
     this.passed = new Array<boolean>(cases.length).fill(false);
     const chains = new Map<string, [number, CorpusCase][]>();
