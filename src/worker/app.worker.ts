@@ -707,11 +707,11 @@ const api = {
         run,
         engineFor,
         ...(switching ? { engineSwitching: true } : {}),
-        // The references are checked beside the cases, each fixture's on its own engine: a case starts once the
-        // references of its fixture up to its own are checked (a runaway candidate early in the corpus starts within
-        // a second instead of after all 64 references). The page hears of the cases only once every reference passed,
-        // so a broken oracle is refused as before, with no case shown. A review pause or an AI judge (requests for a
-        // run that may yet be refused) still waits for the whole self-check.
+        // Each fixture's references are checked on its own engine, side by side: a fixture's cases start once its
+        // own references are checked, not every fixture's (the demo's runaway candidate, case 9 on retail, no longer
+        // waits for retail_monthly's 24). The page hears of the cases only once every reference passed, so a broken
+        // oracle is refused as before, with no case shown. A review pause or an AI judge (requests for a run that
+        // may yet be refused) still waits for the whole self-check.
         ...(input.review || judge.value
           ? { selfCheckFirst: true }
           : { selfCheckByFixture: true, holdCasesUntilSelfChecked: true }),

@@ -34,10 +34,11 @@ async function checkReference(c: OracleCase, engineFor: GradeRunInput['engineFor
  * finding no further case starts, the other references are still checked and
  * the run is refused naming the same references as checking them all first.
  *
- * `byFixture`: one such chain per fixture, side by side (each fixture has its own engine): a case waits for the
- * references of its own fixture up to its own, not for those of the other fixtures, and a query that holds one
- * fixture's engine for its whole budget (a runaway candidate) holds up that fixture's references only. The
- * findings are the same, told in corpus order.
+ * `byFixture`: one such chain per fixture, side by side (each fixture has its own engine), and a case waits for
+ * every reference of its own fixture, not for the other fixtures'. A fixture's references go ahead of its cases on
+ * its engine (a case's candidate that runs out its budget early in the corpus would hold up the rest of the check,
+ * and every case's report with it), while one fixture's cases are graded beside another's check. The findings are
+ * the same, told in corpus order.
  */
 export class OracleCheck {
   checked = 0;
@@ -87,8 +88,9 @@ export class OracleCheck {
             this.findingAt.set(finding, index);
           }
         }
-        this.pass(index);
+        if (!byFixture) this.pass(index);
       }
+      if (byFixture) for (const [index] of chain) this.pass(index);
     };
     this.done = Promise.all([...chains.values()].map(check))
       .then(() => undefined)
@@ -118,7 +120,10 @@ export class OracleCheck {
     for (const w of ready) w.resolve();
   }
 
-  /** Resolves once the reference of case `index` is checked (at once for a case without one). */
+  /**
+   * Resolves once the reference of case `index` is checked (at once for a case without one); byFixture: once every
+   * reference of its fixture is.
+   */
   until(index: number): Promise<void> {
     if (this.passed[index] || index >= this.passed.length) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ index, resolve }));

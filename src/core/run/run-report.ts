@@ -43,7 +43,8 @@ export interface GradeRunInput {
   selfCheckFirst?: boolean;
   /**
    * Without selfCheckFirst: each fixture's references are checked in their own chain, side by side with the other
-   * fixtures' (OracleCheck's byFixture), so a case waits only for its own fixture's references up to its own.
+   * fixtures' (OracleCheck's byFixture): a case waits for its own fixture's references only, and one fixture's cases
+   * are graded while another's references are checked.
    */
   selfCheckByFixture?: boolean;
   /**
