@@ -211,7 +211,9 @@ export class Workspace {
    * Resolves with whether the engines are ready.
    */
   warmUp(): Promise<boolean> {
-    this.warming ??= (async () => {
+    if (this.warming) return this.warming;
+    this.warmedUp = 'warming';
+    this.warming = (async () => {
       const corpus = BUILT_IN_CORPORA.find((c) => c.file === DEMO_CORPUS);
       const run = BUILT_IN_RUNS.find((r) => r.file === DEMO_RUN);
       if (!corpus || !run || !this.backend.warmUp) return false;
@@ -222,9 +224,15 @@ export class Workspace {
       } catch {
         return false;
       }
-    })();
+    })().then((ready) => {
+      this.warmedUp = ready ? 'ready' : 'failed';
+      return ready;
+    });
     return this.warming;
   }
+
+  /** How far warmUp() went (the browser test reads it): not asked, in progress, engines ready, or it failed. */
+  warmedUp: 'idle' | 'warming' | 'ready' | 'failed' = 'idle';
 
   private warming: Promise<boolean> | null = null;
   /** The built-in files fetched so far (a few dozen KB each; the demo's are fetched by warmUp). */
