@@ -222,4 +222,46 @@ describe('the self-check alongside the grading', () => {
     expect(graded.error.location).toBe('count-orders, monthly-count-orders');
     expect(told).toEqual([]);
   });
+
+  it('by fixture, cases held: a cancel while a reference is being checked ends the run, telling nothing', async () => {
+    const controller = new AbortController();
+    const held = 'SELECT count(*) AS n FROM orders';
+    const engineFor = async (name: string): Promise<Outcome<Engine>> => {
+      const opened = await engines.engineFor(name);
+      if (!opened.ok) return opened;
+      const e = opened.value;
+      // Retail's second reference is checked only once the run is cancelled (the cases after it wait in flight).
+      const execute: Engine['execute'] = async (sql, options) => {
+        if (name === 'retail' && sql === held && options === undefined) {
+          setTimeout(() => controller.abort(), 50);
+          await new Promise((resolve) => controller.signal.addEventListener('abort', resolve));
+        }
+        return e.execute(sql, options);
+      };
+      return ok({
+        name: e.name,
+        version: () => e.version(),
+        load: (f) => e.load(f),
+        execute,
+        contentDigest: () => e.contentDigest(),
+        explain: (q, o) => e.explain(q, o),
+        close: () => e.close(),
+      });
+    };
+    const told: string[] = [];
+    const graded = await gradeRun({
+      ...(await inputs([], true)),
+      engineFor,
+      concurrency: 8,
+      selfCheckByFixture: true,
+      holdCasesUntilSelfChecked: true,
+      signal: controller.signal,
+      onStart: () => told.push('started'),
+      onCase: (_k, index) => told.push(`case ${index}`),
+    });
+    expect(graded.ok).toBe(false);
+    if (graded.ok) return;
+    expect(graded.error.code).toBe('run.cancelled');
+    expect(told).toEqual([]);
+  });
 });

@@ -227,6 +227,8 @@ export class CaseLoop {
     const aborted = () => !!this.input.signal?.aborted;
     // No case waits for the first one any more (a run that stopped before recording it).
     this.setup.firstRecordedNow?.();
+    // Cancelled: cases waiting in flight for their references (checked by fixture) stop waiting for the check.
+    if (aborted() && this.deferOracle) void oracle?.finish(true);
     if (digests.failure || (oracle?.findings.length && !aborted())) this.stopRecording = true;
     // A fixture that failed to load: what is in flight settles, the remaining references are not checked.
     if (digests.failure) {
