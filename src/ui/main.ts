@@ -64,12 +64,14 @@ addEventListener('hashchange', loadQueryDemo);
 loadQueryDemo();
 
 // While the home page is open, the demo's engines start in the background (when the browser is idle): a click on
-// "Run the demo corpus" then finds DuckDB-WASM up and both fixtures loaded. Not with Save-Data, not while a run
-// (a resumed one) is grading, and once per page.
+// "Run the demo corpus" then finds DuckDB-WASM up and both fixtures loaded (about 270 MB more memory in Chromium,
+// what a demo run leaves behind). Not with Save-Data, not on a device with 2 GB or less, not while a run (a resumed
+// one) is grading, and once per page.
 let warmedUp = false;
 const warmUpDemo = () => {
   if (warmedUp || router.route.view !== 'home') return;
-  if ((navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData) return;
+  const device = navigator as Navigator & { connection?: { saveData?: boolean }; deviceMemory?: number };
+  if (device.connection?.saveData || (device.deviceMemory !== undefined && device.deviceMemory <= 2)) return;
   warmedUp = true;
   const whenIdle = (run: () => void) =>
     typeof requestIdleCallback === 'function' ? requestIdleCallback(run, { timeout: 2000 }) : setTimeout(run, 200);
