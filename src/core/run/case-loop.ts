@@ -63,6 +63,11 @@ export class CaseLoop {
   // Without judge or review, several cases are in flight; they finish strictly in corpus order.
   private readonly grader: CaseGrader | null;
   private readonly window: number;
+  /**
+   * The self-check runs by fixture and cases are in flight: a case waiting for its reference's check waits in flight,
+   * so the cases after it (another fixture's, checked meanwhile on their engine) start as theirs are checked.
+   */
+  private readonly deferOracle: boolean;
   private readonly inFlight: InFlight[] = [];
   // Cases in flight are recorded as soon as they and every case before them are done, in corpus order.
   private recording: Promise<void> = Promise.resolve();
@@ -83,6 +88,7 @@ export class CaseLoop {
     // The grading pool's threads have no other engines: cross-engine cases are graded here.
     this.grader = input.judge || input.onReview || cross ? null : (input.grader ?? null);
     this.window = input.judge || input.onReview ? 1 : Math.max(1, this.grader?.capacity ?? input.concurrency ?? 4);
+    this.deferOracle = !!setup.oracle?.byFixture && this.window > 1 && !this.grader && !input.engineSwitching;
   }
 
   /** Grades every case; the failure, refusal or cancellation that ended the run early, else ok. */
@@ -102,7 +108,7 @@ export class CaseLoop {
     if (!(await digests.taken(c.fixture))) return false;
     if (signal?.aborted || this.failure || digests.failure) return false;
     if (oracle) {
-      await oracle.until(index);
+      if (!this.deferOracle) await oracle.until(index);
       if (oracle.findings.length) return false;
     }
     // Last before the case starts: a judge answer that arrived during the waits above may have opened a review,
@@ -137,6 +143,22 @@ export class CaseLoop {
     // A switching pool reloads one engine for another fixture (--db-dir): cases in flight then share one fixture.
     // Otherwise each fixture has its engine, and a slow case holds up only the cases of its own fixture.
     if (this.input.engineSwitching && this.inFlight.some((f) => f.c.fixture !== c.fixture)) await this.drain(0);
+    if (this.deferOracle) {
+      const oracle = this.setup.oracle!;
+      const evaluation = oracle.until(index).then(async (): Promise<CaseEvaluation | null> => {
+        // After a finding no further case starts (the run is refused; nothing in flight is recorded).
+        if (oracle.findings.length || input.signal?.aborted) return null;
+        const engine = await input.engineFor(c.fixture);
+        if (!engine.ok) return null;
+        input.onProgress?.({ index, total: this.total, id: c.id, step: 'execute' });
+        const cross = this.setup.config.cross_engine ? input.crossEngine : undefined;
+        const others = cross ? await cross.enginesFor(c.fixture) : [];
+        return this.evaluate(c, sql, engine.value, others);
+      });
+      this.start(index, c, record, evaluation);
+      await this.drain(this.window - 1);
+      return;
+    }
     const engine = await input.engineFor(c.fixture);
     if (!engine.ok) return this.finishInOrder(index, c, record);
     input.onProgress?.({ index, total: this.total, id: c.id, step: 'execute' });
@@ -205,6 +227,8 @@ export class CaseLoop {
     const aborted = () => !!this.input.signal?.aborted;
     // No case waits for the first one any more (a run that stopped before recording it).
     this.setup.firstRecordedNow?.();
+    // Cancelled: cases waiting in flight for their references (checked by fixture) stop waiting for the check.
+    if (aborted() && this.deferOracle) void oracle?.finish(true);
     if (digests.failure || (oracle?.findings.length && !aborted())) this.stopRecording = true;
     // A fixture that failed to load: what is in flight settles, the remaining references are not checked.
     if (digests.failure) {
@@ -333,8 +357,9 @@ export class CaseLoop {
   ): void {
     this.recording = this.recording.then(async () => {
       const done = await evaluated;
-      // After a cancel no further case is recorded, as if it had not started.
-      if (!this.input.signal?.aborted && !this.stopRecording)
+      // After a cancel no further case is recorded, as if it had not started; nor, checked by fixture, after a finding.
+      const found = this.deferOracle && !!this.setup.oracle?.findings.length;
+      if (!this.input.signal?.aborted && !this.stopRecording && !found)
         this.finish(index, c, record, done?.staged.report ?? null, done ?? undefined);
     });
     const recorded = this.recording;

@@ -57,6 +57,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
         (index, id) => input.onProgress?.({ index, total: corpus.cases.length, id, step: 'selfcheck' }),
         (fixture) => digests.taken(fixture),
         firstRecorded,
+        !!input.selfCheckByFixture && !input.selfCheckFirst && !input.engineSwitching,
       );
   // An engine pool that reloads one engine per fixture cannot check one fixture's references under another's cases.
   if (input.engineSwitching || input.selfCheckFirst) await oracle?.finish(false);
@@ -64,12 +65,23 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
 
   const records = new Map<string, RunRecord>(input.run.records.map((r) => [r.id, r]));
   const kept = keptCases(input, records, digests.before);
-  input.onStart?.({ fixtureDigests: Object.fromEntries(digests.before), resumed: kept.size });
+  const held = input.holdCasesUntilSelfChecked && oracle ? holdCases(input, oracle) : null;
+  (held?.input ?? input).onStart?.({ fixtureDigests: Object.fromEntries(digests.before), resumed: kept.size });
   if (!allFirst && !input.grader) parseFirstCase(input, records);
 
-  const loop = new CaseLoop({ input, config, records, kept, digests, oracle, firstRecorded, firstRecordedNow });
+  const loop = new CaseLoop({
+    input: held?.input ?? input,
+    config,
+    records,
+    kept,
+    digests,
+    oracle,
+    firstRecorded,
+    firstRecordedNow,
+  });
   const graded = await loop.run();
   if (!graded.ok) return graded;
+  held?.release();
   const fixtures = await digests.after();
   if (!fixtures.ok) return fixtures;
   return assembleRunReport(input, config, loop, {
@@ -78,6 +90,33 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
     fixtures: fixtures.value,
     resumed: kept.size,
   });
+}
+
+/**
+ * holdCasesUntilSelfChecked: onStart and the cases recorded before the last reference is checked are told once it
+ * has been and none failed (the cases in the order they were recorded: corpus order), the later ones as they are
+ * recorded. A refused or cancelled run tells none of them, as when every reference is checked first.
+ */
+function holdCases(input: GradeRunInput, oracle: OracleCheck): { input: GradeRunInput; release(): void } {
+  const { onCase, onStart } = input;
+  let started: Parameters<NonNullable<GradeRunInput['onStart']>>[0] | null = null;
+  let held: [CaseReport, number][] | null = [];
+  const release = () => {
+    if (!held || oracle.findings.length || input.signal?.aborted) return;
+    const told = held;
+    held = null;
+    if (started) onStart?.(started);
+    for (const [report, index] of told) onCase?.(report, index);
+  };
+  void oracle.done.then(release, () => undefined);
+  return {
+    input: {
+      ...input,
+      onStart: (info) => (held ? (started = info) : onStart?.(info)),
+      onCase: (report, index) => (held ? held.push([report, index]) : onCase?.(report, index)),
+    },
+    release,
+  };
 }
 
 /**

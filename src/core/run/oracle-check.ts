@@ -33,12 +33,20 @@ async function checkReference(c: OracleCase, engineFor: GradeRunInput['engineFor
  * so the first case waits for one reference instead of all of them; after a
  * finding no further case starts, the other references are still checked and
  * the run is refused naming the same references as checking them all first.
+ *
+ * `byFixture`: one such chain per fixture, side by side (each fixture has its own engine), and a case waits for
+ * every reference of its own fixture, not for the other fixtures'. A fixture's references go ahead of its cases on
+ * its engine (a case's candidate that runs out its budget early in the corpus would hold up the rest of the check,
+ * and every case's report with it), while one fixture's cases are graded beside another's check. The findings are
+ * the same, told in corpus order.
  */
 export class OracleCheck {
   checked = 0;
   readonly findings: SelfCheckFinding[] = [];
-  /** Cases before this index have had their reference checked. */
-  private through = 0;
+  /** Corpus index of each finding (the refusal names them in corpus order). */
+  private readonly findingAt = new Map<SelfCheckFinding, number>();
+  /** By corpus index: the case's reference is checked (or it has none), as are those it waits for. */
+  private readonly passed: boolean[];
   private waiters: { index: number; resolve: () => void }[] = [];
   readonly done: Promise<void>;
 
@@ -52,9 +60,18 @@ export class OracleCheck {
     digestTaken: (fixture: string) => Promise<boolean>,
     /** After the first reference, further ones wait for this (the first case then has the engine to itself). */
     afterFirst: Promise<void> | null = null,
+    readonly byFixture = false,
   ) {
-    this.done = (async () => {
-      for (const [index, c] of cases.entries()) {
+    this.passed = new Array<boolean>(cases.length).fill(false);
+    const chains = new Map<string, [number, CorpusCase][]>();
+    for (const [index, c] of cases.entries()) {
+      const key = byFixture ? c.fixture : '';
+      const chain = chains.get(key) ?? [];
+      chain.push([index, c]);
+      chains.set(key, chain);
+    }
+    const check = async (chain: [number, CorpusCase][]) => {
+      for (const [index, c] of chain) {
         if (this.stopped) break;
         if (hasOracle(c)) {
           if (this.checked > 0 && afterFirst) await afterFirst;
@@ -66,11 +83,22 @@ export class OracleCheck {
           onProgress(index, c.id);
           this.checked++;
           const finding = await checkReference(c, engineFor);
-          if (finding) this.findings.push(finding);
+          if (finding) {
+            this.findings.push(finding);
+            this.findingAt.set(finding, index);
+          }
         }
-        this.advance(index + 1);
+        if (!byFixture) this.pass(index);
       }
-    })().finally(() => this.advance(Infinity));
+      if (byFixture) for (const [index] of chain) this.pass(index);
+    };
+    this.done = Promise.all([...chains.values()].map(check))
+      .then(() => undefined)
+      .finally(() => {
+        this.passed.fill(true);
+        this.wake();
+        this.findings.sort((a, b) => this.findingAt.get(a)! - this.findingAt.get(b)!);
+      });
     // Observed here so a throw waits for `finish` (which rethrows it) instead of being an unhandled rejection.
     this.done.catch(() => undefined);
   }
@@ -81,16 +109,23 @@ export class OracleCheck {
     await this.done;
   }
 
-  private advance(through: number): void {
-    this.through = through;
-    const ready = this.waiters.filter((w) => w.index < through);
-    this.waiters = this.waiters.filter((w) => w.index >= through);
+  private pass(index: number): void {
+    this.passed[index] = true;
+    this.wake();
+  }
+
+  private wake(): void {
+    const ready = this.waiters.filter((w) => this.passed[w.index]);
+    this.waiters = this.waiters.filter((w) => !this.passed[w.index]);
     for (const w of ready) w.resolve();
   }
 
-  /** Resolves once the reference of case `index` is checked (at once for a case without one). */
+  /**
+   * Resolves once the reference of case `index` is checked (at once for a case without one); byFixture: once every
+   * reference of its fixture is.
+   */
   until(index: number): Promise<void> {
-    if (index < this.through) return Promise.resolve();
+    if (this.passed[index] || index >= this.passed.length) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ index, resolve }));
   }
 

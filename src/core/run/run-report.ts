@@ -41,6 +41,17 @@ export interface GradeRunInput {
    * pause holds everything). Otherwise a case waits only for its own reference's check.
    */
   selfCheckFirst?: boolean;
+  /**
+   * Without selfCheckFirst: each fixture's references are checked in their own chain, side by side with the other
+   * fixtures' (OracleCheck's byFixture): a case waits for its own fixture's references only, and one fixture's cases
+   * are graded while another's references are checked.
+   */
+  selfCheckByFixture?: boolean;
+  /**
+   * Cases graded alongside the self-check are told (onCase) only once every reference passed, in corpus order: a
+   * refused run tells no case, exactly as with selfCheckFirst (the app: a broken oracle shows no graded case).
+   */
+  holdCasesUntilSelfChecked?: boolean;
   config?: Partial<EvaluationConfig>;
   /** RS(c) penalty. */
   reliabilityPenalty?: number;

@@ -31,7 +31,8 @@ import { runStore, type Review, type StoredRun } from './store.ts';
 export type Backend = Pick<
   AppClient,
   'checkCorpus' | 'checkRun' | 'gradeCorpus' | 'cancelGrade' | 'openReport' | 'importBenchmark' | 'stefPhis'
->;
+> &
+  Partial<Pick<AppClient, 'warmUp'>>;
 
 /** A dropped benchmark folder: what played which part, and its databases loaded by name. */
 export interface ChosenBenchmark {
@@ -203,11 +204,56 @@ export class Workspace {
     if (interrupted) void this.resume(interrupted.id);
   }
 
+  /**
+   * Ahead of a click on the demo (the home page, when the browser is idle): the demo corpus and run fetched, the
+   * corpus read in the worker and its engine started with the built-in fixtures loaded, so the demo run starts on
+   * ready engines. Nothing is chosen, shown or stored; a failure here is met again, and told, on the click.
+   * Resolves with whether the engines are ready.
+   */
+  warmUp(): Promise<boolean> {
+    if (this.warming) return this.warming;
+    this.warmedUp = 'warming';
+    this.warming = (async () => {
+      const corpus = BUILT_IN_CORPORA.find((c) => c.file === DEMO_CORPUS);
+      const run = BUILT_IN_RUNS.find((r) => r.file === DEMO_RUN);
+      if (!corpus || !run || !this.backend.warmUp) return false;
+      try {
+        void this.assetBytes(run).catch(() => undefined);
+        const started = await this.backend.warmUp({ file: corpus.file, bytes: await this.assetBytes(corpus) });
+        return started.ok;
+      } catch {
+        return false;
+      }
+    })().then((ready) => {
+      this.warmedUp = ready ? 'ready' : 'failed';
+      return ready;
+    });
+    return this.warming;
+  }
+
+  /** How far warmUp() went (the browser test reads it): not asked, in progress, engines ready, or it failed. */
+  warmedUp: 'idle' | 'warming' | 'ready' | 'failed' = 'idle';
+
+  private warming: Promise<boolean> | null = null;
+  /** The built-in files fetched so far (a few dozen KB each; the demo's are fetched by warmUp). */
+  private readonly fetched: Record<string, Promise<Uint8Array>> = Object.create(null);
+
+  private assetBytes(asset: BuiltInAsset): Promise<Uint8Array> {
+    let bytes = this.fetched[asset.url];
+    if (!bytes) {
+      bytes = fetchAsset(asset);
+      this.fetched[asset.url] = bytes;
+      // A failed fetch is tried again next time.
+      bytes.catch(() => delete this.fetched[asset.url]);
+    }
+    return bytes;
+  }
+
   async chooseBuiltInCorpus(asset: BuiltInAsset): Promise<void> {
     // The chosen run is checked again against the new corpus.
     this.checking = { corpus: true, run: this.run !== null };
     await this.withBusy(`Reading ${asset.file}…`, async () => {
-      const input = { file: asset.file, bytes: await fetchAsset(asset) };
+      const input = { file: asset.file, bytes: await this.assetBytes(asset) };
       await this.setCorpus(input, true);
     });
     this.checking = { corpus: false, run: false };
@@ -216,7 +262,7 @@ export class Workspace {
   async chooseBuiltInRun(asset: BuiltInAsset): Promise<void> {
     this.checking = { corpus: false, run: true };
     await this.withBusy(`Reading ${asset.file}…`, async () => {
-      await this.setRun({ file: asset.file, bytes: await fetchAsset(asset) }, true);
+      await this.setRun({ file: asset.file, bytes: await this.assetBytes(asset) }, true);
     });
     this.checking = { corpus: false, run: false };
   }
@@ -556,6 +602,9 @@ export class Workspace {
       },
       progress: (event: GradeProgress) => {
         if (event.step === 'selfcheck' || event.step === 'policy') {
+          // The references are checked beside the cases: while a case is in flight the line names it (the one the
+          // run waits for), not the reference being checked meanwhile.
+          if (event.step === 'selfcheck' && open[earliest]) return;
           this.progress = { ...event, elapsedMs: elapsedMs(), done, kept };
           return;
         }
