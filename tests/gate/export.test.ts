@@ -167,7 +167,7 @@ describe('Markdown summary', () => {
   it('never rounds a rate that is not 100% up to 100.0%, nor one above 0% down to 0.0%', () => {
     // Spider's test split is 2147 questions: 2146 right is 99.953…%, which one decimal printed as 100.0%.
     const big = toMarkdown(summary(mixCases({ correct: 2146, wrong: 1, refused: 2000, missed: 1 })));
-    expect(big).toContain('| Answer accuracy | 2146 of 2147 | 99.95% |');
+    expect(big).toContain('| Answer accuracy | 2146 of 2147 | 99.95% | 99.7–99.99% |');
     expect(big).toContain('| Refusal recall | 2000 of 2001 | 99.95% |');
     expect(toMarkdown(summary(mixCases({ controlsAnswered: 2000, controlsDeclined: 1 })))).toContain(
       '| Over-refusal | 1 of 2001 | 0.05% |',

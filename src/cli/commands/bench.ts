@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hasErrors, problemLines, type LoadProblem } from '../../core/corpus/problems.ts';
+import { percent } from '../../core/gate/interval.ts';
 import { loadCorpus } from '../../core/corpus/load-corpus.ts';
 import type { LoadedCorpus } from '../../core/corpus/types.ts';
 import { loadRun, type LoadedRun } from '../../core/corpus/load-run.ts';
@@ -354,7 +355,7 @@ async function gradeBenchmark(
 }
 
 function pct(n: number, d: number): string {
-  return d === 0 ? '—' : `${((100 * n) / d).toFixed(1)}%`;
+  return d === 0 ? '—' : percent(n / d);
 }
 
 /** The human summary: accuracy (under the preset, SQL Verdict's beside it), per difficulty, the first failures. */

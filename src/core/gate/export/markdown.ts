@@ -34,7 +34,8 @@ export interface MarkdownOptions {
 }
 
 function ciText(ci: [number, number] | null | undefined): string {
-  return ci ? `${(100 * ci[0]).toFixed(1)}–${(100 * ci[1]).toFixed(1)}%` : '—';
+  // Through percent(): a bound just below 100 % (or above 0 %) never prints as exactly that.
+  return ci ? `${percent(ci[0]).slice(0, -1)}–${percent(ci[1])}` : '—';
 }
 
 export const BREAKDOWN_TITLES: Record<keyof Breakdowns, string> = {
