@@ -568,6 +568,20 @@ const CASES: Case[] = [
     message: /^unknown-case\.postgres\.yaml: The ports name cases the corpus does not have: no-such-case\.$/,
   },
   {
+    input: "run: --ports for the corpus's own engine (was: its references silently replaced)",
+    argv: [
+      'run',
+      '--corpus',
+      'corpus.yaml',
+      '--run',
+      'id-only.json',
+      '--ports',
+      put('same-engine.sqlite.yaml', 'corpus: tiny\nengine: sqlite\nports:\n  customer-count: SELECT 1 AS n\n'),
+    ],
+    message:
+      /^same-engine\.sqlite\.yaml: The ports are for engine sqlite, the corpus's own engine: ports give the references in another engine's dialect \(to change a reference, edit the corpus\)\.$/,
+  },
+  {
     input: 'run: --ports giving one case twice (was: a message of several lines, the YAML excerpt)',
     argv: [
       'run',

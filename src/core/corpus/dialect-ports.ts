@@ -53,6 +53,13 @@ export function portCorpus(loaded: LoadedCorpus, ports: ReferencePorts): Outcome
   const corpus = loaded.corpus;
   if (ports.corpus !== corpus.name)
     return fail('input.invalid', `The ports are for corpus ${ports.corpus}, not ${corpus.name}.`);
+  // Ports carry references into another engine's dialect; on the corpus's own engine they would replace its oracle
+  // while the report still names the corpus's sha256.
+  if (ports.engine === corpus.engine)
+    return fail(
+      'input.invalid',
+      `The ports are for engine ${ports.engine}, the corpus's own engine: ports give the references in another engine's dialect (to change a reference, edit the corpus).`,
+    );
   const ids = new Set(corpus.cases.map((c) => c.id));
   const unknown = Object.keys(ports.ports).filter((id) => !ids.has(id));
   if (unknown.length)
