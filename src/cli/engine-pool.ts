@@ -45,7 +45,7 @@ export function checkFixturesUsed(specs: string[] | undefined, used: string[]): 
 /** The grading pool of a corpus run: worker threads sized to the cores, each with its own engines. */
 export function gradingPoolFor(
   engineName: EngineName,
-  overrides: Map<string, string>,
+  overrides: FixtureOverrides,
   cwd: string,
   options: GradingPoolOptions = {},
 ): GradingPool {
@@ -60,7 +60,7 @@ export function gradingPoolFor(
 export class EnginePool extends SharedEnginePool {
   constructor(
     engineName: EngineName,
-    overrides: Map<string, string>,
+    overrides: FixtureOverrides,
     cwd: string,
     /**
      * warmSpare: false for callers whose queries are not expected to time out (tests of grading itself): the spare

@@ -76,10 +76,10 @@ export class FixtureOverrides extends Map<string, string> {
 }
 
 /** The fixture a corpus names: its --fixture file (with --as-of, if given), else the built-in of that name. */
-export function resolveCorpusFixture(overrides: Map<string, string>, name: string, cwd: string): ResolvedFixture {
+export function resolveCorpusFixture(overrides: FixtureOverrides, name: string, cwd: string): ResolvedFixture {
   const file = overrides.get(name);
   if (file === undefined) return resolveFixture(name, cwd);
-  return resolveFixture(file, cwd, overrides instanceof FixtureOverrides ? overrides.asOf : undefined);
+  return resolveFixture(file, cwd, overrides.asOf);
 }
 
 export function resolveFixture(spec: string, cwd: string, asOf?: string): ResolvedFixture {
@@ -121,7 +121,7 @@ export function resolveFixture(spec: string, cwd: string, asOf?: string): Resolv
 /** A corpus's fixture by name: a --fixture override, else a built-in; it must load on the corpus's engine. */
 export function fixtureSourceFor(
   engineName: EngineName,
-  overrides: Map<string, string>,
+  overrides: FixtureOverrides,
   cwd: string,
   fixture: string,
 ): Outcome<FixtureSource> {

@@ -10,7 +10,7 @@ import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host
 import { openEngine } from '../engines/node.ts';
 import { CliError } from './cli-error.ts';
 import { EnginePool } from './engine-pool.ts';
-import { resolveCorpusFixture, resolveFixture } from './fixtures.ts';
+import { resolveCorpusFixture, resolveFixture, type FixtureOverrides } from './fixtures.ts';
 
 export const ORACLE_FLAGS = {
   neighbours: { type: 'string' },
@@ -80,7 +80,7 @@ export function fixtureAsOf(spec: string, cwd: string): string | undefined {
 export function nodeCrossEngines(
   graded: LoadedCorpus,
   read: LoadedCorpus,
-  overrides: Map<string, string>,
+  overrides: FixtureOverrides,
   cwd: string,
 ): {
   enginesFor(fixture: string): Promise<Engine[]>;

@@ -19,7 +19,7 @@ import { BUILT_IN_CORPORA } from '../core/vocabulary.ts';
 import type { Outcome } from '../core/errors.ts';
 import { openEngine } from '../engines/node.ts';
 import type { SupervisedEngine } from '../engines/supervisor.ts';
-import { fixtureSourceFor } from './fixtures.ts';
+import { FixtureOverrides, fixtureSourceFor } from './fixtures.ts';
 
 const require = createRequire(import.meta.url);
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -91,7 +91,7 @@ export function prestartRun(argv: string[], cwd: string, env: Record<string, str
     if (!existsSync(file)) return;
     const glance = glanceAtCorpus(readFileSync(file, 'utf8'));
     if (!glance || glance.engine !== 'duckdb') return;
-    const source = fixtureSourceFor('duckdb', new Map(), cwd, glance.fixture);
+    const source = fixtureSourceFor('duckdb', new FixtureOverrides(), cwd, glance.fixture);
     if (!source.ok) return;
     const engine = openEngine('duckdb', NATIVE_POOL_OPTIONS);
     // The thread starts now, and loads the fixture as soon as it is up (sent with its init).

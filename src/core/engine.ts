@@ -31,6 +31,16 @@ export interface FixtureSource {
   asOf?: string;
 }
 
+/**
+ * An as-of instant as every engine reads it: an ISO date, or a date and time in UTC (DuckDB's session takes no
+ * other zone); null when it is not one.
+ */
+export function asOfParts(asOf: string): { date: string; timestamp: string } | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?))?(?:Z|[+-]00(?::?00)?)?$/.exec(asOf.trim());
+  if (!m) return null;
+  return { date: m[1]!, timestamp: `${m[1]} ${m[2] ?? '00:00:00'}` };
+}
+
 export interface TableInfo {
   name: string;
   columns: { name: string; engineType: string }[];

@@ -7,6 +7,7 @@ import type { HtmlCaseDetail } from '../../core/report/html.ts';
 import { CASE_REPORT_INDENT, RunReportWriter } from '../report-stream.ts';
 import { shardOption, withShard } from '../shard.ts';
 import { openEngine } from '../../engines/node.ts';
+import { asOfParts } from '../../core/engine.ts';
 import { resolveCorpusFixture } from '../fixtures.ts';
 import { INCLUDE_OPTIONS } from '../../core/report/include-options.ts';
 import { byteSize, oneOf, parseFlags, positiveInteger } from '../args.ts';
@@ -448,9 +449,8 @@ function gradeSettings(options: RunOptions, oracle: ReturnType<typeof oracleConf
  */
 function asOfFlag(value: string | undefined, userFixtures: unknown): string | undefined {
   if (value === undefined) return undefined;
-  // What every engine reads as one UTC instant (DuckDB's session takes no other zone).
-  const iso = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?))?(?:Z|\+00:00)?$/.exec(value);
-  if (!iso || Number.isNaN(Date.parse(`${iso[1]}T${iso[2] ?? '00:00:00'}Z`)))
+  const parts = asOfParts(value);
+  if (!parts || Number.isNaN(Date.parse(`${parts.timestamp.replace(' ', 'T')}Z`)))
     throw new CliError(`--as-of ${value}: not an ISO date or UTC instant (e.g. 2025-12-31 or 2025-12-31T23:59:59Z).`);
   if (!userFixtures)
     throw new CliError(

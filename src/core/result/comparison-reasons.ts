@@ -217,20 +217,24 @@ function exactModeReasons(s: ComparisonSetup, x: ExactChecks, nameProblems: Colu
 }
 
 /** 5. The verdict of the configured mode, `undecided` when a search ran out of budget before a pass was ruled out. */
-/**
- * decideVerdict's modePass alone, without the witnesses: a counterfactual
- * only asks whether its result agrees (same shape, name and mode checks).
- */
-export function modePassOf(s: ComparisonSetup, a: ComparisonAlignment, x: ExactChecks): boolean {
-  const scratch: Reason[] = [];
-  const shapeOk = shapeReasons(s, scratch, []);
-  const namesOk = nameReasons(s, a, scratch).length === 0;
+/** Whether the results agree under the mode: the verdict's modePass, from the alignment and the shape and name checks. */
+function modePassFrom(s: ComparisonSetup, a: ComparisonAlignment, x: ExactChecks, namesOk: boolean, shapeOk: boolean) {
   const { E, A, mode, setMode } = s;
   let modePass: boolean;
   if (mode === 'exact') modePass = x.exactPass;
   else if (mode === 'order-sensitive') modePass = a.ev.bagPass && a.orderRes.pass && namesOk;
   else modePass = (setMode ? a.setRes.pass : a.ev.bagPass) && namesOk;
   return modePass && shapeOk && E.m === A.m;
+}
+
+/**
+ * The verdict's modePass alone, without the witnesses: a counterfactual only asks whether its result agrees
+ * (the same shape and name checks as findReasons, their reasons dropped).
+ */
+export function modePassOf(s: ComparisonSetup, a: ComparisonAlignment, x: ExactChecks): boolean {
+  const dropped: Reason[] = [];
+  const shapeOk = shapeReasons(s, dropped, []);
+  return modePassFrom(s, a, x, nameReasons(s, a, dropped).length === 0, shapeOk);
 }
 
 export function decideVerdict(
@@ -240,12 +244,8 @@ export function decideVerdict(
   f: ComparisonFindings,
 ): ComparisonVerdict {
   const { E, A, mode, setMode } = s;
-  const { ev, setRes, orderRes } = a;
-  let modePass: boolean;
-  if (mode === 'exact') modePass = x.exactPass;
-  else if (mode === 'order-sensitive') modePass = ev.bagPass && orderRes.pass && f.nameProblems.length === 0;
-  else modePass = (setMode ? setRes.pass : ev.bagPass) && f.nameProblems.length === 0;
-  modePass = modePass && f.shapeOk && E.m === A.m;
+  const { ev } = a;
+  const modePass = modePassFrom(s, a, x, f.nameProblems.length === 0, f.shapeOk);
 
   // A failure is certain when shapes, names or kinds rule out every alignment. Otherwise, when a
   // search ran out of its budget (the column search, or a tolerance matching), a longer search might

@@ -21,6 +21,7 @@ import {
   type PlanSummary,
   type TableInfo,
 } from '../../core/engine.ts';
+import { asOfParts } from '../../core/engine.ts';
 import { fail, messageOf, ok, type Outcome } from '../../core/errors.ts';
 import { contentDigestOf } from '../../core/digest/canonical-dump.ts';
 import type { Cell, Column } from '../../core/value/kind.ts';
@@ -114,12 +115,6 @@ const ONE_TRANSACTION_MAX_BYTES = 32 * 2 ** 20;
 
 /** Functions with side effects a SELECT could otherwise reach. */
 const BLOCKED_FUNCTIONS = ['nextval', 'currval', 'setseed'];
-
-function asOfParts(asOf: string): { date: string; timestamp: string } | null {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}:\d{2}(?:\.\d{1,6})?))?(?:Z|[+-]00(?::?00)?)?$/.exec(asOf.trim());
-  if (!m) return null;
-  return { date: m[1]!, timestamp: `${m[1]} ${m[2] ?? '00:00:00'}` };
-}
 
 function tableNameFromFile(fileName: string): string {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
