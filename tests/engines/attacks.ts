@@ -183,6 +183,9 @@ export const ENGINE_ATTACKS: Record<EngineName, Attack[]> = {
     both("SELECT * FROM pragma_journal_mode('off')", 'settings through a pragma function'),
     both('SELECT * FROM pragma_writable_schema(1)', 'settings through a pragma function'),
     both("ATTACH ':memory:' AS scratch", 'catalog change', 'attach'),
+    // SQLite compiles a statement whose first word is SELECT only once (no subquery gate): a comment is not a first word.
+    both('/* select */ PRAGMA query_only = 0', 'settings, behind a comment that reads SELECT'),
+    both('-- select\nPRAGMA query_only = 0', 'settings, behind a comment that reads SELECT'),
     both("SELECT writefile('/tmp/x', 'y')", 'file write'),
     both(
       'SELECT * FROM temp.sqlite_schema WHERE 0; CREATE TEMP TABLE t(x)',

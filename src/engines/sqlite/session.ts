@@ -32,8 +32,9 @@ import { rowBytes } from '../../core/value/size.ts';
 import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
 
 const IDENT = (name: string) => `"${name.replace(/"/g, '""')}"`;
-/** Text whose first word, after blanks and comments as SQLite reads them, is SELECT or VALUES. */
 const READ_BY_GRAMMAR = /^(?:\s|--[^\n]*(?:\n|$)|\/\*[\s\S]*?(?:\*\/|$))*(?:select|values)(?![\w$\u0080-\uffff])/i;
+/** Whether the first word of a compiled statement, after blanks and comments as SQLite reads them, is SELECT or VALUES. */
+export const readByGrammar = (text: string): boolean => READ_BY_GRAMMAR.test(text);
 const REAL_DATE_NOW = Date.now;
 
 /**
@@ -437,7 +438,7 @@ export class SqliteSession implements EngineSession {
   ): ExecuteOutcome {
     const text = statement.getSQL().replace(/;\s*$/, '');
     try {
-      if (!READ_BY_GRAMMAR.test(text)) this.db!.prepare(`SELECT * FROM (\n${text}\n)`).free();
+      if (!readByGrammar(text)) this.db!.prepare(`SELECT * FROM (\n${text}\n)`).free();
     } catch (thrown) {
       // The statement compiled on its own, so failing as a subquery means it is not a
       // read query: the gate refuses it.
