@@ -300,6 +300,19 @@ describe('merge refuses inputs that are not shards of one run', () => {
       /shard-2\.json \(field run_metadata\.config\.query_timeout_ms\)/,
     );
     expect(error(withReport(1, (r) => (r.summary.reliability.c = 2)))).toMatch(/field summary\.reliability\.c/);
+    // Every shard of a newer report version (or none): refused as the gate refuses it, not merged as if known.
+    const allShards = (edit: (r: ShardedRunReport) => void) =>
+      goldens.shards.map((s) => {
+        const report = structuredClone(s.report) as ShardedRunReport;
+        edit(report);
+        return { ...s, report };
+      });
+    expect(error(allShards((r) => (r.report_version = '9.0.0')))).toMatch(
+      /^shard-1\.json \(field report_version\): report_version 9\.0\.0 is not one this sql-verdict can read/,
+    );
+    expect(error(allShards((r) => delete (r as Partial<ShardedRunReport>).report_version))).toMatch(
+      /^shard-1\.json \(field report_version\): report_version is missing/,
+    );
   });
 
   it('a shard twice, another N, a truncated shard, a whole report, other fixture contents', () => {

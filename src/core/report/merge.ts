@@ -17,6 +17,7 @@
  * When the shards cover the corpus the result is the single-process report —
  * byte for byte once `normalizeRunReport` drops what measures time.
  */
+import { reportVersionProblem } from '../gate/report-version.ts';
 import { fail, ok, type Outcome } from '../errors.ts';
 import type { LoadedCorpus } from '../corpus/types.ts';
 import type { CaseResult } from '../gate/outcome.ts';
@@ -191,6 +192,9 @@ function checkOne(input: MergeInput): Outcome<Checked> {
   const { file, report: r } = input;
   if (!isObject(r) || r.kind !== 'run')
     return bad(file, 'kind', 'not a run report (the JSON "sql-verdict run --out" writes).');
+  // As the gate reads a report: a version this code did not write may mean fields it does not know.
+  const version = reportVersionProblem(r.report_version);
+  if (version) return bad(file, 'report_version', version);
   const s = r.shard;
   if (s === undefined)
     return bad(
