@@ -60,7 +60,7 @@ export function nodeNeighbourHost(asOf: (fixture: string) => string | undefined 
 }
 
 const asOfCache = new Map<string, string | undefined>();
-/** A fixture's frozen clock, for its neighbours (read once per fixture). */
+/** The frozen clock of a file or built-in fixture (read once per spec). */
 export function fixtureAsOf(spec: string, cwd: string): string | undefined {
   if (!asOfCache.has(spec)) {
     try {
@@ -70,6 +70,15 @@ export function fixtureAsOf(spec: string, cwd: string): string | undefined {
     }
   }
   return asOfCache.get(spec);
+}
+
+/**
+ * The frozen clock a corpus's fixture is loaded with, as resolveCorpusFixture loads it: `--as-of` for a --fixture
+ * (or --db-dir) file, else the built-in's own instant (a file without --as-of reads the real clock: none).
+ */
+export function corpusFixtureAsOf(overrides: FixtureOverrides, name: string, cwd: string): string | undefined {
+  const file = overrides.get(name);
+  return file === undefined ? fixtureAsOf(name, cwd) : (overrides.asOf ?? fixtureAsOf(file, cwd));
 }
 
 /**

@@ -55,7 +55,7 @@ import {
   type RunReport,
 } from '../core/run/grade-run.ts';
 import { evaluateStef, evaluateStefWithJudge, type StefInput, type StefReport } from '../core/stef/index.ts';
-import { BUILT_IN_FIXTURES, fetchBuiltInFixture } from './built-in-fixtures.ts';
+import { BUILT_IN_FIXTURES, builtInAsOf, fetchBuiltInFixture } from './built-in-fixtures.ts';
 import { openRunReport, type OpenedReport } from '../core/gate/open-report.ts';
 import { corpusYaml, runJsonl, type BenchmarkFormat, type DatabaseFolder } from '../core/import/common.ts';
 import { importBird } from '../core/import/bird.ts';
@@ -706,6 +706,8 @@ const api = {
         corpus,
         run,
         engineFor,
+        // The clock each fixture's engine was given: an added file's own, else the built-in's.
+        fixtureAsOf: (name) => (input.fixtures?.[name] ? input.fixtures[name].asOf : builtInAsOf(name)),
         ...(switching ? { engineSwitching: true } : {}),
         // Each fixture's references are checked on its own engine, side by side: a fixture's cases start once its
         // own references are checked, not every fixture's (the demo's runaway candidate, case 9 on retail, no longer

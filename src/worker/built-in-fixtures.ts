@@ -13,6 +13,11 @@ const DUMP_URL: Record<string, string> = { retail: retailSql, retail_monthly: re
 
 export const BUILT_IN_FIXTURES = Object.keys(DUMP_URL);
 
+/** A built-in fixture's as-of instant (its frozen clock), from the manifest; undefined for any other name. */
+export function builtInAsOf(name: string): string | undefined {
+  return DUMP_URL[name] ? (manifest.fixtures as Record<string, { as_of?: string }>)[name]?.as_of : undefined;
+}
+
 export async function fetchBuiltInFixture(name: string): Promise<Outcome<FixtureSource>> {
   const entry = (manifest.fixtures as Record<string, { dump: string; as_of: string }>)[name];
   const url = DUMP_URL[name];

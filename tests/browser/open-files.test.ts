@@ -242,7 +242,7 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
       .poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 })
       .toBe('spider');
     expect(await text('benchmark-databases')).toMatch(/databases \(2\): school, shop/);
-    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
     expect(await page.getByTestId('policy').inputValue()).toBe('spider');
     await page.getByTestId('policy').selectOption('sql-verdict');
     await page.getByTestId('start').click();
@@ -266,7 +266,7 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await expect
       .poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 })
       .toBe('bird');
-    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
     const { seen } = await watched<Boxes>();
     const spiderShown = (b: Boxes) => b.some((x) => x.ok === 'true' && /dev_gold|pred\.txt/.test(x.text));
     expect(spiderShown(seen[0]!)).toBe(true);
@@ -467,7 +467,7 @@ describe('benchmarks and CLI reports opened in the app (Chromium, production bui
     await expect.poll(() => text('chosen-corpus'), { timeout: 30_000 }).toMatch(/^execution_goldens\.yaml/);
     await page.getByRole('radio', { name: /^demo-flawed\.run\.json/ }).check();
     await expect.poll(() => text('chosen-run'), { timeout: 30_000 }).toMatch(/^demo-flawed\.run\.json/);
-    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
     expect(await page.getByTestId('policy').inputValue()).toBe('sql-verdict');
     await page.getByTestId('policy').selectOption('spider');
     await page.getByTestId('start').click();

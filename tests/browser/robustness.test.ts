@@ -275,7 +275,7 @@ describe('the app against what users do to it', () => {
       .poll(() => page.getByTestId('chosen-benchmark').getAttribute('data-format'), { timeout: 30_000 })
       .toBe('csv');
     expect(await text('benchmark-databases')).toMatch(/databases \(2\): school, shop/);
-    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+    await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 }).toBe('true');
     expect(await page.getByTestId('policy').inputValue()).toBe('sql-verdict');
     await page.getByTestId('start').click();
     await page.getByTestId('summary-cards').waitFor({ timeout: 300_000 });

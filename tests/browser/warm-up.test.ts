@@ -157,7 +157,9 @@ describe('the demo warmed up on the home page (production build, Chromium)', () 
           { name: 'broken_oracle.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(corpus)) },
           { name: 'run.jsonl', mimeType: 'application/jsonl', buffer: Buffer.from(run) },
         ]);
-        await expect.poll(() => page.getByTestId('chosen-run').getAttribute('data-ok')).toBe('true');
+        await expect
+          .poll(() => page.getByTestId('chosen-run').getAttribute('data-ok'), { timeout: 30_000 })
+          .toBe('true');
         await page.getByTestId('start').click();
         await page.getByTestId('run-error').waitFor({ timeout: 300_000 });
         const message = (await page.getByTestId('run-error').textContent())?.trim() ?? '';

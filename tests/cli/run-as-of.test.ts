@@ -46,6 +46,43 @@ describe('run --as-of', () => {
     const c = report.cases[0].report;
     expect(c.deterministic_verdict).toBe('pass');
     expect(c.evidence.expected_sample.rows).toEqual([[2]]);
+    // The report says which clock: the same database at another instant answers otherwise.
+    expect(report.fixtures).toEqual([expect.objectContaining({ name: 'shop', as_of: '2025-06-30', unchanged: true })]);
+  });
+
+  it('a built-in fixture records its own instant; a file without --as-of records none', async () => {
+    put(
+      'both.yaml',
+      `corpus: both_fixtures
+version: 1
+engine: duckdb
+cases:
+  - id: customers
+    fixture: retail
+    question: How many customers are there?
+    reference_sql: SELECT count(*) AS n FROM customers
+    shape: scalar
+  - id: orders
+    fixture: shop
+    question: How many orders are there?
+    reference_sql: SELECT count(*) AS n FROM orders
+    shape: scalar
+`,
+    );
+    put(
+      'both.jsonl',
+      '{"id": "customers", "sql": "SELECT count(*) FROM customers"}\n{"id": "orders", "sql": "SELECT count(*) FROM orders"}\n',
+    );
+    const r = await runCli(
+      ['run', '--corpus', 'both.yaml', '--run', 'both.jsonl', '--fixture', 'shop=shop.sql', '--out', 'both.json'],
+      { cwd: dir },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const fixtures = JSON.parse(readFileSync(path.join(dir, 'both.json'), 'utf8')).fixtures;
+    expect(fixtures.map((f: { name: string; as_of?: string }) => [f.name, f.as_of])).toEqual([
+      ['retail', '2025-06-30T18:00:00Z'],
+      ['shop', undefined],
+    ]);
   });
 
   it('without it, the reference cannot read the clock: a broken reference whose message says --as-of', async () => {

@@ -333,6 +333,10 @@ describe('merge refuses inputs that are not shards of one run', () => {
     expect(error(withReport(2, (r) => (r.fixtures[0]!.content_digest_before = 'x')))).toMatch(
       /^shard-3\.json \(field fixtures\[0\]\.content_digest_before\): fixture retail has another content digest/,
     );
+    // The same database at another instant (run --as-of) answers relative-date questions otherwise.
+    expect(error(withReport(2, (r) => (r.fixtures[0]!.as_of = '2030-01-01')))).toMatch(
+      /^shard-3\.json \(field fixtures\[0\]\.as_of\): fixture retail was graded as of 2030-01-01 here and as of the real clock in shard-1\.json/,
+    );
     expect(error([])).toMatch(/at least one/);
   });
 

@@ -22,7 +22,7 @@ import { POLICY_PRESETS, type PolicyPresetName } from '../../core/run/policy-pre
 import { listDbDir } from '../db-dir.ts';
 import { prettyJson, printJson, rememberPrinted } from '../json.ts';
 import {
-  fixtureAsOf,
+  corpusFixtureAsOf,
   nodeCrossEngines,
   nodeNeighbourHost,
   ORACLE_FLAGS,
@@ -312,6 +312,7 @@ export async function runCommand(argv: string[], io: Io): Promise<number> {
       corpus: gradedCorpus,
       run,
       engineFor: engines.pool.engineFor,
+      fixtureAsOf: engines.asOf,
       ...(engines.neighbourHost ? { neighbourHost: engines.neighbourHost } : {}),
       ...(engines.crossEngines ? { crossEngine: engines.crossEngines } : {}),
       ...(engines.grader ? { grader: engines.grader } : {}),
@@ -480,7 +481,7 @@ function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, 
   }
   const oracle = oracleConfig(values);
   const neighbourHost = (oracle.neighbours as number | undefined)
-    ? nodeNeighbourHost((name) => (overrides.has(name) ? overrides.asOf : fixtureAsOf(name, io.cwd)))
+    ? nodeNeighbourHost((name) => corpusFixtureAsOf(overrides, name, io.cwd))
     : null;
   // Unless told, DuckDB corpora grade on native DuckDB where its binding loads, else on DuckDB-WASM (duckdb-choice.ts).
   const engine = corpus.corpus.engine;
@@ -517,6 +518,7 @@ function runEngines(values: RunFlags, corpus: LoadedCorpus, read: LoadedCorpus, 
     crossEngines,
     grader,
     pool,
+    asOf: (name: string) => corpusFixtureAsOf(overrides, name, io.cwd),
     async close() {
       await pool.close();
       await neighbourHost?.close();

@@ -464,6 +464,12 @@ export function mergeRunReports(inputs: readonly MergeInput[]): Outcome<ShardedR
           `fixtures[${i}].content_digest_before`,
           `fixture ${f.name} has another content digest in ${known.file}: the shards ran on different databases.`,
         );
+      else if (known.entry.as_of !== f.as_of)
+        return bad(
+          c.file,
+          `fixtures[${i}].as_of`,
+          `fixture ${f.name} was graded as of ${f.as_of ?? 'the real clock'} here and as of ${known.entry.as_of ?? 'the real clock'} in ${known.file}: the shards read different clocks (run --as-of).`,
+        );
     }
   const fixtureOrder = [...new Set(cases.map((k) => k.fixture))];
   for (const name of fixtureOf.keys()) if (!fixtureOrder.includes(name)) fixtureOrder.push(name);

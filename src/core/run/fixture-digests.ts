@@ -5,7 +5,7 @@
  */
 import type { CorpusCase } from '../corpus/types.ts';
 import { fail, ok, type Outcome } from '../errors.ts';
-import type { GradeRunInput, RunReport } from './run-report.ts';
+import type { GradeRunInput, RunReport, RunReportFixture } from './run-report.ts';
 
 /**
  * When the digests before are taken. `together`: all of them first (something needs them all at the start: a
@@ -27,6 +27,7 @@ export class FixtureDigests {
   constructor(
     cases: readonly CorpusCase[],
     private readonly engineFor: GradeRunInput['engineFor'],
+    private readonly asOfFor: (fixture: string) => string | undefined = () => undefined,
   ) {
     this.names = [...new Set(cases.map((c) => c.fixture))];
   }
@@ -71,16 +72,18 @@ export class FixtureDigests {
   async after(): Promise<Outcome<RunReport['fixtures']>> {
     // Every fixture was used by a case, so its digest is taken (or the run failed before).
     for (const name of this.names) if (!(await this.taken(name)) && this.failure) return this.failure;
-    const fixtures = [];
+    const fixtures: RunReportFixture[] = [];
     for (const name of this.names) {
       const engine = await this.engineFor(name);
       const after = engine.ok ? await engine.value.contentDigest() : null;
       const digest = after?.ok ? after.value : 'unavailable';
+      const asOf = this.asOfFor(name);
       fixtures.push({
         name,
         content_digest_before: this.before.get(name)!,
         content_digest_after: digest,
         unchanged: digest === this.before.get(name),
+        ...(asOf ? { as_of: asOf } : {}),
       });
     }
     const changed = fixtures.filter((f) => !f.unchanged);

@@ -40,7 +40,7 @@ export async function gradeRun(input: GradeRunInput): Promise<Outcome<RunReport>
   // Each fixture's digest before any SQL runs on it: all of them first where something needs them all at the start
   // (a resume, onStart) or one engine is reloaded per fixture; else one after the other, the first case's first.
   const allFirst = input.engineSwitching || input.selfCheckFirst || !!input.onStart || !!input.resume?.cases.length;
-  const digests = new FixtureDigests(corpus.cases, input.engineFor);
+  const digests = new FixtureDigests(corpus.cases, input.engineFor, input.fixtureAsOf?.bind(input));
   const loaded = await digests.start(allFirst ? (input.engineSwitching ? 'one-by-one' : 'together') : 'chained');
   if (!loaded.ok) return loaded;
 

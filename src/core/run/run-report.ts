@@ -26,11 +26,23 @@ export interface GradeProgress {
   step: GradeStep;
 }
 
+/** A fixture of a run: its content before and after, and the frozen clock its queries read (if any). */
+export interface RunReportFixture {
+  name: string;
+  content_digest_before: string;
+  content_digest_after: string;
+  unchanged: boolean;
+  /** The as-of instant the fixture was graded at (its own, or `run --as-of`): the same content at another instant answers relative-date questions otherwise. */
+  as_of?: string;
+}
+
 export interface GradeRunInput {
   corpus: LoadedCorpus;
   run: LoadedRun;
   /** The engine for a fixture name, with the fixture loaded. */
   engineFor(fixture: string): Promise<Outcome<Engine>>;
+  /** The as-of instant each fixture is loaded with (the clock its queries read), recorded in the report's fixtures. */
+  fixtureAsOf?(fixture: string): string | undefined;
   /**
    * engineFor may reload one engine with another fixture (a pool over a
    * benchmark's database folder): fixtures are then used one at a time.
@@ -156,7 +168,7 @@ export interface RunReport {
     created_at: string | null;
   };
   self_check: { passed: boolean; checked: number; findings: SelfCheckFinding[] };
-  fixtures: { name: string; content_digest_before: string; content_digest_after: string; unchanged: boolean }[];
+  fixtures: RunReportFixture[];
   summary: RunSummary;
   /** The AI judge's per-run figures (agreement matrix, review queue, tokens, latency, cost); null without a judge. */
   judge_summary: JudgeRunSummary | null;
