@@ -20,22 +20,18 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.join(root, 'lib');
-const chunks = path.join(lib, 'chunks');
+/** The process and thread entries, by their path under src/ (and lib/). */
+const ENTRIES = ['cli/bin', 'worker/grade.thread', 'worker/engine-host.thread', 'worker/engine-host.process'];
 
 // Bundled CommonJS (yaml's Node build) calls require() for Node's own modules: an ES module has none.
-const REQUIRE = 'require';
-const banner = `import { createRequire as __sqlVerdictCreateRequire } from 'node:module'; const ${REQUIRE} = __sqlVerdictCreateRequire(import.meta.url);`;
+const banner =
+  "import { createRequire as __sqlVerdictCreateRequire } from 'node:module'; const require = __sqlVerdictCreateRequire(import.meta.url);";
 
 // These folders are the bundle's alone (tsc compiles only the library): nothing of an earlier build stays.
 for (const dir of ['cli', 'worker', 'chunks']) rmSync(path.join(lib, dir), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: [
-    'src/cli/bin.ts',
-    'src/worker/grade.thread.ts',
-    'src/worker/engine-host.thread.ts',
-    'src/worker/engine-host.process.ts',
-  ],
+  entryPoints: ENTRIES.map((entry) => `src/${entry}.ts`),
   outbase: 'src',
   outdir: 'lib',
   chunkNames: 'chunks/[name]-[hash]',
@@ -44,20 +40,17 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  allowOverwrite: true,
   banner: { js: banner },
   external: ['sql.js', '@duckdb/*', '@electric-sql/*', 'pg', 'apache-arrow', 'hyparquet', 'comlink', 'comlink/*'],
   logLevel: 'warning',
 });
 
 // The banner is text esbuild does not see: a bundled module's own top-level `require` must have been renamed.
+const chunks = path.join(lib, 'chunks');
 for (const file of [
   ...readdirSync(chunks).map((f) => path.join(chunks, f)),
-  ...['cli/bin.js', 'worker/grade.thread.js', 'worker/engine-host.thread.js', 'worker/engine-host.process.js'].map(
-    (f) => path.join(lib, f),
-  ),
+  ...ENTRIES.map((entry) => path.join(lib, `${entry}.js`)),
 ]) {
-  const body = readFileSync(file, 'utf8').slice(banner.length);
-  if (new RegExp(`^\\s*(?:const|let|var) ${REQUIRE}\\b`, 'm').test(body))
+  if (/^\s*(?:const|let|var) require\b/m.test(readFileSync(file, 'utf8').slice(banner.length)))
     throw new Error(`${path.relative(root, file)} declares require beside the bundle banner`);
 }
