@@ -350,7 +350,14 @@ describe('corpus app in Chromium (production build)', () => {
       await page
         .getByTestId('pg-actual')
         .fill("SELECT count(*) AS cancelled_orders FROM orders WHERE status = 'cancelled'");
-      await expect.poll(() => text('verdict'), { timeout: 90_000 }).toBe('pass');
+      try {
+        await expect.poll(() => text('verdict'), { timeout: 90_000 }).toBe('pass');
+      } catch (thrown) {
+        // Failed once in a full CI run ('fail' for 90 s) and not since, alone or beside three other browser files:
+        // the page's text (the verdict's reasons) goes to the log, so the next failure says why.
+        console.log(`the playground offline:\n${(await page.getByTestId('playground').innerText()).slice(0, 3000)}`);
+        throw thrown;
+      }
     } finally {
       await context.setOffline(false);
     }
