@@ -16,7 +16,7 @@ import type { EngineHostApi } from './host-api.ts';
 import { NATIVE_FILES_ENV } from './duckdb/native-files.ts';
 import { duckDbDriverOf } from './node-sessions.ts';
 import { SupervisedEngine, type HostHandle, type SupervisorOptions } from './supervisor.ts';
-import { mark } from './timeline.ts';
+import { mark, timelineOn } from './timeline.ts';
 
 // From source (tests, a checkout) the thread boots through tsx; the compiled package (lib/) runs its .js directly.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -65,7 +65,8 @@ function spawnProcessHost(): HostHandle {
   };
   const child = fork(fileURLToPath(PROCESS_BOOT), FROM_SOURCE ? [PROCESS_ENTRY] : [], {
     serialization: 'advanced',
-    stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    // Its timeline marks (SQL_VERDICT_TIMELINE) go to this process's stderr; nothing else is written there.
+    stdio: ['ignore', 'ignore', timelineOn ? 'inherit' : 'ignore', 'ipc'],
     execArgv: [],
     env: { ...process.env, [NATIVE_FILES_ENV]: files },
   });

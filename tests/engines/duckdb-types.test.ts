@@ -6,7 +6,7 @@
 import { Bool, Field, Float64, Int32, List, Struct, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
 import { arrowCastOf, duckDbColumn, readerFor } from '../../src/engines/duckdb/decode.ts';
-import { parseDuckDbType } from '../../src/engines/duckdb/types.ts';
+import { arrowProjectionOf, parseDuckDbType } from '../../src/engines/duckdb/types.ts';
 
 describe('DuckDB type names', () => {
   it('reads lists, arrays, structs with quoted field names, and maps', () => {
@@ -68,11 +68,41 @@ describe('DuckDB type names', () => {
     expect(arrowCastOf('UNION(k INTEGER)')).toBe('VARCHAR');
   });
 
+  it('reads an unnamed struct (ROW(1, 2)) as a struct whose fields are named by position', () => {
+    const row = duckDbColumn('r', 'STRUCT(INTEGER, VARCHAR)');
+    expect(row.kind).toBe('struct');
+    expect(row.children!.map((c) => [c.name, c.kind])).toEqual([
+      ['1', 'integer'],
+      ['2', 'text'],
+    ]);
+    expect(arrowCastOf('STRUCT(INTEGER, VARCHAR)')).toBe('STRUCT("1" INTEGER, "2" VARCHAR)');
+    expect(arrowCastOf('STRUCT(INTEGER, INTEGER)[]')).toBe('STRUCT("1" INTEGER, "2" INTEGER)[]');
+    // Types that read like `name TYPE` are still types: DECIMAL(18,2), INTEGER[], TIMESTAMP WITH TIME ZONE.
+    expect(
+      duckDbColumn('r', 'STRUCT(DECIMAL(18,2), INTEGER[], TIMESTAMP WITH TIME ZONE, STRUCT(DATE))').children!.map(
+        (c) => [c.name, c.kind],
+      ),
+    ).toEqual([
+      ['1', 'decimal'],
+      ['2', 'list'],
+      ['3', 'timestamptz'],
+      ['4', 'struct'],
+    ]);
+    expect(arrowCastOf('STRUCT(a INTEGER)')).toBeNull();
+  });
+
+  it('reads a UNION column as (tag, value): the member’s name is part of the value', () => {
+    const union = duckDbColumn('u', 'UNION(a INTEGER, b VARCHAR)');
+    expect([union.kind, union.children!.map((c) => c.name)]).toEqual(['struct', ['tag', 'value']]);
+    expect(arrowProjectionOf('UNION(a INTEGER, b VARCHAR)', '#1')).toContain('union_tag(#1)');
+    // Inside a list no cast keeps the tag: its text.
+    expect(arrowProjectionOf('UNION(a INTEGER)[]', '#2')).toBe('CAST(#2 AS VARCHAR[])');
+  });
+
   it('reads a name outside the grammar as DuckDB’s text (kind other, cast to VARCHAR)', () => {
-    // An unnamed struct (ROW(1, 2)) prints its fields without names.
-    expect(duckDbColumn('r', 'STRUCT(INTEGER, VARCHAR)').kind).toBe('other');
-    expect(arrowCastOf('STRUCT(INTEGER, VARCHAR)')).toBe('VARCHAR');
-    expect(arrowCastOf('STRUCT(INTEGER, INTEGER)[]')).toBe('VARCHAR');
+    expect(duckDbColumn('r', 'STRUCT(a INTEGER, VARCHAR)').kind).toBe('other');
+    expect(arrowCastOf('STRUCT(a INTEGER, VARCHAR)')).toBe('VARCHAR');
+    expect(arrowCastOf('STRUCT(INTEGER')).toBe('VARCHAR');
   });
 });
 

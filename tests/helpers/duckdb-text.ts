@@ -9,6 +9,7 @@
  * leading zero, years outside 1–9999, float spelling.
  */
 import type { Cell, Column } from '../../src/core/value/kind.ts';
+import { parseDuckDbType } from '../../src/engines/duckdb/types.ts';
 
 export type Note = 'real_widened' | 'decimal_no_leading_zero' | 'year_bc' | 'year_above_9999' | 'blob_escapes';
 
@@ -127,7 +128,16 @@ export function duckDbText(column: Column, cell: Cell, notes: Notes, nested = fa
     }
     case 'struct': {
       const fields = new Map((column.children ?? []).map((c) => [c.name, c]));
-      const parts = Object.entries(cell as { [k: string]: Cell }).map(
+      const record = cell as { [k: string]: Cell };
+      // A UNION column is read as (tag, value); DuckDB prints the value alone.
+      if (/^UNION\(/i.test(column.engineType))
+        return duckDbText(fields.get('value') ?? OTHER, record.value ?? null, notes, nested);
+      // An unnamed struct (ROW(…)): its fields by position, as DuckDB prints them: (a, b).
+      if (parseDuckDbType(column.engineType)?.unnamed)
+        return `(${Object.entries(record)
+          .map(([k, v]) => duckDbText(fields.get(k) ?? OTHER, v, notes, true))
+          .join(', ')})`;
+      const parts = Object.entries(record).map(
         ([k, v]) => `'${k.replace(/'/g, "\\'")}': ${duckDbText(fields.get(k) ?? OTHER, v, notes, true)}`,
       );
       return `{${parts.join(', ')}}`;

@@ -45,14 +45,18 @@ describe('DuckDB struct fields', () => {
   });
 });
 
+/** One PGlite for the file, opened by the first block that needs it. */
+let pgliteOnce: Promise<Engine> | null = null;
+const openPglite = () => (pgliteOnce ??= loaded(openEngine('pglite')));
+afterAll(async () => {
+  await (await pgliteOnce)?.close();
+});
+
 describe('intervals across engines', () => {
   let pglite: Engine;
   beforeAll(async () => {
-    pglite = await loaded(openEngine('pglite'));
+    pglite = await openPglite();
   }, 120_000);
-  afterAll(async () => {
-    await pglite?.close();
-  });
 
   const INTERVALS = [
     "'1 month'",
@@ -193,6 +197,47 @@ describe('DuckDB BIGNUM (VARINT)', () => {
       );
     }
   });
+});
+
+describe('DuckDB unnamed structs (ROW)', () => {
+  it("compare field by field, by kind: ROW(1) is not ROW('1'), though DuckDB prints both as (1)", async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const reference = await d("SELECT row(1, 'a') AS r");
+      expect(reference.rows[0]![0]).toEqual({ 1: 1, 2: 'a' });
+      expectPass(reference, await d("SELECT row(1, 'a') AS r"));
+      expectFail(reference, await d("SELECT row('1', 'a') AS r"), 'value_mismatch');
+      expectFail(reference, await d("SELECT row(1, 'b') AS r"), 'value_mismatch');
+      expectFail(reference, await d("SELECT '(1, a)' AS r"), 'type_mismatch');
+      expectPass(await d('SELECT [row(1, 2.50)] AS r'), await d('SELECT [row(1, 2.5)] AS r'));
+      expectFail(await d('SELECT [row(1, 2)] AS r'), await d("SELECT [row(1, '2')] AS r"), 'value_mismatch');
+    }
+  });
+});
+
+describe('DuckDB UNION values', () => {
+  it("keep their tag: union_value(a := 1) is not union_value(b := '1')", async () => {
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      const u = (member: string) => d(`SELECT union_value(${member})::UNION(a INTEGER, b VARCHAR) AS u`);
+      expectPass(await u('a := 1'), await u('a := 1'));
+      expectFail(await u('a := 1'), await u("b := '1'"), 'value_mismatch');
+      expectFail(await u('a := 1'), await u('a := 2'), 'value_mismatch');
+      const none = await d('SELECT NULL::UNION(a INTEGER, b VARCHAR) AS u');
+      expect(none.rows[0]![0]).toBeNull();
+      expectPass(none, await d('SELECT NULL::UNION(a INTEGER, b VARCHAR) AS u'));
+    }
+  });
+});
+
+describe('PostgreSQL arrays with other bounds', () => {
+  it("'[2:3]={1,2}' is not ARRAY[1,2] (PostgreSQL: false), and equals itself", async () => {
+    const pglite = await openPglite();
+    const bounded = await query(pglite, "SELECT '[2:3]={1,2}'::int[] AS a");
+    expectFail(bounded, await query(pglite, 'SELECT ARRAY[1,2] AS a'), 'type_mismatch');
+    expectPass(bounded, await query(pglite, "SELECT '[2:3]={1,2}'::int[] AS a"));
+    expectPass(await query(pglite, 'SELECT ARRAY[1,2] AS a'), await query(pglite, "SELECT '{1,2}'::int[] AS a"));
+  }, 120_000);
 });
 
 describe('DuckDB maps', () => {

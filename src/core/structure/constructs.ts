@@ -23,6 +23,14 @@ export interface ConstructDef {
 const word = (t: Token[], i: number, ...words: string[]) => words.every((w, k) => t[i + k]?.upper === w);
 const isOp = (t: Token[], i: number, op: string) => t[i]?.type === 'op' && t[i]!.text === op;
 
+/** DuckDB's UNION type (`x::UNION(a INT)`, `CAST(x AS UNION(a INT))`), not a set operator. */
+const isUnionType = (t: Token[], i: number) => word(t, i, 'UNION') && (isOp(t, i - 1, '::') || word(t, i - 1, 'AS'));
+
+/** A UNION, INTERSECT or EXCEPT keyword that combines queries. */
+export function isSetOperator(t: Token[], i: number): boolean {
+  return ['UNION', 'INTERSECT', 'EXCEPT'].includes(t[i]?.upper ?? '') && !isUnionType(t, i);
+}
+
 export const CONSTRUCTS: readonly ConstructDef[] = [
   {
     name: 'QUALIFY',
@@ -140,8 +148,14 @@ export const CONSTRUCTS: readonly ConstructDef[] = [
     unsupportedBy: ['duckdb', 'sqlite'],
     example: 'SELECT a FROM t UNION (SELECT b FROM u)',
     detect: (t, i) =>
-      ['UNION', 'INTERSECT', 'EXCEPT'].includes(t[i]?.upper ?? '') &&
+      isSetOperator(t, i) &&
       (t[i + 1]?.text === '(' || (['ALL', 'DISTINCT'].includes(t[i + 1]?.upper ?? '') && t[i + 2]?.text === '(')),
+  },
+  {
+    name: 'UNION type',
+    unsupportedBy: ['duckdb', 'sqlite'],
+    example: 'SELECT CAST(a AS UNION(k INTEGER)) FROM t',
+    detect: isUnionType,
   },
   {
     name: '! = (spaced not-equal)',

@@ -12,7 +12,7 @@
 import type { VerdictError } from '../errors.ts';
 import { messageOf } from '../errors.ts';
 import { lexStatements } from '../sandbox/statements.ts';
-import { unsupportedConstruct } from './constructs.ts';
+import { isSetOperator, unsupportedConstruct } from './constructs.ts';
 import { adaptQuery, UnsupportedConstructError } from './from-ast.ts';
 import type { Dialect, GrammarName } from './grammar.ts';
 import { GRAMMAR_CHAIN, grammarOption, grammarParser } from './grammar.ts';
@@ -252,7 +252,7 @@ function exprToSql(parser: { sqlify(ast: any, opt: object): string }, opt: objec
  */
 function lostConstruct(query: Query, tokens: ReturnType<typeof tokenize>): string | null {
   const selects = tokens.filter((t) => t.upper === 'SELECT').length;
-  const setOps = tokens.filter((t) => t.upper === 'UNION' || t.upper === 'INTERSECT' || t.upper === 'EXCEPT').length;
+  const setOps = tokens.filter((_, i) => isSetOperator(tokens, i)).length;
   let treeOps = 0;
   walkQueries(query, (q) => {
     if (q.kind === 'setop') treeOps += q.ops.length;
@@ -260,9 +260,7 @@ function lostConstruct(query: Query, tokens: ReturnType<typeof tokenize>): strin
   const treeSelects = allSelects(query).length;
   if (setOps !== treeOps) {
     const parenArm = tokens.some(
-      (t, i) =>
-        (t.upper === 'UNION' || t.upper === 'INTERSECT' || t.upper === 'EXCEPT') &&
-        (tokens[i + 1]?.text === '(' || tokens[i + 2]?.text === '('),
+      (t, i) => isSetOperator(tokens, i) && (tokens[i + 1]?.text === '(' || tokens[i + 2]?.text === '('),
     );
     return parenArm ? 'parenthesized set-operation arm' : 'set operation';
   }

@@ -34,7 +34,7 @@ import {
   tooManyRows,
 } from '../execution-errors.ts';
 import { rowBytes } from '../../core/value/size.ts';
-import { arrowCastOf, duckDbColumn } from './types.ts';
+import { arrowProjectionOf, duckDbColumn } from './types.ts';
 import {
   buildCallPolicy,
   checkCalls,
@@ -486,11 +486,9 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
    * exactly to VARCHAR (a column, or only the elements or fields that need it).
    */
   private projection(columns: Column[], source: string): string {
-    const casts = columns.map((c) => arrowCastOf(c.engineType));
-    if (casts.every((cast) => cast === null)) return source;
-    const list = columns
-      .map((c, i) => (casts[i] ? `CAST(#${i + 1} AS ${casts[i]}) AS ${IDENT(c.name)}` : `#${i + 1}`))
-      .join(', ');
+    const exprs = columns.map((c, i) => arrowProjectionOf(c.engineType, `#${i + 1}`));
+    if (exprs.every((expr) => expr === null)) return source;
+    const list = columns.map((c, i) => (exprs[i] ? `${exprs[i]} AS ${IDENT(c.name)}` : `#${i + 1}`)).join(', ');
     return `SELECT ${list} FROM (${source})`;
   }
 
@@ -549,7 +547,9 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     }
     // Run the validated text itself so output names stay exact (query() renames duplicates);
     // only the rare columns Arrow cannot carry exactly go through a casting projection.
-    const runnable = columns.some((c) => arrowCastOf(c.engineType) !== null) ? this.projection(columns, gated) : sql;
+    const runnable = columns.some((c) => arrowProjectionOf(c.engineType, '#1') !== null)
+      ? this.projection(columns, gated)
+      : sql;
     const budget = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
     try {
       const streamed = await this.driver.stream(runnable);

@@ -15,9 +15,11 @@ export interface DuckDbType {
   /** The base name of a scalar, upper case without arguments: `DECIMAL`, `TIMESTAMP WITH TIME ZONE`. */
   base: string;
   /** list/array: [element]; struct/union: fields; map: [key, value]. */
-  children: { name: string; type: DuckDbType }[];
+  children: { name: string; type: DuckDbType; unnamed?: true }[];
   /** array: the fixed size. */
   size?: number;
+  /** struct: an unnamed struct (ROW(1, 'a')), its fields named by position "1", "2", … */
+  unnamed?: true;
 }
 
 /** Scalar types whose Arrow form is lossy or unreadable here: cast to VARCHAR before Arrow. */
@@ -83,6 +85,24 @@ class Parser {
     } while (depth > 0);
   }
 
+  /**
+   * One struct or union member: `name TYPE`, or an unnamed struct's `TYPE` alone (named by its position,
+   * from 1). `INTEGER,` and `DECIMAL(18,2)` read as a name leave no type after them; `TIMESTAMP WITH TIME
+   * ZONE` reads as a field named TIMESTAMP of type `WITH TIME ZONE`, which is no type.
+   */
+  private field(index: number): { name: string; type: DuckDbType; unnamed?: true } {
+    const start = this.at;
+    try {
+      const name = this.name();
+      const type = this.type();
+      if (!/^WITH /.test(type.base)) return { name, type };
+    } catch {
+      // Not `name TYPE`: read again as a type alone.
+    }
+    this.at = start;
+    return { name: String(index + 1), type: this.type(), unnamed: true };
+  }
+
   type(): DuckDbType {
     this.skipSpace();
     const start = this.at;
@@ -100,13 +120,16 @@ class Parser {
           node.shape = base === 'STRUCT' ? 'struct' : 'union';
           this.at++;
           for (;;) {
-            const name = this.name();
-            node.children.push({ name, type: this.type() });
+            node.children.push(this.field(node.children.length));
             this.skipSpace();
             if (this.peek() === ',') this.at++;
             else break;
           }
           this.expect(')');
+          // ROW(1, 'a') is an unnamed struct: DuckDB prints its fields' types alone. A struct is either.
+          const unnamed = node.children.filter((c) => c.unnamed).length;
+          if (unnamed === node.children.length && base === 'STRUCT') node.unnamed = true;
+          else if (unnamed > 0) this.fail();
         } else if (base === 'MAP') {
           node.shape = 'map';
           this.at++;
@@ -168,9 +191,13 @@ function castsWhole(type: DuckDbType): boolean {
   return type.shape === 'union' || (type.shape === 'scalar' && TEXT_SCALARS.test(type.base));
 }
 
-/** Whether any part of the type must be cast to VARCHAR before it reaches Arrow. */
+/**
+ * Whether any part of the type must be cast before it reaches Arrow: to VARCHAR, or (an unnamed struct) to
+ * the struct whose fields are named by position, so that ROW(1) and ROW('1') decode as an integer and a text
+ * field, where DuckDB's text of both is `(1)`.
+ */
 export function needsCast(type: DuckDbType): boolean {
-  return castsWhole(type) || type.children.some((c) => needsCast(c.type));
+  return castsWhole(type) || type.unnamed === true || type.children.some((c) => needsCast(c.type));
 }
 
 const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -258,10 +285,28 @@ export function columnOfType(name: string, type: DuckDbType): Column {
   return column;
 }
 
+/**
+ * A result column of UNION type is read as the struct (tag, value): its member's name and the value as
+ * DuckDB's text. Cast to VARCHAR alone, union_value(a := 1) and union_value(b := '1') were both `1`, and
+ * equal. A UNION inside a list or struct is still its text: no cast can keep the tag there.
+ */
+function unionColumn(name: string, engineType: string): Column {
+  return {
+    name,
+    engineType,
+    kind: 'struct',
+    children: [
+      { name: 'tag', engineType: 'VARCHAR', kind: 'text' },
+      { name: 'value', engineType: 'VARCHAR', kind: 'other' },
+    ],
+  };
+}
+
 /** The column DESCRIBE's type name stands for; an unreadable name is read as text (cast to VARCHAR). */
 export function duckDbColumn(name: string, engineType: string): Column {
   const type = parseDuckDbType(engineType);
   if (!type) return { name, engineType, kind: 'other' };
+  if (type.shape === 'union') return unionColumn(name, engineType);
   return { ...columnOfType(name, type), name, engineType };
 }
 
@@ -270,4 +315,15 @@ export function arrowCastOf(engineType: string): string | null {
   const type = parseDuckDbType(engineType);
   if (!type) return 'VARCHAR';
   return needsCast(type) ? arrowSafeType(type) : null;
+}
+
+/**
+ * The expression that hands the column at `ref` (`#1`) to Arrow exactly, or null when it needs nothing:
+ * a cast (arrowCastOf), or for a UNION column the struct unionColumn describes.
+ */
+export function arrowProjectionOf(engineType: string, ref: string): string | null {
+  if (parseDuckDbType(engineType)?.shape === 'union')
+    return `CASE WHEN ${ref} IS NULL THEN NULL ELSE struct_pack("tag" := CAST(union_tag(${ref}) AS VARCHAR), "value" := CAST(${ref} AS VARCHAR)) END`;
+  const cast = arrowCastOf(engineType);
+  return cast === null ? null : `CAST(${ref} AS ${cast})`;
 }

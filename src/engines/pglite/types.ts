@@ -169,7 +169,7 @@ export function cellOf(column: Column, text: string | null): Cell {
  */
 export function parseArray(text: string, element: Column): Cell {
   let i = 0;
-  if (text[0] === '[') i = text.indexOf('=') + 1; // explicit bounds: the elements are what matters
+  if (text[0] === '[') i = text.indexOf('=') + 1; // explicit bounds: shapeArrayColumn keeps such a column as text
   const readList = (): Cell[] => {
     const out: Cell[] = [];
     i++; // '{'
@@ -218,13 +218,18 @@ function depthOf(cell: Cell): number {
 /**
  * PostgreSQL names every array `integer[]` whatever its dimensions, and each
  * value has its own: a column whose values are all two-dimensional gets a
- * list-of-lists column; a column mixing dimensions is the engine's text (other).
+ * list-of-lists column; a column mixing dimensions, or with an array whose lower bound is not 1, is the
+ * engine's text (other).
  */
 export function shapeArrayColumn(
   column: Column,
   cells: Cell[],
   texts: (string | null)[],
 ): { column: Column; cells: Cell[] } {
+  // PostgreSQL writes bounds only when a lower bound is not 1 ('[2:3]={1,2}'), and such an array is another
+  // value: '[2:3]={1,2}' = ARRAY[1,2] is false there. Read as elements alone, the two were equal.
+  if (texts.some((text) => text !== null && text.startsWith('[')))
+    return { column: { name: column.name, engineType: column.engineType, kind: 'other' }, cells: texts };
   const depths = new Set<number>();
   for (const cell of cells) {
     if (!Array.isArray(cell) || cell.length === 0 || cell.every((e) => e === null)) continue;
