@@ -82,15 +82,25 @@ export function resolveCorpusFixture(overrides: FixtureOverrides, name: string, 
   return resolveFixture(file, cwd, overrides.asOf);
 }
 
+/**
+ * The frozen clock resolveFixture loads `spec` with, from the spec alone (no file is read): `asOf` (--as-of) for a
+ * file or folder, else the built-in's own instant unless `asOf` replaces it; none for a file read on the real clock.
+ */
+export function fixtureSpecAsOf(spec: string, cwd: string, asOf?: string): string | undefined {
+  if (existsSync(path.resolve(cwd, spec))) return asOf;
+  return asOf ?? builtInFixtures()[spec]?.as_of;
+}
+
 export function resolveFixture(spec: string, cwd: string, asOf?: string): ResolvedFixture {
   const builtIns = builtInFixtures();
   const candidate = path.resolve(cwd, spec);
+  const clock = fixtureSpecAsOf(spec, cwd, asOf);
   if (!existsSync(candidate)) {
     const builtIn = builtIns[spec];
     if (builtIn) {
       const file = readFixtureFile(path.resolve(REPO_ROOT, 'fixtures', builtIn.dump));
       return {
-        source: { name: spec, files: [file], ...((asOf ?? builtIn.as_of) ? { asOf: asOf ?? builtIn.as_of } : {}) },
+        source: { name: spec, files: [file], ...(clock ? { asOf: clock } : {}) },
         engines: enginesForFormat(file.format),
       };
     }
@@ -115,7 +125,7 @@ export function resolveFixture(spec: string, cwd: string, asOf?: string): Resolv
       `The files of fixture ${spec} need different engines (${files.map((f) => `${f.fileName}: ${f.format}`).join(', ')}).`,
     );
   const name = path.basename(candidate).replace(/\.[^.]+$/, '');
-  return { source: { name, files, ...(asOf ? { asOf } : {}) }, engines };
+  return { source: { name, files, ...(clock ? { asOf: clock } : {}) }, engines };
 }
 
 /** A corpus's fixture by name: a --fixture override, else a built-in; it must load on the corpus's engine. */

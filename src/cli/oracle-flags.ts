@@ -10,7 +10,7 @@ import { createNeighbourHost, type NeighbourHost } from '../core/neighbours/host
 import { openEngine } from '../engines/node.ts';
 import { CliError } from './cli-error.ts';
 import { EnginePool } from './engine-pool.ts';
-import { resolveCorpusFixture, resolveFixture, type FixtureOverrides } from './fixtures.ts';
+import { fixtureSpecAsOf, resolveCorpusFixture, type FixtureOverrides } from './fixtures.ts';
 
 export const ORACLE_FLAGS = {
   neighbours: { type: 'string' },
@@ -59,26 +59,13 @@ export function nodeNeighbourHost(asOf: (fixture: string) => string | undefined 
   return createNeighbourHost({ open: (name: EngineName) => openEngine(name), asOf });
 }
 
-const asOfCache = new Map<string, string | undefined>();
-/** The frozen clock of a file or built-in fixture (read once per spec). */
-export function fixtureAsOf(spec: string, cwd: string): string | undefined {
-  if (!asOfCache.has(spec)) {
-    try {
-      asOfCache.set(spec, resolveFixture(spec, cwd).source.asOf);
-    } catch {
-      asOfCache.set(spec, undefined);
-    }
-  }
-  return asOfCache.get(spec);
-}
-
 /**
  * The frozen clock a corpus's fixture is loaded with, as resolveCorpusFixture loads it: `--as-of` for a --fixture
  * (or --db-dir) file, else the built-in's own instant (a file without --as-of reads the real clock: none).
  */
 export function corpusFixtureAsOf(overrides: FixtureOverrides, name: string, cwd: string): string | undefined {
   const file = overrides.get(name);
-  return file === undefined ? fixtureAsOf(name, cwd) : (overrides.asOf ?? fixtureAsOf(file, cwd));
+  return file === undefined ? fixtureSpecAsOf(name, cwd) : fixtureSpecAsOf(file, cwd, overrides.asOf);
 }
 
 /**
