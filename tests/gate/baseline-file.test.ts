@@ -49,4 +49,29 @@ describe('readBaselineFile: a baseline file with positions', () => {
       /^r\.json: this is a run report, not a baseline; record one from it with "sql-verdict baseline record/,
     );
   });
+
+  it('refuses a hand-edited baseline whose figures count more cases than it lists, or whose cases and case_ids disagree', () => {
+    const edit = (change: (b: Record<string, any>) => void) => {
+      const b = JSON.parse(text) as Record<string, any>;
+      change(b);
+      const read = readBaselineFile('b.json', JSON.stringify(b, null, 2));
+      return read.ok ? 'ok' : read.error.message;
+    };
+    expect(edit(() => {})).toBe('ok');
+    expect(
+      edit((b) => {
+        b.figures.answer_accuracy = { correct: 90, total: 100 };
+      }),
+    ).toMatch(/\(field figures\.answer_accuracy\): .*figures\.answer_accuracy\.total is 100, but the baseline has 4 /);
+    expect(
+      edit((b) => {
+        b.cases[1].id = 'someone-else';
+      }),
+    ).toMatch(/\(field cases\): .*cases\[1\] is "someone-else" but case_ids\[1\] is /);
+    expect(
+      edit((b) => {
+        b.cases.pop();
+      }),
+    ).toMatch(/cases lists 3 cases but case_ids 4/);
+  });
 });

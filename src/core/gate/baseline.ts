@@ -125,6 +125,45 @@ function checkPolicy(p: GatePolicy): string | null {
   return null;
 }
 
+/**
+ * A hand-edited baseline whose parts disagree: `cases` listing other ids than `case_ids`, or a figure counting
+ * more cases than its arm holds (answer accuracy and over-refusal count must-answer and unarmed cases, refusal
+ * recall must-refuse ones). The gate would otherwise compare against figures no run of this corpus can give.
+ */
+function figuresProblem(
+  caseIds: string[],
+  cases: Baseline['cases'],
+  figures: BaselineFigures,
+): { message: string; field: string } | null {
+  if (cases.length > 0) {
+    const at = cases.findIndex((k, i) => k.id !== caseIds[i]);
+    if (cases.length !== caseIds.length || at >= 0)
+      return {
+        message:
+          at >= 0
+            ? `cases[${at}] is ${JSON.stringify(cases[at]!.id)} but case_ids[${at}] is ${JSON.stringify(caseIds[at] ?? null)}: both list the corpus's cases in one order.`
+            : `cases lists ${cases.length} cases but case_ids ${caseIds.length}.`,
+        field: 'cases',
+      };
+  }
+  // Without arms (every arm null) a case may be of either: only the corpus size bounds the figures.
+  const armed = cases.some((k) => k.arm !== null);
+  const count = (arm: Arm | null) => (armed ? cases.filter((k) => k.arm === arm).length : caseIds.length);
+  const answerable = armed ? count('must_answer') + count(null) : caseIds.length;
+  const bounds: [string, number, number, string][] = [
+    ['answer_accuracy', figures.answer_accuracy.total, answerable, 'must-answer and unarmed cases'],
+    ['over_refusal', figures.over_refusal.total, armed ? count('must_answer') : answerable, 'must-answer cases'],
+    ['refusal_recall', figures.refusal_recall.total, count('must_refuse'), 'must-refuse cases'],
+  ];
+  for (const [name, total, most, what] of bounds)
+    if (total > most)
+      return {
+        message: `figures.${name}.total is ${total}, but the baseline has ${most} ${armed ? what : 'cases'}.`,
+        field: `figures.${name}`,
+      };
+  return null;
+}
+
 /** Validate a baseline read from a file. Anything malformed is bad input (exit 2), never a regression. */
 export function parseBaseline(value: unknown): Outcome<Baseline> {
   const bad = (message: string, location?: string) =>
@@ -170,6 +209,12 @@ export function parseBaseline(value: unknown): Outcome<Baseline> {
     return bad('figures.refusal_recall must be {declined, total} whole cases.', 'figures.refusal_recall');
   if (!isFraction(f.over_refusal, 'declined', 'total'))
     return bad('figures.over_refusal must be {declined, total} whole cases.', 'figures.over_refusal');
+  const inconsistent = figuresProblem(
+    b.case_ids as string[],
+    cases as Baseline['cases'],
+    f as unknown as BaselineFigures,
+  );
+  if (inconsistent) return bad(inconsistent.message, inconsistent.field);
   const policy = { ...DEFAULT_GATE_POLICY, ...(b.policy as object | undefined) } as GatePolicy;
   const policyError = checkPolicy(policy);
   if (policyError) return bad(policyError, 'policy');
