@@ -453,6 +453,18 @@ describe('diagnostics: the likely source clause, confirmed by counterfactuals', 
     expect(where.diagnostic_scores?.likely_source_clause).toBe('selection_predicate');
   });
 
+  it('says "rounded differently" only where a query rounds and every differing value is one rounded', async () => {
+    const text = async (expected: string, actual: string) =>
+      (await run(expected, actual)).evidence.findings.map((f) => f.explanation).join('\n');
+    expect(await text('SELECT avg(amount) AS a FROM orders', 'SELECT round(avg(amount), 1) AS a FROM orders')).toMatch(
+      /rounded differently/,
+    );
+    // 7 and 6.6 are within rounding of each other, but no ROUND is missing: the candidate subtracts 0.4.
+    expect(await text('SELECT count(*) AS n FROM orders', 'SELECT count(*) - 0.4 AS n FROM orders')).not.toMatch(
+      /rounded differently/,
+    );
+  });
+
   it("an edit inside a set operator's later arm says which arm (EXCEPT with its operands swapped)", async () => {
     const r = await run(
       'SELECT sku FROM order_items EXCEPT SELECT status FROM orders',

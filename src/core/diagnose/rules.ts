@@ -84,9 +84,23 @@ function roundedApart(expected: unknown, actual: unknown): boolean {
   return false;
 }
 
-/** Rounding: the differing values are one the other rounded (a presentation defect of the SELECT list). */
+/** A call or cast that rounds: ROUND, TRUNC, FLOOR, CEIL, a formatting call, a cast to a decimal or integer type. */
+const ROUNDING_SQL =
+  /\b(?:round|trunc|truncate|floor|ceil|ceiling|format|printf|to_char)\s*\(|(?:::|\bas)\s*(?:decimal|numeric|int|integer|bigint|smallint)\b/i;
+
+/**
+ * Rounding: the differing values are one the other rounded (a presentation defect of the SELECT list). Every
+ * differing pair must be, and one of the two queries must round: 30 against 29.6 from `COUNT(*) - 0.4` is
+ * within rounding of each other, but no ROUND is missing.
+ */
 const rounding: Rule = (ev, candidates) => {
-  if (ev.result.reasons.some((r) => r.code === 'value_mismatch' && roundedApart(r.expected, r.actual)))
+  const differing = ev.result.reasons.flatMap((r) => (r.code === 'value_mismatch' ? [r] : []));
+  const { expectedSql, actualSql } = ev.input;
+  if (
+    differing.length > 0 &&
+    differing.every((r) => roundedApart(r.expected, r.actual)) &&
+    (ROUNDING_SQL.test(expectedSql ?? '') || ROUNDING_SQL.test(actualSql ?? ''))
+  )
     add(
       candidates,
       'projection',

@@ -438,6 +438,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
         const rows = await this.rows(this.projection(columns, `SELECT * FROM ${IDENT(table.name)}`), columns);
         dumps.push({ name: table.name, table: { columns, rows } });
       }
+      this.driver.mark?.('digest: rows read');
       return ok(await contentDigestOf(dumps));
     } catch (thrown) {
       return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, {
