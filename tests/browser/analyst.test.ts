@@ -333,6 +333,8 @@ describe('results an analyst can work with', () => {
     await page.getByTestId('cmp-a').selectOption(demoRunId);
     await page.getByTestId('cmp-b').selectOption(strongRunId);
     await page.getByTestId('cmp-result').waitFor();
+    // The app's demo and the CLI graded the same fixtures at the same instants: nothing to warn of.
+    expect(await page.getByTestId('cmp-fixture-differences').count()).toBe(0);
     const d = diffJson;
     expect(d.counts.fixed).toBeGreaterThanOrEqual(3);
     expect(await page.getByTestId('mcnemar-p').textContent()).toBe(

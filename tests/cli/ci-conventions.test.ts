@@ -210,6 +210,37 @@ describe('diff --fail-on-regression', () => {
     expect(fixedOnly.code).toBe(0);
     const plain = await runCli(['diff', '--report', at('strong.json'), '--report', at('mixed.json')]);
     expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toMatch(/Warning/);
+  });
+
+  it('warns when the two runs were graded on other data (content digest, as-of instant), figures unchanged', async () => {
+    const report = JSON.parse(readFileSync(at('mixed.json'), 'utf8'));
+    const [fixture] = report.fixtures;
+    report.fixtures = [
+      { ...fixture, content_digest_before: 'f'.repeat(64), as_of: '2030-01-01T00:00:00Z' },
+      { ...fixture, name: 'extra' },
+    ];
+    writeFileSync(at('other-data.json'), JSON.stringify(report));
+    const same = await runCli(['diff', '--report', at('strong.json'), '--report', at('mixed.json'), '--json']);
+    const other = await runCli(['diff', '--report', at('strong.json'), '--report', at('other-data.json'), '--json']);
+    expect(other.code).toBe(0);
+    const lines = other.stderr.split('\n').filter((l) => l.startsWith('Warning: '));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Warning: fixture ${fixture.name} has other content: digest \\w{12}… in run A, ffffffffffff… in run B\\.$`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(`^Warning: fixture ${fixture.name} was graded as of .+ in run A, 2030-01-01T00:00:00Z in run B`),
+      ),
+      'Warning: fixture extra was graded in run B only.',
+    ]);
+    const { fixture_differences: differences, ...figures } = JSON.parse(other.stdout);
+    expect(differences).toHaveLength(3);
+    const { fixture_differences: none, ...sameFigures } = JSON.parse(same.stdout);
+    expect(none).toEqual([]);
+    expect({ ...figures, b: null }).toEqual({ ...sameFigures, b: null });
   });
 });
 

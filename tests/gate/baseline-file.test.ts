@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordBaseline } from '../../src/core/gate/baseline.ts';
+import { recordBaseline, type Baseline } from '../../src/core/gate/baseline.ts';
 import { readBaselineFile } from '../../src/core/gate/baseline-file.ts';
 import { mixCases, summary } from './build.ts';
 
@@ -51,8 +51,8 @@ describe('readBaselineFile: a baseline file with positions', () => {
   });
 
   it('refuses a hand-edited baseline whose figures count more cases than it lists, or whose cases and case_ids disagree', () => {
-    const edit = (change: (b: Record<string, any>) => void) => {
-      const b = JSON.parse(text) as Record<string, any>;
+    const edit = (change: (b: Baseline) => void) => {
+      const b = JSON.parse(text) as Baseline;
       change(b);
       const read = readBaselineFile('b.json', JSON.stringify(b, null, 2));
       return read.ok ? 'ok' : read.error.message;
@@ -65,7 +65,7 @@ describe('readBaselineFile: a baseline file with positions', () => {
     ).toMatch(/\(field figures\.answer_accuracy\): .*figures\.answer_accuracy\.total is 100, but the baseline has 4 /);
     expect(
       edit((b) => {
-        b.cases[1].id = 'someone-else';
+        b.cases[1]!.id = 'someone-else';
       }),
     ).toMatch(/\(field cases\): .*cases\[1\] is "someone-else" but case_ids\[1\] is /);
     expect(

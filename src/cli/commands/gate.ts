@@ -3,8 +3,8 @@ import path from 'node:path';
 import { recordBaseline, parseBaseline, parsePolicy } from '../../core/gate/baseline.ts';
 import { sha256Hex } from '../../core/digest/sha256.ts';
 import { DEFAULT_GATE_POLICY, type GatePolicy } from '../../core/gate/policy.ts';
-import { readReportFile, type ReadReportOptions } from '../../core/gate/report-file.ts';
-import { diffRuns } from '../../core/gate/diff.ts';
+import { readRunReport, type ReadReportOptions } from '../../core/gate/report-file.ts';
+import { diffRuns, fixtureDifferences } from '../../core/gate/diff.ts';
 import { pointsText } from '../../core/gate/interval.ts';
 import { junitDetailsOf, toJUnit } from '../../core/gate/export/junit.ts';
 import { toMarkdown } from '../../core/gate/export/markdown.ts';
@@ -49,6 +49,8 @@ export const DIFF_HELP = `Usage: sql-verdict diff --report A --report B [--json]
 
 Compare two runs of the same corpus case by case (fixed, regressed, unchanged) with
 McNemar's exact test on the paired outcomes. Refuses reports of different corpora.
+Warns on stderr when the runs were graded on different fixtures (another content digest
+or as-of instant): a change between them may be the data's, not the system's.
 
 Options:
   --fail-on-regression  exit 1 when any case right in A is wrong in B (names them)
@@ -66,7 +68,12 @@ function junitDetailsFrom(file: string, io: Io) {
 
 /** A report's summary, validated field by field and recomputed from its cases (errors name file, line and field). */
 function summaryOf(file: string, io: Io, options: ReadReportOptions = {}): RunSummary {
-  const read = readReportFile(file, readTextFile(file, io, 'report'), options);
+  return runReportOf(file, io, options).summary;
+}
+
+/** A run report's summary and the fixtures it was graded on. */
+function runReportOf(file: string, io: Io, options: ReadReportOptions = {}) {
+  const read = readRunReport(file, readTextFile(file, io, 'report'), options);
   if (!read.ok) throw new CliError(`Not a usable run report: ${read.error.message}`);
   return read.value;
 }
@@ -243,11 +250,13 @@ export async function diffCommand(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length) throw new CliError(`diff: unexpected argument "${positionals[0]}".`);
   if (values.report?.length !== 2) throw new CliError('diff: give exactly two --report files.');
-  const [a, b] = values.report.map((f) => summaryOf(f, io)) as [RunSummary, RunSummary];
-  const diff = diffRuns(a, b);
+  const [a, b] = values.report.map((f) => runReportOf(f, io));
+  const diff = diffRuns(a!.summary, b!.summary);
   if (!diff.ok) throw new CliError(diff.error.message);
   const d = diff.value;
-  if (values.json) io.out(prettyJson(d));
+  const fixtures = fixtureDifferences(a!.fixtures, b!.fixtures);
+  for (const line of fixtures) io.err(`Warning: ${line}`);
+  if (values.json) io.out(prettyJson({ ...d, fixture_differences: fixtures }));
   else {
     io.out(`Right: A ${d.right.a}/${d.right.total}, B ${d.right.b}/${d.right.total}`);
     io.out(

@@ -9,6 +9,7 @@ import { fail, ok, type Outcome } from '../errors.ts';
 import { newcombePaired, type PairedDifference } from './interval.ts';
 import { mcnemarExact, type McNemarResult } from './mcnemar.ts';
 import { isSuccess, type CaseOutcome } from './outcome.ts';
+import type { GradedFixture } from './report-file.ts';
 import type { RunSummary } from './summary.ts';
 
 /** not_graded: a broken reference in either run (SPEC 4: not graded), outside every figure of the comparison. */
@@ -45,6 +46,36 @@ export interface RunDiff {
   difference: PairedDifference;
   /** In corpus order (run A's). */
   cases: CaseDiff[];
+}
+
+/**
+ * How the fixtures of two runs differ (by name): another content digest, another as-of instant, a fixture graded
+ * in one run only. A case fixed or regressed between such runs may be the data's doing, not the system's: diff
+ * says so beside its figures. Empty when they agree, or when either report does not list its fixtures.
+ */
+export function fixtureDifferences(a: GradedFixture[] | null, b: GradedFixture[] | null): string[] {
+  if (!a || !b) return [];
+  const byName = (list: GradedFixture[]) => new Map(list.map((f) => [f.name, f]));
+  const [inA, inB] = [byName(a), byName(b)];
+  const clock = (f: GradedFixture) => f.as_of ?? 'the real clock';
+  const short = (digest: string | undefined) => (digest ? `${digest.slice(0, 12)}…` : 'none');
+  const out: string[] = [];
+  for (const name of [...new Set([...inA.keys(), ...inB.keys()])]) {
+    const [x, y] = [inA.get(name), inB.get(name)];
+    if (!x || !y) {
+      out.push(`fixture ${name} was graded in run ${x ? 'A' : 'B'} only.`);
+      continue;
+    }
+    if (x.content_digest_before !== y.content_digest_before)
+      out.push(
+        `fixture ${name} has other content: digest ${short(x.content_digest_before)} in run A, ${short(y.content_digest_before)} in run B.`,
+      );
+    if (clock(x) !== clock(y))
+      out.push(
+        `fixture ${name} was graded as of ${clock(x)} in run A, ${clock(y)} in run B (relative dates answer otherwise).`,
+      );
+  }
+  return out;
 }
 
 function preview(ids: string[]): string {

@@ -198,6 +198,38 @@ export interface ReadReportOptions {
 
 /** A report file's summary; every problem is `file:line (field f): message`, exit 2 for the CLI. */
 export function readReportFile(file: string, text: string, options: ReadReportOptions = {}): Outcome<RunSummary> {
+  const read = readRunReport(file, text, options);
+  return read.ok ? ok(read.value.summary) : read;
+}
+
+/** What a run report says of a fixture it graded on (a bare summary says nothing: null). */
+export interface GradedFixture {
+  name: string;
+  content_digest_before?: string;
+  as_of?: string;
+}
+
+function gradedFixtures(value: unknown): GradedFixture[] | null {
+  if (!isObject(value) || !Array.isArray(value.fixtures)) return null;
+  return value.fixtures.flatMap((f: unknown) =>
+    isObject(f) && typeof f.name === 'string'
+      ? [
+          {
+            name: f.name,
+            ...(typeof f.content_digest_before === 'string' ? { content_digest_before: f.content_digest_before } : {}),
+            ...(typeof f.as_of === 'string' ? { as_of: f.as_of } : {}),
+          },
+        ]
+      : [],
+  );
+}
+
+/** readReportFile, and the fixtures the run was graded on (diff compares them). */
+export function readRunReport(
+  file: string,
+  text: string,
+  options: ReadReportOptions = {},
+): Outcome<{ summary: RunSummary; fixtures: GradedFixture[] | null }> {
   if (text.trim() === '')
     return fail(
       'input.invalid',
@@ -226,7 +258,7 @@ export function readReportFile(file: string, text: string, options: ReadReportOp
   const partial = options.wholeRun ? notWholeRun(file, value) : null;
   if (partial) return { ok: false, error: partial };
   const checked = checkReportSummary(value);
-  if (checked.ok) return checked;
+  if (checked.ok) return ok({ summary: checked.value, fixtures: gradedFixtures(value) });
   return located(file, text, checked.error.location, checked.error.message);
 }
 
