@@ -3,7 +3,8 @@
  * the tables must be exactly those of the dump run as written. Each dump is loaded twice on the real engine,
  * DuckDB-WASM and native: as it is (the staged path) and inside a transaction of its own (which makes the
  * session load it as written); every row, every value and the content digest must agree, and the staged
- * path must have been taken where the literals allow it.
+ * path must have been taken where the literals allow it. Also here, the other read that a fresh engine's first
+ * load made faster: the catalog's functions for the call policy, read as one string.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -150,6 +151,28 @@ for (const [driverName, create] of Object.entries(drivers)) {
         expect(staged.tables).toEqual(written.tables);
         expect(staged.info.contentDigest).toBe(written.info.contentDigest);
       });
+
+    it("reads the catalog's functions as one string, and as rows where a text holds a separator", async () => {
+      const session = engine.session as unknown as {
+        catalogFunctions(): Promise<(string | null)[][]>;
+        rows(sql: string, columns: { name: string; engineType: string; kind: 'text' }[]): Promise<unknown[][]>;
+      };
+      const asRows = () =>
+        session.rows(
+          'SELECT function_name, function_type, stability, CAST(has_side_effects AS VARCHAR), macro_definition, database_name FROM duckdb_functions()',
+          ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => ({ name, engineType: 'VARCHAR', kind: 'text' as const })),
+        );
+      for (const macro of ["'plain'", "'rec\u001esep'", 'chr(29)', "'field\u001fsep'"]) {
+        const loaded = await engine.session.load(
+          sqlFixture('macros', `CREATE TABLE t (a INTEGER);\nCREATE MACRO m() AS ${macro};\n`),
+        );
+        expect(loaded.ok).toBe(true);
+        const packed = await session.catalogFunctions();
+        expect(packed.length).toBeGreaterThan(500);
+        expect(packed).toEqual(await asRows());
+        expect(packed.find((r) => r[0] === 'm')?.[4]).toContain(macro === 'chr(29)' ? 'chr(29)' : macro.slice(1, -1));
+      }
+    });
 
     it('gives a broken dump the error and line of the dump as written, nothing half-loaded', async () => {
       const rows = Array.from({ length: 70 }, (_, i) => `(${i})`).join(', ');
