@@ -299,7 +299,6 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     await q('SET lock_configuration=true');
   }
 
-  /** The allow-list of callable names, from the engine's own catalog (see src/core/sandbox/calls.ts). */
   /**
    * duckdb_functions() as rows of text: name, type, stability, side effects ('true'/'false'), macro body, database.
    * Read as one string (fields and rows joined by control characters, NULL spelled by a third): about 2,700 rows
@@ -334,6 +333,7 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     )) as (string | null)[][];
   }
 
+  /** The allow-list of callable names, from the engine's own catalog (see src/core/sandbox/calls.ts). */
   private async callPolicy(): Promise<CallPolicy> {
     const text = (name: string) => ({ name, engineType: 'VARCHAR', kind: 'text' as const });
     const rows = await this.catalogFunctions();
