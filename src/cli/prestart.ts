@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FixtureInfo } from '../core/engine.ts';
+import { glanceAtCorpus } from '../core/corpus/glance.ts';
 import { BUILT_IN_CORPORA } from '../core/vocabulary.ts';
 import type { Outcome } from '../core/errors.ts';
 import { openEngine } from '../engines/node.ts';
@@ -62,15 +63,6 @@ function nativeLikely(env: Record<string, string | undefined>): boolean {
   } catch {
     return false;
   }
-}
-
-/** The corpus's engine and its first case's fixture, read off its text (YAML or JSON); null when unsure. */
-export function glanceAtCorpus(text: string): { engine: string; fixture: string } | null {
-  const engine = /^engine:[ \t]*['"]?(\w+)['"]?[ \t]*(?:#.*)?$/m.exec(text) ?? /"engine"\s*:\s*"(\w+)"/.exec(text);
-  const fixture =
-    /^[ \t]*(?:-[ \t]+)?fixture:[ \t]*['"]?([A-Za-z0-9_.-]+)['"]?[ \t]*(?:#.*)?$/m.exec(text) ??
-    /"fixture"\s*:\s*"([A-Za-z0-9_.-]+)"/.exec(text);
-  return engine && fixture ? { engine: engine[1]!, fixture: fixture[1]! } : null;
 }
 
 /**
