@@ -104,7 +104,11 @@ export class EnginePool {
     let loaded: Outcome<FixtureInfo>;
     if (prestarted) loaded = await prestarted;
     else {
-      const source = given ? ok(given.source) : await this.options.source(fixture);
+      const pending = given ? ok(given.source) : this.options.source(fixture);
+      // A fixture still being fetched: the engine starts meanwhile (in a browser, seconds of wasm compiling). A
+      // fixture at hand goes to the engine with its start instead (the supervisor's preload: no round trip).
+      if (pending instanceof Promise) slot.engine.start();
+      const source = await pending;
       if (!source.ok) return this.failed(slot, key, source);
       loaded = await slot.engine.load({ ...source.value, name: fixture });
     }

@@ -379,6 +379,16 @@ export class SupervisedEngine implements Engine {
     return this.versionText;
   }
 
+  /**
+   * Start a host now, ahead of the first load, while its fixture is still being fetched or read (a browser
+   * engine's start is seconds of wasm compiling): the load then finds it up or starting. Nothing if one runs.
+   */
+  start(): void {
+    if (this.closed || this.host || this.starting) return;
+    this.starting = this.startHost();
+    this.starting.catch(() => undefined);
+  }
+
   load(fixture: FixtureSource): Promise<Outcome<FixtureInfo>> {
     return this.serialize(async () => {
       if (this.closed) return fail('fixture.load_failed', 'The engine is closed.');

@@ -49,6 +49,25 @@ describe('supervised engine lifecycle', () => {
     },
   );
 
+  it('start() ahead of the first load starts one host, which the load then uses; nothing after close', async () => {
+    const engine = openEngine('sqlite');
+    engine.start();
+    engine.start();
+    expect(engine.liveHosts).toBe(1);
+    const loaded = await engine.load(
+      sqlFixture('items', 'CREATE TABLE items (id INTEGER); INSERT INTO items VALUES (7);'),
+    );
+    expect(loaded.ok).toBe(true);
+    const read = await engine.execute('SELECT id FROM items');
+    expect(read.ok && read.value.rows).toEqual([[7]]);
+    expect(engine.liveHosts).toBe(1);
+    engine.start(); // one runs: nothing
+    expect(engine.liveHosts).toBe(1);
+    await engine.close();
+    engine.start(); // closed: nothing
+    expect(await ended(engine)).toBe(0);
+  });
+
   it(
     '`sql-verdict run` exits once it has answered, after a candidate timed out (the demo run has one)',
     { timeout: 240_000 },
