@@ -495,26 +495,31 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     return types;
   }
 
+  /**
+   * The fixture's tables (not views, not temporary ones), sorted by name, with their columns as DESCRIBE types
+   * them and their row counts: one catalog read and one count query whatever the number of tables (it was two
+   * queries a table, and the digest described each table again).
+   */
   private async tables(): Promise<TableInfo[]> {
-    const names = (
-      await this.rows(
-        'SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() AND NOT temporary ORDER BY table_name',
-        [{ name: 'table_name', engineType: 'VARCHAR', kind: 'text' }],
-      )
-    ).map((r) => String(r[0]));
+    const text = (name: string): Column => ({ name, engineType: 'VARCHAR', kind: 'text' });
+    const columns = await this.rows(
+      'SELECT c.table_name, c.column_name, c.data_type FROM duckdb_columns() c JOIN duckdb_tables() t USING (table_oid) ' +
+        'WHERE t.database_name = current_database() AND t.schema_name = current_schema() AND NOT t.temporary ' +
+        'ORDER BY c.table_name, c.column_index',
+      [text('table_name'), text('column_name'), text('data_type')],
+    );
     const out: TableInfo[] = [];
-    for (const name of names) {
-      const cols = (
-        await this.rows(`DESCRIBE ${IDENT(name)}`, [
-          { name: 'column_name', engineType: 'VARCHAR', kind: 'text' },
-          { name: 'column_type', engineType: 'VARCHAR', kind: 'text' },
-        ])
-      ).map((r) => ({ name: String(r[0]), engineType: String(r[1]) }));
-      const count = await this.rows(`SELECT count(*) FROM ${IDENT(name)}`, [
-        { name: 'n', engineType: 'BIGINT', kind: 'integer' },
-      ]);
-      out.push({ name, columns: cols, rowCount: Number(count[0]![0]) });
+    for (const [table, name, type] of columns) {
+      if (out.at(-1)?.name !== table) out.push({ name: String(table), columns: [], rowCount: 0 });
+      out.at(-1)!.columns.push({ name: String(name), engineType: String(type) });
     }
+    if (out.length === 0) return out;
+    // One row of counts: a UNION ALL's rows may come in any order.
+    const counts = await this.rows(
+      `SELECT ${out.map((t) => `(SELECT count(*) FROM ${IDENT(t.name)})`).join(', ')}`,
+      out.map((_, i) => ({ name: `n${i}`, engineType: 'BIGINT', kind: 'integer' as const })),
+    );
+    out.forEach((t, i) => (t.rowCount = Number(counts[0]![i])));
     return out;
   }
 
@@ -534,7 +539,8 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
     try {
       const dumps = [];
       for (const table of tables) {
-        const columns = await this.describe(`SELECT * FROM ${IDENT(table.name)}`);
+        // The types DESCRIBE gives the table are those of `SELECT *` from it.
+        const columns = table.columns.map((c) => duckDbColumn(c.name, c.engineType));
         const rows = await this.rows(this.projection(columns, `SELECT * FROM ${IDENT(table.name)}`), columns);
         dumps.push({ name: table.name, table: { columns, rows } });
       }
