@@ -138,7 +138,7 @@ printFigures(
 );
 all.push(...browserFigures);
 
-const app = await benchApp({ runs: 3 });
+const app = await benchApp({ runs: 3, warm: true });
 console.log(`\n${formatAppBench(app)}`);
 const appFigs = appFigures(app);
 printFigures('The app in Chromium (demo corpus, cold first visit; JS gzip -9, wasm excluded)', appFigs, baseline);
