@@ -50,6 +50,9 @@ Object.defineProperty(window, '__verdict', {
     get warmedUp() {
       return workspace.warmedUp;
     },
+    get warmedReferences() {
+      return workspace.warmedReferences;
+    },
   },
 });
 // The query page's demo fixture loads lazily, when that page is first shown.

@@ -70,6 +70,12 @@ describe('the demo warmed up on the home page (production build, Chromium)', () 
         return state === 'ready' || state === 'failed';
       });
       expect(await page.evaluate(warmedUp)).toBe('ready');
+      // The demo's 64 references ran on the warmed engines (their results answer the click's self-check).
+      expect(
+        await page.evaluate(
+          () => (window as unknown as { __verdict: { warmedReferences: number } }).__verdict.warmedReferences,
+        ),
+      ).toBe(64);
       // Both built-in dumps were fetched (by the app worker), the DuckDB wasm too; nothing was chosen or stored.
       expect(dumps.length).toBe(2);
       expect(requests.some((u) => /duckdb-eh.*\.wasm$/.test(new URL(u).pathname))).toBe(true);

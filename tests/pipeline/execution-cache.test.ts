@@ -50,6 +50,38 @@ describe('ExecutionCache', () => {
     expect(cache.hits).toBe(1);
   });
 
+  it('runs a query asked for again while it runs once: the second caller gets its answer', async () => {
+    const cache = new ExecutionCache();
+    const sql = 'SELECT count(*) FROM t AS a, t AS b';
+    // Two wraps of the same content, as the app's warm-up and a grading's self-check hold.
+    const [first, second] = await Promise.all([
+      cache.wrap(counted, 'digest-a').execute(sql),
+      cache.wrap(counted, 'digest-a').execute(sql),
+    ]);
+    expect(first.ok && first.value.rows).toEqual([[9]]);
+    expect(second).toBe(first);
+    expect(ran(sql)).toBe(1);
+    expect([cache.hits, cache.misses]).toEqual([1, 1]);
+    // Another content or row limit is another query.
+    await Promise.all([
+      cache.wrap(counted, 'digest-b').execute(sql),
+      cache.wrap(counted, 'digest-a').execute(sql, { maxRows: 5 }),
+    ]);
+    expect(ran(sql)).toBe(3);
+  });
+
+  it('does not share a failure in flight: the second caller runs the query itself', async () => {
+    const cache = new ExecutionCache();
+    const sql = 'SELECT no_such_column FROM t';
+    const [first, second] = await Promise.all([
+      cache.wrap(counted, 'digest-a').execute(sql),
+      cache.wrap(counted, 'digest-a').execute(sql),
+    ]);
+    expect(first.ok || second.ok).toBe(false);
+    expect(second).not.toBe(first);
+    expect(ran(sql)).toBe(2);
+  });
+
   it('runs a timing measurement every time (each VES iteration is timed anew)', async () => {
     const engine = new ExecutionCache().wrap(counted, 'digest-a');
     const sql = 'SELECT max(x) FROM t';

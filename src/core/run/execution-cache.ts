@@ -6,7 +6,8 @@
  * row limit, so no verdict can change. Not cached: a text that reads the
  * clock or calls a random/sequence function (the golden lint's word lists),
  * a timing measurement (`measure`: its time is the point), and every failure
- * (a timeout or an exhausted budget depends on the moment).
+ * (a timeout or an exhausted budget depends on the moment). A query asked
+ * for while the same one runs waits for it instead of running twice.
  */
 import { FROZEN_CLOCK_FUNCTIONS, NONDETERMINISTIC, UNFROZEN_CLOCK_FUNCTIONS } from '../corpus/lint.ts';
 import { findWordsIn, nowLiteralsIn, tokenize } from '../corpus/sql-tokens.ts';
@@ -44,6 +45,8 @@ export interface ExecutionCacheOptions {
 /** An LRU of successful results, keyed by fixture content, row and byte limits and the exact text. */
 export class ExecutionCache {
   private readonly entries = new Map<string, { outcome: ExecuteOutcome; cells: number }>();
+  /** Executions in flight, by key: a caller asking for one of them waits for it instead of running it again. */
+  private readonly running = new Map<string, Promise<ExecuteOutcome>>();
   private cells = 0;
   hits = 0;
   misses = 0;
@@ -70,10 +73,26 @@ export class ExecutionCache {
         this.entries.set(key, hit);
         return hit.outcome;
       }
+      // The same text already running (the app's warm-up and a grading's self-check, each in corpus order):
+      // its answer is this one's. A failure is not shared (it may be the other caller's cancel): run it here.
+      const running = this.running.get(key);
+      if (running) {
+        const shared = await running;
+        if (shared.ok) {
+          this.hits++;
+          return shared;
+        }
+      }
       this.misses++;
-      const outcome = await engine.execute(sql, options);
-      if (outcome.ok) this.put(key, outcome);
-      return outcome;
+      const pending = engine.execute(sql, options);
+      if (!this.running.has(key)) this.running.set(key, pending);
+      try {
+        const outcome = await pending;
+        if (outcome.ok) this.put(key, outcome);
+        return outcome;
+      } finally {
+        if (this.running.get(key) === pending) this.running.delete(key);
+      }
     };
     return {
       name: engine.name,

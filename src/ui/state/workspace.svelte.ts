@@ -206,8 +206,9 @@ export class Workspace {
 
   /**
    * Ahead of a click on the demo (the home page, when the browser is idle): the demo corpus and run fetched, the
-   * corpus read in the worker and its engine started with the built-in fixtures loaded, so the demo run starts on
-   * ready engines. Nothing is chosen, shown or stored; a failure here is met again, and told, on the click.
+   * corpus read in the worker and its engine started with the built-in fixtures loaded, then the demo's references
+   * run (as the grading's self-check runs them first), so the demo run starts on ready engines with its references
+   * answered. Nothing is chosen, shown or stored; a failure here is met again, and told, on the click.
    * Resolves with whether the engines are ready.
    */
   warmUp(): Promise<boolean> {
@@ -220,6 +221,7 @@ export class Workspace {
       try {
         void this.assetBytes(run).catch(() => undefined);
         const started = await this.backend.warmUp({ file: corpus.file, bytes: await this.assetBytes(corpus) });
+        if (started.ok) this.warmedReferences = started.value.references;
         return started.ok;
       } catch {
         return false;
@@ -233,6 +235,8 @@ export class Workspace {
 
   /** How far warmUp() went (the browser test reads it): not asked, in progress, engines ready, or it failed. */
   warmedUp: 'idle' | 'warming' | 'ready' | 'failed' = 'idle';
+  /** The demo's references the warm-up ran (their results then answer the click's self-check). */
+  warmedReferences = 0;
 
   private warming: Promise<boolean> | null = null;
   /** The built-in files fetched so far (a few dozen KB each; the demo's are fetched by warmUp). */
