@@ -34,6 +34,9 @@ beforeAll(async () => {
 afterAll(() => lite.close());
 
 const ran = (sql: string) => calls.filter((c) => c === sql).length;
+/** The same text from two wraps of the same content at once, as the app's warm-up and a grading's self-check ask. */
+const askedTwiceAtOnce = (cache: ExecutionCache, sql: string) =>
+  Promise.all([cache.wrap(counted, 'digest-a').execute(sql), cache.wrap(counted, 'digest-a').execute(sql)]);
 
 describe('ExecutionCache', () => {
   it('answers a repeated query from the cache, per fixture content and row limit', async () => {
@@ -53,11 +56,7 @@ describe('ExecutionCache', () => {
   it('runs a query asked for again while it runs once: the second caller gets its answer', async () => {
     const cache = new ExecutionCache();
     const sql = 'SELECT count(*) FROM t AS a, t AS b';
-    // Two wraps of the same content, as the app's warm-up and a grading's self-check hold.
-    const [first, second] = await Promise.all([
-      cache.wrap(counted, 'digest-a').execute(sql),
-      cache.wrap(counted, 'digest-a').execute(sql),
-    ]);
+    const [first, second] = await askedTwiceAtOnce(cache, sql);
     expect(first.ok && first.value.rows).toEqual([[9]]);
     expect(second).toBe(first);
     expect(ran(sql)).toBe(1);
@@ -73,10 +72,7 @@ describe('ExecutionCache', () => {
   it('does not share a failure in flight: the second caller runs the query itself', async () => {
     const cache = new ExecutionCache();
     const sql = 'SELECT no_such_column FROM t';
-    const [first, second] = await Promise.all([
-      cache.wrap(counted, 'digest-a').execute(sql),
-      cache.wrap(counted, 'digest-a').execute(sql),
-    ]);
+    const [first, second] = await askedTwiceAtOnce(cache, sql);
     expect(first.ok || second.ok).toBe(false);
     expect(second).not.toBe(first);
     expect(ran(sql)).toBe(2);
