@@ -668,7 +668,9 @@ const api = {
   /**
    * Ahead of a likely run (the home page, idle): read `corpus` and start, on its engine, an engine per built-in
    * fixture it names, loaded as a grading's pool has them (a grading then finds them ready, or joins the loads in
-   * progress). Nothing is graded or run. The fixtures started, or why not.
+   * progress), then run its references on them into builtInResults, as a grading's self-check runs them first (a
+   * grading then finds them answered, or waits for the one running). Nothing is graded. The fixtures started and
+   * the references run, or why not.
    */
   async warmUp(corpus: InputFile): Promise<Outcome<{ engine: EngineName; fixtures: string[]; references: number }>> {
     // The built-in fixtures the corpus names start loading while it is read (the demo's YAML: about 0.5 s here).
