@@ -95,8 +95,18 @@ describe('DuckDB type names', () => {
     const union = duckDbColumn('u', 'UNION(a INTEGER, b VARCHAR)');
     expect([union.kind, union.children!.map((c) => c.name)]).toEqual(['struct', ['tag', 'value']]);
     expect(arrowProjectionOf('UNION(a INTEGER, b VARCHAR)', '#1')).toContain('union_tag(#1)');
-    // Inside a list no cast keeps the tag: its text.
-    expect(arrowProjectionOf('UNION(a INTEGER)[]', '#2')).toBe('CAST(#2 AS VARCHAR[])');
+    // No cast keeps the tag inside a list, struct or map: each union is rebuilt where it sits.
+    expect(duckDbColumn('l', 'UNION(a INTEGER)[]').children![0]!.children!.map((c) => c.name)).toEqual([
+      'tag',
+      'value',
+    ]);
+    expect(arrowProjectionOf('UNION(a INTEGER)[]', '#2')).toMatch(/^list_transform\(#2, lambda x0: .*union_tag\(x0\)/);
+    expect(arrowProjectionOf('STRUCT(k UNION(a INTEGER), i INTERVAL)', '#1')).toContain(
+      '"i" := CAST(struct_extract_at(#1, 2) AS VARCHAR)',
+    );
+    expect(arrowProjectionOf('MAP(VARCHAR, UNION(a INTEGER))', '#1')).toMatch(
+      /^map_from_entries\(list_transform\(map_entries\(#1\)/,
+    );
   });
 
   it('reads a name outside the grammar as DuckDB’s text (kind other, cast to VARCHAR)', () => {

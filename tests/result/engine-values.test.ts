@@ -228,6 +228,34 @@ describe('DuckDB UNION values', () => {
       expectPass(none, await d('SELECT NULL::UNION(a INTEGER, b VARCHAR) AS u'));
     }
   });
+
+  it('keep their tag inside a list, an array, a struct, a map and a struct in a list', async () => {
+    const U = 'UNION(a INTEGER, b VARCHAR)';
+    // Each shape with the member a := 1; the candidate with b := '1' prints the same text.
+    const shapes = [
+      (m: string) => `[union_value(${m})::${U}, NULL]`,
+      (m: string) => `array_value(union_value(${m})::${U})`,
+      (m: string) => `{'k': union_value(${m})::${U}, 'n': 1}`,
+      (m: string) => `MAP {'k': union_value(${m})::${U}}`,
+      (m: string) => `[{'k': [union_value(${m})::${U}]}]`,
+      (m: string) => `MAP {union_value(${m})::${U}: 1}`,
+    ];
+    for (const engine of duckdbs()) {
+      const d = (sql: string) => query(engine, sql);
+      for (const shape of shapes) {
+        const reference = await d(`SELECT ${shape('a := 1')} AS v`);
+        expectPass(reference, await d(`SELECT ${shape('a := 1')} AS v`));
+        expectFail(reference, await d(`SELECT ${shape("b := '1'")} AS v`), 'value_mismatch');
+        expectFail(reference, await d(`SELECT ${shape('a := 2')} AS v`), 'value_mismatch');
+      }
+      const listed = await d(`SELECT [union_value(a := 1)::${U}, NULL] AS v`);
+      expect(listed.rows[0]![0]).toEqual([{ tag: 'a', value: '1' }, null]);
+      // A NULL struct holding a union stays NULL (not a struct of NULLs).
+      const noStruct = await d(`SELECT NULL::STRUCT(k ${U}) AS v`);
+      expect(noStruct.rows[0]![0]).toBeNull();
+      expectFail(noStruct, await d(`SELECT {'k': NULL::${U}} AS v`), 'null_mismatch');
+    }
+  });
 });
 
 describe('PostgreSQL arrays with other bounds', () => {

@@ -263,6 +263,7 @@ export function kindOfType(type: DuckDbType): Kind {
 
 /** The column description of a type: kind, and element/field columns for lists and structs. */
 export function columnOfType(name: string, type: DuckDbType): Column {
+  if (type.shape === 'union') return unionColumn(name, type.text);
   const kind = kindOfType(type);
   const column: Column = { name, engineType: type.text, kind };
   if (type.shape === 'map') {
@@ -286,9 +287,9 @@ export function columnOfType(name: string, type: DuckDbType): Column {
 }
 
 /**
- * A result column of UNION type is read as the struct (tag, value): its member's name and the value as
- * DuckDB's text. Cast to VARCHAR alone, union_value(a := 1) and union_value(b := '1') were both `1`, and
- * equal. A UNION inside a list or struct is still its text: no cast can keep the tag there.
+ * A UNION, at the top of a column or inside a list, struct or map, is read as the struct (tag, value): its
+ * member's name and the value as DuckDB's text. Cast to VARCHAR alone, union_value(a := 1) and
+ * union_value(b := '1') were both `1`, and equal (projectionOfType).
  */
 function unionColumn(name: string, engineType: string): Column {
   return {
@@ -306,7 +307,6 @@ function unionColumn(name: string, engineType: string): Column {
 export function duckDbColumn(name: string, engineType: string): Column {
   const type = parseDuckDbType(engineType);
   if (!type) return { name, engineType, kind: 'other' };
-  if (type.shape === 'union') return unionColumn(name, engineType);
   return { ...columnOfType(name, type), name, engineType };
 }
 
@@ -322,8 +322,42 @@ export function arrowCastOf(engineType: string): string | null {
  * a cast (arrowCastOf), or for a UNION column the struct unionColumn describes.
  */
 export function arrowProjectionOf(engineType: string, ref: string): string | null {
-  if (parseDuckDbType(engineType)?.shape === 'union')
-    return `CASE WHEN ${ref} IS NULL THEN NULL ELSE struct_pack("tag" := CAST(union_tag(${ref}) AS VARCHAR), "value" := CAST(${ref} AS VARCHAR)) END`;
-  const cast = arrowCastOf(engineType);
-  return cast === null ? null : `CAST(${ref} AS ${cast})`;
+  const type = parseDuckDbType(engineType);
+  return type ? projectionOfType(type, ref, 0) : `CAST(${ref} AS VARCHAR)`;
+}
+
+function hasUnion(type: DuckDbType): boolean {
+  return type.shape === 'union' || type.children.some((c) => hasUnion(c.type));
+}
+
+/**
+ * `expr` (a value of `type`) in the form Arrow carries exactly, or null when it is already. Without a UNION
+ * inside, one cast does it (arrowSafeType). A UNION is rebuilt as the struct (tag, value) wherever it sits,
+ * since no cast can keep its tag: through list_transform for list and array elements, field by field for a
+ * struct (a NULL struct stays NULL), entry by entry for a map. `depth` keeps nested lambdas' names apart.
+ */
+function projectionOfType(type: DuckDbType, expr: string, depth: number): string | null {
+  if (type.shape === 'union')
+    return `CASE WHEN ${expr} IS NULL THEN NULL ELSE struct_pack("tag" := CAST(union_tag(${expr}) AS VARCHAR), "value" := CAST(${expr} AS VARCHAR)) END`;
+  if (!hasUnion(type)) return needsCast(type) ? `CAST(${expr} AS ${arrowSafeType(type)})` : null;
+  const x = `x${depth}`;
+  const inner = (child: DuckDbType, at: string) => projectionOfType(child, at, depth + 1) ?? at;
+  switch (type.shape) {
+    case 'list':
+    case 'array':
+      return `list_transform(${expr}, lambda ${x}: ${inner(type.children[0]!.type, x)})`;
+    case 'struct': {
+      const fields = type.children.map(
+        (c, i) => `${quoteName(c.name)} := ${inner(c.type, `struct_extract_at(${expr}, ${i + 1})`)}`,
+      );
+      return `CASE WHEN ${expr} IS NULL THEN NULL ELSE struct_pack(${fields.join(', ')}) END`;
+    }
+    case 'map': {
+      const [key, value] = type.children;
+      const entry = `struct_pack("key" := ${inner(key!.type, `${x}."key"`)}, "value" := ${inner(value!.type, `${x}."value"`)})`;
+      return `map_from_entries(list_transform(map_entries(${expr}), lambda ${x}: ${entry}))`;
+    }
+    default:
+      return null;
+  }
 }
