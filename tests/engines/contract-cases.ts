@@ -225,17 +225,18 @@ export const CASES: ContractCase[] = [
     },
     sqlite: { sql: "SELECT time('01:02:03.5') AS tm", kinds: ['text'], row: ['01:02:03'] },
     pglite: {
-      // A row value has no field names in PostgreSQL's output: it is the engine's text (kind other).
+      // A row value is read through its JSON (records.ts): a struct whose fields are named by position, as
+      // DuckDB names an unnamed struct's.
       sql: "SELECT TIME '01:02:03.5' AS tm, INTERVAL '3 days' + INTERVAL '4 hours' AS iv, ARRAY[1.5, 2.25]::numeric(4,2)[] AS l, ROW(1, 'x') AS s, INTERVAL '1 year 2 months 3 days 04:05:06.789' AS long, INTERVAL '-1 day' AS neg",
-      kinds: ['time', 'interval', 'list', 'other', 'interval', 'interval'],
-      children: [undefined, undefined, ['decimal'], undefined, undefined, undefined],
+      kinds: ['time', 'interval', 'list', 'struct', 'interval', 'interval'],
+      children: [undefined, undefined, ['decimal'], ['integer', 'text'], undefined, undefined],
       engineTypes: ['time without time zone', 'interval', 'numeric[]', 'record', 'interval', 'interval'],
       // Intervals in DuckDB's form, so the same interval reads the same on both engines.
       row: [
         '01:02:03.5',
         '3 days 04:00:00',
         ['1.50', '2.25'],
-        '(1,x)',
+        { 1: 1, 2: 'x' },
         '1 year 2 months 3 days 04:05:06.789',
         '-1 day',
       ],
@@ -504,9 +505,15 @@ export const CASES: ContractCase[] = [
     sqlite: { sql: "SELECT json_object('l', json_array(2, 3)) AS sl", kinds: ['text'], row: ['{"l":[2,3]}'] },
     pglite: {
       sql: "SELECT ARRAY[ROW(1, 'a'), ROW(2, NULL)] AS ls, ROW(ARRAY[1, 2], 'x y') AS sl",
-      kinds: ['list', 'other'],
-      children: [['other'], undefined],
-      row: [['(1,a)', '(2,)'], '("{1,2}","x y")'],
+      kinds: ['list', 'struct'],
+      children: [['struct'], ['list', 'text']],
+      row: [
+        [
+          { 1: 1, 2: 'a' },
+          { 1: 2, 2: null },
+        ],
+        { 1: [1, 2], 2: 'x y' },
+      ],
     },
   },
   {

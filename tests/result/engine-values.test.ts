@@ -258,6 +258,39 @@ describe('DuckDB UNION values', () => {
   });
 });
 
+describe('PostgreSQL records and composites', () => {
+  it("compare field by field, by kind, as DuckDB's ROW does: ROW(1, 'a') is not ROW('1', 'a')", async () => {
+    const pglite = await openPglite();
+    const p = (sql: string) => query(pglite, sql);
+    const reference = await p("SELECT ROW(1, 'a') AS r");
+    expect(reference.rows[0]![0]).toEqual({ 1: 1, 2: 'a' });
+    expectPass(reference, await p("SELECT (1, 'a') AS r"));
+    expectFail(reference, await p("SELECT ROW('1', 'a') AS r"), 'value_mismatch');
+    expectFail(reference, await p("SELECT ROW(1, 'b') AS r"), 'value_mismatch');
+    expectFail(reference, await p("SELECT '(1,a)' AS r"), 'type_mismatch');
+    // Decimals by value, as everywhere: PostgreSQL's text (1,2.50) was not (1,2.5).
+    expectPass(await p('SELECT ROW(1, 2.50) AS r'), await p('SELECT ROW(1, 2.5) AS r'));
+    expectFail(await p('SELECT ARRAY[ROW(1, 2)] AS r'), await p("SELECT ARRAY[ROW(1, '2')] AS r"), 'value_mismatch');
+    // The same ROW reads the same on DuckDB.
+    for (const engine of duckdbs()) expectPass(await query(engine, "SELECT row(1, 'a') AS r"), reference);
+  }, 120_000);
+
+  it('read a whole-row reference as the struct of its columns, keep NULL records, names and row order', async () => {
+    const pglite = await openPglite();
+    const p = (sql: string) => query(pglite, sql);
+    const whole = await p('SELECT t, t AS t FROM t');
+    expect(whole.columns.map((c) => [c.name, c.kind, c.engineType])).toEqual([
+      ['t', 'struct', 't'],
+      ['t', 'struct', 't'],
+    ]);
+    expect(whole.rows).toEqual([[{ x: 1 }, { x: 1 }]]);
+    const ordered = await p(
+      "SELECT r FROM (VALUES (1, ROW(2, 'x')), (2, NULL), (3, ROW(1, NULL))) AS v(k, r) ORDER BY k DESC",
+    );
+    expect(ordered.rows).toEqual([[{ 1: 1, 2: null }], [null], [{ 1: 2, 2: 'x' }]]);
+  }, 120_000);
+});
+
 describe('PostgreSQL arrays with other bounds', () => {
   it("'[2:3]={1,2}' is not ARRAY[1,2] (PostgreSQL: false), and equals itself", async () => {
     const pglite = await openPglite();

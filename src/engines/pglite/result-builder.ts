@@ -8,7 +8,15 @@
 import type { Cell, Column } from '../../core/value/kind.ts';
 import { rowBytes } from '../../core/value/size.ts';
 import type { PgField } from './driver.ts';
+import { recordColumn } from './records.ts';
 import { cellOf, columnOf, shapeArrayColumn, type TypeCatalog } from './types.ts';
+
+/** A result whose record columns arrive as JSON text (records.ts): the query's own names and those columns' types. */
+export interface RecordsAsJson {
+  names: string[];
+  /** Column index → PostgreSQL's name of its record or composite type. */
+  types: Map<number, string>;
+}
 
 /** The first FETCH: small enough that a result of huge rows stops early, large enough that most results take one. */
 export const FIRST_BATCH = 100;
@@ -22,20 +30,35 @@ export class ResultBuilder {
   readonly rows: Cell[][] = [];
   /** Decoded bytes held so far (value/size.ts). */
   bytes = 0;
-  /** PostgreSQL's text of each array column, kept for shapeArrayColumn (a column mixing dimensions stays text). */
+  /**
+   * PostgreSQL's text of each array column, kept for shapeArrayColumn (a column mixing dimensions stays text), and
+   * each record column's JSON, read whole by recordColumn.
+   */
   private readonly listTexts = new Map<number, (string | null)[]>();
 
   constructor(
     private readonly catalog: TypeCatalog,
     private readonly maxRows = Number.MAX_SAFE_INTEGER,
     private readonly maxBytes = Number.POSITIVE_INFINITY,
+    private readonly records?: RecordsAsJson,
   ) {}
+
+  private columnsOf(fields: PgField[]): Column[] {
+    const records = this.records;
+    if (!records) return fields.map((f) => columnOf(f.name, f.oid, this.catalog));
+    return fields.map((f, i) => {
+      const name = records.names[i] ?? f.name;
+      const type = records.types.get(i);
+      // Its JSON text until finish() reads the whole column.
+      return type === undefined ? columnOf(name, f.oid, this.catalog) : { name, engineType: type, kind: 'other' };
+    });
+  }
 
   /** Decode a batch; the cap it passes, if any (the row that passed it is not kept). */
   add(batch: { fields: PgField[]; rows: (string | null)[][] }): Overflow {
-    const columns = (this.columns ??= batch.fields.map((f) => columnOf(f.name, f.oid, this.catalog)));
+    const columns = (this.columns ??= this.columnsOf(batch.fields));
     columns.forEach((c, i) => {
-      if (c.kind === 'list' && !this.listTexts.has(i)) this.listTexts.set(i, []);
+      if ((c.kind === 'list' || this.records?.types.has(i)) && !this.listTexts.has(i)) this.listTexts.set(i, []);
     });
     for (const raw of batch.rows) {
       if (this.rows.length >= this.maxRows) return 'rows';
@@ -61,6 +84,14 @@ export class ResultBuilder {
   finish(): { columns: Column[]; rows: Cell[][] } {
     const columns = [...(this.columns ?? [])];
     for (const [i, texts] of this.listTexts) {
+      if (this.records?.types.has(i)) {
+        const read = recordColumn(columns[i]!.name, columns[i]!.engineType, texts);
+        if (read) {
+          columns[i] = read.column;
+          read.cells.forEach((cell, r) => (this.rows[r]![i] = cell));
+        }
+        continue;
+      }
       const shaped = shapeArrayColumn(
         columns[i]!,
         this.rows.map((r) => r[i]!),

@@ -35,8 +35,9 @@ import { precheckStatement } from '../../core/sandbox/statements.ts';
 import { rejectedByPrecheck, rejectedStatement, tooManyBytes, tooManyRows } from '../execution-errors.ts';
 import type { EngineSession, HostExecuteOptions } from '../host-api.ts';
 import { IDENT, LITERAL, scriptOfCsv, scriptOfDump, type ScriptPart } from './dump.ts';
-import { sqlStateOf, type PgDriver } from './driver.ts';
+import { sqlStateOf, type PgDriver, type PgField, type PgRows } from './driver.ts';
 import { pgExecutionError } from './errors.ts';
+import { isRecordType, recordProjection } from './records.ts';
 import { ResultBuilder, type Overflow } from './result-builder.ts';
 import { TYPE_CATALOG_SQL, typeCatalogOf, type TypeCatalog } from './types.ts';
 
@@ -525,12 +526,52 @@ export class PgSession implements EngineSession {
       return null;
     }
     const result = new ResultBuilder(this.catalog, maxRows, maxBytes);
+    const want = result.nextBatch();
+    const batch = await this.driver.query(`FETCH FORWARD ${want} FROM ${CURSOR}`);
+    return (
+      (await this.recordsAsJson(sql, batch.fields, maxRows, maxBytes)) ?? this.fetched(CURSOR, result, batch, want)
+    );
+  }
+
+  /** Rows into `result` from a batch already fetched, then the cursor's next ones, until a cap or the last row. */
+  private async fetched(cursor: string, result: ResultBuilder, batch: PgRows, want: number): Promise<Fetched> {
     for (;;) {
-      const want = result.nextBatch();
-      const batch = await this.driver.query(`FETCH FORWARD ${want} FROM ${CURSOR}`);
       const over = result.add(batch);
       if (over || batch.rows.length < want) return { result, over };
+      want = result.nextBatch();
+      batch = await this.driver.query(`FETCH FORWARD ${want} FROM ${cursor}`);
     }
+  }
+
+  /**
+   * A result with record or composite columns, run again with those columns as JSON (records.ts); null when it
+   * has none, or when PostgreSQL does not take the text inside the projection (the first cursor then goes on,
+   * and the records are their text).
+   */
+  private async recordsAsJson(
+    sql: string,
+    fields: PgField[],
+    maxRows: number,
+    maxBytes: number,
+  ): Promise<Fetched | null> {
+    const records = new Set(fields.flatMap((f, i) => (isRecordType(f.oid, this.catalog) ? [i] : [])));
+    if (records.size === 0) return null;
+    // A DECLARE that fails aborts the transaction; rolled back to here, the first cursor is still open.
+    await this.driver.query('SAVEPOINT sql_verdict_records');
+    try {
+      await this.driver.query(
+        `DECLARE ${RECORDS_CURSOR} NO SCROLL CURSOR FOR ${recordProjection(sql, fields, records)}`,
+      );
+    } catch {
+      await this.driver.query('ROLLBACK TO SAVEPOINT sql_verdict_records');
+      return null;
+    }
+    await this.driver.query(`CLOSE ${CURSOR}`);
+    const types = new Map([...records].map((i) => [i, this.catalog.get(fields[i]!.oid)!.name]));
+    const result = new ResultBuilder(this.catalog, maxRows, maxBytes, { names: fields.map((f) => f.name), types });
+    const want = result.nextBatch();
+    const batch = await this.driver.query(`FETCH FORWARD ${want} FROM ${RECORDS_CURSOR}`);
+    return this.fetched(RECORDS_CURSOR, result, batch, want);
   }
 
   /** The text as sent, its result received whole; decoding still stops at the caps. */
@@ -643,6 +684,8 @@ function closingQuote(sql: string, open: number, quote: string, backslashEscapes
 
 /** The session's one cursor; ROLLBACK closes it with the transaction. */
 const CURSOR = 'sql_verdict_result';
+/** The cursor of a result whose records are read as JSON (recordsAsJson). */
+const RECORDS_CURSOR = 'sql_verdict_records';
 
 interface Fetched {
   result: ResultBuilder;
