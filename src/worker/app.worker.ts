@@ -499,7 +499,8 @@ const builtInKey = (name: string) => `built-in:${name}`;
 
 /**
  * The references of `cases` on built-in fixtures, run into builtInResults as a grading's self-check runs them:
- * in corpus order, the fixtures side by side. How many ran.
+ * in corpus order, the fixtures side by side. Then each fixture's content digest, which those queries made the
+ * engine forget: a grading takes it before its first query, and finds it ready. How many references ran.
  */
 async function warmReferences(cases: readonly CorpusCase[], engine: EngineName): Promise<number> {
   const byFixture = new Map<string, string[]>();
@@ -513,6 +514,7 @@ async function warmReferences(cases: readonly CorpusCase[], engine: EngineName):
       const cached = builtInResults.wrap(pooled.value, builtInKey(name));
       let n = 0;
       for (const sql of references) if ((await cached.execute(sql)).ok) n++;
+      await pooled.value.contentDigest();
       return n;
     }),
   );

@@ -138,8 +138,8 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
   private fixture: FixtureInfo | null = null;
   private calls: CallPolicy | null = null;
   /**
-   * The content digest load() computed, while no query has run since (only the catalog reads of the call
-   * policy): asked for the digest before a run, the session gives it instead of reading every row again.
+   * The content digest load() or contentDigest() computed, while no query has run since (only the catalog reads
+   * of the call policy): asked for the digest again, the session gives it instead of reading every row again.
    */
   private digestAtLoad: string | null = null;
   private internalViews: { name: string; sql: string }[] | null = null;
@@ -526,7 +526,9 @@ export class DuckDbSession<T = Table, B = RecordBatch> implements EngineSession 
   async contentDigest(): Promise<Outcome<string>> {
     if (this.digestAtLoad !== null) return ok(this.digestAtLoad);
     try {
-      return await this.digestOf(await this.tables());
+      const digest = await this.digestOf(await this.tables());
+      if (digest.ok) this.digestAtLoad = digest.value;
+      return digest;
     } catch (thrown) {
       return fail('execution.error', `Could not compute the content digest: ${messageOf(thrown)}`, {
         raw: messageOf(thrown),
