@@ -34,7 +34,7 @@ export class ResultBuilder {
    * PostgreSQL's text of each array column, kept for shapeArrayColumn (a column mixing dimensions stays text), and
    * each record column's JSON, read whole by recordColumn.
    */
-  private readonly listTexts = new Map<number, (string | null)[]>();
+  private readonly keptTexts = new Map<number, (string | null)[]>();
 
   constructor(
     private readonly catalog: TypeCatalog,
@@ -58,7 +58,7 @@ export class ResultBuilder {
   add(batch: { fields: PgField[]; rows: (string | null)[][] }): Overflow {
     const columns = (this.columns ??= this.columnsOf(batch.fields));
     columns.forEach((c, i) => {
-      if ((c.kind === 'list' || this.records?.types.has(i)) && !this.listTexts.has(i)) this.listTexts.set(i, []);
+      if ((c.kind === 'list' || this.records?.types.has(i)) && !this.keptTexts.has(i)) this.keptTexts.set(i, []);
     });
     for (const raw of batch.rows) {
       if (this.rows.length >= this.maxRows) return 'rows';
@@ -66,7 +66,7 @@ export class ResultBuilder {
       this.bytes += rowBytes(row);
       if (this.bytes > this.maxBytes) return 'bytes';
       this.rows.push(row);
-      for (const [i, texts] of this.listTexts) texts.push(raw[i]!);
+      for (const [i, texts] of this.keptTexts) texts.push(raw[i]!);
     }
     return null;
   }
@@ -83,7 +83,7 @@ export class ResultBuilder {
   /** The columns and rows, array columns shaped by the dimensions of all their values. */
   finish(): { columns: Column[]; rows: Cell[][] } {
     const columns = [...(this.columns ?? [])];
-    for (const [i, texts] of this.listTexts) {
+    for (const [i, texts] of this.keptTexts) {
       if (this.records?.types.has(i)) {
         const read = recordColumn(columns[i]!.name, columns[i]!.engineType, texts);
         if (read) {

@@ -557,13 +557,13 @@ export class PgSession implements EngineSession {
     const records = new Set(fields.flatMap((f, i) => (isRecordType(f.oid, this.catalog) ? [i] : [])));
     if (records.size === 0) return null;
     // A DECLARE that fails aborts the transaction; rolled back to here, the first cursor is still open.
-    await this.driver.query('SAVEPOINT sql_verdict_records');
+    await this.driver.query(`SAVEPOINT ${RECORDS_CURSOR}`);
     try {
       await this.driver.query(
         `DECLARE ${RECORDS_CURSOR} NO SCROLL CURSOR FOR ${recordProjection(sql, fields, records)}`,
       );
     } catch {
-      await this.driver.query('ROLLBACK TO SAVEPOINT sql_verdict_records');
+      await this.driver.query(`ROLLBACK TO SAVEPOINT ${RECORDS_CURSOR}`);
       return null;
     }
     await this.driver.query(`CLOSE ${CURSOR}`);
@@ -684,7 +684,7 @@ function closingQuote(sql: string, open: number, quote: string, backslashEscapes
 
 /** The session's one cursor; ROLLBACK closes it with the transaction. */
 const CURSOR = 'sql_verdict_result';
-/** The cursor of a result whose records are read as JSON (recordsAsJson). */
+/** The cursor (and the savepoint before it) of a result whose records are read as JSON (recordsAsJson). */
 const RECORDS_CURSOR = 'sql_verdict_records';
 
 interface Fetched {
