@@ -6,11 +6,23 @@
  * are the figures to compare.
  *
  *   npm run bench -- --only spider [--limit N]     (or BENCH_ONLY=spider)
- *   node --import tsx bench/spider-run.ts [--limit N] [--every N] [--keep] [--no-startup]   (--every 10: every 10th pair)
+ *   node --import tsx bench/spider-run.ts [--limit N] [--every N] [--repeat N] [--keep] [--no-startup]
+ *     --every 10: every 10th pair; --repeat 3: the pairs three times over under new ids (24,009 cases, near
+ *     the 8 MiB corpus limit), for peak memory against corpus size (the official evaluator is not run then)
  *   (start-up alone, with a timeline of its steps: bench/startup.ts)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +60,13 @@ export function readPairs(spider: string, limit: number, every = 1): Pair[] {
     .map((l) => JSON.parse(l) as Pair)
     .filter((_, i) => i % every === 0)
     .slice(0, limit);
+}
+
+/** The pairs `times` times over, each copy after the first under new ids (`…:r2`): a larger corpus of the same kind. */
+export function repeatPairs(pairs: Pair[], times: number): Pair[] {
+  return Array.from({ length: times }, (_, k) =>
+    k === 0 ? pairs : pairs.map((p) => ({ ...p, id: `${p.id}:r${k + 1}` })),
+  ).flat();
 }
 
 /** The pairs as a corpus (gold = reference) and a run (predicted = the system's SQL), as the agreement script grades them. */
@@ -129,31 +148,53 @@ interface RunReportLike {
   cases: { id: string; report: { deterministic_verdict: string } | null }[];
 }
 
-/** Case reports of the run: the JSON report, or the JSONL stream (one case a line after the header). */
+/** V8 cannot hold a string much past 512 MiB: a larger report is read line by line. */
+const ONE_STRING_BYTES = 400 * 1024 * 1024;
+
+/** Each case's id and deterministic verdict from the run report (JSON, as `run --out` writes it). */
 function readCases(file: string): RunReportLike['cases'] {
-  const text = readFileSync(file, 'utf8');
-  if (text.startsWith('{"kind":"run_stream"') || file.endsWith('.jsonl')) {
-    return text
-      .split('\n')
-      .filter((l) => l.trim())
-      .map((l) => JSON.parse(l) as { type?: string; case?: RunReportLike['cases'][number] })
-      .filter((r) => r.type === 'case' && r.case)
-      .map((r) => r.case!);
+  if (statSync(file).size < ONE_STRING_BYTES) return (JSON.parse(readFileSync(file, 'utf8')) as RunReportLike).cases;
+  // The report's layout: a case's "id" at six spaces, its report's verdict at eight (docs/report.schema.json).
+  const cases: RunReportLike['cases'] = [];
+  for (const line of linesOf(file)) {
+    const id = /^ {6}"id": (".*"),?$/.exec(line);
+    if (id) cases.push({ id: JSON.parse(id[1]!) as string, report: null });
+    const verdict = /^ {8}"deterministic_verdict": (".*"),?$/.exec(line);
+    if (verdict && cases.length)
+      cases[cases.length - 1]!.report = { deterministic_verdict: JSON.parse(verdict[1]!) as string };
   }
-  return (JSON.parse(text) as RunReportLike).cases;
+  return cases;
+}
+
+/** The non-blank lines of a file, read in chunks. */
+function* linesOf(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  const chunk = Buffer.alloc(1 << 20);
+  const decoder = new TextDecoder();
+  let rest = '';
+  try {
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      const lines = (rest + decoder.decode(chunk.subarray(0, n), { stream: true })).split('\n');
+      rest = lines.pop()!;
+      yield* lines.filter((l) => l.trim());
+    }
+    if (rest.trim()) yield rest;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Milliseconds from spawning the CLI until its stderr shows `marker` (then it is stopped), or it exits. */
 export async function benchSpiderRun(
   spider: string,
   repo: string,
-  options: { limit?: number; every?: number; keep?: boolean } = {},
+  options: { limit?: number; every?: number; repeat?: number; keep?: boolean } = {},
 ): Promise<SpiderRunFigures | null> {
   if (!existsSync(path.join(spider, 'pairs.jsonl'))) {
     console.log(`\n(spider run bench skipped: ${spider} is absent)`);
     return null;
   }
-  const pairs = readPairs(spider, options.limit ?? Infinity, options.every ?? 1);
+  const pairs = repeatPairs(readPairs(spider, options.limit ?? Infinity, options.every ?? 1), options.repeat ?? 1);
   const dir = mkdtempSync(path.join(tmpdir(), 'sql-verdict-spider-bench-'));
   const lines: string[] = [];
   const figures: Figure[] = [];
@@ -212,7 +253,11 @@ export async function benchSpiderRun(
 
     const peer = path.resolve(spider, '..', '..', 'peers', 'spider_exec_peer.py');
     const python = existsSync(peer) ? peerPython() : null;
-    if (!python) {
+    if ((options.repeat ?? 1) > 1) {
+      lines.push(
+        `official evaluator not run: --repeat ${options.repeat} measures sql-verdict's memory against corpus size`,
+      );
+    } else if (!python) {
       lines.push(
         'official evaluator skipped: needs ../shared/peers/spider_exec_peer.py and python3 with sqlparse and tqdm (apt-get install -y python3-sqlparse python3-tqdm)',
       );
@@ -268,6 +313,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const args = process.argv.slice(2);
   const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) : undefined;
   const every = args.includes('--every') ? Number(args[args.indexOf('--every') + 1]) : undefined;
+  const repeat = args.includes('--repeat') ? Number(args[args.indexOf('--repeat') + 1]) : undefined;
   const spider = process.env.SPIDER_DEV_DIR ?? path.resolve(here, '../../shared/data/spider-dev');
   console.log(
     `load average: ${loadavg()
@@ -278,6 +324,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   const result = await benchSpiderRun(spider, path.resolve(here, '..'), {
     ...(limit ? { limit } : {}),
     ...(every ? { every } : {}),
+    ...(repeat ? { repeat } : {}),
     keep: args.includes('--keep'),
   });
   if (result) console.log(result.lines.join('\n'));

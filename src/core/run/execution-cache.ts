@@ -54,7 +54,9 @@ export class ExecutionCache {
   private readonly maxEntryCells: number;
 
   constructor(options: ExecutionCacheOptions = {}) {
-    this.maxCells = options.maxCells ?? 4_000_000;
+    // A reference's result is small and recurs; what fills the cache is large one-off results.
+    // 1M cells kept every hit 4M did on the Spider pairs, with a smaller heap per grading worker.
+    this.maxCells = options.maxCells ?? 1_000_000;
     this.maxEntryCells = options.maxEntryCells ?? 200_000;
   }
 
