@@ -154,9 +154,16 @@ const ONE_STRING_BYTES = 400 * 1024 * 1024;
 /** Each case's id and deterministic verdict from the run report (JSON, as `run --out` writes it). */
 function readCases(file: string): RunReportLike['cases'] {
   if (statSync(file).size < ONE_STRING_BYTES) return (JSON.parse(readFileSync(file, 'utf8')) as RunReportLike).cases;
-  // The report's layout: a case's "id" at six spaces, its report's verdict at eight (docs/report.schema.json).
+  // The layout `run --out` prints (src/core/report/pretty-json.ts): the cases list at two spaces, a case's "id"
+  // at six, its report's verdict at eight.
   const cases: RunReportLike['cases'] = [];
+  let inCases = false;
   for (const line of linesOf(file)) {
+    if (!inCases) {
+      inCases = line === '  "cases": [';
+      continue;
+    }
+    if (/^ {2}\]/.test(line)) break;
     const id = /^ {6}"id": (".*"),?$/.exec(line);
     if (id) cases.push({ id: JSON.parse(id[1]!) as string, report: null });
     const verdict = /^ {8}"deterministic_verdict": (".*"),?$/.exec(line);
