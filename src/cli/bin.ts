@@ -9,7 +9,9 @@ mark('cli modules loaded');
 // grading workers keep caches of 60-130 MB and make garbage fast, so the run's peak RSS followed the corpus:
 // 650 MiB at 8,003 Spider pairs, 1.2-1.4 GiB at 24,009. A fixed 2× keeps the same run at 510 and 810 MiB, with
 // no measurable change in time (docs/benchmarks.md). The flag is process-wide: the worker threads follow it.
-setFlagsFromString('--heap-growing-percent=100');
+// A value given to node itself (`node --heap-growing-percent=N …/sql-verdict.mjs`) is the user's and stays.
+if (!process.execArgv.some((a) => /^--heap[-_]growing[-_]percent/.test(a)))
+  setFlagsFromString('--heap-growing-percent=100');
 
 // A failure outside a command (a worker event, a stray rejection) is a bug too: one line, exit 2.
 const guard = (thrown: unknown) => {
