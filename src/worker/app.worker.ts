@@ -485,7 +485,7 @@ function gradeEngineFor(
   };
 }
 
-/** Cells of results a grading keeps for its repeated queries (the page's memory, not the CLI's 4 M). */
+/** Cells of results a grading keeps for its repeated queries (the page's memory, not the CLI's 1 M). */
 const GRADE_CACHE_CELLS = 500_000;
 
 /**
